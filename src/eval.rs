@@ -1,0 +1,281 @@
+//! Scores and evaluators: how good a position is for the side to move.
+//!
+//! Key invariants:
+//! - every [`Score`] is from the view of the side to move in the position it belongs to;
+//! - heuristic scores lie in `-Score::MAX_EVAL..=Score::MAX_EVAL`, strictly between the decisive
+//!   ones, so a heuristic value can never be mistaken for a win or a loss;
+//! - a decisive score carries its distance in plies from the root of the search
+//!   ([`Score::win_in`], [`Score::loss_in`]); the transposition table stores it relative to the
+//!   node instead ([`Score::to_tt`], [`Score::from_tt`]) so it stays right at any depth;
+//! - every value fits an `i16`, so packed table entries can hold a score.
+
+use std::fmt;
+use std::ops::Neg;
+
+use crate::game::{Game, Outcome};
+
+/// A position's value for the side to move: a heuristic value, a draw, or a win/loss in a number
+/// of plies.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Score(i32);
+
+impl Score {
+    /// The deepest ply a decisive score can record; searches never go deeper.
+    pub const MAX_PLY: u32 = 1000;
+    /// The raw value of a win at this very node (zero plies away).
+    const WIN_RAW: i32 = 32_000;
+    /// Above every real score; used as the initial alpha-beta window.
+    pub const INFINITY: Score = Score(Self::WIN_RAW + 1);
+    /// The value of a drawn position.
+    pub const DRAW: Score = Score(0);
+    /// The largest heuristic value; evaluators are clamped to `±MAX_EVAL`.
+    pub const MAX_EVAL: Score = Score(Self::WIN_RAW - Self::MAX_PLY as i32 - 1);
+
+    /// A heuristic value, clamped to `±MAX_EVAL`.
+    #[inline]
+    #[must_use]
+    pub const fn cp(value: i32) -> Score {
+        let max = Self::MAX_EVAL.0;
+        Score(if value > max {
+            max
+        } else if value < -max {
+            -max
+        } else {
+            value
+        })
+    }
+
+    /// A win for the side to move, `plies` plies from the search root.
+    #[inline]
+    #[must_use]
+    pub const fn win_in(plies: u32) -> Score {
+        debug_assert!(plies <= Self::MAX_PLY);
+        Score(Self::WIN_RAW - plies as i32)
+    }
+
+    /// A loss for the side to move, `plies` plies from the search root.
+    #[inline]
+    #[must_use]
+    pub const fn loss_in(plies: u32) -> Score {
+        Score(-Self::win_in(plies).0)
+    }
+
+    /// The terminal value of a finished position at `ply` plies from the root, for the side
+    /// `to_move` whose view scores take there.
+    #[inline]
+    #[must_use]
+    pub fn terminal(outcome: Outcome, to_move: crate::game::Side, ply: u32) -> Score {
+        match outcome {
+            Outcome::Draw => Score::DRAW,
+            Outcome::Win(winner) if winner == to_move => Score::win_in(ply),
+            Outcome::Win(_) => Score::loss_in(ply),
+        }
+    }
+
+    /// The raw integer: heuristic values as they are, decisive values near `±32000`.
+    #[inline]
+    #[must_use]
+    pub const fn raw(self) -> i32 {
+        self.0
+    }
+
+    /// Rebuilds a score from [`Score::raw`] (e.g. out of a table entry).
+    #[inline]
+    #[must_use]
+    pub const fn from_raw(raw: i32) -> Score {
+        Score(raw)
+    }
+
+    /// Is this a win for the side to move?
+    #[inline]
+    #[must_use]
+    pub const fn is_win(self) -> bool {
+        self.0 > Self::MAX_EVAL.0 && self.0 <= Self::WIN_RAW
+    }
+
+    /// Is this a loss for the side to move?
+    #[inline]
+    #[must_use]
+    pub const fn is_loss(self) -> bool {
+        self.0 < -Self::MAX_EVAL.0 && self.0 >= -Self::WIN_RAW
+    }
+
+    /// A win or a loss.
+    #[inline]
+    #[must_use]
+    pub const fn is_decisive(self) -> bool {
+        self.is_win() || self.is_loss()
+    }
+
+    /// For a decisive score, the plies from the root to the end of the game.
+    #[inline]
+    #[must_use]
+    pub const fn plies_to_end(self) -> Option<u32> {
+        if self.is_win() {
+            Some((Self::WIN_RAW - self.0) as u32)
+        } else if self.is_loss() {
+            Some((Self::WIN_RAW + self.0) as u32)
+        } else {
+            None
+        }
+    }
+
+    /// The score to store in a transposition table at a node `ply` plies from the root:
+    /// decisive scores become relative to that node.
+    #[inline]
+    #[must_use]
+    pub const fn to_tt(self, ply: u32) -> Score {
+        if self.is_win() {
+            Score(self.0 + ply as i32)
+        } else if self.is_loss() {
+            Score(self.0 - ply as i32)
+        } else {
+            self
+        }
+    }
+
+    /// Inverse of [`Score::to_tt`]: a stored score read back at a node `ply` plies from the root.
+    #[inline]
+    #[must_use]
+    pub const fn from_tt(self, ply: u32) -> Score {
+        if self.is_win() {
+            Score(self.0 - ply as i32)
+        } else if self.is_loss() {
+            Score(self.0 + ply as i32)
+        } else {
+            self
+        }
+    }
+}
+
+impl Neg for Score {
+    type Output = Score;
+    #[inline]
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+35`, `-120`, `0`, `win in 5`, `loss in 4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.plies_to_end() {
+            Some(n) if self.is_win() => write!(f, "win in {n}"),
+            Some(n) => write!(f, "loss in {n}"),
+            None if self.0 > 0 => write!(f, "+{}", self.0),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+/// Engine knowledge about a game, separate from its rules: a heuristic value of a position that
+/// is not over, from the view of the side to move. A game may have several evaluators.
+///
+/// Implementations return values within `±Score::MAX_EVAL` (use [`Score::cp`]); searchers score
+/// finished positions themselves from [`Game::outcome`], so `evaluate` is never asked about one.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The heuristic value of `state` for its side to move.
+    fn evaluate(&self, state: &G) -> Score;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
+    #[inline]
+    fn evaluate(&self, state: &G) -> Score {
+        (**self).evaluate(state)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    #[inline]
+    fn evaluate(&self, state: &G) -> Score {
+        (**self).evaluate(state)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
+    #[inline]
+    fn evaluate(&self, state: &G) -> Score {
+        (**self).evaluate(state)
+    }
+}
+
+/// An evaluator whose weights a tuner can read and set, as a flat list of integers.
+pub trait Tunable {
+    /// One name per weight, in the order of [`Tunable::parameters`].
+    fn parameter_names(&self) -> Vec<String>;
+    /// The current weights.
+    fn parameters(&self) -> Vec<i32>;
+    /// Replaces every weight; fails (changing nothing) if `values` has the wrong length.
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Side;
+
+    #[test]
+    fn decisive_scores_order_by_distance() {
+        assert!(Score::win_in(1) > Score::win_in(3));
+        assert!(Score::loss_in(3) > Score::loss_in(1));
+        assert!(Score::win_in(Score::MAX_PLY) > Score::MAX_EVAL);
+        assert!(Score::loss_in(Score::MAX_PLY) < -Score::MAX_EVAL);
+        assert!(Score::INFINITY > Score::win_in(0));
+        assert_eq!(-Score::win_in(4), Score::loss_in(4));
+    }
+
+    #[test]
+    fn classification_and_distance() {
+        assert!(Score::win_in(7).is_win());
+        assert!(!Score::win_in(7).is_loss());
+        assert!(Score::loss_in(2).is_loss());
+        assert!(!Score::MAX_EVAL.is_decisive());
+        assert!(!(-Score::MAX_EVAL).is_decisive());
+        assert_eq!(Score::win_in(7).plies_to_end(), Some(7));
+        assert_eq!(Score::loss_in(2).plies_to_end(), Some(2));
+        assert_eq!(Score::cp(12).plies_to_end(), None);
+    }
+
+    #[test]
+    fn clamps_heuristics() {
+        assert_eq!(Score::cp(1_000_000), Score::MAX_EVAL);
+        assert_eq!(Score::cp(-1_000_000), -Score::MAX_EVAL);
+        assert_eq!(Score::cp(-5).raw(), -5);
+    }
+
+    #[test]
+    fn tt_round_trip_keeps_distance_from_each_node() {
+        // A win found 9 plies from the root, stored at ply 4: 5 plies from that node.
+        let stored = Score::win_in(9).to_tt(4);
+        assert_eq!(stored, Score::win_in(5));
+        // Read back at ply 2 (another path to the same node): a win in 7 from the root.
+        assert_eq!(stored.from_tt(2), Score::win_in(7));
+        let stored = Score::loss_in(6).to_tt(6);
+        assert_eq!(stored, Score::loss_in(0));
+        assert_eq!(stored.from_tt(1), Score::loss_in(1));
+        assert_eq!(Score::cp(40).to_tt(3), Score::cp(40));
+    }
+
+    #[test]
+    fn terminal_values() {
+        let won = Outcome::Win(Side::First);
+        assert_eq!(Score::terminal(won, Side::First, 3), Score::win_in(3));
+        assert_eq!(Score::terminal(won, Side::Second, 3), Score::loss_in(3));
+        assert_eq!(Score::terminal(Outcome::Draw, Side::Second, 3), Score::DRAW);
+    }
+
+    #[test]
+    fn fits_i16() {
+        assert!(Score::INFINITY.raw() <= i32::from(i16::MAX));
+        assert!((-Score::INFINITY).raw() >= i32::from(i16::MIN));
+    }
+
+    #[test]
+    fn display() {
+        assert_eq!(Score::cp(35).to_string(), "+35");
+        assert_eq!(Score::cp(-35).to_string(), "-35");
+        assert_eq!(Score::DRAW.to_string(), "0");
+        assert_eq!(Score::win_in(5).to_string(), "win in 5");
+        assert_eq!(Score::loss_in(4).to_string(), "loss in 4");
+    }
+}

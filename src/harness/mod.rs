@@ -1,0 +1,1 @@
+//! The verification harness: perft, conformance, consistency, random positions.

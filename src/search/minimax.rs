@@ -1,0 +1,264 @@
+//! Plain minimax (in negamax form): no pruning, no tables, no ordering. The reference every
+//! other searcher is checked against by [`crate::harness::consistency`].
+//!
+//! Key invariant: the value of a position is the best over its moves of the child's value, negated
+//! exactly when the child has the other side to move; finished positions score
+//! [`Score::terminal`] at their ply, depth-0 positions the evaluator's value. Nothing else.
+
+use std::time::Instant;
+
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+
+/// The value of `child` seen from the side to move in `parent`.
+#[inline]
+pub fn from_parent_view<G: Game>(parent: &G, child: &G, child_value: Score) -> Score {
+    if child.side_to_move() == parent.side_to_move() {
+        child_value
+    } else {
+        -child_value
+    }
+}
+
+/// Plain minimax to a fixed depth ([`SearchLimits::depth`], default
+/// [`SearchLimits::DEFAULT_DEPTH`]). Node and time limits and the stop flag end it early with the
+/// best of the root moves finished so far.
+pub struct Minimax<E> {
+    evaluator: E,
+}
+
+struct Run<'a, G: Game, E> {
+    evaluator: &'a E,
+    limits: &'a SearchLimits,
+    start: Instant,
+    stats: SearchStats,
+    /// One move buffer per ply, reused.
+    buffers: Vec<Vec<G::Move>>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
+    pv: Vec<Vec<G::Move>>,
+    aborted: bool,
+}
+
+impl<E> Minimax<E> {
+    /// A minimax searcher scoring leaves with `evaluator`.
+    pub fn new(evaluator: E) -> Minimax<E> {
+        Minimax { evaluator }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+}
+
+impl<E> Minimax<E> {
+    /// The exact minimax value of every root move at `depth` plies (the root move included), from
+    /// the root side's view, in generation order. The harness uses it to tell which moves are
+    /// "best". Empty if the game is over.
+    pub fn root_values<G: Game>(&self, state: &G, depth: u32) -> Vec<(G::Move, Score)>
+    where
+        E: Evaluator<G>,
+    {
+        let limits = SearchLimits::depth(depth);
+        let mut run = Run::<G, E>::new(&self.evaluator, &limits, depth);
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let child = state.play(mv);
+                let value = run.value(&child, depth.saturating_sub(1), 1);
+                (mv, from_parent_view(state, &child, value))
+            })
+            .collect()
+    }
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+    fn new(evaluator: &'a E, limits: &'a SearchLimits, depth: u32) -> Self {
+        let plies = depth as usize + 2;
+        Run {
+            evaluator,
+            limits,
+            start: Instant::now(),
+            stats: SearchStats::default(),
+            buffers: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            aborted: false,
+        }
+    }
+
+    /// The minimax value of `state` (side to move's view) searched `depth` more plies, `ply`
+    /// plies below the root. Fills `self.pv[ply]`.
+    fn value(&mut self, state: &G, depth: u32, ply: usize) -> Score {
+        self.pv[ply].clear();
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        if let Some(outcome) = state.outcome() {
+            self.stats.leaves += 1;
+            return Score::terminal(outcome, state.side_to_move(), ply as u32);
+        }
+        if depth == 0 {
+            self.stats.leaves += 1;
+            return self.evaluator.evaluate(state);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        state.generate_moves(&mut moves);
+        let mut best = -Score::INFINITY;
+        for &mv in &moves {
+            if self.limits.is_exceeded(self.start, self.stats.nodes) {
+                self.aborted = true;
+                break;
+            }
+            let child = state.play(mv);
+            self.stats.nodes += 1;
+            let value = from_parent_view(state, &child, self.value(&child, depth - 1, ply + 1));
+            if value > best {
+                best = value;
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].clear();
+                head[ply].push(mv);
+                head[ply].extend_from_slice(&tail[0]);
+            }
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
+    fn name(&self) -> String {
+        "minimax".to_string()
+    }
+
+    fn search_with(
+        &mut self,
+        state: &G,
+        limits: &SearchLimits,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
+        let mut run = Run::<G, E>::new(&self.evaluator, limits, depth);
+        let score = run.value(state, depth, 0);
+        let mut stats = run.stats;
+        stats.elapsed = run.start.elapsed();
+        stats.nodes_per_depth = vec![0; depth as usize - 1];
+        stats.nodes_per_depth.push(stats.nodes);
+        let pv = std::mem::take(&mut run.pv[0]);
+        let score = if state.outcome().is_some() {
+            score
+        } else if pv.is_empty() {
+            -Score::INFINITY
+        } else {
+            score
+        };
+        let iteration = Iteration {
+            depth,
+            seldepth: stats.seldepth,
+            score,
+            pv: pv.clone(),
+            stats: stats.clone(),
+        };
+        if !run.aborted {
+            on_iteration(&iteration);
+        }
+        SearchResult {
+            best_move: pv.first().copied(),
+            score,
+            pv,
+            depth: if run.aborted { 0 } else { depth },
+            stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Side;
+    use crate::testing::{PileDifference, TwoPiles};
+
+    /// Solves the two-piles game by brute force over (piles, side to move), independently of the
+    /// searcher: a position is won for the mover if some move wins at once or leads to a position
+    /// lost for whoever moves there (or won, when the mover keeps the turn).
+    fn solved_win(a: u8, b: u8) -> bool {
+        // With extra turns the side to move after a move is known from the move alone.
+        if a + b == 0 {
+            unreachable!()
+        }
+        for (pile, size) in [(0, a), (1, b)] {
+            for count in 1..=size.min(3) {
+                let (na, nb) = if pile == 0 {
+                    (a - count, b)
+                } else {
+                    (a, b - count)
+                };
+                if na + nb == 0 {
+                    return true;
+                }
+                let extra = count == 2 && (if pile == 0 { na } else { nb }) > 0;
+                let child_mover_wins = solved_win(na, nb);
+                if extra == child_mover_wins {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn solves_two_piles_exactly() {
+        for a in 0..6u8 {
+            for b in 0..6u8 {
+                if a + b == 0 {
+                    continue;
+                }
+                let state = TwoPiles::new(a, b, Side::First);
+                let result = Minimax::new(PileDifference).search(&state, &SearchLimits::depth(12));
+                assert!(result.score.is_decisive(), "{a} {b}: {}", result.score);
+                assert_eq!(result.score.is_win(), solved_win(a, b), "piles {a} {b}");
+                // The PV replays legally and its length is the distance to the end.
+                let mut s = state.clone();
+                for &mv in &result.pv {
+                    s = s.play(mv);
+                }
+                assert!(s.outcome().is_some());
+                assert_eq!(result.score.plies_to_end(), Some(result.pv.len() as u32));
+            }
+        }
+    }
+
+    #[test]
+    fn counts_nodes_like_perft() {
+        // perft(2) from (2,1): moves a1,a2,b1 -> children (1,1), (0,1)+extra? a2 empties pile a
+        // so no extra turn; (2,0). Each child's move count summed.
+        let state = TwoPiles::new(2, 1, Side::First);
+        let result = Minimax::new(PileDifference).search(&state, &SearchLimits::depth(2));
+        // children: (1,1): a1,b1 = 2 ; (0,1): b1 = 1 ; (2,0): a1,a2 = 2  -> 3 + 5
+        assert_eq!(result.stats.nodes, 8);
+    }
+
+    #[test]
+    fn root_values_agree_with_search() {
+        let state = TwoPiles::new(5, 4, Side::Second);
+        let mm = Minimax::new(PileDifference);
+        let values = mm.root_values(&state, 5);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let result = Minimax::new(PileDifference).search(&state, &SearchLimits::depth(5));
+        assert_eq!(best, result.score);
+        assert!(
+            values
+                .iter()
+                .any(|&(m, v)| v == best && Some(m) == result.best_move)
+        );
+    }
+
+    #[test]
+    fn node_limit_stops_early() {
+        let state = TwoPiles::new(9, 9, Side::First);
+        let result = Minimax::new(PileDifference).search(&state, &SearchLimits::nodes(50));
+        assert!(result.stats.nodes <= 50);
+        assert_eq!(result.depth, 0);
+    }
+}

@@ -1,0 +1,79 @@
+//! Searchers: one interface ([`Searcher`]) over plain minimax (the reference every optimisation
+//! is checked against), alpha-beta, and principal variation search with its transposition table,
+//! move ordering and iterative deepening.
+//!
+//! Key invariants:
+//! - scores are from the side to move's view and are negated only when the side to move changes
+//!   from a position to its child (extra turns keep the sign);
+//! - `nodes` counts positions made by [`Game::play`] during the search (the root excluded,
+//!   quiescence included), so it is a deterministic signature of a fixed-depth, one-thread search;
+//! - depth is counted in plies (moves), whoever makes them;
+//! - no heap allocation in the node loop: move buffers are kept per ply and reused.
+
+pub mod limits;
+pub mod minimax;
+pub mod stats;
+
+pub use limits::SearchLimits;
+pub use minimax::Minimax;
+pub use stats::SearchStats;
+
+use crate::eval::Score;
+use crate::game::Game;
+
+/// What one completed iteration of a search found (one line of an analysis report).
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    /// The nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The root value for the side to move.
+    pub score: Score,
+    /// The principal variation, best move first.
+    pub pv: Vec<M>,
+    /// Statistics of the whole search so far.
+    pub stats: SearchStats,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the root position is over.
+    pub best_move: Option<M>,
+    /// The root value for the side to move (of the last completed iteration).
+    pub score: Score,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// Statistics of the whole search.
+    pub stats: SearchStats,
+}
+
+/// Anything that picks a move by searching: give a position and limits, get the best move, its
+/// score, the principal variation and statistics.
+pub trait Searcher<G: Game>: Send {
+    /// A short name for reports, e.g. `pvs+tt+killers`.
+    fn name(&self) -> String;
+
+    /// Searches `state` within `limits`, calling `on_iteration` after each completed iteration
+    /// (searchers without iterative deepening call it once). When a limit interrupts an
+    /// iteration, the result is that of the last completed one (or, if none completed, the best
+    /// move found so far).
+    fn search_with(
+        &mut self,
+        state: &G,
+        limits: &SearchLimits,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move>;
+
+    /// [`Searcher::search_with`] without a per-iteration callback.
+    fn search(&mut self, state: &G, limits: &SearchLimits) -> SearchResult<G::Move> {
+        self.search_with(state, limits, &mut |_| {})
+    }
+
+    /// Forgets everything learnt so far (tables, history): the next search starts cold, as a
+    /// new game would.
+    fn clear(&mut self) {}
+}

@@ -1,0 +1,184 @@
+//! Toy games for the core's own unit tests (the real games live in other crates, which unit
+//! tests inside `src/` cannot use).
+//!
+//! [`TwoPiles`]: two piles of stones; a move takes 1–3 stones from one pile; whoever takes the
+//! last stone of all wins; taking exactly 2 from a pile that still has stones gives the mover an
+//! **extra turn**, so the side to move does not always alternate. Small enough to solve exactly,
+//! full of transpositions (good for catching transposition-table mistakes).
+
+use crate::eval::{Evaluator, Score};
+use crate::game::{Game, MoveClass, Outcome, Side};
+use crate::notation::{Notation, NotationError};
+use crate::rng::random_keys;
+
+static KEYS: [u64; 2 * 16 + 1] = random_keys(0x7071_1e5);
+
+/// Take `count` stones from pile `pile`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Take {
+    pub pile: u8,
+    pub count: u8,
+}
+
+/// The two-piles game state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TwoPiles {
+    pub piles: [u8; 2],
+    pub to_move: Side,
+    /// Who took the last stone (set once both piles are empty).
+    pub last_mover: Side,
+    hash: u64,
+}
+
+impl TwoPiles {
+    /// A position with the given pile sizes (each at most 15), `to_move` to play.
+    pub fn new(a: u8, b: u8, to_move: Side) -> TwoPiles {
+        assert!(a < 16 && b < 16);
+        let mut state = TwoPiles {
+            piles: [a, b],
+            to_move,
+            last_mover: to_move.opponent(),
+            hash: 0,
+        };
+        state.hash = state.hash_from_scratch();
+        state
+    }
+}
+
+impl Game for TwoPiles {
+    type Move = Take;
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Take>) {
+        for pile in 0..2u8 {
+            for count in 1..=3u8.min(self.piles[pile as usize]) {
+                moves.push(Take { pile, count });
+            }
+        }
+    }
+
+    fn play(&self, mv: Take) -> TwoPiles {
+        let mut next = self.clone();
+        let p = mv.pile as usize;
+        next.hash ^= KEYS[p * 16 + next.piles[p] as usize];
+        next.piles[p] -= mv.count;
+        next.hash ^= KEYS[p * 16 + next.piles[p] as usize];
+        next.last_mover = self.to_move;
+        let extra = mv.count == 2 && next.piles[p] > 0;
+        if !extra {
+            next.to_move = self.to_move.opponent();
+            next.hash ^= KEYS[32];
+        }
+        next
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.piles == [0, 0]).then_some(Outcome::Win(self.last_mover))
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = KEYS[self.piles[0] as usize] ^ KEYS[16 + self.piles[1] as usize];
+        if self.to_move == Side::Second {
+            h ^= KEYS[32];
+        }
+        h
+    }
+
+    fn move_index(&self, mv: Take) -> usize {
+        mv.pile as usize * 3 + mv.count as usize - 1
+    }
+
+    fn move_index_bound(&self) -> usize {
+        6
+    }
+
+    fn classify(&self, mv: Take) -> MoveClass {
+        let left = self.piles[0] + self.piles[1] - mv.count;
+        if left == 0 {
+            MoveClass::Win
+        } else if mv.count == 3 {
+            MoveClass::Capture
+        } else {
+            MoveClass::Quiet
+        }
+    }
+}
+
+impl Notation for TwoPiles {
+    fn start_position() -> TwoPiles {
+        TwoPiles::new(7, 5, Side::First)
+    }
+
+    /// `a b side`, e.g. `7 5 1` (side 1 or 2).
+    fn parse_position(text: &str) -> Result<TwoPiles, NotationError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != 3 {
+            return Err(NotationError::new(text, "expected '<pile> <pile> <1|2>'"));
+        }
+        let pile = |w: &str| -> Result<u8, NotationError> {
+            w.parse::<u8>()
+                .ok()
+                .filter(|&n| n < 16)
+                .ok_or_else(|| NotationError::new(w, "expected a pile size 0..15"))
+        };
+        let side = match words[2] {
+            "1" => Side::First,
+            "2" => Side::Second,
+            w => return Err(NotationError::new(w, "expected side 1 or 2")),
+        };
+        Ok(TwoPiles::new(pile(words[0])?, pile(words[1])?, side))
+    }
+
+    fn format_position(&self) -> String {
+        let side = if self.to_move == Side::First { 1 } else { 2 };
+        format!("{} {} {}", self.piles[0], self.piles[1], side)
+    }
+
+    /// `a2` = take 2 from pile a.
+    fn parse_move(&self, text: &str) -> Result<Take, NotationError> {
+        let t = text.trim().to_ascii_lowercase();
+        let mut chars = t.chars();
+        let pile = match chars.next() {
+            Some('a') => 0,
+            Some('b') => 1,
+            _ => return Err(NotationError::new(text, "expected pile a or b")),
+        };
+        let count = chars
+            .as_str()
+            .parse::<u8>()
+            .map_err(|_| NotationError::new(text, "expected a count 1..3"))?;
+        let mv = Take { pile, count };
+        let mut legal = Vec::new();
+        self.generate_moves(&mut legal);
+        if legal.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(NotationError::new(text, "illegal here"))
+        }
+    }
+
+    fn format_move(&self, mv: Take) -> String {
+        format!("{}{}", if mv.pile == 0 { 'a' } else { 'b' }, mv.count)
+    }
+}
+
+/// A deliberately poor evaluator: pile difference from the mover's view.
+pub struct PileDifference;
+
+impl Evaluator<TwoPiles> for PileDifference {
+    fn evaluate(&self, state: &TwoPiles) -> Score {
+        let diff = i32::from(state.piles[0]) - i32::from(state.piles[1]);
+        Score::cp(if state.to_move == Side::First {
+            diff
+        } else {
+            -diff
+        })
+    }
+}
