@@ -11,7 +11,7 @@ use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::notation::{Notation, NotationError};
 use crate::rng::random_keys;
 
-static KEYS: [u64; 2 * 16 + 1] = random_keys(0x7071_1e5);
+static KEYS: [u64; 2 * 16 + 1] = random_keys(0x0707_11e5);
 
 /// Take `count` stones from pile `pile`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
