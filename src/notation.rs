@@ -79,6 +79,12 @@ pub trait Notation: Game {
         1
     }
 
+    /// A picture of the position for people (the terminal `play` command draws it after each
+    /// move). The default is the position text.
+    fn display_board(&self) -> String {
+        self.format_position()
+    }
+
     /// Writes a sequence of moves played from this position, separated by spaces.
     fn format_line(&self, moves: &[Self::Move]) -> String {
         let mut state = self.clone();

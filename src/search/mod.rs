@@ -10,9 +10,14 @@
 //! - depth is counted in plies (moves), whoever makes them;
 //! - no heap allocation in the node loop: move buffers are kept per ply and reused.
 
+pub mod alphabeta;
+pub mod iterative;
 pub mod limits;
 pub mod minimax;
+pub mod ordering;
+pub mod pvs;
 pub mod stats;
+pub mod tt;
 
 pub use limits::SearchLimits;
 pub use minimax::Minimax;
