@@ -99,10 +99,10 @@ fn parse_board(token: &str) -> Result<([u32; 2], [u32; 2]), NotationError> {
         let i = side.index();
         let name = side_name(side);
         let count = masters[i].count_ones();
-        if count != 1 {
+        if count > 1 {
             return Err(NotationError::new(
                 token,
-                format!("{name} has {count} masters, expected exactly 1"),
+                format!("{name} has {count} masters, expected 1 (0 only once captured)"),
             ));
         }
         let students = (pieces[i] & !masters[i]).count_ones();
@@ -113,10 +113,12 @@ fn parse_board(token: &str) -> Result<([u32; 2], [u32; 2]), NotationError> {
             ));
         }
     }
-    if masters[0] & BLUE_TEMPLE != 0 && masters[1] & RED_TEMPLE != 0 {
+    let red_won = masters[1] == 0 || masters[0] & BLUE_TEMPLE != 0;
+    let blue_won = masters[0] == 0 || masters[1] & RED_TEMPLE != 0;
+    if red_won && blue_won {
         return Err(NotationError::new(
             token,
-            "both masters stand on the enemy temple",
+            "both sides have won (a master missing or on the enemy temple on both sides)",
         ));
     }
     Ok((pieces, masters))
