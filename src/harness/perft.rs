@@ -53,7 +53,9 @@ impl FromStr for PerftConvention {
         match s.to_ascii_lowercase().as_str() {
             "leaf" => Ok(PerftConvention::Leaf),
             "stop" => Ok(PerftConvention::Stop),
-            _ => Err(format!("'{s}': expected a perft convention 'leaf' or 'stop'")),
+            _ => Err(format!(
+                "'{s}': expected a perft convention 'leaf' or 'stop'"
+            )),
         }
     }
 }
@@ -191,8 +193,8 @@ pub fn run_perft_file<G: Notation>(text: &str, max_nodes: u64) -> Result<PerftRe
         match keyword {
             "convention" => convention = rest.parse().map_err(error)?,
             "position" => {
-                let state = G::parse_position(rest)
-                    .map_err(|e| error(format!("bad position: {e}")))?;
+                let state =
+                    G::parse_position(rest).map_err(|e| error(format!("bad position: {e}")))?;
                 position = Some(state);
             }
             "perft" => {
@@ -311,7 +313,12 @@ mod tests {
             assert_eq!(c.to_string().parse::<PerftConvention>(), Ok(c));
         }
         assert_eq!("LEAF".parse(), Ok(PerftConvention::Leaf));
-        assert!("leaves".parse::<PerftConvention>().unwrap_err().contains("leaves"));
+        assert!(
+            "leaves"
+                .parse::<PerftConvention>()
+                .unwrap_err()
+                .contains("leaves")
+        );
     }
 
     fn file_for(a: u8, b: u8, depths: &[u32], convention: PerftConvention) -> String {

@@ -169,8 +169,8 @@ mod tests {
         assert_eq!(PstEvaluator::default().evaluate(&start), Score::cp(0));
         assert_eq!(MaterialEvaluator.evaluate(&start), Score::cp(0));
         // Red is a student up; blue to move sees it as negative.
-        let pos = Onitama::parse_position("b1Bbb/5/5/5/rrRrr b monkey,crane tiger,crab dragon")
-            .unwrap();
+        let pos =
+            Onitama::parse_position("b1Bbb/5/5/5/rrRrr b monkey,crane tiger,crab dragon").unwrap();
         assert_eq!(MaterialEvaluator.evaluate(&pos), Score::cp(-100));
         assert!(PstEvaluator::default().evaluate(&pos) < Score::cp(0));
     }

@@ -61,12 +61,12 @@ impl Move {
     }
 
     #[inline]
-    pub(crate) fn from_id(self) -> usize {
+    pub(crate) fn origin_id(self) -> usize {
         usize::from((self.0.get() >> 5) & 31)
     }
 
     #[inline]
-    pub(crate) fn to_id(self) -> usize {
+    pub(crate) fn target_id(self) -> usize {
         usize::from(self.0.get() & 31)
     }
 
@@ -74,21 +74,21 @@ impl Move {
     #[inline]
     #[must_use]
     pub fn is_pass(self) -> bool {
-        self.to_id() == PASS_SQUARE as usize
+        self.target_id() == PASS_SQUARE as usize
     }
 
     /// The square the piece leaves (`None` for a pass).
     #[inline]
     #[must_use]
     pub fn from(self) -> Option<Square> {
-        Square::new(self.from_id() as u8)
+        Square::new(self.origin_id() as u8)
     }
 
     /// The square the piece lands on (`None` for a pass).
     #[inline]
     #[must_use]
     pub fn to(self) -> Option<Square> {
-        Square::new(self.to_id() as u8)
+        Square::new(self.target_id() as u8)
     }
 
     /// A dense index below [`Move::INDEX_BOUND`] (20,032), distinct for distinct moves:
@@ -99,7 +99,7 @@ impl Move {
         if self.is_pass() {
             PASS_INDEX_BASE + self.card_id()
         } else {
-            self.card_id() * 625 + self.from_id() * 25 + self.to_id()
+            self.card_id() * 625 + self.origin_id() * 25 + self.target_id()
         }
     }
 }
@@ -115,7 +115,10 @@ mod tests {
             for from in Square::all() {
                 for to in Square::all() {
                     let mv = Move::new(card, from, to);
-                    assert_eq!((mv.card(), mv.from(), mv.to()), (card, Some(from), Some(to)));
+                    assert_eq!(
+                        (mv.card(), mv.from(), mv.to()),
+                        (card, Some(from), Some(to))
+                    );
                     assert!(!mv.is_pass());
                     assert!(!seen[mv.index()]);
                     seen[mv.index()] = true;

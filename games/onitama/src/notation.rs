@@ -215,7 +215,10 @@ impl Notation for Onitama {
         if !hand.contains(&card) {
             return Err(NotationError::new(
                 card_word,
-                format!("not in {name}'s hand ({name} holds {}, {})", hand[0], hand[1]),
+                format!(
+                    "not in {name}'s hand ({name} holds {}, {})",
+                    hand[0], hand[1]
+                ),
             ));
         }
         let mv = if action.eq_ignore_ascii_case("pass") {
@@ -228,8 +231,7 @@ impl Notation for Onitama {
                 ));
             };
             let square = |t: &str| {
-                Square::parse(t)
-                    .ok_or_else(|| NotationError::new(t, "expected a square a1..e5"))
+                Square::parse(t).ok_or_else(|| NotationError::new(t, "expected a square a1..e5"))
             };
             let (from, to) = (square(from_text)?, square(to_text)?);
             if !self.pieces(me).contains(from) {
@@ -322,4 +324,3 @@ fn offsets_text(card: Card) -> String {
         .collect();
     parts.join(" ")
 }
-

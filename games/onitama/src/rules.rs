@@ -23,7 +23,7 @@ impl Onitama {
         let opp = me ^ 1;
         let mut hash = self.hash;
         if !mv.is_pass() {
-            let (from, to) = (mv.from_id(), mv.to_id());
+            let (from, to) = (mv.origin_id(), mv.target_id());
             let from_bit = 1u32 << from;
             let to_bit = 1u32 << to;
             debug_assert!(self.pieces[me] & from_bit != 0 && self.pieces[me] & to_bit == 0);
@@ -61,10 +61,9 @@ impl Onitama {
             return MoveClass::Quiet;
         }
         let me = usize::from(self.to_move);
-        let to_bit = 1u32 << mv.to_id();
-        let master_moves = self.masters[me] & (1 << mv.from_id()) != 0;
-        if self.masters[me ^ 1] & to_bit != 0 || (master_moves && TEMPLE_TARGET[me] & to_bit != 0)
-        {
+        let to_bit = 1u32 << mv.target_id();
+        let master_moves = self.masters[me] & (1 << mv.origin_id()) != 0;
+        if self.masters[me ^ 1] & to_bit != 0 || (master_moves && TEMPLE_TARGET[me] & to_bit != 0) {
             MoveClass::Win
         } else if self.pieces[me ^ 1] & to_bit != 0 {
             MoveClass::Capture

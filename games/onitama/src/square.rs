@@ -100,7 +100,12 @@ impl Square {
 impl fmt::Display for Square {
     /// `a1` .. `e5`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.file()), char::from(b'1' + self.rank()))
+        write!(
+            f,
+            "{}{}",
+            char::from(b'a' + self.file()),
+            char::from(b'1' + self.rank())
+        )
     }
 }
 

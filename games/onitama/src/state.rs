@@ -79,7 +79,13 @@ impl Onitama {
         to_move: Side,
     ) -> Result<Onitama, NotationError> {
         let mut seen = 0u32;
-        for card in [hands[0][0], hands[0][1], hands[1][0], hands[1][1], side_card] {
+        for card in [
+            hands[0][0],
+            hands[0][1],
+            hands[1][0],
+            hands[1][1],
+            side_card,
+        ] {
             let bit = 1 << card.id();
             if seen & bit != 0 {
                 return Err(NotationError::new(card.name(), "card dealt twice"));
@@ -87,7 +93,10 @@ impl Onitama {
             seen |= bit;
         }
         if let Some(square) = Bitboard(pieces[0] & pieces[1]).first() {
-            return Err(NotationError::new(square.to_string(), "two pieces on one square"));
+            return Err(NotationError::new(
+                square.to_string(),
+                "two pieces on one square",
+            ));
         }
         for side in 0..2 {
             if masters[side] & !pieces[side] != 0 || masters[side].count_ones() > 1 {

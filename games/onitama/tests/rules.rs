@@ -110,10 +110,17 @@ fn every_card_from_a_corner_drops_off_board_targets() {
             .filter_map(|&(dx, dy)| Square::from_coords(dx, dy))
             .collect();
         expected.sort();
-        assert_eq!(rc.card.targets(Side::First, a1).collect::<Vec<_>>(), expected);
+        assert_eq!(
+            rc.card.targets(Side::First, a1).collect::<Vec<_>>(),
+            expected
+        );
         // Blue on e5 sees the board exactly as red on a1.
         let e5 = Square::parse("e5").unwrap();
-        let mirrored: Vec<Square> = rc.card.targets(Side::Second, e5).map(Square::flip).collect();
+        let mirrored: Vec<Square> = rc
+            .card
+            .targets(Side::Second, e5)
+            .map(Square::flip)
+            .collect();
         let mut mirrored = mirrored;
         mirrored.sort();
         assert_eq!(mirrored, expected, "{}", rc.card);
@@ -154,8 +161,8 @@ fn stamps_and_the_first_player() {
             .filter(|&c| c != rc.card)
             .take(4)
             .collect();
-        let game = Onitama::new_game([others[0], others[1]], [others[2], others[3]], rc.card)
-            .unwrap();
+        let game =
+            Onitama::new_game([others[0], others[1]], [others[2], others[3]], rc.card).unwrap();
         assert_eq!(game.side_to_move(), rc.stamp, "side card {}", rc.card);
     }
     let start = Onitama::new_game(
@@ -165,8 +172,12 @@ fn stamps_and_the_first_player() {
     )
     .unwrap();
     assert_eq!(start, Onitama::start_position());
-    let err = Onitama::new_game([Card::OX, Card::OX], [Card::TIGER, Card::CRAB], Card::DRAGON)
-        .unwrap_err();
+    let err = Onitama::new_game(
+        [Card::OX, Card::OX],
+        [Card::TIGER, Card::CRAB],
+        Card::DRAGON,
+    )
+    .unwrap_err();
     assert_eq!(err.token, "ox");
 }
 
