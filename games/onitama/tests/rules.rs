@@ -316,3 +316,21 @@ fn random_playouts_keep_the_invariants() {
     }
     assert!(finished > 100, "only {finished} playouts finished");
 }
+
+#[test]
+fn hash_covers_cards_and_side_to_move() {
+    let base = "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon";
+    let variants = [
+        "bbBbb/5/5/5/rrRrr b monkey,crane tiger,crab dragon",
+        "bbBbb/5/5/5/rrRrr r tiger,crab monkey,crane dragon",
+        "bbBbb/5/5/5/rrRrr r monkey,dragon tiger,crab crane",
+        "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab ox",
+        "bbBbb/5/5/5/rRrrr r monkey,crane tiger,crab dragon",
+    ];
+    let base_hash = Onitama::parse_position(base).unwrap().hash();
+    for text in variants {
+        let pos = Onitama::parse_position(text).unwrap();
+        assert_ne!(pos.hash(), base_hash, "{text}");
+        assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+}
