@@ -277,16 +277,12 @@ impl Notation for Onitama {
         2
     }
 
+    /// The board (rank 5 on top, `+` marks an empty temple), then each hand and the side card
+    /// with their moves drawn as they apply on the board: `o` is a piece on c3, `x` where it
+    /// can go (blue's cards are seen turned round, as blue plays them).
     fn display_board(&self) -> String {
         let mut out = String::new();
-        let card_line = |out: &mut String, label: &str, cards: &[Card]| {
-            let _ = write!(out, "  {label:<5}");
-            for card in cards {
-                let _ = write!(out, " {card} {}", offsets_text(*card));
-            }
-            out.push('\n');
-        };
-        card_line(&mut out, "blue", &self.hand(Side::Second));
+        cards_block(&mut out, "blue", &self.hand(Side::Second), Side::Second);
         for rank in (0..5).rev() {
             let _ = write!(out, "  {} |", rank + 1);
             for file in 0..5 {
@@ -304,8 +300,9 @@ impl Notation for Onitama {
             out.push('\n');
         }
         out.push_str("      a b c d e\n");
-        card_line(&mut out, "red", &self.hand(Side::First));
-        card_line(&mut out, "side", &[self.side_card()]);
+        cards_block(&mut out, "red", &self.hand(Side::First), Side::First);
+        // The side card is drawn for the player who will take it: the side to move.
+        cards_block(&mut out, "side", &[self.side_card()], self.to_move());
         let _ = match self.winner() {
             Some(side) => writeln!(out, "  {} wins", side_name(side)),
             None => writeln!(out, "  {} to move", side_name(self.to_move())),
@@ -314,13 +311,34 @@ impl Notation for Onitama {
     }
 }
 
-/// A card's offsets as `(dx,dy)` pairs from the holder's view, e.g. `(0,+2) (0,-1)`.
-fn offsets_text(card: Card) -> String {
-    let parts: Vec<String> = card
-        .spec()
-        .offsets
-        .iter()
-        .map(|&(dx, dy)| format!("({dx:+},{dy:+})").replace("+0", "0"))
-        .collect();
-    parts.join(" ")
+/// Card names with their move patterns side by side, as seen on the board by `holder`.
+fn cards_block(out: &mut String, label: &str, cards: &[Card], holder: Side) {
+    let _ = write!(out, "  {label:<5}");
+    for card in cards {
+        let _ = write!(out, " {:<11}", card.name());
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    out.push('\n');
+    for rank in (0..5).rev() {
+        out.push_str("       ");
+        for card in cards {
+            let targets = card.targets(holder, Square::C3);
+            for file in 0..5 {
+                let square = Square::from_coords(file, rank).expect("on the board");
+                let symbol = if square == Square::C3 {
+                    'o'
+                } else if targets.contains(square) {
+                    'x'
+                } else {
+                    '.'
+                };
+                let _ = write!(out, "{symbol} ");
+            }
+            out.push_str("  ");
+        }
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        out.push('\n');
+    }
 }
