@@ -166,4 +166,15 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// What `mv` does: quiet, capture or immediate win.
     fn classify(&self, mv: Self::Move) -> MoveClass;
+
+    /// The legal move of this position whose [`Game::move_index`] is `index`, found without
+    /// generating every move, or `None` if there is none **or the game does not support the
+    /// look-up** (the default). Searchers use it to try a transposition-table move before
+    /// generating the others; a game that answers must answer exactly: `Some(mv)` only for a
+    /// legal `mv` with that index (the conformance suite can check it against generation).
+    #[inline]
+    fn move_from_index(&self, index: usize) -> Option<Self::Move> {
+        let _ = index;
+        None
+    }
 }

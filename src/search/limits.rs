@@ -156,6 +156,19 @@ impl LimitWatch {
         self.stopped
     }
 
+    /// The time since the watch started.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time left before the time limit (`None` without one; zero once it has passed).
+    #[must_use]
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
+    }
+
     /// Is less than `share` of the time limit left (false without a time limit)? Iterative
     /// deepening uses it not to start an iteration it cannot finish.
     #[must_use]

@@ -1,0 +1,73 @@
+//! Search speed on Onitama: full PVS from the start of the eight deals (red to move) to a
+//! fixed depth, and the Java engine's sample position to its proven win; prints time, states
+//! (positions made, quiescence included, root excluded) and states/s for each.
+//!
+//! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample;
+//! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
+//! `PLIES_SAMPLE=0` skips the sample. Wall time is noisy on a shared machine: compare states and
+//! `valgrind --tool=callgrind` instruction counts too.
+
+use std::time::Instant;
+
+use plies::search::pvs::{Pvs, PvsConfig};
+use plies::{Notation, SearchLimits, Searcher};
+use plies_onitama::{Onitama, PstEvaluator};
+
+/// The eight deals of the benchmark (red to move).
+const DEALS: [&str; 8] = [
+    "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
+    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
+    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
+    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
+    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
+    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
+    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
+    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
+];
+
+/// The Java engine's published sample position: blue wins.
+const SAMPLE: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
+
+fn env_number(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(default)
+}
+
+fn run(label: &str, text: &str, limits: &SearchLimits) {
+    let position = Onitama::parse_position(text).expect("valid position");
+    let mut pvs = Pvs::new(PstEvaluator::default(), PvsConfig::full());
+    let start = Instant::now();
+    let result = pvs.search(&position, limits);
+    let secs = start.elapsed().as_secs_f64();
+    let stats = &result.stats;
+    println!(
+        "{label:<8} depth {:>2} {:>8.3} s {:>11} states ({:>10} q) {:>6.2} M states/s  score {}  best {}",
+        result.depth,
+        secs,
+        stats.nodes,
+        stats.qnodes,
+        stats.nodes as f64 / secs / 1e6,
+        result.score,
+        result
+            .best_move
+            .map_or_else(|| "-".to_string(), |mv| position.format_move(mv)),
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is accepted.
+    let depth = env_number("PLIES_DEPTH", 12);
+    let deals = env_number("PLIES_DEALS", 8) as usize;
+    for (i, deal) in DEALS.iter().take(deals).enumerate() {
+        run(
+            &format!("deal {}", i + 1),
+            deal,
+            &SearchLimits::depth(depth),
+        );
+    }
+    if env_number("PLIES_SAMPLE", 1) != 0 {
+        run("sample", SAMPLE, &SearchLimits::default());
+    }
+}
