@@ -88,6 +88,31 @@ impl Onitama {
         }
     }
 
+    /// Must the side to move pass (no piece can move)? False once the game is over.
+    #[inline]
+    #[must_use]
+    pub fn move_count_is_pass(&self) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let me = usize::from(self.to_move);
+        let own = self.pieces[me];
+        let mut hand = self.hands[me];
+        while hand != 0 {
+            let table = &TARGETS[hand.trailing_zeros() as usize][me];
+            hand &= hand - 1;
+            let mut from_set = own;
+            while from_set != 0 {
+                let from = from_set.trailing_zeros();
+                from_set &= from_set - 1;
+                if table[from as usize] & !own != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// The number of legal moves, without listing them.
     #[inline]
     #[must_use]
