@@ -9,7 +9,8 @@
 //! - [`Game::hash`] (kept incrementally) always equals [`Game::hash_from_scratch`];
 //! - [`Game::move_index`] is below [`Game::move_index_bound`] and differs for distinct legal moves
 //!   of one position;
-//! - every noisy move ([`Game::generate_noisy_moves`]) is also a legal move.
+//! - every noisy move ([`Game::generate_noisy_moves`]) is also a legal move, and the noisy and
+//!   quiet moves ([`Game::generate_quiet_moves`]) together are exactly the legal moves.
 //!
 //! The side to move need not alternate: a move after which the same side moves again (Kalah's
 //! extra turn, Yinsh's multi-part turn) is fine, and searchers negate scores only when
@@ -136,6 +137,25 @@ pub trait Game: Clone + Send + Sync + 'static {
         for i in start..moves.len() {
             let mv = moves[i];
             if self.classify(mv).is_noisy() {
+                moves[keep] = mv;
+                keep += 1;
+            }
+        }
+        moves.truncate(keep);
+    }
+
+    /// Appends the quiet moves (every legal move that is not noisy) to `moves`: together with
+    /// [`Game::generate_noisy_moves`] exactly the legal moves, each once.
+    ///
+    /// The default generates all moves and keeps the quiet ones; games override it so a staged
+    /// move picker can search the noisy moves before the quiet ones are even generated.
+    fn generate_quiet_moves(&self, moves: &mut Vec<Self::Move>) {
+        let start = moves.len();
+        self.generate_moves(moves);
+        let mut keep = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            if !self.classify(mv).is_noisy() {
                 moves[keep] = mv;
                 keep += 1;
             }

@@ -2,10 +2,11 @@
 //! out a node's moves best-first, doing as little work as it can.
 //!
 //! Stages: (1) the transposition-table move, found by [`Game::move_from_index`] and searched
-//! *before any move is generated* when the game supports the look-up; (2) generation of all moves
-//! (the table move dropped), immediate wins first, then captures ([`Game::classify`]);
-//! (3) the two killers of the ply; (4) the other quiet moves by history score, scored only when
-//! this stage is reached. Within a stage the picker is a stable one-step selection sort, so ties
+//! *before any move is generated* when the game supports the look-up; (2) the noisy moves
+//! ([`Game::generate_noisy_moves`], the table move dropped), immediate wins first, then captures;
+//! (3) only once those are searched, the quiet moves are generated
+//! ([`Game::generate_quiet_moves`]): the two killers of the ply first, then the others by
+//! history score, scored only when this stage is reached. Within a stage the picker is a stable one-step selection sort, so ties
 //! keep generation order.
 //!
 //! Key invariants: every legal move comes out exactly once, whatever the hints (an illegal killer
@@ -125,10 +126,12 @@ const UNSCORED_QUIET: i32 = KILLER_SCORE - 2;
 enum Stage {
     /// Hand out the table move (if any) before generating.
     TableMove,
-    /// Generate and score (the table move left out).
-    Generate,
-    /// Hand out the buffer best-first.
-    Pick,
+    /// Generate and score the noisy moves (the table move left out).
+    Noisy,
+    /// Hand out the noisy moves best-first.
+    PickNoisy,
+    /// Hand out the quiet moves (generated on entry) best-first.
+    PickQuiet,
 }
 
 /// Hands out the moves of a node best-first in stages (see the module docs).
@@ -170,7 +173,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
     #[must_use]
     pub fn noisy() -> Self {
         MovePicker {
-            stage: Stage::Generate,
+            stage: Stage::Noisy,
             tt_move: None,
             tt_index: None,
             killers: [None; 2],
@@ -192,7 +195,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         history: Option<&History>,
     ) -> Option<M> {
         if self.stage == Stage::TableMove {
-            self.stage = Stage::Generate;
+            self.stage = Stage::Noisy;
             if self.tt_move.is_none() {
                 self.tt_move = self.tt_index.and_then(|index| state.move_from_index(index));
             }
@@ -201,57 +204,64 @@ impl<M: Copy + PartialEq> MovePicker<M> {
                 return Some(mv);
             }
         }
-        if self.stage == Stage::Generate {
-            self.stage = Stage::Pick;
-            self.generate(state, moves, scores);
+        if self.stage == Stage::Noisy {
+            self.stage = Stage::PickNoisy;
+            moves.clear();
+            scores.clear();
+            state.generate_noisy_moves(moves);
+            self.score_new(state, moves, scores, 0);
+        }
+        if self.stage == Stage::PickNoisy {
+            if let Some(mv) = self.pick(state, moves, scores, None) {
+                return Some(mv);
+            }
+            if self.noisy_only {
+                return None;
+            }
+            self.stage = Stage::PickQuiet;
+            let start = moves.len();
+            state.generate_quiet_moves(moves);
+            self.score_new(state, moves, scores, start);
         }
         self.pick(state, moves, scores, history)
     }
 
-    /// Generates the moves and gives each its stage score.
+    /// Scores `moves[start..]` (dropping the table move) into `scores`, which has `start` entries.
     #[inline]
-    fn generate<G: Game<Move = M>>(
+    fn score_new<G: Game<Move = M>>(
         &mut self,
         state: &G,
         moves: &mut Vec<M>,
         scores: &mut Vec<i32>,
+        start: usize,
     ) {
-        moves.clear();
-        scores.clear();
-        if self.noisy_only {
-            state.generate_noisy_moves(moves);
-        } else {
-            state.generate_moves(moves);
-        }
         // An unresolved table index (the game has no look-up) is matched here and goes first.
         let match_index = if self.tt_move.is_none() {
             self.tt_index
         } else {
             None
         };
-        let mut keep = 0;
-        for i in 0..moves.len() {
+        let quiet = self.stage == Stage::PickQuiet;
+        let mut keep = start;
+        for i in start..moves.len() {
             let mv = moves[i];
             if Some(mv) == self.tt_move {
                 continue;
             }
-            let score = match state.classify(mv) {
-                MoveClass::Win => WIN_SCORE,
-                MoveClass::Capture => CAPTURE_SCORE,
-                MoveClass::Quiet => {
-                    if Some(mv) == self.killers[0] {
-                        KILLER_SCORE
-                    } else if Some(mv) == self.killers[1] {
-                        KILLER_SCORE - 1
-                    } else {
-                        0
-                    }
-                }
-            };
             let score = if match_index.is_some_and(|index| state.move_index(mv) == index) {
                 i32::MAX
+            } else if quiet {
+                if Some(mv) == self.killers[0] {
+                    KILLER_SCORE
+                } else if Some(mv) == self.killers[1] {
+                    KILLER_SCORE - 1
+                } else {
+                    0
+                }
+            } else if state.classify(mv) == MoveClass::Win {
+                WIN_SCORE
             } else {
-                score
+                CAPTURE_SCORE
             };
             moves[keep] = mv;
             scores.push(score);

@@ -88,6 +88,45 @@ impl Onitama {
         }
     }
 
+    /// Appends the quiet moves: every legal move that neither captures nor wins (the passes, when
+    /// no piece can move, are quiet too).
+    #[inline]
+    pub fn quiet_moves(&self, moves: &mut Vec<Move>) {
+        if self.is_over() {
+            return;
+        }
+        let me = usize::from(self.to_move);
+        let own = self.pieces[me];
+        let free = !(own | self.pieces[me ^ 1]);
+        let master = self.masters[me];
+        let not_temple = !TEMPLE_TARGET[me];
+        let start = moves.len();
+        let mut hand = self.hands[me];
+        while hand != 0 {
+            let card = hand.trailing_zeros();
+            hand &= hand - 1;
+            let table = &TARGETS[card as usize][me];
+            let mut from_set = own;
+            while from_set != 0 {
+                let from = from_set.trailing_zeros();
+                let from_bit = from_set & from_set.wrapping_neg();
+                from_set &= from_set - 1;
+                let mut to_set = table[from as usize] & free;
+                if from_bit & master != 0 {
+                    to_set &= not_temple;
+                }
+                while to_set != 0 {
+                    let to = to_set.trailing_zeros();
+                    to_set &= to_set - 1;
+                    moves.push(Move::from_raw(card, from, to));
+                }
+            }
+        }
+        if moves.len() == start && self.move_count_is_pass() {
+            self.push_passes(moves);
+        }
+    }
+
     /// Must the side to move pass (no piece can move)? False once the game is over.
     #[inline]
     #[must_use]

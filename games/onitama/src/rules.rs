@@ -126,6 +126,11 @@ impl Game for Onitama {
     }
 
     #[inline]
+    fn generate_quiet_moves(&self, moves: &mut Vec<Move>) {
+        self.quiet_moves(moves);
+    }
+
+    #[inline]
     fn play(&self, mv: Move) -> Onitama {
         self.after(mv)
     }

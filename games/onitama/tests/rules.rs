@@ -300,6 +300,18 @@ fn random_playouts_keep_the_invariants() {
                 .filter(|&m| state.classify(m).is_noisy())
                 .collect();
             assert_eq!(noisy, expected);
+            // Quiet moves: exactly the others, in generation order; the index look-up agrees.
+            noisy.clear();
+            state.generate_quiet_moves(&mut noisy);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| !state.classify(m).is_noisy())
+                .collect();
+            assert_eq!(noisy, expected);
+            for &mv in &moves {
+                assert_eq!(state.move_from_index(state.move_index(mv)), Some(mv));
+            }
             for &mv in &moves {
                 assert_eq!(state.parse_move(&state.format_move(mv)), Ok(mv));
                 let child = state.play(mv);
