@@ -192,6 +192,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// look-up** (the default). Searchers use it to try a transposition-table move before
     /// generating the others; a game that answers must answer exactly: `Some(mv)` only for a
     /// legal `mv` with that index (the conformance suite can check it against generation).
+    /// Searchers also call [`Game::move_index`] on a move of *another* position (a killer) to
+    /// look it up here, so `move_index` must not panic on such a move.
     #[inline]
     fn move_from_index(&self, index: usize) -> Option<Self::Move> {
         let _ = index;

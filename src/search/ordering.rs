@@ -130,6 +130,9 @@ enum Stage {
     Noisy,
     /// Hand out the noisy moves best-first.
     PickNoisy,
+    /// Hand out the killers that [`Game::move_from_index`] confirms legal and quiet, before any
+    /// quiet move is generated.
+    Killers,
     /// Hand out the quiet moves (generated on entry) best-first.
     PickQuiet,
 }
@@ -141,6 +144,10 @@ pub struct MovePicker<M> {
     tt_move: Option<M>,
     tt_index: Option<usize>,
     killers: [Option<M>; 2],
+    /// Killers already handed out by the killer stage.
+    killers_done: [Option<M>; 2],
+    /// The next killer slot the killer stage looks at.
+    killer_slot: usize,
     noisy_only: bool,
     next: usize,
     picked: usize,
@@ -160,6 +167,8 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             tt_move,
             tt_index,
             killers,
+            killers_done: [None; 2],
+            killer_slot: 0,
             noisy_only: false,
             next: 0,
             picked: 0,
@@ -177,6 +186,8 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             tt_move: None,
             tt_index: None,
             killers: [None; 2],
+            killers_done: [None; 2],
+            killer_slot: 0,
             noisy_only: true,
             next: 0,
             picked: 0,
@@ -218,6 +229,24 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             if self.noisy_only {
                 return None;
             }
+            self.stage = Stage::Killers;
+        }
+        if self.stage == Stage::Killers {
+            while self.killer_slot < 2 {
+                let slot = self.killer_slot;
+                self.killer_slot += 1;
+                if let Some(killer) = self.killers[slot] {
+                    if Some(killer) != self.tt_move
+                        && Some(killer) != self.killers_done[0]
+                        && state.move_from_index(state.move_index(killer)) == Some(killer)
+                        && state.classify(killer) == MoveClass::Quiet
+                    {
+                        self.killers_done[slot] = Some(killer);
+                        self.picked += 1;
+                        return Some(killer);
+                    }
+                }
+            }
             self.stage = Stage::PickQuiet;
             let start = moves.len();
             state.generate_quiet_moves(moves);
@@ -245,7 +274,9 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         let mut keep = start;
         for i in start..moves.len() {
             let mv = moves[i];
-            if Some(mv) == self.tt_move {
+            if Some(mv) == self.tt_move
+                || (quiet && (Some(mv) == self.killers_done[0] || Some(mv) == self.killers_done[1]))
+            {
                 continue;
             }
             let score = if match_index.is_some_and(|index| state.move_index(mv) == index) {
@@ -362,11 +393,12 @@ mod tests {
             order(&state, (Some(take(1, 1)), None), killers, Some(&history)),
             [take(1, 1), take(0, 3), take(0, 1), take(0, 2)]
         );
-        // A table index (TwoPiles has no look-up: matched after generation) goes first too.
-        let index = Some(state.move_index(take(1, 1)));
+        // A table index that TwoPiles cannot look up is matched when its stage generates it and
+        // goes first there.
+        let index = Some(state.move_index(take(0, 2)));
         assert_eq!(
             order(&state, (None, index), killers, Some(&history)),
-            [take(1, 1), take(0, 3), take(0, 1), take(0, 2)]
+            [take(0, 3), take(0, 2), take(0, 1), take(1, 1)]
         );
         // A killer that is not legal here changes nothing; history then orders the quiets.
         assert_eq!(
