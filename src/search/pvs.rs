@@ -13,7 +13,8 @@
 //!   cuts only when it was searched to exactly the remaining depth. Without it, deeper entries cut
 //!   too: stronger and cheaper, but no longer the fixed-depth value;
 //! - quiescence nodes never touch the table, killers or history, so they are value-exact by
-//!   construction: fail-soft alpha-beta over the same tree the reference searches;
+//!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
+//!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);
 //! - the table never cuts at a PV node (open window), so the principal variation stays whole;
 //! - `nodes` counts every [`Game::play`] (quiescence included, root excluded);
 //! - nothing is allocated in the node loop: move, score and PV buffers are per-ply stacks built
@@ -317,10 +318,16 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             alpha = stand_pat;
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        let mut picker = MovePicker::noisy();
+        moves.clear();
+        state.generate_noisy_moves(&mut moves);
+        // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
+        // be worth here: the value is known without playing it.
+        if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
+            self.moves[ply] = moves;
+            return Score::win_in(ply as u32 + 1);
+        }
         let side = state.side_to_move();
-        while let Some(mv) = picker.next(state, &mut moves, &mut scores, None) {
+        for &mv in &moves {
             if self.watch.should_stop(self.stats.nodes) {
                 self.aborted = true;
                 break;
@@ -347,7 +354,6 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
         }
         self.moves[ply] = moves;
-        self.scores[ply] = scores;
         best
     }
 

@@ -2,9 +2,10 @@
 //!
 //! Key invariants: a finished position has no move; otherwise, if no piece can move, exactly the
 //! two passes (one per hand card) are generated; the same `(from, to)` reached with both hand
-//! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic).
+//! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic;
+//! the noisy moves have their own order, see [`Onitama::noisy_moves`]).
 
-use crate::card::TARGETS;
+use crate::card::{STEPS, TARGETS};
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
 
@@ -53,6 +54,9 @@ impl Onitama {
     }
 
     /// Appends the noisy moves: captures, and master moves onto the enemy temple (wins).
+    /// Bit-parallel: each card offset shifts all pieces at once ([`crate::card::STEPS`]), so a
+    /// position without captures costs a few operations per offset. Order: by card id, then the
+    /// card's offsets, then target square.
     #[inline]
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) {
         if self.is_over() {
@@ -62,26 +66,22 @@ impl Onitama {
         let own = self.pieces[me];
         let enemy = self.pieces[me ^ 1];
         let master = self.masters[me];
-        let temple = TEMPLE_TARGET[me];
+        let temple_step = TEMPLE_TARGET[me] & !enemy & !own;
         let mut hand = self.hands[me];
         while hand != 0 {
             let card = hand.trailing_zeros();
             hand &= hand - 1;
-            let table = &TARGETS[card as usize][me];
-            let mut from_set = own;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros();
-                let from_bit = from_set & from_set.wrapping_neg();
-                from_set &= from_set - 1;
-                let wanted = if from_bit & master != 0 {
-                    enemy | temple
-                } else {
-                    enemy
-                };
-                let mut to_set = table[from as usize] & wanted & !own;
+            let steps = &STEPS[card as usize & 31][me];
+            // Missing offsets have an empty `from_mask`: four fixed rounds, no loop counter.
+            for k in 0..4 {
+                let (left, right) = (steps.left[k], steps.right[k]);
+                let from_mask = steps.from_mask[k];
+                let mut to_set = (((own & from_mask) << left) >> right) & enemy;
+                to_set |= (((master & from_mask) << left) >> right) & temple_step;
                 while to_set != 0 {
                     let to = to_set.trailing_zeros();
                     to_set &= to_set - 1;
+                    let from = (to + right) - left;
                     moves.push(Move::from_raw(card, from, to));
                 }
             }
