@@ -55,6 +55,12 @@ pub trait DepthSearch<M> {
     fn stats(&self) -> SearchStats;
     /// The limits being watched.
     fn watch(&self) -> &LimitWatch;
+    /// The longest win or loss an iteration of `depth` sees in full, so that deepening can stop
+    /// once the score is decisive within it: `depth` by default; a search whose horizon nodes
+    /// still find immediate wins (quiescence) sees `depth + 1`.
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        depth
+    }
 }
 
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
@@ -106,7 +112,8 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
             "iteration complete"
         );
         on_iteration(&iteration);
-        let proven = score.plies_to_end().is_some_and(|plies| plies <= depth);
+        let horizon = search.proof_horizon(depth);
+        let proven = score.plies_to_end().is_some_and(|plies| plies <= horizon);
         completed = Some(iteration);
         if stop_when_proven && proven {
             break;

@@ -436,6 +436,14 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn watch(&self) -> &LimitWatch {
         &self.watch
     }
+
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        if self.config.quiescence {
+            depth + 1
+        } else {
+            depth
+        }
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {

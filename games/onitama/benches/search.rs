@@ -4,7 +4,8 @@
 //!
 //! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample;
 //! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
-//! `PLIES_SAMPLE=0` skips the sample. Wall time is noisy on a shared machine: compare states and
+//! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=64` sets the table size (default 256),
+//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_VERBOSE=1` prints every iteration. Wall time is noisy on a shared machine: compare states and
 //! `valgrind --tool=callgrind` instruction counts too.
 
 use std::time::Instant;
@@ -37,9 +38,30 @@ fn env_number(name: &str, default: u32) -> u32 {
 
 fn run(label: &str, text: &str, limits: &SearchLimits) {
     let position = Onitama::parse_position(text).expect("valid position");
-    let mut pvs = Pvs::new(PstEvaluator::default(), PvsConfig::full());
+    let config = PvsConfig {
+        tt_mb: env_number("PLIES_TT_MB", 256) as usize,
+        aspiration: env_number("PLIES_ASPIRATION", 0) != 0,
+        ..PvsConfig::full()
+    };
+    let mut pvs = Pvs::new(PstEvaluator::default(), config);
+    let verbose = env_number("PLIES_VERBOSE", 0) != 0;
     let start = Instant::now();
-    let result = pvs.search(&position, limits);
+    let result = pvs.search_with(&position, limits, &mut |it| {
+        if verbose {
+            let s = &it.stats;
+            println!(
+                "  depth {:>2} {:>8.3} s {:>11} states  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
+                it.depth,
+                s.elapsed.as_secs_f64(),
+                s.nodes,
+                it.score,
+                s.tt_hit_rate(),
+                s.tt_fill,
+                s.best_move_hit_rate(),
+                s.branching_factor().unwrap_or(0.0),
+            );
+        }
+    });
     let secs = start.elapsed().as_secs_f64();
     let stats = &result.stats;
     println!(
