@@ -9,7 +9,7 @@
 //!   its time is estimated as the last iteration's times the growth from the one before
 //!   (clamped to `MIN_GROWTH..=MAX_GROWTH`; `DEFAULT_GROWTH` after a single iteration), and it
 //!   must fit in the time left. The search itself stops at the limit (the clock is read every
-//!   1024 positions), so a wrong prediction costs time, never the limit;
+//!   256 positions), so a wrong prediction costs time, never the limit;
 //! - without a depth limit, deepening ends early once the root score is a win or loss whose
 //!   distance the last iteration saw in full (deeper iterations cannot change it).
 

@@ -86,11 +86,11 @@ impl SearchLimits {
 }
 
 /// How many positions a [`LimitWatch`] lets pass between two looks at the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
+const POLL_INTERVAL: u64 = 256;
 
 /// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
 /// call (so it stays exact and deterministic), the clock and the stop flag only every
-/// 1024 positions. Once it has said "stop" it keeps saying so.
+/// 256 positions. Once it has said "stop" it keeps saying so.
 #[derive(Clone, Debug)]
 pub struct LimitWatch {
     node_limit: u64,

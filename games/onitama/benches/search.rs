@@ -5,13 +5,14 @@
 //! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample;
 //! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
 //! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=64` sets the table size (default 256),
-//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_VERBOSE=1` prints every iteration. Wall time is noisy on a shared machine: compare states and
+//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_VERBOSE=1` prints every iteration;
+//! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot. Wall time is noisy on a shared machine: compare states and
 //! `valgrind --tool=callgrind` instruction counts too.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use plies::search::pvs::{Pvs, PvsConfig};
-use plies::{Notation, SearchLimits, Searcher};
+use plies::{Game, Notation, SearchLimits, Searcher};
 use plies_onitama::{Onitama, PstEvaluator};
 
 /// The eight deals of the benchmark (red to move).
@@ -78,7 +79,43 @@ fn run(label: &str, text: &str, limits: &SearchLimits) {
     );
 }
 
+/// `count` searches of 50 ms each (one searcher, positions from the eight deals and the games
+/// they lead to); prints the largest and the mean overshoot of the time limit.
+fn overshoot(count: u32) {
+    let limit = Duration::from_millis(50);
+    let mut pvs = Pvs::new(PstEvaluator::default(), PvsConfig::full());
+    let mut worst = Duration::ZERO;
+    let mut total = Duration::ZERO;
+    let mut depths = 0u64;
+    let mut position = Onitama::parse_position(DEALS[0]).expect("valid position");
+    for i in 0..count {
+        if position.outcome().is_some() || i % 40 == 0 {
+            position = Onitama::parse_position(DEALS[(i / 40) as usize % DEALS.len()])
+                .expect("valid position");
+        }
+        let start = Instant::now();
+        let result = pvs.search(&position, &SearchLimits::time(limit));
+        let elapsed = start.elapsed();
+        let over = elapsed.saturating_sub(limit);
+        worst = worst.max(over);
+        total += over;
+        depths += u64::from(result.depth);
+        position = position.play(result.best_move.expect("a move"));
+    }
+    println!(
+        "overshoot over {count} searches of 50 ms: max {:.3} ms, mean {:.3} ms, mean depth {:.1}",
+        worst.as_secs_f64() * 1e3,
+        total.as_secs_f64() * 1e3 / f64::from(count),
+        depths as f64 / f64::from(count),
+    );
+}
+
 fn main() {
+    let searches = env_number("PLIES_OVERSHOOT", 0);
+    if searches > 0 {
+        overshoot(searches);
+        return;
+    }
     // `cargo bench` passes `--bench`; nothing else is accepted.
     let depth = env_number("PLIES_DEPTH", 12);
     let deals = env_number("PLIES_DEALS", 8) as usize;

@@ -110,11 +110,10 @@ const fn build_targets() -> [[[u32; 25]; 2]; 32] {
 
 /// The steps of one card for one player, for bit-parallel generation: offset `k` moves a piece
 /// on any square of `from_mask[k]` (the squares it does not leave the board from) by
-/// `left[k] - right[k]` square indices (shift left by `left`, then right by `right`).
+/// `left[k] - right[k]` square indices (shift left by `left`, then right by `right`); unused
+/// offsets (cards have two to four) have an empty `from_mask`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Steps {
-    /// How many offsets the card has.
-    pub(crate) count: usize,
     /// Left shift of offset `k` (0 when it moves toward lower indices).
     pub(crate) left: [u32; 4],
     /// Right shift of offset `k` (0 when it moves toward higher indices).
@@ -128,7 +127,6 @@ pub(crate) static STEPS: [[Steps; 2]; 32] = build_steps();
 
 const fn build_steps() -> [[Steps; 2]; 32] {
     let empty = Steps {
-        count: 0,
         left: [0; 4],
         right: [0; 4],
         from_mask: [0; 4],
@@ -148,8 +146,8 @@ const fn build_steps() -> [[Steps; 2]; 32] {
                 let mut mask = 0u32;
                 let mut square = 0;
                 while square < 25 {
-                    let x = (square % 5) as i32 + dx;
-                    let y = (square / 5) as i32 + dy;
+                    let x = square % 5 + dx;
+                    let y = square / 5 + dy;
                     if x >= 0 && x < 5 && y >= 0 && y < 5 {
                         mask |= 1 << square;
                     }
@@ -161,7 +159,6 @@ const fn build_steps() -> [[Steps; 2]; 32] {
                 steps.from_mask[k] = mask;
                 k += 1;
             }
-            steps.count = offsets.len();
             table[card][player] = steps;
             player += 1;
         }
