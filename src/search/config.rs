@@ -29,6 +29,10 @@ pub struct PvsConfig {
     /// Mate-distance pruning: a node `ply` plies deep cannot do better than a win in `ply + 1` or
     /// worse than a loss in `ply + 1`, so the window is narrowed to that (value-exact).
     pub mate_distance_pruning: bool,
+    /// Late-move reductions: at non-PV nodes at least 3 plies deep, plain quiet moves after the
+    /// first three are searched one ply shallower with a null window first, and again at full
+    /// depth only if they beat alpha. Not value-exact (off in the ladders).
+    pub late_move_reductions: bool,
     /// Aspiration windows around the previous iteration's score (off by default: measured no
     /// better on Onitama, see the crate's commit history).
     pub aspiration: bool,
@@ -50,17 +54,19 @@ impl PvsConfig {
             iterative_deepening: true,
             quiescence: true,
             mate_distance_pruning: true,
+            late_move_reductions: true,
             aspiration: false,
         }
     }
 
-    /// The core issue's plain PVS: table, killers, history and deepening, without quiescence
-    /// and mate-distance pruning (the baseline the full engine is compared with).
+    /// The core issue's plain PVS: table, killers, history and deepening, without quiescence,
+    /// mate-distance pruning and late-move reductions (the baseline the full engine is compared with).
     #[must_use]
     pub fn plain() -> PvsConfig {
         PvsConfig {
             quiescence: false,
             mate_distance_pruning: false,
+            late_move_reductions: false,
             ..PvsConfig::full()
         }
     }
@@ -76,6 +82,7 @@ impl PvsConfig {
             iterative_deepening: false,
             quiescence,
             mate_distance_pruning: false,
+            late_move_reductions: false,
             aspiration: false,
         }
     }
@@ -147,6 +154,7 @@ impl PvsConfig {
             (self.history, "+history"),
             (self.iterative_deepening, "+id"),
             (self.mate_distance_pruning, "+mdp"),
+            (self.late_move_reductions, "+lmr"),
             (self.aspiration, "+asp"),
             (self.quiescence, "+q"),
         ] {

@@ -149,6 +149,8 @@ pub struct MovePicker<M> {
     /// The next killer slot the killer stage looks at.
     killer_slot: usize,
     noisy_only: bool,
+    /// Was the last move handed out a plain quiet (no table move, noisy move or killer)?
+    last_plain: bool,
     next: usize,
     picked: usize,
     history_applied: bool,
@@ -170,6 +172,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             killers_done: [None; 2],
             killer_slot: 0,
             noisy_only: false,
+            last_plain: false,
             next: 0,
             picked: 0,
             history_applied: false,
@@ -189,6 +192,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             killers_done: [None; 2],
             killer_slot: 0,
             noisy_only: true,
+            last_plain: false,
             next: 0,
             picked: 0,
             history_applied: true,
@@ -336,6 +340,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
                 }
             }
         }
+        self.last_plain = self.stage == Stage::PickQuiet && scores[best] < UNSCORED_QUIET;
         if best != start {
             moves[start..=best].rotate_right(1);
             scores[start..=best].rotate_right(1);
@@ -343,6 +348,14 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         self.next += 1;
         self.picked += 1;
         Some(moves[start])
+    }
+
+    /// Was the last move handed out a plain quiet move (not the table move, not noisy, not a
+    /// killer)? Late-move reductions only reduce those.
+    #[inline]
+    #[must_use]
+    pub fn last_was_plain_quiet(&self) -> bool {
+        self.last_plain
     }
 
     /// How many moves have been handed out.

@@ -234,8 +234,21 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
             } else {
                 let null_beta = Score::from_raw(alpha.raw() + 1);
-                let value =
-                    self.child_value(&child, same_side, depth - 1, ply + 1, alpha, null_beta);
+                let reduce = self.config.late_move_reductions
+                    && depth >= 3
+                    && !pv_node
+                    && picker.picked() > 3
+                    && picker.last_was_plain_quiet();
+                let mut value = if reduce {
+                    self.stats.reductions += 1;
+                    self.child_value(&child, same_side, depth - 2, ply + 1, alpha, null_beta)
+                } else {
+                    alpha
+                };
+                if !reduce || (value > alpha && !self.aborted) {
+                    value =
+                        self.child_value(&child, same_side, depth - 1, ply + 1, alpha, null_beta);
+                }
                 if value > alpha && value < beta && !self.aborted {
                     self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
                 } else {

@@ -42,6 +42,8 @@ pub struct SearchStats {
     pub best_move_nodes: u64,
     /// Of those, the nodes where the best move was the first one searched.
     pub best_move_first: u64,
+    /// Moves searched with a late-move reduction first.
+    pub reductions: u64,
 }
 
 impl SearchStats {

@@ -70,7 +70,10 @@ fn quiescence_ladder_agrees_with_minimax_with_quiescence() {
                 qnodes += result.stats.qnodes;
             }
         }
-        assert!(text.contains("rrRrr") || qnodes > 0, "{text}: no quiescence");
+        assert!(
+            text.contains("rrRrr") || qnodes > 0,
+            "{text}: no quiescence"
+        );
     }
 }
 
