@@ -187,6 +187,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What `mv` does: quiet, capture or immediate win.
     fn classify(&self, mv: Self::Move) -> MoveClass;
 
+    /// Would the opponent of the side to move win at once if it could move now (chess: "in
+    /// check")? Searchers extend such positions by a ply and never reduce them, so forced
+    /// sequences are seen sooner. Only a hint for the search (the default, `false`, is always
+    /// safe); a finished position may answer anything.
+    #[inline]
+    fn is_threatened(&self) -> bool {
+        false
+    }
+
     /// The legal move of this position whose [`Game::move_index`] is `index`, found without
     /// generating every move, or `None` if there is none **or the game does not support the
     /// look-up** (the default). Searchers use it to try a transposition-table move before

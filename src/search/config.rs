@@ -29,6 +29,10 @@ pub struct PvsConfig {
     /// Mate-distance pruning: a node `ply` plies deep cannot do better than a win in `ply + 1` or
     /// worse than a loss in `ply + 1`, so the window is narrowed to that (value-exact).
     pub mate_distance_pruning: bool,
+    /// Threat extensions: a position whose side to move is threatened with an immediate loss
+    /// ([`crate::Game::is_threatened`]) is searched one ply deeper (at most doubling the
+    /// nominal depth along a line). Not value-exact (off in the ladders).
+    pub threat_extensions: bool,
     /// Late-move reductions: at non-PV nodes at least 3 plies deep, plain quiet moves after the
     /// first three are searched one ply shallower with a null window first, and again at full
     /// depth only if they beat alpha. Not value-exact (off in the ladders).
@@ -55,18 +59,20 @@ impl PvsConfig {
             quiescence: true,
             mate_distance_pruning: true,
             late_move_reductions: true,
+            threat_extensions: true,
             aspiration: false,
         }
     }
 
     /// The core issue's plain PVS: table, killers, history and deepening, without quiescence,
-    /// mate-distance pruning and late-move reductions (the baseline the full engine is compared with).
+    /// mate-distance pruning, late-move reductions and threat extensions (the baseline the full engine is compared with).
     #[must_use]
     pub fn plain() -> PvsConfig {
         PvsConfig {
             quiescence: false,
             mate_distance_pruning: false,
             late_move_reductions: false,
+            threat_extensions: false,
             ..PvsConfig::full()
         }
     }
@@ -83,6 +89,7 @@ impl PvsConfig {
             quiescence,
             mate_distance_pruning: false,
             late_move_reductions: false,
+            threat_extensions: false,
             aspiration: false,
         }
     }
@@ -155,6 +162,7 @@ impl PvsConfig {
             (self.iterative_deepening, "+id"),
             (self.mate_distance_pruning, "+mdp"),
             (self.late_move_reductions, "+lmr"),
+            (self.threat_extensions, "+ext"),
             (self.aspiration, "+asp"),
             (self.quiescence, "+q"),
         ] {
@@ -188,7 +196,7 @@ mod tests {
         }
         assert_eq!(
             PvsConfig::full().name(),
-            "pvs+tt>=+killers+history+id+mdp+q"
+            "pvs+tt>=+killers+history+id+mdp+lmr+ext+q"
         );
         assert_eq!(PvsConfig::plain().name(), "pvs+tt>=+killers+history+id");
     }

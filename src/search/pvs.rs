@@ -99,6 +99,8 @@ struct Run<'a, G: Game, E> {
     best_line: Vec<G::Move>,
     /// The score of the last completed iteration (for aspiration windows).
     last_score: Option<Score>,
+    /// The nominal depth of the iteration being searched.
+    root_depth: u32,
     aborted: bool,
 }
 
@@ -143,6 +145,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             self.stats.leaves += 1;
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
+        // A threatened side gets one more ply (only within the nominal depth, so a line grows to
+        // at most twice it).
+        let threatened = self.config.threat_extensions
+            && (ply as u32) < self.root_depth
+            && state.is_threatened();
+        let depth = depth + u32::from(threatened);
         if depth == 0 {
             if self.config.quiescence {
                 return self.quiesce(state, 0, ply, alpha, beta);
@@ -237,6 +245,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 let reduce = self.config.late_move_reductions
                     && depth >= 3
                     && !pv_node
+                    && !threatened
                     && picker.picked() > 3
                     && picker.last_was_plain_quiet();
                 let mut value = if reduce {
@@ -396,6 +405,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
+        self.root_depth = depth;
         let score = match self.last_score {
             Some(last) if self.config.aspiration && !last.is_decisive() => {
                 // Narrow window around the last score, widened on each failure.
@@ -514,6 +524,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
             best_line: Vec::with_capacity(plies),
             last_score: None,
+            root_depth: 0,
             aborted: false,
         };
         let stop_when_proven = limits.depth.is_none();

@@ -88,6 +88,34 @@ impl Onitama {
         }
     }
 
+    /// Could the opponent win at once if it were to move now, with the cards it holds: capture
+    /// the master of the side to move, or bring its own master onto its target temple?
+    #[inline]
+    #[must_use]
+    pub fn is_threatened(&self) -> bool {
+        let opp = usize::from(self.to_move) ^ 1;
+        let attackers = self.pieces[opp];
+        let opp_master = self.masters[opp];
+        let my_master = self.masters[opp ^ 1];
+        let temple = TEMPLE_TARGET[opp] & !attackers;
+        let mut hand = self.hands[opp];
+        while hand != 0 {
+            let card = hand.trailing_zeros();
+            hand &= hand - 1;
+            let steps = &STEPS[card as usize & 31][opp];
+            for k in 0..4 {
+                let (left, right) = (steps.left[k], steps.right[k]);
+                let from_mask = steps.from_mask[k];
+                let hits = (((attackers & from_mask) << left) >> right) & my_master;
+                let walks = (((opp_master & from_mask) << left) >> right) & temple;
+                if hits | walks != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Appends the quiet moves: every legal move that neither captures nor wins (the passes, when
     /// no piece can move, are quiet too).
     #[inline]

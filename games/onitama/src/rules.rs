@@ -165,6 +165,11 @@ impl Game for Onitama {
         self.move_class(mv)
     }
 
+    #[inline]
+    fn is_threatened(&self) -> bool {
+        Onitama::is_threatened(self)
+    }
+
     /// Decodes the index ([`Move::index`]) and checks the move is legal here, without generating.
     #[inline]
     fn move_from_index(&self, index: usize) -> Option<Move> {
