@@ -2,13 +2,17 @@
 //! fixed depth, and the Java engine's sample position to its proven win; prints time, states
 //! (positions made, quiescence included, root excluded) and states/s for each.
 //!
-//! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample;
+//! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample
+//! (until the first iteration that finds the win);
 //! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
 //! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=64` sets the table size (default 256),
-//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_VERBOSE=1` prints every iteration;
+//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_EXTENSIONS=0` threat extensions
+//! off, `PLIES_LMR=0` late-move reductions off, `PLIES_VERBOSE=1` prints every iteration;
 //! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot. Wall time is noisy on a shared machine: compare states and
 //! `valgrind --tool=callgrind` instruction counts too.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use plies::search::pvs::{Pvs, PvsConfig};
@@ -37,19 +41,26 @@ fn env_number(name: &str, default: u32) -> u32 {
         .unwrap_or(default)
 }
 
-fn run(label: &str, text: &str, limits: &SearchLimits) {
+/// Searches `text` within `limits` (with `prove`: until the first iteration with a decisive
+/// score) and prints one line; returns the states and the seconds.
+fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64) {
     let position = Onitama::parse_position(text).expect("valid position");
     let config = PvsConfig {
         tt_mb: env_number("PLIES_TT_MB", 256) as usize,
         aspiration: env_number("PLIES_ASPIRATION", 0) != 0,
+        threat_extensions: env_number("PLIES_EXTENSIONS", 1) != 0,
+        late_move_reductions: env_number("PLIES_LMR", 1) != 0,
         ..PvsConfig::full()
     };
     let mut pvs = Pvs::new(PstEvaluator::default(), config);
     let verbose = env_number("PLIES_VERBOSE", 0) != 0;
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = limits.clone().with_stop(Arc::clone(&stop));
     let start = Instant::now();
-    let result = pvs.search_with(&position, limits, &mut |it| {
+    let mut proof = None;
+    let result = pvs.search_with(&position, &limits, &mut |it| {
+        let s = &it.stats;
         if verbose {
-            let s = &it.stats;
             println!(
                 "  depth {:>2} {:>8.3} s {:>11} states  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
                 it.depth,
@@ -62,21 +73,27 @@ fn run(label: &str, text: &str, limits: &SearchLimits) {
                 s.branching_factor().unwrap_or(0.0),
             );
         }
+        if prove && it.score.is_decisive() && proof.is_none() {
+            proof = Some((it.depth, s.elapsed, s.nodes, s.qnodes, it.score));
+            stop.store(true, Ordering::Relaxed);
+        }
     });
-    let secs = start.elapsed().as_secs_f64();
-    let stats = &result.stats;
-    println!(
-        "{label:<8} depth {:>2} {:>8.3} s {:>11} states ({:>10} q) {:>6.2} M states/s  score {}  best {}",
+    let (depth, elapsed, nodes, qnodes, score) = proof.unwrap_or((
         result.depth,
-        secs,
-        stats.nodes,
-        stats.qnodes,
-        stats.nodes as f64 / secs / 1e6,
+        start.elapsed(),
+        result.stats.nodes,
+        result.stats.qnodes,
         result.score,
+    ));
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "{label:<8} depth {depth:>2} {secs:>8.3} s {nodes:>11} states ({qnodes:>10} q) {:>6.2} M states/s  score {score}  best {}",
+        nodes as f64 / secs / 1e6,
         result
             .best_move
             .map_or_else(|| "-".to_string(), |mv| position.format_move(mv)),
     );
+    (nodes, secs)
 }
 
 /// `count` searches of 50 ms each (one searcher, positions from the eight deals and the games
@@ -116,17 +133,22 @@ fn main() {
         overshoot(searches);
         return;
     }
-    // `cargo bench` passes `--bench`; nothing else is accepted.
     let depth = env_number("PLIES_DEPTH", 12);
     let deals = env_number("PLIES_DEALS", 8) as usize;
+    let (mut total, mut secs) = (0, 0.0);
     for (i, deal) in DEALS.iter().take(deals).enumerate() {
-        run(
-            &format!("deal {}", i + 1),
-            deal,
-            &SearchLimits::depth(depth),
+        let limits = SearchLimits::depth(depth);
+        let (nodes, time) = run(&format!("deal {}", i + 1), deal, &limits, false);
+        total += nodes;
+        secs += time;
+    }
+    if deals > 0 {
+        println!(
+            "total    depth {depth:>2} {secs:>8.3} s {total:>11} states {:>18.2} M states/s",
+            total as f64 / secs / 1e6
         );
     }
     if env_number("PLIES_SAMPLE", 1) != 0 {
-        run("sample", SAMPLE, &SearchLimits::default());
+        run("sample", SAMPLE, &SearchLimits::default(), true);
     }
 }
