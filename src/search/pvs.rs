@@ -1,17 +1,19 @@
 //! Principal variation search: fail-soft alpha-beta that searches the first move of a node with
 //! the full window and the others with a null window, re-searching those that fail high; plus a
 //! lock-free transposition table ([`crate::search::tt`]), a staged move picker with killers and
-//! history ([`crate::search::ordering`]), quiescence search, mate-distance pruning and iterative
-//! deepening with time management ([`crate::search::iterative`]), each switchable by
-//! [`PvsConfig`].
+//! history ([`crate::search::ordering`]), quiescence search, mate-distance pruning, late-move
+//! reductions, threat extensions and iterative deepening with time management
+//! ([`crate::search::iterative`]), each switchable by [`PvsConfig`].
 //!
 //! Key invariants:
 //! - a child with the same side to move (extra turn) gets the window unchanged and its value is
 //!   not negated; otherwise `(-beta, -alpha)` and negation;
-//! - with `tt_exact_depth` the root value equals plain minimax's at the same depth (with
-//!   `quiescence`: minimax-with-quiescence's) and the best move is one of its best: a table entry
-//!   cuts only when it was searched to exactly the remaining depth. Without it, deeper entries cut
-//!   too: stronger and cheaper, but no longer the fixed-depth value;
+//! - with `tt_exact_depth` (and without late-move reductions and threat extensions, which change
+//!   the tree) the root value equals plain minimax's at the same depth (with `quiescence`:
+//!   minimax-with-quiescence's) and the best move is one of its best: a table entry cuts only
+//!   when it was searched to exactly the remaining depth. Without it, deeper entries cut too:
+//!   stronger and cheaper, but no longer the fixed-depth value. Mate-distance pruning keeps the
+//!   value exact (it only narrows windows to values no node can exceed);
 //! - quiescence nodes never touch the table, killers or history, so they are value-exact by
 //!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
 //!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);

@@ -90,30 +90,32 @@ impl Onitama {
 
     /// Could the opponent win at once if it were to move now, with the cards it holds: capture
     /// the master of the side to move, or bring its own master onto its target temple?
+    ///
+    /// Looked up backwards: the squares a piece of player `p` reaches `square` from with a card
+    /// are the squares the *other* player reaches from `square` with it (offsets negated), so
+    /// four table look-ups answer it. False in a finished position.
     #[inline]
     #[must_use]
     pub fn is_threatened(&self) -> bool {
-        let opp = usize::from(self.to_move) ^ 1;
-        let attackers = self.pieces[opp];
-        let opp_master = self.masters[opp];
-        let my_master = self.masters[opp ^ 1];
-        let temple = TEMPLE_TARGET[opp] & !attackers;
-        let mut hand = self.hands[opp];
-        while hand != 0 {
-            let card = hand.trailing_zeros();
-            hand &= hand - 1;
-            let steps = &STEPS[card as usize & 31][opp];
-            for k in 0..4 {
-                let (left, right) = (steps.left[k], steps.right[k]);
-                let from_mask = steps.from_mask[k];
-                let hits = (((attackers & from_mask) << left) >> right) & my_master;
-                let walks = (((opp_master & from_mask) << left) >> right) & temple;
-                if hits | walks != 0 {
-                    return true;
-                }
-            }
+        let me = usize::from(self.to_move);
+        let opp = me ^ 1;
+        let my_master = self.masters[me];
+        if my_master == 0 {
+            return false;
         }
-        false
+        let hand = self.hands[opp];
+        let first = &TARGETS[hand.trailing_zeros() as usize & 31][me];
+        let second = &TARGETS[(hand & (hand - 1)).trailing_zeros() as usize & 31][me];
+        let master_square = my_master.trailing_zeros() as usize;
+        if (first[master_square] | second[master_square]) & self.pieces[opp] != 0 {
+            return true;
+        }
+        let temple = TEMPLE_TARGET[opp];
+        if temple & self.pieces[opp] != 0 {
+            return false;
+        }
+        let temple_square = temple.trailing_zeros() as usize;
+        (first[temple_square] | second[temple_square]) & self.masters[opp] != 0
     }
 
     /// Appends the quiet moves: every legal move that neither captures nor wins (the passes, when

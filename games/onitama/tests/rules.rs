@@ -315,6 +315,20 @@ fn random_playouts_keep_the_invariants() {
             for &mv in &moves {
                 assert_eq!(state.move_from_index(state.move_index(mv)), Some(mv));
             }
+            // Threatened = the opponent, moving now with its own cards, would have a win.
+            if state.outcome().is_none() {
+                let text = state.format_position();
+                let flipped = if text.contains(" r ") {
+                    text.replacen(" r ", " b ", 1)
+                } else {
+                    text.replacen(" b ", " r ", 1)
+                };
+                let passed = Onitama::parse_position(&flipped).unwrap();
+                noisy.clear();
+                passed.generate_noisy_moves(&mut noisy);
+                let can_win = noisy.iter().any(|&m| passed.classify(m) == MoveClass::Win);
+                assert_eq!(state.is_threatened(), can_win, "{text}");
+            }
             for &mv in &moves {
                 assert_eq!(state.parse_move(&state.format_move(mv)), Ok(mv));
                 let child = state.play(mv);
