@@ -12,6 +12,7 @@
 
 pub mod alphabeta;
 pub mod config;
+pub mod heuristics;
 pub mod iterative;
 pub mod limits;
 pub mod minimax;

@@ -33,6 +33,8 @@ use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher
 
 pub use crate::search::config::PvsConfig;
 
+mod quiescence;
+
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 
@@ -313,74 +315,6 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         best
     }
 
-    /// Quiescence: the fail-soft value of `state` when only noisy moves are searched and the side
-    /// to move may stand pat on the evaluation; `qply` plies below the horizon (at
-    /// [`QUIESCENCE_PLIES`] the evaluation is final). The same tree as
-    /// [`crate::search::Minimax::with_quiescence`].
-    fn quiesce(
-        &mut self,
-        state: &G,
-        qply: u32,
-        ply: usize,
-        mut alpha: Score,
-        beta: Score,
-    ) -> Score {
-        if ply as u32 > self.stats.seldepth {
-            self.stats.seldepth = ply as u32;
-        }
-        if let Some(outcome) = state.outcome() {
-            self.stats.leaves += 1;
-            return Score::terminal(outcome, state.side_to_move(), ply as u32);
-        }
-        self.stats.leaves += 1;
-        let stand_pat = self.evaluator.evaluate(state);
-        if stand_pat >= beta || qply >= QUIESCENCE_PLIES {
-            return stand_pat;
-        }
-        let mut best = stand_pat;
-        if stand_pat > alpha {
-            alpha = stand_pat;
-        }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        state.generate_noisy_moves(&mut moves);
-        // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
-        // be worth here: the value is known without playing it.
-        if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
-            self.moves[ply] = moves;
-            return Score::win_in(ply as u32 + 1);
-        }
-        let side = state.side_to_move();
-        for &mv in &moves {
-            if self.watch.should_stop(self.stats.nodes) {
-                self.aborted = true;
-                break;
-            }
-            let child = state.play(mv);
-            self.stats.nodes += 1;
-            self.stats.qnodes += 1;
-            let value = if child.side_to_move() == side {
-                self.quiesce(&child, qply + 1, ply + 1, alpha, beta)
-            } else {
-                -self.quiesce(&child, qply + 1, ply + 1, -beta, -alpha)
-            };
-            if self.aborted {
-                break;
-            }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.moves[ply] = moves;
-        best
-    }
-
     /// Statistics and ordering tables after `mv` failed high.
     #[inline]
     fn on_cutoff(&mut self, state: &G, mv: G::Move, depth: u32, ply: usize, first: bool) {
@@ -399,7 +333,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
     }
 
-    /// One root search with the full window.
+    /// One root search within `(alpha, beta)`.
     fn root_search(&mut self, depth: u32, alpha: Score, beta: Score) -> Score {
         self.search(self.root, depth, 0, alpha, beta)
     }
