@@ -136,14 +136,18 @@ impl Standings {
             "engine", "games", "W", "D", "L", "score", "Elo [95% interval]", "depth", "knodes/s"
         );
         for e in &self.engines {
-            let knps = if e.stats.seconds > 0.0 {
-                e.stats.nodes as f64 / e.stats.seconds / 1000.0
+            let (depth, knps) = if e.stats.nodes == 0 {
+                ("-".to_string(), "-".to_string())
             } else {
-                0.0
+                let seconds = e.stats.seconds.max(1e-9);
+                (
+                    format!("{:.2}", e.stats.mean_depth()),
+                    format!("{:.0}", e.stats.nodes as f64 / seconds / 1000.0),
+                )
             };
             let _ = writeln!(
                 out,
-                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6.2} {:>8.0}",
+                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6} {:>8}",
                 e.name,
                 e.wdl.games(),
                 e.wdl.wins,
@@ -151,7 +155,7 @@ impl Standings {
                 e.wdl.losses,
                 100.0 * e.elo.score,
                 e.elo.to_string(),
-                e.stats.mean_depth(),
+                depth,
                 knps
             );
         }
