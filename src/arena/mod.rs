@@ -7,6 +7,7 @@
 //!   included), checks legality, applies the ply cap;
 //! - [`record`]: the serde-serializable [`GameRecord`] (JSON lines);
 //! - [`standings`]: W/D/L, score and Elo per engine and pairing, the printable table;
+//! - [`journal`]: the JSON-lines results file that lets a killed run resume;
 //! - [`elo`]: the Elo formula and its 95% interval (documented there);
 //! - [`openings`]: seeded random openings.
 //!
@@ -55,6 +56,7 @@
 //! ```
 
 pub mod elo;
+pub mod journal;
 pub mod openings;
 pub mod play;
 pub mod record;
@@ -62,6 +64,7 @@ pub mod runner;
 pub mod standings;
 
 pub use elo::{EloEstimate, Wdl, elo_of_score};
+pub use journal::Journal;
 pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};
 pub use record::{GameRecord, GameResult, SideStats, Termination};
