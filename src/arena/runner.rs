@@ -4,7 +4,7 @@
 //! Key invariants:
 //! - game `id` of a schedule always means the same opening, pairing and colours, so records of a
 //!   killed run can be handed back to [`Arena::run`] to play only the missing games;
-//! - each worker builds its own agents once (one per engine and colour) and starts every game
+//! - each worker builds its own agents once (one per engine) and starts every game
 //!   with [`Agent::new_game`] and a seed derived from the run's seed and the game's id, so with
 //!   depth or node limits a game's moves do not depend on the worker count or on which games a
 //!   worker played before: the records are the same every run;
@@ -280,7 +280,8 @@ impl<G: Game> Arena<G> {
 
     /// One worker: takes tasks until none are left (or the stop flag is raised).
     fn work(&self, todo: &[GameTask], next: &AtomicUsize, sender: &mpsc::Sender<GameRecord>) {
-        // agents[engine][colour], made on first use.
+        // agents[engine][copy], made on first use; the second copy only for an engine playing
+        // itself (big tables such as a transposition table exist once per engine and worker).
         let mut agents: Vec<[Option<Box<dyn Agent<G>>>; 2]> =
             (0..self.engines.len()).map(|_| [None, None]).collect();
         let spec = GameSpec {
@@ -302,8 +303,9 @@ impl<G: Game> Arena<G> {
             };
             let [e0, e1] = task.engines;
             let make = |engine: usize| (self.engines[engine].factory)();
+            let copy = usize::from(e0 == e1);
             let mut first = agents[e0][0].take().unwrap_or_else(|| make(e0));
-            let mut second = agents[e1][1].take().unwrap_or_else(|| make(e1));
+            let mut second = agents[e1][copy].take().unwrap_or_else(|| make(e1));
             let record = play_game(
                 task,
                 &self.openings[task.opening],
@@ -313,7 +315,7 @@ impl<G: Game> Arena<G> {
                 self.game_seed(task.id),
             );
             agents[e0][0] = Some(first);
-            agents[e1][1] = Some(second);
+            agents[e1][copy] = Some(second);
             if sender.send(record).is_err() {
                 return;
             }
@@ -380,6 +382,18 @@ mod tests {
         let other = arena(1, 4);
         let d = other.run(&other.head_to_head(), &[], &mut |_, _| {});
         assert_ne!(key(&a), key(&d));
+    }
+
+    #[test]
+    fn an_engine_can_play_itself() {
+        let arena = arena(1, 0);
+        let schedule = Schedule::pairings(&[(0, 0)], arena.openings().len());
+        let records = arena.run(&schedule, &[], &mut |_, _| {});
+        assert_eq!(records.len(), 16);
+        for pair in records.chunks(2) {
+            assert_eq!(pair[0].engines, [0, 0]);
+            assert_eq!(pair[0].moves, pair[1].moves, "both copies play alike");
+        }
     }
 
     #[test]
