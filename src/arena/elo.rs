@@ -20,7 +20,8 @@ pub const Z_95: f64 = 1.959_964;
 /// The Elo difference of a score share `x` (0 < x < 1), `None` outside that range.
 #[must_use]
 pub fn elo_of_score(x: f64) -> Option<f64> {
-    (x > 0.0 && x < 1.0).then(|| -400.0 * (1.0 / x - 1.0).log10())
+    // `+ 0.0` turns the -0.0 of an even score into 0.0 (printed "+0.0", not "-0.0").
+    (x > 0.0 && x < 1.0).then(|| -400.0 * (1.0 / x - 1.0).log10() + 0.0)
 }
 
 /// The expected score share of a side that is `elo` points stronger.
@@ -170,6 +171,8 @@ mod tests {
         // 75%: -400·log10(1/3) = 400·0.4771213 = 190.85
         assert!(close(elo_of_score(0.75).unwrap(), 190.85, 0.01));
         assert!(close(elo_of_score(0.5).unwrap(), 0.0, 1e-12));
+        assert!(elo_of_score(0.5).unwrap().is_sign_positive());
+        assert!(Wdl::new(3, 0, 3).elo().to_string().starts_with("+0.0 ["));
         // 2/3: 400·log10(2) = 120.41
         assert!(close(elo_of_score(2.0 / 3.0).unwrap(), 120.41, 0.01));
         assert!(close(elo_of_score(0.25).unwrap(), -190.85, 0.01));
