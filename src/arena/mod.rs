@@ -9,7 +9,8 @@
 //! - [`standings`]: W/D/L, score and Elo per engine and pairing, the printable table;
 //! - [`journal`]: the JSON-lines results file that lets a killed run resume;
 //! - [`elo`]: the Elo formula and its 95% interval (documented there);
-//! - [`openings`]: seeded random openings.
+//! - [`openings`]: seeded random openings;
+//! - [`sprt`]: the sequential probability ratio test (to stop a match once it is decided).
 //!
 //! **Draw rule.** Games such as Onitama have no draw rule; the arena's is a ply cap
 //! ([`ArenaConfig::max_plies`]): a game that reaches it without an outcome is a draw
@@ -61,6 +62,7 @@ pub mod openings;
 pub mod play;
 pub mod record;
 pub mod runner;
+pub mod sprt;
 pub mod standings;
 
 pub use elo::{EloEstimate, Wdl, elo_of_score};
@@ -69,4 +71,5 @@ pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};
 pub use record::{GameRecord, GameResult, SideStats, Termination};
 pub use runner::{AgentFactory, Arena, ArenaConfig, Engine, Progress, Schedule};
+pub use sprt::{Sprt, SprtVerdict};
 pub use standings::{EngineLine, Standings};
