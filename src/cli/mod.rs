@@ -31,7 +31,6 @@
 mod analyze;
 mod args;
 mod bench;
-mod pending;
 mod perft;
 mod play;
 
@@ -179,7 +178,7 @@ fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError>
 
 /// A searcher by name with a fresh evaluator from the game.
 fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
-    pending::searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
+    crate::search::searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
 }
 

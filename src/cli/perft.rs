@@ -1,8 +1,7 @@
 //! `perft`: counts the leaf positions of the move tree, optionally per root move (divide).
 //!
-//! Key invariant: with `--divide` the total printed is the sum of the per-move counts, and it
-//! equals `perft(position, depth)` because each child is counted to `depth - 1` with the same
-//! convention.
+//! Key invariant: with `--divide` the total printed is the sum of the per-move counts of
+//! [`perft_divide`], which equals [`perft`] at the same depth.
 
 use std::io::Write;
 use std::time::Instant;
@@ -10,8 +9,8 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::args::PerftArgs;
-use super::pending::{PerftConvention, perft};
 use super::{CliError, rate, start_position};
+use crate::harness::perft::{PerftConvention, perft, perft_divide};
 use crate::notation::Notation;
 
 /// Runs `perft`.
@@ -24,11 +23,8 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
     let depth = args.depth;
     let start = Instant::now();
     let nodes = if args.divide && depth > 0 {
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
         let mut total = 0;
-        for mv in moves {
-            let count = perft(&state.play(mv), depth - 1, convention);
+        for (mv, count) in perft_divide(&state, depth, convention) {
             writeln!(output, "{:<16} {count}", state.format_move(mv))?;
             total += count;
         }
