@@ -109,6 +109,8 @@ pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
     let mut output = stdout.lock();
     match run(&spec, std::env::args(), &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
+        Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(err) => {
             let _ = output.flush();
             eprintln!("{err}");
