@@ -18,11 +18,13 @@ use plies_onitama::{Onitama, PstEvaluator};
 /// same numbers.
 const CASES: &[(&str, &str, u32, u64)] = &[
     (
+        "monkey-crane pvs d9",
         "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
         9,
         328_102,
     ),
     (
+        "ox-boar pvs d9",
         "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
         9,
         401_061,
