@@ -26,7 +26,8 @@ pub(super) fn run<G: Notation>(
     let state: G = start_position(&args.start)?;
     if let Some(outcome) = state.outcome() {
         return Err(CliError::Invalid(format!(
-            "nothing to analyze: the game is over ({outcome:?})"
+            "nothing to analyze: the game is over ({})",
+            super::outcome_text(outcome)
         )));
     }
     writeln!(

@@ -42,6 +42,7 @@ use std::sync::Arc;
 use clap::{CommandFactory, FromArgMatches};
 
 use crate::eval::Evaluator;
+use crate::game::{Outcome, Side};
 use crate::notation::Notation;
 use crate::search::Searcher;
 use args::{Cli, Command, PositionArgs};
@@ -206,6 +207,22 @@ fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
             text
         })
         .collect()
+}
+
+/// `first` or `second`.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+/// `first player wins` or `draw`.
+fn outcome_text(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(side) => format!("{} player wins", side_name(side)),
+        Outcome::Draw => "draw".to_string(),
+    }
 }
 
 /// Positions per second, 0 when no time was measured.

@@ -9,8 +9,8 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use super::args::PlayArgs;
-use super::{CliError, GameCli, check_depth, searcher, start_position};
-use crate::game::{Outcome, Side};
+use super::{CliError, GameCli, check_depth, outcome_text, searcher, side_name, start_position};
+use crate::game::Side;
 use crate::notation::Notation;
 use crate::search::SearchLimits;
 
@@ -38,11 +38,7 @@ pub(super) fn run<G: Notation>(
     writeln!(output, "{}", state.display_board())?;
     loop {
         if let Some(outcome) = state.outcome() {
-            let verdict = match outcome {
-                Outcome::Win(side) => format!("{} player wins", side_name(side)),
-                Outcome::Draw => "draw".to_string(),
-            };
-            writeln!(output, "game over: {verdict}")?;
+            writeln!(output, "game over: {}", outcome_text(outcome))?;
             break;
         }
         if record.len() >= args.max_plies as usize {
@@ -142,14 +138,6 @@ fn human_move<G: Notation>(
             Ok(mv) => return Ok(Some(mv)),
             Err(err) => writeln!(output, "bad move {err}")?,
         }
-    }
-}
-
-/// `first` or `second`.
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
     }
 }
 
