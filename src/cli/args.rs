@@ -76,7 +76,8 @@ pub(crate) struct AnalyzeArgs {
     /// Search this many positions.
     #[arg(long, short = 'n')]
     pub nodes: Option<u64>,
-    /// The searcher: minimax, alphabeta or pvs.
+    /// The searcher: minimax, alphabeta or pvs (the full one), or a rung of the consistency
+    /// ladder such as `pvs+tt`.
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds.
@@ -101,7 +102,7 @@ pub(crate) struct PlayArgs {
     /// End the game as a draw after this many plies (for games without a draw rule).
     #[arg(long, default_value_t = 200)]
     pub max_plies: u32,
-    /// The engine's searcher: minimax, alphabeta or pvs.
+    /// The engine's searcher: minimax, alphabeta or pvs (as for `analyze`).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
 }
