@@ -71,7 +71,11 @@ pub struct ConformanceFailure {
 
 impl fmt::Display for ConformanceFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "conformance check {:?} failed: {}", self.check, self.detail)?;
+        writeln!(
+            f,
+            "conformance check {:?} failed: {}",
+            self.check, self.detail
+        )?;
         writeln!(f, "  position: {}", self.position)?;
         if let Some(mv) = &self.mv {
             writeln!(f, "  move:     {mv}")?;
@@ -192,7 +196,13 @@ fn no_panic<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 impl<G: Notation> Checker<G> {
-    fn fail(&self, check: Check, state: &G, mv: Option<G::Move>, detail: String) -> ConformanceFailure {
+    fn fail(
+        &self,
+        check: Check,
+        state: &G,
+        mv: Option<G::Move>,
+        detail: String,
+    ) -> ConformanceFailure {
         let position = no_panic("format_position", || state.format_position())
             .unwrap_or_else(|e| format!("<{e}>"));
         let mv = mv.map(|m| {
@@ -260,7 +270,12 @@ impl<G: Notation> Checker<G> {
         }
         for (i, &mv) in moves.iter().enumerate() {
             if moves[..i].contains(&mv) {
-                return Err(self.fail(Check::DuplicateMove, state, Some(mv), "generated twice".into()));
+                return Err(self.fail(
+                    Check::DuplicateMove,
+                    state,
+                    Some(mv),
+                    "generated twice".into(),
+                ));
             }
         }
         self.check_move_indices(state, moves)?;
@@ -341,11 +356,18 @@ impl<G: Notation> Checker<G> {
         Ok(())
     }
 
-    fn check_notation(&self, state: &G, moves: &[G::Move], fuzz: bool) -> Result<(), ConformanceFailure> {
+    fn check_notation(
+        &self,
+        state: &G,
+        moves: &[G::Move],
+        fuzz: bool,
+    ) -> Result<(), ConformanceFailure> {
         let panic = |e: String, mv: Option<G::Move>| self.fail(Check::Panic, state, mv, e);
         for &mv in moves {
-            let text = no_panic("format_move", || state.format_move(mv)).map_err(|e| panic(e, Some(mv)))?;
-            let parsed = no_panic("parse_move", || state.parse_move(&text)).map_err(|e| panic(e, Some(mv)))?;
+            let text = no_panic("format_move", || state.format_move(mv))
+                .map_err(|e| panic(e, Some(mv)))?;
+            let parsed = no_panic("parse_move", || state.parse_move(&text))
+                .map_err(|e| panic(e, Some(mv)))?;
             match parsed {
                 Ok(back) if back == mv => {}
                 Ok(back) => {
@@ -358,7 +380,8 @@ impl<G: Notation> Checker<G> {
                 }
             }
             let upper = text.to_uppercase();
-            let parsed = no_panic("parse_move", || state.parse_move(&upper)).map_err(|e| panic(e, Some(mv)))?;
+            let parsed = no_panic("parse_move", || state.parse_move(&upper))
+                .map_err(|e| panic(e, Some(mv)))?;
             if parsed.as_ref().ok() != Some(&mv) {
                 let detail = format!("'{upper}' gives {parsed:?}");
                 return Err(self.fail(Check::MoveCase, state, Some(mv), detail));
@@ -373,12 +396,14 @@ impl<G: Notation> Checker<G> {
             }
         }
         for bad in MALFORMED {
-            let parsed = no_panic("parse_move", || state.parse_move(bad)).map_err(|e| panic(e, None))?;
+            let parsed =
+                no_panic("parse_move", || state.parse_move(bad)).map_err(|e| panic(e, None))?;
             if let Ok(mv) = parsed {
                 let detail = format!("move text '{bad}' accepted");
                 return Err(self.fail(Check::MalformedAccepted, state, Some(mv), detail));
             }
-            let parsed = no_panic("parse_position", || G::parse_position(bad)).map_err(|e| panic(e, None))?;
+            let parsed = no_panic("parse_position", || G::parse_position(bad))
+                .map_err(|e| panic(e, None))?;
             if parsed.is_ok() {
                 let detail = format!("position text '{bad}' accepted");
                 return Err(self.fail(Check::MalformedAccepted, state, None, detail));
@@ -387,7 +412,12 @@ impl<G: Notation> Checker<G> {
         self.check_position_text(state, moves, fuzz)
     }
 
-    fn check_position_text(&self, state: &G, moves: &[G::Move], fuzz: bool) -> Result<(), ConformanceFailure> {
+    fn check_position_text(
+        &self,
+        state: &G,
+        moves: &[G::Move],
+        fuzz: bool,
+    ) -> Result<(), ConformanceFailure> {
         let panic = |e: String| self.fail(Check::Panic, state, None, e);
         let text = no_panic("format_position", || state.format_position()).map_err(panic)?;
         let parsed = no_panic("parse_position", || G::parse_position(&text)).map_err(panic)?;
@@ -401,11 +431,19 @@ impl<G: Notation> Checker<G> {
         let mut back_moves = Vec::new();
         back.generate_moves(&mut back_moves);
         let problem = if back.hash() != state.hash() {
-            Some(format!("hash {:#018x}, was {:#018x}", back.hash(), state.hash()))
+            Some(format!(
+                "hash {:#018x}, was {:#018x}",
+                back.hash(),
+                state.hash()
+            ))
         } else if back.side_to_move() != state.side_to_move() {
             Some(format!("side to move {:?}", back.side_to_move()))
         } else if back.outcome() != state.outcome() {
-            Some(format!("outcome {:?}, was {:?}", back.outcome(), state.outcome()))
+            Some(format!(
+                "outcome {:?}, was {:?}",
+                back.outcome(),
+                state.outcome()
+            ))
         } else if back_moves.len() != moves.len() || moves.iter().any(|m| !back_moves.contains(m)) {
             Some(format!("moves {back_moves:?}, were {moves:?}"))
         } else if back.format_position() != text {
@@ -436,7 +474,10 @@ mod tests {
 
     #[test]
     fn the_toy_game_conforms() {
-        let starts = [TwoPiles::new(7, 5, Side::First), TwoPiles::new(3, 9, Side::Second)];
+        let starts = [
+            TwoPiles::new(7, 5, Side::First),
+            TwoPiles::new(3, 9, Side::Second),
+        ];
         let report = check_conformance(&starts, 1, 20, 40).expect("TwoPiles conforms");
         assert_eq!(report.games, 40);
         assert!(report.finished_games > 0);

@@ -58,7 +58,9 @@ pub fn property_notation_round_trip<G: Notation>(start: &G, picks: &[u8]) -> boo
 /// The position the picks reach (the last one of the game).
 pub fn reached_position<G: Game>(start: &G, picks: &[u8]) -> G {
     let (mut positions, _) = play_picks(start, picks);
-    positions.pop().expect("play_picks returns the start position at least")
+    positions
+        .pop()
+        .expect("play_picks returns the start position at least")
 }
 
 /// At the position the picks reach, `searcher` (cleared first) at `depth` returns minimax's
@@ -101,12 +103,20 @@ mod tests {
     fn properties_hold_on_the_toy_game() {
         let start = TwoPiles::new(9, 7, Side::First);
         for seed in 0..40u64 {
-            let picks: Vec<u8> = (0..seed as usize % 17).map(|i| (seed as u8) ^ (i as u8).wrapping_mul(37)).collect();
+            let picks: Vec<u8> = (0..seed as usize % 17)
+                .map(|i| (seed as u8) ^ (i as u8).wrapping_mul(37))
+                .collect();
             assert!(property_hash_consistent(&start, &picks));
             assert!(property_outcome_iff_no_moves(&start, &picks));
             assert!(property_notation_round_trip(&start, &picks));
             let mut searcher = Minimax::new(HashEvaluator::new(seed, 3));
-            assert!(property_search_matches_minimax(&start, seed, &picks, &mut searcher, 3));
+            assert!(property_search_matches_minimax(
+                &start,
+                seed,
+                &picks,
+                &mut searcher,
+                3
+            ));
         }
     }
 

@@ -69,7 +69,9 @@ fn collect_positions<G: Game>(
         let mut last = game.pop().expect("a game holds its start position");
         if last.outcome().is_some() && !keep_finished {
             // The position before the end is unfinished: it had a move to play.
-            last = game.pop().expect("start is unfinished, so the game has a ply");
+            last = game
+                .pop()
+                .expect("start is unfinished, so the game has a ply");
         }
         result.push(last);
     }
