@@ -202,6 +202,7 @@ impl Default for ConsistencyOptions {
 
 /// Checks every searcher against plain minimax with `evaluator` on every position at every
 /// depth of `depths` (each at least 1), cold and then warm (see the module docs).
+#[allow(clippy::result_large_err)] // a failure ends the check: its size costs nothing
 pub fn check_consistency<G: Notation, E: Evaluator<G>>(
     positions: &[G],
     depths: RangeInclusive<u32>,
@@ -218,6 +219,7 @@ pub fn check_consistency<G: Notation, E: Evaluator<G>>(
 }
 
 /// [`check_consistency`] with options.
+#[allow(clippy::result_large_err)] // a failure ends the check: its size costs nothing
 pub fn check_consistency_with<G: Notation, E: Evaluator<G>>(
     positions: &[G],
     depths: RangeInclusive<u32>,
@@ -233,7 +235,7 @@ pub fn check_consistency_with<G: Notation, E: Evaluator<G>>(
         ..ConsistencyReport::default()
     };
     // Minimax root values per position and depth, computed once for both passes.
-    let expected: Vec<Vec<Vec<(G::Move, Score)>>> = positions
+    let expected: Vec<Vec<RootValues<G::Move>>> = positions
         .iter()
         .map(|p| depths.clone().map(|d| minimax.root_values(p, d)).collect())
         .collect();
@@ -269,6 +271,9 @@ pub fn check_consistency_with<G: Notation, E: Evaluator<G>>(
     }
     Ok(report)
 }
+
+/// Minimax's value of each root move.
+type RootValues<M> = Vec<(M, Score)>;
 
 /// The best value of minimax's root values and the moves that reach it.
 fn best_of<M: Copy>(root_values: &[(M, Score)]) -> (Score, Vec<M>) {
