@@ -1,1 +1,164 @@
-//! (to be written)
+//! Plain alpha-beta (negamax form, fail-soft) to a fixed depth: moves in generation order, no
+//! tables, no ordering. The simplest pruning searcher, and the first one checked against
+//! [`crate::search::Minimax`].
+//!
+//! Key invariant: the root value equals plain minimax's at the same depth, and the best move is
+//! one of minimax's best moves. Fail-soft: a node searched with window `(alpha, beta)` returns `v`
+//! with `v <= alpha` ⇒ true value `<= v`, `v >= beta` ⇒ true value `>= v`, otherwise `v` is the
+//! true value. A child with the *same* side to move (an extra turn) is searched with the window
+//! unchanged and its value is not negated; otherwise the window becomes `(-beta, -alpha)` and the
+//! value is negated. Nodes are counted exactly as [`crate::search::Minimax`] counts them (one per
+//! [`Game::play`]), so alpha-beta's count is never above minimax's.
+
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::search::limits::LimitWatch;
+use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+
+/// Fixed-depth fail-soft alpha-beta ([`SearchLimits::depth`], default
+/// [`SearchLimits::DEFAULT_DEPTH`]). Node and time limits and the stop flag end it early with the
+/// best root move finished so far (reported with depth 0).
+pub struct AlphaBeta<E> {
+    evaluator: E,
+}
+
+impl<E> AlphaBeta<E> {
+    /// An alpha-beta searcher scoring leaves with `evaluator`.
+    pub fn new(evaluator: E) -> AlphaBeta<E> {
+        AlphaBeta { evaluator }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+}
+
+/// The state of one search: per-ply buffers allocated once at the start.
+struct Run<'a, G: Game, E> {
+    evaluator: &'a E,
+    watch: LimitWatch,
+    stats: SearchStats,
+    /// One move buffer per ply, reused.
+    buffers: Vec<Vec<G::Move>>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
+    pv: Vec<Vec<G::Move>>,
+    aborted: bool,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+    fn new(evaluator: &'a E, limits: &SearchLimits, depth: u32) -> Self {
+        let plies = depth as usize + 2;
+        Run {
+            evaluator,
+            watch: LimitWatch::new(limits),
+            stats: SearchStats::default(),
+            buffers: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            aborted: false,
+        }
+    }
+
+    /// The fail-soft alpha-beta value of `state` for its side to move, `depth` plies deep,
+    /// `ply` plies below the root. Fills `self.pv[ply]` when the value is inside the window.
+    fn value(&mut self, state: &G, depth: u32, ply: usize, mut alpha: Score, beta: Score) -> Score {
+        self.pv[ply].clear();
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        if let Some(outcome) = state.outcome() {
+            self.stats.leaves += 1;
+            return Score::terminal(outcome, state.side_to_move(), ply as u32);
+        }
+        if depth == 0 {
+            self.stats.leaves += 1;
+            return self.evaluator.evaluate(state);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        state.generate_moves(&mut moves);
+        let mut best = -Score::INFINITY;
+        for (i, &mv) in moves.iter().enumerate() {
+            if self.watch.should_stop(self.stats.nodes) {
+                self.aborted = true;
+                break;
+            }
+            let child = state.play(mv);
+            self.stats.nodes += 1;
+            let value = if child.side_to_move() == state.side_to_move() {
+                self.value(&child, depth - 1, ply + 1, alpha, beta)
+            } else {
+                -self.value(&child, depth - 1, ply + 1, -beta, -alpha)
+            };
+            if self.aborted {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if value >= beta {
+                        self.stats.cutoffs += 1;
+                        if i == 0 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<E> {
+    fn name(&self) -> String {
+        "alphabeta".to_string()
+    }
+
+    fn search_with(
+        &mut self,
+        state: &G,
+        limits: &SearchLimits,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
+        let mut run = Run::<G, E>::new(&self.evaluator, limits, depth);
+        let score = run.value(state, depth, 0, -Score::INFINITY, Score::INFINITY);
+        let mut stats = run.stats;
+        stats.elapsed = run.watch.start().elapsed();
+        let pv = std::mem::take(&mut run.pv[0]);
+        if !run.aborted {
+            stats.nodes_per_depth = vec![0; depth as usize - 1];
+            stats.nodes_per_depth.push(stats.nodes);
+            on_iteration(&Iteration {
+                depth,
+                seldepth: stats.seldepth,
+                score,
+                pv: pv.clone(),
+                stats: stats.clone(),
+            });
+        }
+        let best_move = pv.first().copied().or_else(|| {
+            // Stopped before any root move finished: any legal move beats none.
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            moves.first().copied()
+        });
+        let score = if state.outcome().is_none() && pv.is_empty() {
+            -Score::INFINITY
+        } else {
+            score
+        };
+        SearchResult {
+            best_move,
+            score,
+            pv,
+            depth: if run.aborted { 0 } else { depth },
+            stats,
+        }
+    }
+}

@@ -1,1 +1,158 @@
-//! (to be written)
+//! Iterative deepening: search depth 1, 2, 3… until a limit says stop, and answer with the last
+//! iteration that completed.
+//!
+//! Key invariants:
+//! - the result is always that of a *completed* iteration (an interrupted one is thrown away,
+//!   even if it had already found a better root move: simpler to reason about, and exact);
+//! - without a time limit or stop flag the sequence of iterations, and so every node count, is
+//!   deterministic; with a time limit no iteration is started once half the time has gone, since
+//!   it would most likely not finish;
+//! - without a depth limit, deepening ends early once the root score is a win or loss whose
+//!   distance the last iteration saw in full (deeper iterations cannot change it).
+
+use std::fmt::Debug;
+
+use crate::eval::Score;
+use crate::search::limits::LimitWatch;
+use crate::search::{Iteration, SearchStats};
+
+/// The deepest iteration when no depth limit is given.
+pub const MAX_DEPTH: u32 = 120;
+
+/// Share of the time limit that must be left to start another iteration.
+const TIME_SHARE_TO_START: f64 = 0.5;
+
+/// A fixed-depth root search that [`deepen`] can drive.
+pub trait DepthSearch<M> {
+    /// Searches the root `depth` plies deep; `None` if a limit interrupted the search. The
+    /// searcher remembers the best move of the last completed iteration and tries it first.
+    fn search_depth(&mut self, depth: u32) -> Option<Score>;
+    /// The principal variation of the last completed [`DepthSearch::search_depth`].
+    fn pv(&self) -> &[M];
+    /// Statistics of the whole search so far (`nodes_per_depth` is filled by [`deepen`]).
+    fn stats(&self) -> SearchStats;
+    /// The limits being watched.
+    fn watch(&self) -> &LimitWatch;
+}
+
+/// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
+/// `on_iteration` and emitting a `tracing` event after each completed one. Returns the last
+/// completed iteration, if any. `stop_when_proven` ends deepening once the score is decisive and
+/// fully seen.
+pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
+    search: &mut S,
+    first: u32,
+    last: u32,
+    stop_when_proven: bool,
+    on_iteration: &mut dyn FnMut(&Iteration<M>),
+) -> Option<Iteration<M>> {
+    let mut completed: Option<Iteration<M>> = None;
+    let mut nodes_per_depth = Vec::new();
+    let mut nodes_before = 0;
+    for depth in first..=last {
+        if completed.is_some() && search.watch().is_time_nearly_up(TIME_SHARE_TO_START) {
+            break;
+        }
+        let Some(score) = search.search_depth(depth) else {
+            break;
+        };
+        let mut stats = search.stats();
+        nodes_per_depth.resize(depth as usize - 1, 0);
+        nodes_per_depth.push(stats.nodes - nodes_before);
+        nodes_before = stats.nodes;
+        stats.nodes_per_depth.clone_from(&nodes_per_depth);
+        let iteration = Iteration {
+            depth,
+            seldepth: stats.seldepth,
+            score,
+            pv: search.pv().to_vec(),
+            stats,
+        };
+        tracing::info!(
+            depth,
+            score = %iteration.score,
+            nodes = iteration.stats.nodes,
+            pv_len = iteration.pv.len(),
+            "iteration complete"
+        );
+        on_iteration(&iteration);
+        let proven = score.plies_to_end().is_some_and(|plies| plies <= depth);
+        completed = Some(iteration);
+        if stop_when_proven && proven {
+            break;
+        }
+    }
+    completed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchLimits;
+
+    /// A fake search: depth d scores d, is interrupted at `fail_at`, proves a win at `win_at`.
+    struct Fake {
+        watch: LimitWatch,
+        nodes: u64,
+        fail_at: u32,
+        win_at: u32,
+        pv: Vec<u32>,
+    }
+
+    impl DepthSearch<u32> for Fake {
+        fn search_depth(&mut self, depth: u32) -> Option<Score> {
+            self.nodes += u64::from(depth) * 10;
+            if depth == self.fail_at {
+                return None;
+            }
+            self.pv = (0..depth).collect();
+            Some(if depth >= self.win_at {
+                Score::win_in(self.win_at)
+            } else {
+                Score::cp(depth as i32)
+            })
+        }
+        fn pv(&self) -> &[u32] {
+            &self.pv
+        }
+        fn stats(&self) -> SearchStats {
+            SearchStats {
+                nodes: self.nodes,
+                ..SearchStats::default()
+            }
+        }
+        fn watch(&self) -> &LimitWatch {
+            &self.watch
+        }
+    }
+
+    fn fake(fail_at: u32, win_at: u32) -> Fake {
+        Fake {
+            watch: LimitWatch::new(&SearchLimits::default()),
+            nodes: 0,
+            fail_at,
+            win_at,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn keeps_last_completed_iteration() {
+        let mut seen = Vec::new();
+        let it = deepen(&mut fake(4, 99), 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
+        assert_eq!(seen, [1, 2, 3]);
+        assert_eq!((it.depth, it.score, it.pv.len()), (3, Score::cp(3), 3));
+        assert_eq!(it.stats.nodes_per_depth, [10, 20, 30]);
+        assert!(deepen(&mut fake(1, 99), 1, 9, false, &mut |_| {}).is_none());
+    }
+
+    #[test]
+    fn single_depth_and_proof_stop() {
+        let it = deepen(&mut fake(99, 99), 5, 5, false, &mut |_| {}).unwrap();
+        assert_eq!(it.stats.nodes_per_depth, [0, 0, 0, 0, 50]);
+        let it = deepen(&mut fake(99, 3), 1, 9, true, &mut |_| {}).unwrap();
+        assert_eq!(it.depth, 3);
+        let it = deepen(&mut fake(99, 3), 1, 9, false, &mut |_| {}).unwrap();
+        assert_eq!(it.depth, 9);
+    }
+}

@@ -84,3 +84,86 @@ impl SearchLimits {
         self.time.is_some_and(|limit| start.elapsed() >= limit)
     }
 }
+
+/// How many positions a [`LimitWatch`] lets pass between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+
+/// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
+/// call (so it stays exact and deterministic), the clock and the stop flag only every
+/// [`POLL_INTERVAL`] positions. Once it has said "stop" it keeps saying so.
+#[derive(Clone, Debug)]
+pub struct LimitWatch {
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    next_poll: u64,
+    stopped: bool,
+    start: Instant,
+}
+
+impl LimitWatch {
+    /// Starts watching `limits` now.
+    #[must_use]
+    pub fn new(limits: &SearchLimits) -> LimitWatch {
+        let start = Instant::now();
+        LimitWatch {
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|time| start + time),
+            stop: limits.stop.clone(),
+            next_poll: 0,
+            stopped: false,
+            start,
+        }
+    }
+
+    /// When the watch started.
+    #[must_use]
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Must the search stop before making another position, having made `nodes` so far?
+    #[inline]
+    pub fn should_stop(&mut self, nodes: u64) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if nodes >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        if nodes >= self.next_poll {
+            self.next_poll = nodes + POLL_INTERVAL;
+            self.stopped = self.poll();
+        }
+        self.stopped
+    }
+
+    /// Looks at the stop flag and the clock now.
+    fn poll(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    /// Has the watch said "stop"?
+    #[inline]
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Is less than `share` of the time limit left (false without a time limit)? Iterative
+    /// deepening uses it not to start an iteration it cannot finish.
+    #[must_use]
+    pub fn is_time_nearly_up(&self, share: f64) -> bool {
+        self.deadline.is_some_and(|deadline| {
+            let total = deadline.saturating_duration_since(self.start);
+            let left = deadline.saturating_duration_since(Instant::now());
+            left.as_secs_f64() < total.as_secs_f64() * share
+        })
+    }
+}

@@ -19,12 +19,37 @@ pub mod pvs;
 pub mod stats;
 pub mod tt;
 
+#[cfg(test)]
+mod agreement_tests;
+
+pub use alphabeta::AlphaBeta;
 pub use limits::SearchLimits;
 pub use minimax::Minimax;
+pub use pvs::{Pvs, PvsConfig};
 pub use stats::SearchStats;
 
-use crate::eval::Score;
+use crate::eval::{Evaluator, Score};
 use crate::game::Game;
+
+/// The names [`searcher_by_name`] knows.
+pub const SEARCHER_NAMES: [&str; 3] = ["minimax", "alphabeta", "pvs"];
+
+/// A searcher by name: `minimax` ([`Minimax`]), `alphabeta` ([`AlphaBeta`]) or `pvs`
+/// ([`Pvs`] with [`PvsConfig::full`]). An unknown name gives an error listing the valid ones.
+pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
+    name: &str,
+    evaluator: E,
+) -> Result<Box<dyn Searcher<G>>, String> {
+    match name {
+        "minimax" => Ok(Box::new(Minimax::new(evaluator))),
+        "alphabeta" => Ok(Box::new(AlphaBeta::new(evaluator))),
+        "pvs" => Ok(Box::new(Pvs::new(evaluator, PvsConfig::full()))),
+        _ => Err(format!(
+            "unknown searcher '{name}' (valid: {})",
+            SEARCHER_NAMES.join(", ")
+        )),
+    }
+}
 
 /// What one completed iteration of a search found (one line of an analysis report).
 #[derive(Clone, Debug)]

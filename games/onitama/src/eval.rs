@@ -1,0 +1,193 @@
+//! Evaluators: material plus piece-square tables ([`PstEvaluator`], tunable) and material only
+//! ([`MaterialEvaluator`]).
+//!
+//! Key invariants: scores are from the side to move's view (red's sum minus blue's, negated
+//! when blue moves); tables are written from red's view, a1 = index 0 (see [`crate::square`]),
+//! and blue reads them rotated 180 degrees (`24 - index`), which is its own view of the board.
+
+use plies::{Evaluator, Score, Side, Tunable};
+
+use crate::bitboard::Bitboard;
+use crate::state::Onitama;
+
+/// The weights of [`PstEvaluator`], in centipawn-like units.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PstWeights {
+    /// Value of one student.
+    pub student: i32,
+    /// Bonus of a student per square, from its owner's view (index 0 = its own a1 corner).
+    pub student_squares: [i32; 25],
+    /// Bonus of the master per square, from its owner's view.
+    pub master_squares: [i32; 25],
+}
+
+/// Manhattan distance of a square index from the centre c3.
+const fn centre_distance(index: usize) -> i32 {
+    let file = (index % 5) as i32;
+    let rank = (index / 5) as i32;
+    (file - 2).abs() + (rank - 2).abs()
+}
+
+const fn default_student_squares() -> [i32; 25] {
+    let mut table = [0; 25];
+    let mut i = 0;
+    while i < 25 {
+        // Centre control, plus a little for advancing.
+        table[i] = 12 - 4 * centre_distance(i) + 2 * (i / 5) as i32;
+        i += 1;
+    }
+    table
+}
+
+const fn default_master_squares() -> [i32; 25] {
+    let mut table = [0; 25];
+    let mut i = 0;
+    while i < 25 {
+        // Stay near the middle files; advancing a little helps the temple threat.
+        let file = (i % 5) as i32;
+        let rank = (i / 5) as i32;
+        table[i] = 6 - 3 * (file - 2).abs() + 3 * rank;
+        i += 1;
+    }
+    table
+}
+
+impl Default for PstWeights {
+    fn default() -> PstWeights {
+        PstWeights {
+            student: 100,
+            student_squares: default_student_squares(),
+            master_squares: default_master_squares(),
+        }
+    }
+}
+
+/// Material plus piece-square tables.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct PstEvaluator {
+    /// The weights; set them directly or through [`Tunable`].
+    pub weights: PstWeights,
+}
+
+impl PstEvaluator {
+    /// An evaluator with the given weights.
+    #[must_use]
+    pub fn new(weights: PstWeights) -> PstEvaluator {
+        PstEvaluator { weights }
+    }
+
+    /// The score of one side's pieces, from that side's view.
+    #[inline]
+    fn side_score(&self, state: &Onitama, side: Side) -> i32 {
+        let w = &self.weights;
+        let view = |index: usize| {
+            if side == Side::First {
+                index
+            } else {
+                24 - index
+            }
+        };
+        let students = state.students(side);
+        let mut score = w.student * students.count() as i32;
+        for square in students {
+            score += w.student_squares[view(square.index())];
+        }
+        if let Some(master) = state.master(side) {
+            score += w.master_squares[view(master.index())];
+        }
+        score
+    }
+}
+
+impl Evaluator<Onitama> for PstEvaluator {
+    #[inline]
+    fn evaluate(&self, state: &Onitama) -> Score {
+        let red = self.side_score(state, Side::First) - self.side_score(state, Side::Second);
+        Score::cp(if state.to_move() == Side::First {
+            red
+        } else {
+            -red
+        })
+    }
+}
+
+const FILES: [char; 5] = ['a', 'b', 'c', 'd', 'e'];
+
+fn square_names(prefix: &str) -> impl Iterator<Item = String> + '_ {
+    (0..25).map(move |i| format!("{prefix}_{}{}", FILES[i % 5], i / 5 + 1))
+}
+
+impl Tunable for PstEvaluator {
+    /// `student`, then `student_a1..student_e5`, then `master_a1..master_e5` (51 weights).
+    fn parameter_names(&self) -> Vec<String> {
+        std::iter::once("student".to_string())
+            .chain(square_names("student"))
+            .chain(square_names("master"))
+            .collect()
+    }
+
+    fn parameters(&self) -> Vec<i32> {
+        let w = &self.weights;
+        std::iter::once(w.student)
+            .chain(w.student_squares.iter().copied())
+            .chain(w.master_squares.iter().copied())
+            .collect()
+    }
+
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
+        if values.len() != 51 {
+            return Err(format!("expected 51 weights, got {}", values.len()));
+        }
+        self.weights.student = values[0];
+        self.weights.student_squares.copy_from_slice(&values[1..26]);
+        self.weights.master_squares.copy_from_slice(&values[26..51]);
+        Ok(())
+    }
+}
+
+/// Material only: 100 per student ahead, from the side to move's view. Cheap; a baseline.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct MaterialEvaluator;
+
+impl Evaluator<Onitama> for MaterialEvaluator {
+    #[inline]
+    fn evaluate(&self, state: &Onitama) -> Score {
+        let count = |side: Side| -> i32 { Bitboard::count(state.students(side)) as i32 };
+        let me = state.to_move();
+        Score::cp(100 * (count(me) - count(me.opponent())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plies::Notation;
+
+    #[test]
+    fn symmetric_start_is_level_and_material_counts() {
+        let start = Onitama::start_position();
+        assert_eq!(PstEvaluator::default().evaluate(&start), Score::cp(0));
+        assert_eq!(MaterialEvaluator.evaluate(&start), Score::cp(0));
+        // Red is a student up; blue to move sees it as negative.
+        let pos =
+            Onitama::parse_position("b1Bbb/5/5/5/rrRrr b monkey,crane tiger,crab dragon").unwrap();
+        assert_eq!(MaterialEvaluator.evaluate(&pos), Score::cp(-100));
+        assert!(PstEvaluator::default().evaluate(&pos) < Score::cp(0));
+    }
+
+    #[test]
+    fn tunable_round_trip() {
+        let mut eval = PstEvaluator::default();
+        let names = eval.parameter_names();
+        let mut values = eval.parameters();
+        assert_eq!(names.len(), values.len());
+        assert_eq!(names[1], "student_a1");
+        assert_eq!(names[50], "master_e5");
+        values[0] = 250;
+        values[50] = -7;
+        eval.set_parameters(&values).unwrap();
+        assert_eq!(eval.weights.student, 250);
+        assert_eq!(eval.weights.master_squares[24], -7);
+        assert!(eval.set_parameters(&values[1..]).is_err());
+    }
+}
