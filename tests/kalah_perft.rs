@@ -11,6 +11,7 @@ mod game;
 use std::collections::BTreeSet;
 
 use game::Kalah;
+use plies::harness::perft::{PerftConvention, perft};
 use plies::harness::random_playout_positions;
 use plies::{Game, Notation};
 
@@ -131,17 +132,10 @@ impl Naive {
     }
 }
 
-/// Leaves exactly `depth` plies deep through the `Game` trait (finished games end a branch).
+/// Leaves exactly `depth` plies deep, by the library's generic perft through the `Game` trait
+/// (chess-like convention: a finished game ends its branch without counting).
 fn game_perft(state: &Kalah, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    moves
-        .iter()
-        .map(|&m| game_perft(&state.play(m), depth - 1))
-        .sum()
+    perft(state, depth, PerftConvention::Stop)
 }
 
 /// The children as text, through the trait and through the naive generator, must be equal

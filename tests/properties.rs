@@ -1,4 +1,4 @@
-//! Byte-driven properties (quickcheck) on real games: hash consistency, outcome iff no moves,
+//! Byte-driven properties (quickcheck) on Kalah and Onitama: hash consistency, outcome iff no moves,
 //! notation round trips, and a searcher equal to minimax on the position the bytes reach.
 //!
 //! Key invariant: every property is a pure function of `(seed, picks)`, so quickcheck's shrunk
@@ -9,12 +9,13 @@ mod game;
 
 use game::Kalah;
 use plies::Notation;
+use plies::harness::HashEvaluator;
 use plies::harness::properties::{
     property_hash_consistent, property_notation_round_trip, property_outcome_iff_no_moves,
     property_search_matches_minimax,
 };
-use plies::harness::HashEvaluator;
-use plies::search::Minimax;
+use plies::search::{Minimax, Pvs, PvsConfig};
+use plies_onitama::Onitama;
 use quickcheck::QuickCheck;
 
 const CASES: u64 = 300;
@@ -63,6 +64,49 @@ fn kalah_minimax_is_a_fixed_point() {
     fn property(seed: u64, picks: Vec<u8>) -> bool {
         let mut searcher = Minimax::new(HashEvaluator::new(seed, 3));
         property_search_matches_minimax(&Kalah::start_position(), seed, &picks, &mut searcher, 3)
+    }
+    QuickCheck::new()
+        .tests(CASES / 3)
+        .quickcheck(property as fn(u64, Vec<u8>) -> bool);
+}
+
+#[test]
+fn kalah_search_matches_minimax() {
+    fn property(seed: u64, picks: Vec<u8>) -> bool {
+        let mut searcher = top_rung(HashEvaluator::new(seed, 3));
+        property_search_matches_minimax(&kalah_start(seed), seed, &picks, &mut searcher, 4)
+    }
+    QuickCheck::new()
+        .tests(CASES)
+        .quickcheck(property as fn(u64, Vec<u8>) -> bool);
+}
+
+/// The most complete value-exact PVS configuration.
+fn top_rung<G: plies::Game>(evaluator: HashEvaluator) -> Pvs<G, HashEvaluator> {
+    let (_, config) = *PvsConfig::consistency_ladder()
+        .last()
+        .expect("the ladder has rungs");
+    Pvs::new(evaluator, config)
+}
+
+#[test]
+fn onitama_hash_outcome_and_notation() {
+    fn property(picks: Vec<u8>) -> bool {
+        let start = Onitama::start_position();
+        property_hash_consistent(&start, &picks)
+            && property_outcome_iff_no_moves(&start, &picks)
+            && property_notation_round_trip(&start, &picks)
+    }
+    QuickCheck::new()
+        .tests(CASES)
+        .quickcheck(property as fn(Vec<u8>) -> bool);
+}
+
+#[test]
+fn onitama_search_matches_minimax() {
+    fn property(seed: u64, picks: Vec<u8>) -> bool {
+        let mut searcher = top_rung(HashEvaluator::new(seed, 3));
+        property_search_matches_minimax(&Onitama::start_position(), seed, &picks, &mut searcher, 3)
     }
     QuickCheck::new()
         .tests(CASES / 3)

@@ -10,16 +10,16 @@ mod game;
 use std::process::ExitCode;
 
 use game::{Kalah, StoreDifference};
-use plies::search::Minimax;
+use plies::search::{Pvs, PvsConfig};
 use plies::{Game, Notation, SearchLimits, Searcher};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth = match args.first().map(|a| a.parse::<u32>()) {
-        None => 5,
-        Some(Ok(depth)) if (1..=12).contains(&depth) => depth,
+        None => 10,
+        Some(Ok(depth)) if (1..=30).contains(&depth) => depth,
         Some(_) => {
-            eprintln!("'{}': expected a search depth 1..=12", args[0]);
+            eprintln!("'{}': expected a search depth 1..=30", args[0]);
             return ExitCode::from(2);
         }
     };
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         Kalah::start_position()
     };
     println!("{}\n", state.display_board());
-    let mut searcher = Minimax::new(StoreDifference::default());
+    let mut searcher = Pvs::new(StoreDifference::default(), PvsConfig::full());
     let limits = SearchLimits::depth(depth);
     let mut ply = 1;
     while state.outcome().is_none() {

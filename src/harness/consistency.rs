@@ -57,6 +57,8 @@ use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::notation::Notation;
 use crate::rng::SplitMix64;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::pvs::{Pvs, PvsConfig};
 use crate::search::{Minimax, SearchLimits, SearchResult, Searcher};
 
 /// A pseudo-random evaluator: the value of a position is a hash of its Zobrist hash and a seed,
@@ -185,6 +187,34 @@ impl fmt::Display for ConsistencyReport {
         }
         Ok(())
     }
+}
+
+/// The value-exact searcher configurations, ready for [`check_consistency`]: plain alpha-beta,
+/// every rung of [`PvsConfig::consistency_ladder`], and the top rung without null windows
+/// (`ab+…`, alpha-beta with the table, killers, history and iterative deepening). Each carries
+/// its own clone of `evaluator`.
+pub fn standard_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
+    evaluator: &E,
+) -> Vec<(String, Box<dyn Searcher<G>>)> {
+    let mut searchers: Vec<(String, Box<dyn Searcher<G>>)> = vec![(
+        "alphabeta".to_string(),
+        Box::new(AlphaBeta::new(evaluator.clone())),
+    )];
+    let ladder = PvsConfig::consistency_ladder();
+    let top = ladder.last().map(|&(_, config)| PvsConfig {
+        pvs: false,
+        ..config
+    });
+    for (name, config) in ladder {
+        searchers.push((
+            name.to_string(),
+            Box::new(Pvs::new(evaluator.clone(), config)),
+        ));
+    }
+    if let Some(config) = top {
+        searchers.push((config.name(), Box::new(Pvs::new(evaluator.clone(), config))));
+    }
+    searchers
 }
 
 /// Options of [`check_consistency_with`].
