@@ -7,15 +7,15 @@
 #[path = "../examples/kalah/game.rs"]
 mod game;
 
-use game::Kalah;
+use game::{Kalah, StoreDifference};
 use plies::Notation;
 use plies::harness::HashEvaluator;
 use plies::harness::properties::{
     property_hash_consistent, property_notation_round_trip, property_outcome_iff_no_moves,
-    property_search_matches_minimax,
+    property_search_is_sound, property_search_matches_minimax,
 };
 use plies::search::{Minimax, Pvs, PvsConfig};
-use plies_onitama::Onitama;
+use plies_onitama::{Onitama, PstEvaluator};
 use quickcheck::QuickCheck;
 
 const CASES: u64 = 300;
@@ -111,4 +111,44 @@ fn onitama_search_matches_minimax() {
     QuickCheck::new()
         .tests(CASES / 3)
         .quickcheck(property as fn(u64, Vec<u8>) -> bool);
+}
+
+/// The full configuration (deeper table cutoffs) is not value-exact, but it must be sound.
+fn full<G: plies::Game, E: plies::Evaluator<G>>(evaluator: E) -> Pvs<G, E> {
+    let config = PvsConfig {
+        tt_mb: 1,
+        ..PvsConfig::full()
+    };
+    Pvs::new(evaluator, config)
+}
+
+#[test]
+fn kalah_full_search_is_sound() {
+    fn property(seed: u64, picks: Vec<u8>) -> bool {
+        let evaluator = StoreDifference::default();
+        let mut searcher = full(evaluator);
+        property_search_is_sound(&kalah_start(seed), &picks, &mut searcher, &evaluator, 5, 7)
+    }
+    QuickCheck::new()
+        .tests(CASES / 3)
+        .quickcheck(property as fn(u64, Vec<u8>) -> bool);
+}
+
+#[test]
+fn onitama_full_search_is_sound() {
+    fn property(picks: Vec<u8>) -> bool {
+        let evaluator = PstEvaluator::default();
+        let mut searcher = full(evaluator.clone());
+        property_search_is_sound(
+            &Onitama::start_position(),
+            &picks,
+            &mut searcher,
+            &evaluator,
+            4,
+            4,
+        )
+    }
+    QuickCheck::new()
+        .tests(CASES / 3)
+        .quickcheck(property as fn(Vec<u8>) -> bool);
 }

@@ -30,12 +30,13 @@
 //!   same quiescence at the leaves (a minimax reference that calls the same quiescence routine),
 //!   not against plain minimax. Configurations with quiescence do not belong in the searcher
 //!   list given to [`check_consistency`].
-//! - **Transposition-table cutoffs from deeper entries** (`tt_exact_depth = false`) return a
-//!   deeper, better-informed value than a `d`-ply minimax would. Checked by sanity instead: the
-//!   best move is legal, the value lies between the smallest and the largest minimax root value
-//!   over depths `d..=d + k` (k = the deepest extra depth an entry can carry, a few plies in
-//!   these tests), and decisive scores are real (a claimed win in n is confirmed by minimax at
-//!   depth n).
+//! - **Transposition-table cutoffs from deeper entries** (`tt_exact_depth = false`,
+//!   `PvsConfig::full()`) return a deeper, better-informed value than a `d`-ply minimax would,
+//!   and the mix of depths is not bounded by the minimax values of any range of depths. Checked
+//!   for soundness instead ([`crate::harness::properties::property_search_is_sound`]): the move
+//!   and the principal variation are legal, every win or loss minimax sees at depth `d` is also
+//!   one for the searcher, and a win or loss the searcher claims in `n` plies is confirmed by
+//!   minimax at depth `n`.
 //! - **Aspiration windows** are value-exact when every fail-high/fail-low is re-searched with a
 //!   wider window, so a fixed-depth search with them enabled can stay in this check; if a
 //!   configuration keeps a fail-soft bound instead, only the move is compared.

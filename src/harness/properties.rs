@@ -9,7 +9,7 @@
 //! Key invariant: a property is a pure function of its inputs, so a shrunk counterexample
 //! replays exactly.
 
-use crate::eval::Score;
+use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::harness::consistency::HashEvaluator;
 use crate::harness::random::play_picks;
@@ -93,11 +93,64 @@ pub fn property_search_matches_minimax<G: Game>(
             .any(|&(m, v)| v == best && Some(m) == result.best_move)
 }
 
+/// At the position the picks reach, a search that need not be value-exact (deeper table
+/// cutoffs, `PvsConfig::full()`) is still *sound*: it returns a legal move (none only when the
+/// game is over) with a legal principal variation starting with it; a win or loss that plain
+/// minimax with `evaluator` sees at `depth` is also a win or loss for the searcher; and a win or
+/// loss the searcher claims in `n <= confirm_depth` plies is one for minimax at depth `n`.
+pub fn property_search_is_sound<G: Game, E: Evaluator<G>>(
+    start: &G,
+    picks: &[u8],
+    searcher: &mut dyn Searcher<G>,
+    evaluator: &E,
+    depth: u32,
+    confirm_depth: u32,
+) -> bool {
+    let position = reached_position(start, picks);
+    searcher.clear();
+    let result = searcher.search(&position, &SearchLimits::depth(depth));
+    let mut moves = Vec::new();
+    position.generate_moves(&mut moves);
+    let Some(best_move) = result.best_move else {
+        return moves.is_empty();
+    };
+    if !moves.contains(&best_move) || result.pv.first() != Some(&best_move) {
+        return false;
+    }
+    let mut state = position.clone();
+    for &mv in &result.pv {
+        moves.clear();
+        state.generate_moves(&mut moves);
+        if !moves.contains(&mv) {
+            return false;
+        }
+        state = state.play(mv);
+    }
+    let minimax = Minimax::new(evaluator);
+    let value_at = |d: u32| {
+        minimax
+            .root_values(&position, d)
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(-Score::INFINITY)
+    };
+    let same_sign = |a: Score, b: Score| (a.is_win() && b.is_win()) || (a.is_loss() && b.is_loss());
+    let seen = value_at(depth);
+    if seen.is_decisive() && !same_sign(seen, result.score) {
+        return false;
+    }
+    match result.score.plies_to_end() {
+        Some(n) if n >= 1 && n <= confirm_depth => same_sign(value_at(n), result.score),
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Side;
-    use crate::testing::TwoPiles;
+    use crate::testing::{Take, TwoPiles};
 
     #[test]
     fn properties_hold_on_the_toy_game() {
@@ -130,5 +183,50 @@ mod tests {
             })
             .count();
         assert!(failures > 0);
+    }
+
+    /// Claims a win in one ply with minimax's move, whatever the position.
+    struct Boaster(Minimax<HashEvaluator>);
+
+    impl Searcher<TwoPiles> for Boaster {
+        fn name(&self) -> String {
+            "boaster".into()
+        }
+        fn search_with(
+            &mut self,
+            state: &TwoPiles,
+            limits: &SearchLimits,
+            on_iteration: &mut dyn FnMut(&crate::search::Iteration<Take>),
+        ) -> crate::search::SearchResult<Take> {
+            let mut result = self.0.search_with(state, limits, on_iteration);
+            result.score = Score::win_in(1);
+            result
+        }
+    }
+
+    #[test]
+    fn soundness_catches_false_wins_and_passes_minimax() {
+        let start = TwoPiles::new(9, 7, Side::First);
+        let evaluator = HashEvaluator::new(1, 3);
+        let mut honest = Minimax::new(evaluator);
+        let mut boaster = Boaster(Minimax::new(evaluator));
+        for picks in [&[][..], &[1, 2], &[5, 5, 5]] {
+            assert!(property_search_is_sound(
+                &start,
+                picks,
+                &mut honest,
+                &evaluator,
+                3,
+                6
+            ));
+            assert!(!property_search_is_sound(
+                &start,
+                picks,
+                &mut boaster,
+                &evaluator,
+                3,
+                6
+            ));
+        }
     }
 }
