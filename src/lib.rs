@@ -6,6 +6,8 @@
 //! unchanged.
 #![deny(missing_docs)]
 
+pub mod agent;
+pub mod arena;
 pub mod cli;
 pub mod eval;
 pub mod game;

@@ -276,6 +276,11 @@ fn two_piles_agree_with_minimax_hash_eval() {
 }
 
 #[test]
+fn two_piles_agree_with_minimax_wide_eval() {
+    check_all(&pile_cases(7, 3..=8), WideEval);
+}
+
+#[test]
 fn random_graphs_agree_with_minimax() {
     check_all(&graph_cases(64, 9, 1..=7), HashEval);
     check_all(&graph_cases(1000, 4, 1..=6), WideEval);
@@ -459,4 +464,20 @@ fn finished_root_has_no_move() {
     let result = pvs.search(&state, &SearchLimits::depth(3));
     assert_eq!(result.best_move, None);
     assert!(result.score.is_loss());
+}
+
+#[test]
+fn random_graph_sweep_agrees_with_minimax() {
+    // Many small graphs, deep enough for fail-soft bounds to differ from values: catches table
+    // entries stored with the wrong bound kind.
+    for nodes in [50u64, 200] {
+        for seed in 100..130 {
+            let cases: Vec<(Graph, u32)> = graph_cases(nodes, 1, 1..=8)
+                .into_iter()
+                .map(|(state, depth)| (Graph { seed, ..state }, depth))
+                .filter(|(state, _)| state.outcome().is_none())
+                .collect();
+            check_all(&cases, WideEval);
+        }
+    }
 }

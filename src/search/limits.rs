@@ -90,7 +90,7 @@ const POLL_INTERVAL: u64 = 1024;
 
 /// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
 /// call (so it stays exact and deterministic), the clock and the stop flag only every
-/// [`POLL_INTERVAL`] positions. Once it has said "stop" it keeps saying so.
+/// 1024 positions. Once it has said "stop" it keeps saying so.
 #[derive(Clone, Debug)]
 pub struct LimitWatch {
     node_limit: u64,

@@ -31,24 +31,33 @@ pub use stats::SearchStats;
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 
-/// The names [`searcher_by_name`] knows.
+/// The plain names [`searcher_by_name`] knows (it also knows every rung name of
+/// [`PvsConfig::consistency_ladder`], such as `pvs+tt+killers`).
 pub const SEARCHER_NAMES: [&str; 3] = ["minimax", "alphabeta", "pvs"];
 
-/// A searcher by name: `minimax` ([`Minimax`]), `alphabeta` ([`AlphaBeta`]) or `pvs`
-/// ([`Pvs`] with [`PvsConfig::full`]). An unknown name gives an error listing the valid ones.
+/// A searcher by name: `minimax` ([`Minimax`]), `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with
+/// [`PvsConfig::full`]) or a rung of [`PvsConfig::consistency_ladder`] (e.g. `pvs+tt`). An
+/// unknown name gives an error listing the valid ones.
 pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
     name: &str,
     evaluator: E,
 ) -> Result<Box<dyn Searcher<G>>, String> {
     match name {
-        "minimax" => Ok(Box::new(Minimax::new(evaluator))),
-        "alphabeta" => Ok(Box::new(AlphaBeta::new(evaluator))),
-        "pvs" => Ok(Box::new(Pvs::new(evaluator, PvsConfig::full()))),
-        _ => Err(format!(
-            "unknown searcher '{name}' (valid: {})",
-            SEARCHER_NAMES.join(", ")
-        )),
+        "minimax" => return Ok(Box::new(Minimax::new(evaluator))),
+        "alphabeta" => return Ok(Box::new(AlphaBeta::new(evaluator))),
+        "pvs" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::full()))),
+        _ => {}
     }
+    let ladder = PvsConfig::consistency_ladder();
+    if let Some(&(_, config)) = ladder.iter().find(|(rung, _)| *rung == name) {
+        return Ok(Box::new(Pvs::new(evaluator, config)));
+    }
+    let rungs: Vec<&str> = ladder.iter().map(|&(rung, _)| rung).collect();
+    Err(format!(
+        "unknown searcher '{name}' (valid: {}; exact ladder: {})",
+        SEARCHER_NAMES.join(", "),
+        rungs.join(", ")
+    ))
 }
 
 /// What one completed iteration of a search found (one line of an analysis report).

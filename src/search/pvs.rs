@@ -103,6 +103,13 @@ impl PvsConfig {
     }
 }
 
+impl Default for PvsConfig {
+    /// [`PvsConfig::full`].
+    fn default() -> PvsConfig {
+        PvsConfig::full()
+    }
+}
+
 /// The principal variation searcher for game `G` with evaluator `E`.
 pub struct Pvs<G: Game, E> {
     evaluator: E,

@@ -3,34 +3,54 @@
 //!
 //! Key invariant: the keys are compile-time constants (from [`plies::rng::random_keys`]), so a
 //! position's hash is the same in every run and build; [`crate::Onitama::hash_from_scratch`]
-//! XORs exactly the keys of what is on the board, in the hands and on the side.
+//! XORs exactly the keys of what is on the board, in the hands and on the side. Tables are
+//! padded to 32 squares and 4 holders so that masked indices need no bounds checks.
 
 use plies::rng::random_keys;
 
 /// Holder index of the side card in [`card_key`] (0 = red's hand, 1 = blue's hand).
 pub(crate) const SIDE_HOLDER: usize = 2;
 
-const PIECE_KEYS: usize = 2 * 2 * 25;
-const CARD_KEYS: usize = 32 * 3;
+const RAW: [u64; 2 * 2 * 25 + 32 * 3 + 1] = random_keys(0x0417_a3a0_5eed_0001);
 
-static KEYS: [u64; PIECE_KEYS + CARD_KEYS + 1] = random_keys(0x0417_a3a0_5eed_0001);
+/// `PIECE_KEYS[side][kind][square]`, squares 25..32 unused (zero).
+static PIECE_KEYS: [[[u64; 32]; 2]; 2] = {
+    let mut table = [[[0; 32]; 2]; 2];
+    let mut i = 0;
+    while i < 100 {
+        table[i / 50][(i / 25) % 2][i % 25] = RAW[i];
+        i += 1;
+    }
+    table
+};
+
+/// `CARD_KEYS[card][holder]`, holder 3 unused (zero).
+static CARD_KEYS: [[u64; 4]; 32] = {
+    let mut table = [[0; 4]; 32];
+    let mut i = 0;
+    while i < 96 {
+        table[i / 3][i % 3] = RAW[100 + i];
+        i += 1;
+    }
+    table
+};
 
 /// The key of a piece of `side` (0 red, 1 blue), `kind` (0 student, 1 master) on `square`.
 #[inline]
 pub(crate) fn piece_key(side: usize, kind: usize, square: usize) -> u64 {
-    KEYS[(side * 2 + kind) * 25 + square]
+    PIECE_KEYS[side & 1][kind & 1][square & 31]
 }
 
 /// The key of `card` held by `holder` (0 red, 1 blue, [`SIDE_HOLDER`]).
 #[inline]
 pub(crate) fn card_key(card: usize, holder: usize) -> u64 {
-    KEYS[PIECE_KEYS + card * 3 + holder]
+    CARD_KEYS[card & 31][holder & 3]
 }
 
 /// XORed in when blue is to move.
 #[inline]
 pub(crate) fn blue_to_move_key() -> u64 {
-    KEYS[PIECE_KEYS + CARD_KEYS]
+    RAW[196]
 }
 
 #[cfg(test)]
@@ -38,11 +58,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_are_distinct() {
-        let mut keys = KEYS.to_vec();
+    fn keys_are_distinct_and_all_used() {
+        let mut keys = Vec::new();
+        for side in 0..2 {
+            for kind in 0..2 {
+                for square in 0..25 {
+                    keys.push(piece_key(side, kind, square));
+                }
+            }
+        }
+        for card in 0..32 {
+            for holder in 0..3 {
+                keys.push(card_key(card, holder));
+            }
+        }
+        keys.push(blue_to_move_key());
+        let mut sorted = RAW.to_vec();
+        sorted.sort_unstable();
         keys.sort_unstable();
+        assert_eq!(keys, sorted);
         keys.dedup();
-        assert_eq!(keys.len(), KEYS.len());
+        assert_eq!(keys.len(), RAW.len());
         assert!(keys.iter().all(|&k| k != 0));
     }
 }
