@@ -1,5 +1,5 @@
 //! Every standard searcher configuration against plain minimax on random Onitama positions,
-//! depths 1..=4 on 100 positions and 1..=5 on 48 (plain minimax at depth 5 is the slow part;
+//! depths 1..=4 on 250 positions and 1..=5 on 125 (plain minimax at depth 5 is the slow part;
 //! debug builds use fewer positions and stop at depth 4), with the game's piece-square
 //! evaluator and the pseudo-random hash evaluator.
 //!
@@ -16,6 +16,7 @@ fn starts() -> Vec<Onitama> {
         "bbBbb/5/5/5/rrRrr b horse,elephant ox,boar crab",
         "bbBbb/5/5/5/rrRrr r rooster,tiger rabbit,cobra frog",
         "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
+        "bbBbb/5/5/5/rrRrr b kirin,phoenix seasnake,fox giraffe",
     ]
     .iter()
     .map(|d| Onitama::parse_position(d).unwrap())
@@ -38,7 +39,7 @@ fn release() -> bool {
 }
 
 fn check<E: Evaluator<Onitama> + Clone + 'static>(name: &str, evaluator: &E, seed: u64) {
-    let shallow = positions(seed, if release() { 25 } else { 3 });
+    let shallow = positions(seed, if release() { 50 } else { 3 });
     let report = check_consistency(
         &shallow,
         1..=4,
@@ -47,7 +48,7 @@ fn check<E: Evaluator<Onitama> + Clone + 'static>(name: &str, evaluator: &E, see
     )
     .unwrap_or_else(|f| panic!("{f}"));
     println!("onitama, {name}, depths 1..=4: {report}");
-    let deep = positions(seed + 100, if release() { 12 } else { 1 });
+    let deep = positions(seed + 100, if release() { 25 } else { 1 });
     let max_depth = if release() { 5 } else { 4 };
     let report = check_consistency(
         &deep,

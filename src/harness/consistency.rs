@@ -172,6 +172,8 @@ pub struct ConsistencyReport {
     pub finished: usize,
     /// Searcher runs compared with minimax.
     pub searches: usize,
+    /// (position, depth) pairs whose minimax value is a win or a loss.
+    pub decisive: usize,
     /// Total nodes per configuration, cold pass then warm pass, in the order given.
     pub nodes: Vec<(String, u64)>,
 }
@@ -180,8 +182,9 @@ impl fmt::Display for ConsistencyReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} positions ({} finished), {} searches agree with minimax",
-            self.positions, self.finished, self.searches
+            "{} positions ({} finished), {} searches agree with minimax; {} of the (position, \
+             depth) values are wins or losses",
+            self.positions, self.finished, self.searches, self.decisive
         )?;
         for (name, nodes) in &self.nodes {
             write!(f, "\n  {name:<40} {nodes:>12} nodes")?;
@@ -270,6 +273,11 @@ pub fn check_consistency_with<G: Notation, E: Evaluator<G>>(
         .iter()
         .map(|p| depths.clone().map(|d| minimax.root_values(p, d)).collect())
         .collect();
+    report.decisive = expected
+        .iter()
+        .flatten()
+        .filter(|values| !values.is_empty() && best_of(values).0.is_decisive())
+        .count();
     let passes: &[bool] = if options.warm_pass {
         &[false, true]
     } else {
