@@ -1,5 +1,6 @@
 //! The conformance suite on the tutorial game Kalah, several board sizes, plus hand-checked
-//! rule examples (extra turn, capture, end sweep) and notation errors.
+//! rule examples (extra turn, capture, end sweep) and notation errors, and proof that the suite
+//! catches each kind of bug in a deliberately broken Kalah.
 //!
 //! Key invariant: the expected positions here were worked out by hand from the rules in
 //! `examples/kalah/game.rs`, not printed by the code.
@@ -9,7 +10,8 @@ mod game;
 
 use game::{Kalah, Sow};
 use plies::harness::check_conformance;
-use plies::{Game, MoveClass, Notation, Outcome, Side};
+use plies::harness::conformance::Check;
+use plies::{Game, MoveClass, Notation, NotationError, Outcome, Side};
 
 fn position(text: &str) -> Kalah {
     Kalah::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -120,4 +122,129 @@ fn bad_text_is_rejected_naming_the_token() {
     }
     assert!(Kalah::parse_position("100,100|0 0,0|0 s").is_err());
     assert!(Kalah::parse_position("1,1,1,1,1,1,1,1,1|0 1,1,1,1,1,1,1,1,1|0 s").is_err());
+}
+
+/// Kalah with one deliberate bug, chosen by `BUG`, to show the suite catches each kind.
+#[derive(Clone, Debug)]
+struct Bugged<const BUG: u8>(Kalah);
+
+const DUPLICATE_MOVE: u8 = 1;
+const NOISY_MISSING: u8 = 2;
+const INDEX_COLLISION: u8 = 3;
+const WIN_UNCLASSED: u8 = 4;
+const CASE_SENSITIVE: u8 = 5;
+const EMPTY_ACCEPTED: u8 = 6;
+const PANIC_ON_GARBAGE: u8 = 7;
+const STALE_HASH: u8 = 8;
+const LOSSY_POSITION_TEXT: u8 = 9;
+
+impl<const BUG: u8> Game for Bugged<BUG> {
+    type Move = Sow;
+    fn side_to_move(&self) -> Side {
+        self.0.side_to_move()
+    }
+    fn generate_moves(&self, moves: &mut Vec<Sow>) {
+        let start = moves.len();
+        self.0.generate_moves(moves);
+        if BUG == DUPLICATE_MOVE && moves.len() - start > 2 {
+            moves.push(moves[start]);
+        }
+    }
+    fn generate_noisy_moves(&self, moves: &mut Vec<Sow>) {
+        if BUG != NOISY_MISSING {
+            self.0.generate_noisy_moves(moves);
+        }
+    }
+    fn play(&self, mv: Sow) -> Self {
+        Bugged(self.0.play(mv))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+    fn hash(&self) -> u64 {
+        // A hash that forgets the side to move when updated incrementally.
+        if BUG == STALE_HASH && self.0.side_to_move() == Side::Second {
+            self.0.hash() ^ 1
+        } else {
+            self.0.hash()
+        }
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.0.hash_from_scratch()
+    }
+    fn move_index(&self, mv: Sow) -> usize {
+        if BUG == INDEX_COLLISION {
+            usize::from(mv.0 / 2)
+        } else {
+            self.0.move_index(mv)
+        }
+    }
+    fn move_index_bound(&self) -> usize {
+        self.0.move_index_bound()
+    }
+    fn classify(&self, mv: Sow) -> MoveClass {
+        match self.0.classify(mv) {
+            MoveClass::Win if BUG == WIN_UNCLASSED => MoveClass::Capture,
+            class => class,
+        }
+    }
+}
+
+impl<const BUG: u8> Notation for Bugged<BUG> {
+    fn start_position() -> Self {
+        Bugged(Kalah::new(4, 3).unwrap())
+    }
+    fn parse_position(text: &str) -> Result<Self, NotationError> {
+        let state = Kalah::parse_position(text)?;
+        if BUG == LOSSY_POSITION_TEXT {
+            // Forgets the side to move.
+            let south = text.split_whitespace().next().unwrap_or_default();
+            let north = text.split_whitespace().nth(1).unwrap_or_default();
+            return Kalah::parse_position(&format!("{south} {north} s")).map(Bugged);
+        }
+        Ok(Bugged(state))
+    }
+    fn format_position(&self) -> String {
+        self.0.format_position()
+    }
+    fn parse_move(&self, text: &str) -> Result<Sow, NotationError> {
+        if BUG == CASE_SENSITIVE && text.chars().any(|c| c.is_ascii_uppercase()) {
+            return Err(NotationError::new(text, "upper case"));
+        }
+        if BUG == EMPTY_ACCEPTED && text.is_empty() {
+            let mut moves = Vec::new();
+            self.0.generate_moves(&mut moves);
+            return moves.first().copied().ok_or(NotationError::new("", "none"));
+        }
+        if BUG == PANIC_ON_GARBAGE && text.starts_with('@') {
+            panic!("unexpected character");
+        }
+        self.0.parse_move(text)
+    }
+    fn format_move(&self, mv: Sow) -> String {
+        self.0.format_move(mv)
+    }
+}
+
+fn caught<const BUG: u8>() -> Check {
+    let start = <Bugged<BUG> as Notation>::start_position();
+    let failure = check_conformance(&[start], 5, 20, 200).expect_err("the bug must be caught");
+    println!("{failure}");
+    assert!(!failure.position.is_empty());
+    failure.check
+}
+
+#[test]
+fn the_suite_catches_broken_variants() {
+    let sound = <Bugged<0> as Notation>::start_position();
+    check_conformance(&[sound], 5, 20, 200).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(caught::<DUPLICATE_MOVE>(), Check::DuplicateMove);
+    assert_eq!(caught::<NOISY_MISSING>(), Check::NoisyMissing);
+    assert_eq!(caught::<INDEX_COLLISION>(), Check::MoveIndex);
+    assert_eq!(caught::<WIN_UNCLASSED>(), Check::WinClass);
+    assert_eq!(caught::<CASE_SENSITIVE>(), Check::MoveCase);
+    assert_eq!(caught::<EMPTY_ACCEPTED>(), Check::MalformedAccepted);
+    assert_eq!(caught::<PANIC_ON_GARBAGE>(), Check::Panic);
+    assert_eq!(caught::<STALE_HASH>(), Check::Hash);
+    assert_eq!(caught::<LOSSY_POSITION_TEXT>(), Check::PositionRoundTrip);
 }
