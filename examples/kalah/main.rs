@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use game::{Kalah, StoreDifference};
 use plies::search::{Pvs, PvsConfig};
-use plies::{Game, Notation, SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome, SearchLimits, Searcher, Side};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     while state.outcome().is_none() {
         let result = searcher.search(&state, &limits);
         let Some(mv) = result.best_move else { break };
-        let mover = if state.side_to_move() == plies::Side::First {
+        let mover = if state.side_to_move() == Side::First {
             "south"
         } else {
             "north"
@@ -57,6 +57,12 @@ fn main() -> ExitCode {
         ply += 1;
     }
     println!("\n{}\n{}", state.display_board(), state.format_position());
-    println!("result: {:?}", state.outcome());
+    let (south, north) = (state.store(Side::First), state.store(Side::Second));
+    match state.outcome() {
+        Some(Outcome::Win(Side::First)) => println!("south wins {south}-{north}"),
+        Some(Outcome::Win(Side::Second)) => println!("north wins {north}-{south}"),
+        Some(Outcome::Draw) => println!("draw {south}-{north}"),
+        None => println!("unfinished"),
+    }
     ExitCode::SUCCESS
 }
