@@ -65,7 +65,7 @@ pub struct ConformanceFailure {
     pub mv: Option<String>,
     /// What exactly went wrong.
     pub detail: String,
-    /// The moves from the start position to this one.
+    /// The moves from the start position to this one, then `from` and the start position.
     pub line: String,
 }
 
@@ -127,13 +127,15 @@ pub fn check_conformance<G: Notation>(
     let mut checker = Checker::<G>::default();
     for start in starts {
         let bound = start.move_index_bound();
+        let start_text = no_panic("format_position", || start.format_position())
+            .unwrap_or_else(|e| format!("<{e}>"));
         for game_number in 0..games {
             let positions = random_game(start, &mut rng, max_plies);
             report.games += 1;
             let mut line = Vec::new();
             for (ply, state) in positions.iter().enumerate() {
                 checker.context = Context {
-                    line: line.join(" "),
+                    line: format!("[{}] from {start_text}", line.join(" ")),
                 };
                 if state.move_index_bound() != bound {
                     return Err(checker.fail(
