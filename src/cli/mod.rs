@@ -18,6 +18,9 @@
 //! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs] [--json]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D] [--json]`
+//! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
+//!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
+//!   [--concurrency N] [--results F.jsonl] [--json]`
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
@@ -29,6 +32,7 @@
 //! `input` and writes only to its `output`, so every command is testable.
 
 mod analyze;
+mod arena;
 mod args;
 mod bench;
 mod perft;
@@ -154,6 +158,7 @@ pub fn run<G: Notation>(
         Command::Analyze(args) => analyze::run(spec, &args, output),
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
+        Command::Arena(args) => arena::run(spec, &args, output),
     }?;
     output.flush()?;
     Ok(())
