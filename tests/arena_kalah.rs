@@ -3,7 +3,6 @@
 //! many times in a row, and a searcher must still crush a random mover.
 
 #[path = "../examples/kalah/game.rs"]
-#[allow(dead_code)]
 mod game;
 
 use std::sync::{Arc, Mutex};
