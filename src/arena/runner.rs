@@ -8,7 +8,9 @@
 //!   with [`Agent::new_game`] and a seed derived from the run's seed and the game's id, so with
 //!   depth or node limits a game's moves do not depend on the worker count or on which games a
 //!   worker played before: the records are the same every run;
-//! - records come back sorted by `id`; the per-game callback sees them in finishing order.
+//! - records come back sorted by `id`; the per-game callback sees them in finishing order, and a
+//!   worker starts its next game only after the callback has seen its last one, so a stop flag
+//!   raised by the callback lets only the games already in progress finish.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
@@ -20,6 +22,10 @@ use crate::game::Game;
 use crate::notation::Notation;
 use crate::rng::SplitMix64;
 use crate::search::SearchLimits;
+
+/// A finished game on its way from a worker to the thread running [`Arena::run`], with the
+/// channel on which that thread says it is done with it.
+type Finished = (GameRecord, mpsc::Sender<()>);
 
 /// Makes a fresh agent of one engine configuration (called once per worker and colour).
 pub type AgentFactory<G> = Arc<dyn Fn() -> Box<dyn Agent<G>> + Send + Sync>;
@@ -265,13 +271,16 @@ impl<G: Game> Arena<G> {
                 scope.spawn(move || self.work(todo, next, &sender));
             }
             drop(sender);
-            for record in receiver {
+            for (record, ack) in receiver {
                 records.push(record);
                 let progress = Progress {
                     done: records.len(),
                     total,
                 };
                 on_game(records.last().expect("just pushed"), progress);
+                // The worker waits for this before taking another game, so a stop flag raised by
+                // `on_game` (a decided SPRT, a failed write) is seen before any new game starts.
+                let _ = ack.send(());
             }
         });
         records.sort_by_key(|r| r.id);
@@ -279,7 +288,8 @@ impl<G: Game> Arena<G> {
     }
 
     /// One worker: takes tasks until none are left (or the stop flag is raised).
-    fn work(&self, todo: &[GameTask], next: &AtomicUsize, sender: &mpsc::Sender<GameRecord>) {
+    fn work(&self, todo: &[GameTask], next: &AtomicUsize, sender: &mpsc::Sender<Finished>) {
+        let (ack_sender, ack) = mpsc::channel();
         // agents[engine][copy], made on first use; the second copy only for an engine playing
         // itself (big tables such as a transposition table exist once per engine and worker).
         let mut agents: Vec<[Option<Box<dyn Agent<G>>>; 2]> =
@@ -316,7 +326,7 @@ impl<G: Game> Arena<G> {
             );
             agents[e0][0] = Some(first);
             agents[e1][copy] = Some(second);
-            if sender.send(record).is_err() {
+            if sender.send((record, ack_sender.clone())).is_err() || ack.recv().is_err() {
                 return;
             }
         }
@@ -394,6 +404,19 @@ mod tests {
             assert_eq!(pair[0].engines, [0, 0]);
             assert_eq!(pair[0].moves, pair[1].moves, "both copies play alike");
         }
+    }
+
+    #[test]
+    fn a_stop_raised_by_the_callback_starts_no_other_game() {
+        let mut arena = arena(1, 0);
+        let stop = Arc::new(AtomicBool::new(false));
+        arena.config.stop = Some(Arc::clone(&stop));
+        let records = arena.run(&arena.head_to_head(), &[], &mut |_, progress| {
+            if progress.done == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(records.len(), 3);
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! - `bench [--depth D] [--json]`
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
-//!   [--concurrency N] [--results F.jsonl] [--json]`
+//!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
