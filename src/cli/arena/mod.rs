@@ -159,6 +159,14 @@ pub(super) fn run<G: Notation>(
     // The first decisive verdict with the games and LLR it came at (games in progress then still
     // finish and count in the table).
     let mut decided: Option<(SprtVerdict, u64, f64)> = None;
+    if let Some(test) = &sprt {
+        // A resumed match may be decided already.
+        let verdict = test.verdict(first);
+        if verdict != SprtVerdict::Continue {
+            decided = Some((verdict, first.games(), test.llr(first)));
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
     let mut on_game = |record: &GameRecord, progress: Progress| {
         if failure.is_some() {
             return;
