@@ -2,12 +2,14 @@
 //!
 //! A game's binary is a few lines:
 //!
-//! ```ignore
+//! ```no_run
+//! use plies_onitama::{Onitama, PstEvaluator};
+//!
 //! fn main() -> std::process::ExitCode {
-//!     plies::cli::main(plies::cli::GameCli {
-//!         name: "mygame",
-//!         evaluator: plies::cli::evaluator(MyEvaluator::default()),
-//!         bench_positions: &["<position text>", "<position text>"],
+//!     plies::cli::main(plies::cli::GameCli::<Onitama> {
+//!         name: "onitama",
+//!         evaluator: plies::cli::evaluator(PstEvaluator::default()),
+//!         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
 //!         bench_depth: 8,
 //!     })
 //! }
