@@ -1,1 +1,500 @@
-//! (to be written)
+//! The conformance suite: rules invariants every [`Game`] with a [`Notation`] must keep, checked
+//! at every position of seeded random games.
+//!
+//! Checked at each position (see [`Check`] for the full list): legal moves are unique and
+//! generation appends; the noisy moves are exactly the legal moves whose class is noisy; a move
+//! classed as a win ends the game in the mover's favour and vice versa; the incremental hash
+//! equals the from-scratch hash; the outcome is `Some` exactly when there is no move; move
+//! indices are below a bound that stays constant along the game and are distinct; moves and
+//! positions survive a round trip through their text, upper-cased move text included; malformed
+//! text is rejected with an error, and no text (truncated, garbled) makes the parser panic.
+//!
+//! Key invariant: [`check_conformance`] is deterministic in its seed, and the first broken
+//! invariant is reported with the position in notation and the move at fault.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::game::{Game, MoveClass, Outcome};
+use crate::harness::random::random_game;
+use crate::notation::Notation;
+use crate::rng::SplitMix64;
+
+/// Which invariant a [`ConformanceFailure`] broke.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Check {
+    /// A legal move was generated twice.
+    DuplicateMove,
+    /// `generate_moves` or `generate_noisy_moves` cleared or changed what was in the buffer.
+    GenerationAppends,
+    /// A noisy move is not legal, or is legal but classed quiet.
+    NoisyMove,
+    /// A legal move with a noisy class is missing from the noisy moves.
+    NoisyMissing,
+    /// A move classed [`MoveClass::Win`] does not win at once, or a move that wins at once is not
+    /// classed a win.
+    WinClass,
+    /// The incremental hash differs from the from-scratch hash.
+    Hash,
+    /// `outcome()` is `Some` while moves remain, or `None` without any move.
+    Outcome,
+    /// `move_index` is not below `move_index_bound`, or two legal moves share an index.
+    MoveIndex,
+    /// `move_index_bound` changed along a game.
+    MoveIndexBound,
+    /// `parse_move(format_move(m))` is not `m`.
+    MoveRoundTrip,
+    /// Upper-cased move text does not parse to the same move.
+    MoveCase,
+    /// `parse_position(format_position(p))` fails or differs (hash, side, outcome, moves, text).
+    PositionRoundTrip,
+    /// Malformed move or position text was accepted.
+    MalformedAccepted,
+    /// A parser or formatter panicked.
+    Panic,
+}
+
+/// The first broken invariant: which check, where, and with which move.
+#[derive(Clone, Debug)]
+pub struct ConformanceFailure {
+    /// The invariant that failed.
+    pub check: Check,
+    /// The position in the game's notation.
+    pub position: String,
+    /// The move at fault, as `format_move` writes it followed by its `Debug` form, if one is.
+    pub mv: Option<String>,
+    /// What exactly went wrong.
+    pub detail: String,
+    /// The moves from the start position to this one, then `from` and the start position.
+    pub line: String,
+}
+
+impl fmt::Display for ConformanceFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "conformance check {:?} failed: {}",
+            self.check, self.detail
+        )?;
+        writeln!(f, "  position: {}", self.position)?;
+        if let Some(mv) = &self.mv {
+            writeln!(f, "  move:     {mv}")?;
+        }
+        write!(f, "  reached by: {}", self.line)
+    }
+}
+
+impl std::error::Error for ConformanceFailure {}
+
+/// What a passing run covered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConformanceReport {
+    /// Random games played.
+    pub games: usize,
+    /// Of those, games that reached their end within the ply limit.
+    pub finished_games: usize,
+    /// Positions checked.
+    pub positions: usize,
+    /// Legal moves checked (round trips, indices, classes).
+    pub moves: usize,
+    /// The most legal moves seen in one position.
+    pub max_moves: usize,
+}
+
+impl fmt::Display for ConformanceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} games ({} finished), {} positions, {} moves checked, at most {} moves in a position",
+            self.games, self.finished_games, self.positions, self.moves, self.max_moves
+        )
+    }
+}
+
+/// Text no game should accept as a move or a position.
+const MALFORMED: [&str; 4] = ["", "   ", "@@garbage##", "zz99-zz99 ??"];
+
+/// Plays `games` seeded random games of at most `max_plies` plies from each start position and
+/// checks every invariant at every position passed through.
+pub fn check_conformance<G: Notation>(
+    starts: &[G],
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+) -> Result<ConformanceReport, ConformanceFailure> {
+    let mut report = ConformanceReport::default();
+    let mut rng = SplitMix64::new(seed);
+    let mut checker = Checker::<G>::default();
+    for start in starts {
+        let bound = start.move_index_bound();
+        let start_text = no_panic("format_position", || start.format_position())
+            .unwrap_or_else(|e| format!("<{e}>"));
+        for game_number in 0..games {
+            let positions = random_game(start, &mut rng, max_plies);
+            report.games += 1;
+            let mut line = Vec::new();
+            for (ply, state) in positions.iter().enumerate() {
+                checker.context = Context {
+                    line: format!("[{}] from {start_text}", line.join(" ")),
+                };
+                if state.move_index_bound() != bound {
+                    return Err(checker.fail(
+                        Check::MoveIndexBound,
+                        state,
+                        None,
+                        format!(
+                            "bound {} here, {bound} at the start",
+                            state.move_index_bound()
+                        ),
+                    ));
+                }
+                let fuzz = game_number == 0 && ply % 8 == 0;
+                let moves = checker.check_position(state, fuzz)?;
+                report.positions += 1;
+                report.moves += moves;
+                report.max_moves = report.max_moves.max(moves);
+                if let Some(next) = positions.get(ply + 1) {
+                    // Recover the move played, for the failure line, by matching the child hash.
+                    let mut legal = Vec::new();
+                    state.generate_moves(&mut legal);
+                    if let Some(&mv) = legal.iter().find(|&&m| state.play(m).hash() == next.hash())
+                    {
+                        line.push(state.format_move(mv));
+                    }
+                }
+            }
+            if positions.last().is_some_and(|p| p.outcome().is_some()) {
+                report.finished_games += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+#[derive(Default)]
+struct Context {
+    line: String,
+}
+
+struct Checker<G: Game> {
+    moves: Vec<G::Move>,
+    noisy: Vec<G::Move>,
+    context: Context,
+}
+
+impl<G: Game> Default for Checker<G> {
+    fn default() -> Self {
+        Checker {
+            moves: Vec::new(),
+            noisy: Vec::new(),
+            context: Context::default(),
+        }
+    }
+}
+
+/// Runs `f`, turning a panic into a [`Check::Panic`] description.
+fn no_panic<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| format!("{what} panicked"))
+}
+
+impl<G: Notation> Checker<G> {
+    fn fail(
+        &self,
+        check: Check,
+        state: &G,
+        mv: Option<G::Move>,
+        detail: String,
+    ) -> ConformanceFailure {
+        let position = no_panic("format_position", || state.format_position())
+            .unwrap_or_else(|e| format!("<{e}>"));
+        let mv = mv.map(|m| {
+            let text = no_panic("format_move", || state.format_move(m)).unwrap_or_else(|e| e);
+            format!("{text} ({m:?})")
+        });
+        ConformanceFailure {
+            check,
+            position,
+            mv,
+            detail,
+            line: self.context.line.clone(),
+        }
+    }
+
+    /// Checks one position; returns its number of legal moves.
+    fn check_position(&mut self, state: &G, fuzz: bool) -> Result<usize, ConformanceFailure> {
+        if state.hash() != state.hash_from_scratch() {
+            let detail = format!(
+                "incremental {:#018x}, from scratch {:#018x}",
+                state.hash(),
+                state.hash_from_scratch()
+            );
+            return Err(self.fail(Check::Hash, state, None, detail));
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        let mut noisy = std::mem::take(&mut self.noisy);
+        let result = self
+            .check_moves(state, &mut moves, &mut noisy)
+            .and_then(|()| self.check_notation(state, &moves, fuzz))
+            .map(|()| moves.len());
+        self.moves = moves;
+        self.noisy = noisy;
+        result
+    }
+
+    fn check_moves(
+        &self,
+        state: &G,
+        moves: &mut Vec<G::Move>,
+        noisy: &mut Vec<G::Move>,
+    ) -> Result<(), ConformanceFailure> {
+        moves.clear();
+        state.generate_moves(moves);
+        match (state.outcome(), moves.is_empty()) {
+            (Some(outcome), false) => {
+                let detail = format!("outcome {outcome:?} but {} legal moves", moves.len());
+                return Err(self.fail(Check::Outcome, state, None, detail));
+            }
+            (None, true) => {
+                let detail = "no legal move but the outcome is None".to_string();
+                return Err(self.fail(Check::Outcome, state, None, detail));
+            }
+            _ => {}
+        }
+        if moves.is_empty() {
+            return Ok(());
+        }
+        // Generation appends: a buffer holding one move keeps it and grows by the move count.
+        let mut buffer = vec![moves[0]];
+        state.generate_moves(&mut buffer);
+        if buffer.len() != moves.len() + 1 || buffer[0] != moves[0] || buffer[1..] != moves[..] {
+            let detail = "generate_moves did not append the same moves to a non-empty buffer";
+            return Err(self.fail(Check::GenerationAppends, state, None, detail.to_string()));
+        }
+        for (i, &mv) in moves.iter().enumerate() {
+            if moves[..i].contains(&mv) {
+                return Err(self.fail(
+                    Check::DuplicateMove,
+                    state,
+                    Some(mv),
+                    "generated twice".into(),
+                ));
+            }
+        }
+        self.check_move_indices(state, moves)?;
+        self.check_classes(state, moves, noisy)
+    }
+
+    fn check_move_indices(&self, state: &G, moves: &[G::Move]) -> Result<(), ConformanceFailure> {
+        let bound = state.move_index_bound();
+        let mut seen: Vec<(usize, G::Move)> = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let index = state.move_index(mv);
+            if index >= bound {
+                let detail = format!("move_index {index} not below move_index_bound {bound}");
+                return Err(self.fail(Check::MoveIndex, state, Some(mv), detail));
+            }
+            if let Some(&(_, other)) = seen.iter().find(|&&(i, _)| i == index) {
+                let detail = format!(
+                    "move_index {index} shared with {} ({other:?})",
+                    state.format_move(other)
+                );
+                return Err(self.fail(Check::MoveIndex, state, Some(mv), detail));
+            }
+            seen.push((index, mv));
+        }
+        Ok(())
+    }
+
+    fn check_classes(
+        &self,
+        state: &G,
+        moves: &[G::Move],
+        noisy: &mut Vec<G::Move>,
+    ) -> Result<(), ConformanceFailure> {
+        noisy.clear();
+        state.generate_noisy_moves(noisy);
+        let mut buffer = vec![moves[0]];
+        state.generate_noisy_moves(&mut buffer);
+        if buffer.len() != noisy.len() + 1 || buffer[0] != moves[0] || buffer[1..] != noisy[..] {
+            let detail = "generate_noisy_moves did not append the same moves to a non-empty buffer";
+            return Err(self.fail(Check::GenerationAppends, state, None, detail.to_string()));
+        }
+        for (i, &mv) in noisy.iter().enumerate() {
+            if !moves.contains(&mv) {
+                let detail = "noisy move is not a legal move".to_string();
+                return Err(self.fail(Check::NoisyMove, state, Some(mv), detail));
+            }
+            if !state.classify(mv).is_noisy() {
+                let detail = "noisy move is classed Quiet".to_string();
+                return Err(self.fail(Check::NoisyMove, state, Some(mv), detail));
+            }
+            if noisy[..i].contains(&mv) {
+                let detail = "noisy move generated twice".to_string();
+                return Err(self.fail(Check::DuplicateMove, state, Some(mv), detail));
+            }
+        }
+        let mover = state.side_to_move();
+        for &mv in moves {
+            let class = state.classify(mv);
+            if class.is_noisy() && !noisy.contains(&mv) {
+                let detail = format!("classed {class:?} but missing from generate_noisy_moves");
+                return Err(self.fail(Check::NoisyMissing, state, Some(mv), detail));
+            }
+            let wins = state.play(mv).outcome() == Some(Outcome::Win(mover));
+            if wins != (class == MoveClass::Win) {
+                let detail = format!("classed {class:?}, but winning at once is {wins}");
+                return Err(self.fail(Check::WinClass, state, Some(mv), detail));
+            }
+            let child = state.play(mv);
+            if child.hash() != child.hash_from_scratch() {
+                let detail = format!(
+                    "after this move: incremental {:#018x}, from scratch {:#018x}",
+                    child.hash(),
+                    child.hash_from_scratch()
+                );
+                return Err(self.fail(Check::Hash, state, Some(mv), detail));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_notation(
+        &self,
+        state: &G,
+        moves: &[G::Move],
+        fuzz: bool,
+    ) -> Result<(), ConformanceFailure> {
+        let panic = |e: String, mv: Option<G::Move>| self.fail(Check::Panic, state, mv, e);
+        for &mv in moves {
+            let text = no_panic("format_move", || state.format_move(mv))
+                .map_err(|e| panic(e, Some(mv)))?;
+            let parsed = no_panic("parse_move", || state.parse_move(&text))
+                .map_err(|e| panic(e, Some(mv)))?;
+            match parsed {
+                Ok(back) if back == mv => {}
+                Ok(back) => {
+                    let detail = format!("'{text}' parses to {back:?}");
+                    return Err(self.fail(Check::MoveRoundTrip, state, Some(mv), detail));
+                }
+                Err(e) => {
+                    let detail = format!("'{text}' is rejected: {e}");
+                    return Err(self.fail(Check::MoveRoundTrip, state, Some(mv), detail));
+                }
+            }
+            let upper = text.to_uppercase();
+            let parsed = no_panic("parse_move", || state.parse_move(&upper))
+                .map_err(|e| panic(e, Some(mv)))?;
+            if parsed.as_ref().ok() != Some(&mv) {
+                let detail = format!("'{upper}' gives {parsed:?}");
+                return Err(self.fail(Check::MoveCase, state, Some(mv), detail));
+            }
+            if fuzz {
+                for end in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                    let prefix = &text[..end];
+                    let _ = no_panic("parse_move", || state.parse_move(prefix)).map_err(|e| {
+                        panic(format!("{e} on the truncated text '{prefix}'"), Some(mv))
+                    })?;
+                }
+            }
+        }
+        for bad in MALFORMED {
+            let parsed =
+                no_panic("parse_move", || state.parse_move(bad)).map_err(|e| panic(e, None))?;
+            if let Ok(mv) = parsed {
+                let detail = format!("move text '{bad}' accepted");
+                return Err(self.fail(Check::MalformedAccepted, state, Some(mv), detail));
+            }
+            let parsed = no_panic("parse_position", || G::parse_position(bad))
+                .map_err(|e| panic(e, None))?;
+            if parsed.is_ok() {
+                let detail = format!("position text '{bad}' accepted");
+                return Err(self.fail(Check::MalformedAccepted, state, None, detail));
+            }
+        }
+        self.check_position_text(state, moves, fuzz)
+    }
+
+    fn check_position_text(
+        &self,
+        state: &G,
+        moves: &[G::Move],
+        fuzz: bool,
+    ) -> Result<(), ConformanceFailure> {
+        let panic = |e: String| self.fail(Check::Panic, state, None, e);
+        let text = no_panic("format_position", || state.format_position()).map_err(panic)?;
+        let parsed = no_panic("parse_position", || G::parse_position(&text)).map_err(panic)?;
+        let back = match parsed {
+            Ok(back) => back,
+            Err(e) => {
+                let detail = format!("'{text}' is rejected: {e}");
+                return Err(self.fail(Check::PositionRoundTrip, state, None, detail));
+            }
+        };
+        let mut back_moves = Vec::new();
+        back.generate_moves(&mut back_moves);
+        let problem = if back.hash() != state.hash() {
+            Some(format!(
+                "hash {:#018x}, was {:#018x}",
+                back.hash(),
+                state.hash()
+            ))
+        } else if back.side_to_move() != state.side_to_move() {
+            Some(format!("side to move {:?}", back.side_to_move()))
+        } else if back.outcome() != state.outcome() {
+            Some(format!(
+                "outcome {:?}, was {:?}",
+                back.outcome(),
+                state.outcome()
+            ))
+        } else if back_moves.len() != moves.len() || moves.iter().any(|m| !back_moves.contains(m)) {
+            Some(format!("moves {back_moves:?}, were {moves:?}"))
+        } else if back.format_position() != text {
+            Some(format!("formats as '{}'", back.format_position()))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            let detail = format!("'{text}' reads back differently: {problem}");
+            return Err(self.fail(Check::PositionRoundTrip, state, None, detail));
+        }
+        if fuzz {
+            for end in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let prefix = &text[..end];
+                let _ = no_panic("parse_position", || G::parse_position(prefix))
+                    .map_err(|e| panic(format!("{e} on the truncated text '{prefix}'")))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Side;
+    use crate::testing::TwoPiles;
+
+    #[test]
+    fn the_toy_game_conforms() {
+        let starts = [
+            TwoPiles::new(7, 5, Side::First),
+            TwoPiles::new(3, 9, Side::Second),
+        ];
+        let report = check_conformance(&starts, 1, 20, 40).expect("TwoPiles conforms");
+        assert_eq!(report.games, 40);
+        assert!(report.finished_games > 0);
+        assert!(report.positions > 40);
+        assert!(report.moves >= report.positions);
+        assert_eq!(report.max_moves, 6);
+    }
+
+    #[test]
+    fn a_broken_hash_is_caught() {
+        // A position whose stored hash was never set: the incremental hash is wrong.
+        let mut state = TwoPiles::new(4, 4, Side::First);
+        state.piles[0] = 5;
+        let failure = check_conformance(&[state], 1, 1, 5).unwrap_err();
+        assert_eq!(failure.check, Check::Hash);
+        assert!(failure.to_string().contains("5 4 1"), "{failure}");
+    }
+}
