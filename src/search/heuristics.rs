@@ -47,7 +47,7 @@ impl<M: Copy + PartialEq> Killers<M> {
     }
 }
 
-/// The history heuristic: per side and move index ([`Game::move_index`]), how often and how
+/// The history heuristic: per side and move index ([`crate::Game::move_index`]), how often and how
 /// deep a quiet move caused a beta cutoff.
 #[derive(Clone, Debug)]
 pub struct History {

@@ -54,7 +54,7 @@ impl Onitama {
     }
 
     /// Appends the noisy moves: captures, and master moves onto the enemy temple (wins).
-    /// Bit-parallel: each card offset shifts all pieces at once ([`crate::card::STEPS`]), so a
+    /// Bit-parallel: each card offset shifts all pieces at once (the card's steps), so a
     /// position without captures costs a few operations per offset. Order: by card id, then the
     /// card's offsets, then target square.
     #[inline]
