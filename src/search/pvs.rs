@@ -18,6 +18,10 @@
 //!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
 //!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);
 //! - the table never cuts at a PV node (open window), so the principal variation stays whole;
+//! - when a limit interrupts an iteration, the answer is the last completed iteration's, unless
+//!   the interrupted one had already proved another root move better (it raised alpha after
+//!   the first move, which is the previous best): that move is played, with its value and a
+//!   one-move PV;
 //! - `nodes` counts every [`Game::play`] (quiescence included, root excluded);
 //! - nothing is allocated in the node loop: move, score and PV buffers are per-ply stacks built
 //!   when the search starts.
@@ -105,6 +109,9 @@ struct Run<'a, G: Game, E> {
     last_score: Option<Score>,
     /// The nominal depth of the iteration being searched.
     root_depth: u32,
+    /// The best root move of the iteration being searched so far (with its value, and whether
+    /// it was the first move searched), for when a limit interrupts the iteration.
+    root_best: Option<(G::Move, Score, bool)>,
     aborted: bool,
 }
 
@@ -277,6 +284,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                     best_move = Some(mv);
                     best_first = first;
                     alpha = value;
+                    if ply == 0 {
+                        self.root_best = Some((mv, value, first));
+                    }
                     if value >= beta {
                         self.on_cutoff(state, mv, depth, ply, first);
                         break;
@@ -342,6 +352,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
         self.root_depth = depth;
+        self.root_best = None;
         let score = match self.last_score {
             Some(last) if self.config.aspiration && !last.is_decisive() => {
                 // Narrow window around the last score, widened on each failure.
@@ -461,13 +472,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             best_line: Vec::with_capacity(plies),
             last_score: None,
             root_depth: 0,
+            root_best: None,
             aborted: false,
         };
         let stop_when_proven = limits.depth.is_none();
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let mut stats = run.stats();
-        match completed {
-            Some(iteration) => {
+        // An interrupted iteration that already proved another root move better than the
+        // previous best (it raised alpha after the first move) overrides it.
+        let partial = run.root_best.filter(|_| run.aborted);
+        match (completed, partial) {
+            (Some(iteration), Some((mv, score, false))) => {
+                stats.nodes_per_depth = iteration.stats.nodes_per_depth;
+                SearchResult {
+                    best_move: Some(mv),
+                    score,
+                    pv: vec![mv],
+                    depth: iteration.depth,
+                    stats,
+                }
+            }
+            (Some(iteration), _) => {
                 stats.nodes_per_depth = iteration.stats.nodes_per_depth;
                 SearchResult {
                     best_move: iteration.pv.first().copied(),
@@ -477,13 +502,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
                     stats,
                 }
             }
-            None => {
-                // Not even one iteration finished: any legal move beats none.
+            (None, partial) => {
+                // Not even one iteration finished: the best root move seen, or any legal move.
                 let mut moves = Vec::new();
                 state.generate_moves(&mut moves);
                 SearchResult {
-                    best_move: moves.first().copied(),
-                    score: self.evaluator.evaluate(state),
+                    best_move: partial.map(|(mv, _, _)| mv).or(moves.first().copied()),
+                    score: partial.map_or_else(|| self.evaluator.evaluate(state), |p| p.1),
                     pv: Vec::new(),
                     depth: 0,
                     stats,
