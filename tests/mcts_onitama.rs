@@ -45,7 +45,7 @@ fn the_proven_line_ends_in_the_win_it_reports() {
     let state = Onitama::parse_position(FORCED_WIN).unwrap();
     let mut mcts = Mcts::new(PstEvaluator::default(), MctsConfig::iterations(2_000_000));
     let result = mcts.search(&state, &SearchLimits::default());
-    let mut walk = state.clone();
+    let mut walk = state;
     for &mv in &result.pv {
         walk = walk.play(mv);
     }
