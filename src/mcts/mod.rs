@@ -45,6 +45,7 @@
 //! ```
 
 pub mod config;
+pub mod names;
 pub mod playout;
 pub mod search;
 pub mod selection;
@@ -56,6 +57,7 @@ pub mod worker;
 mod tests;
 
 pub use config::MctsConfig;
+pub use names::{MCTS_NAMES, mcts_by_name};
 pub use playout::{
     HeavyMode, HeavyPlayout, LightPlayout, PlayoutContext, PlayoutPolicy, score_of_probability,
     win_probability,
