@@ -8,7 +8,6 @@
 //! change of a signature must be intentional (a behaviour change of MCTS or of a game).
 
 #[path = "../examples/kalah/game.rs"]
-#[allow(dead_code)]
 mod game;
 
 use std::hint::black_box;
