@@ -1,6 +1,6 @@
 //! One MCTS worker: a tree, its random generator and its buffers, running iterations
-//! (select → expand → playout → backpropagate, with the solver's proof propagation) and keeping
-//! its tree from one search to the next when the new root lies in it.
+//! (select → expand → playout → backpropagate, with the solver's proof propagation) and
+//! keeping its tree from one search to the next when the new root lies in it.
 //!
 //! Key invariants:
 //! - an iteration replays moves from the root position, so the tree stores no position;
