@@ -79,6 +79,7 @@ impl<G: Game> Worker<G> {
             ..MctsStats::default()
         };
         self.tree.try_expand(0, state, budget, &mut self.moves);
+        self.stats.tree_nodes = self.tree.len();
     }
 
     /// Runs one iteration from `root` (the position [`Worker::prepare`] was given).
