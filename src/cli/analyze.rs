@@ -211,7 +211,7 @@ mod tests {
     fn bad_arguments() {
         assert!(run_invalid("analyze --depth 0").contains("--depth 0"));
         assert!(run_invalid("analyze --time 0").contains("--time 0"));
-        assert!(run_invalid("analyze --depth 2 --searcher mcts").contains("mcts"));
+        assert!(run_invalid("analyze --depth 2 --searcher nosuch").contains("nosuch"));
         assert!(run_invalid("analyze --position \"0 0 1\" --depth 2").contains("over"));
         assert!(matches!(run_with("analyze", ""), Err(CliError::Usage(_))));
         assert!(matches!(

@@ -79,8 +79,8 @@ pub(crate) struct AnalyzeArgs {
     /// Search this many positions.
     #[arg(long, short = 'n')]
     pub nodes: Option<u64>,
-    /// The searcher: minimax, alphabeta or pvs (the full one), or a rung of the consistency
-    /// ladder such as `pvs+tt`.
+    /// The searcher: minimax, alphabeta or pvs (the full one), a rung of the consistency
+    /// ladder such as `pvs+tt`, or mcts / mcts-heavy (Monte-Carlo tree search).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds.
@@ -105,7 +105,7 @@ pub(crate) struct PlayArgs {
     /// End the game as a draw after this many plies (for games without a draw rule).
     #[arg(long, default_value_t = 200)]
     pub max_plies: u32,
-    /// The engine's searcher: minimax, alphabeta or pvs (as for `analyze`).
+    /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
 }

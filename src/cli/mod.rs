@@ -17,7 +17,7 @@
 //!
 //! Commands (a contract: other tools drive plies through them):
 //! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
-//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs] [--json]`
+//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D] [--json]`
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
@@ -188,8 +188,20 @@ fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError>
 
 /// A searcher by name with a fresh evaluator from the game.
 fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
-    crate::search::searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
+    searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+}
+
+/// [`crate::search::searcher_by_name`] plus the MCTS names ([`crate::mcts::MCTS_NAMES`]).
+pub(crate) fn searcher_by_name<G: Notation>(
+    name: &str,
+    evaluator: Box<dyn Evaluator<G>>,
+) -> Result<Box<dyn Searcher<G>>, String> {
+    if crate::mcts::MCTS_NAMES.contains(&name) {
+        return Ok(crate::mcts::mcts_by_name(name, evaluator).expect("an MCTS name"));
+    }
+    crate::search::searcher_by_name(name, evaluator)
+        .map_err(|e| format!("{e}; mcts: {}", crate::mcts::MCTS_NAMES.join(", ")))
 }
 
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.

@@ -37,7 +37,7 @@ pub(crate) struct ArenaArgs {
     /// Where the random openings start (default the start position).
     #[command(flatten)]
     pub start: PositionArgs,
-    /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt) or
+    /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
     /// `pvs:time=50`. Give two for a match, more for a round robin.
     #[arg(long = "engine", short = 'e', required = true)]

@@ -9,9 +9,10 @@ use std::time::Duration;
 use super::ArenaArgs;
 use crate::agent::{Agent, RandomAgent, SearchAgent};
 use crate::arena::{Engine, Sprt, random_openings};
+use crate::cli::searcher_by_name;
 use crate::cli::{CliError, GameCli, check_depth, start_position};
 use crate::notation::Notation;
-use crate::search::{SearchLimits, searcher_by_name};
+use crate::search::SearchLimits;
 
 /// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
 pub(super) fn limits(
@@ -83,7 +84,7 @@ pub(super) fn engines<G: Notation>(
                 Box::new(RandomAgent::new(seed))
             })
         } else {
-            searcher_by_name::<G, _>(&name, (spec.evaluator)())
+            searcher_by_name::<G>(&name, (spec.evaluator)())
                 .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?;
             let evaluator = spec.evaluator.clone();
             Engine::new(shown, move || -> Box<dyn Agent<G>> {

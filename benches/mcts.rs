@@ -1,0 +1,103 @@
+//! MCTS speed per game: playouts per second (criterion's throughput, one element = one
+//! iteration = one playout from an unproven start position) for light and heavy playouts on
+//! Onitama and on Kalah (the tutorial game in `examples/kalah`).
+//!
+//! Key invariant: every measured search runs a fixed number of iterations from a fixed seed on
+//! one thread and asserts its node count (positions made, playout plies included) against a
+//! constant recorded once from this code, so a faster number cannot come from less work. A
+//! change of a signature must be intentional (a behaviour change of MCTS or of a game).
+
+#[path = "../examples/kalah/game.rs"]
+mod game;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use game::{Kalah, StoreDifference};
+use plies::mcts::{HeavyPlayout, Mcts, MctsConfig};
+use plies::{Evaluator, Game, Notation, SearchLimits, Searcher};
+use plies_onitama::{Onitama, PstEvaluator};
+
+/// Iterations of a light-playout case.
+const LIGHT_ITERATIONS: u64 = 2_000;
+/// Iterations of a heavy-playout case.
+const HEAVY_ITERATIONS: u64 = 500;
+/// Playout cut-off of the heavy cases (as `mcts-heavy` on the command line).
+const HEAVY_CUTOFF: u32 = 8;
+
+/// Node signatures: (onitama light, onitama heavy, kalah light, kalah heavy).
+const SIGNATURES: [u64; 4] = [50_818, 33_757, 80_989, 25_368];
+
+fn searcher<G: Game, E: Evaluator<G> + 'static>(evaluator: E, heavy: bool) -> Mcts<G, E> {
+    if heavy {
+        let config = MctsConfig {
+            playout_cutoff: HEAVY_CUTOFF,
+            ..MctsConfig::iterations(HEAVY_ITERATIONS)
+        };
+        Mcts::new(evaluator, config).with_policy(HeavyPlayout::softmax(100.0))
+    } else {
+        Mcts::new(evaluator, MctsConfig::iterations(LIGHT_ITERATIONS))
+    }
+}
+
+fn bench_game<G: Game, E: Evaluator<G> + Clone + 'static>(
+    c: &mut Criterion,
+    game: &str,
+    state: &G,
+    evaluator: &E,
+    signatures: [u64; 2],
+) {
+    let mut group = c.benchmark_group(format!("mcts_{game}"));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for (heavy, signature) in [(false, signatures[0]), (true, signatures[1])] {
+        let iterations = if heavy {
+            HEAVY_ITERATIONS
+        } else {
+            LIGHT_ITERATIONS
+        };
+        group.throughput(Throughput::Elements(iterations));
+        let name = if heavy { "heavy" } else { "light" };
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || searcher(evaluator.clone(), heavy),
+                |mut mcts| {
+                    let result = mcts.search(black_box(state), &SearchLimits::default());
+                    assert_eq!(mcts.last_stats().iterations, iterations);
+                    assert_eq!(
+                        result.stats.nodes, signature,
+                        "MCTS signature changed: {game} {name}"
+                    );
+                    result.best_move
+                },
+                BatchSize::PerIteration,
+            );
+        });
+    }
+    group.finish();
+}
+
+fn bench_mcts(c: &mut Criterion) {
+    let onitama = Onitama::parse_position("bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon")
+        .expect("bench position parses");
+    bench_game(
+        c,
+        "onitama",
+        &onitama,
+        &PstEvaluator::default(),
+        [SIGNATURES[0], SIGNATURES[1]],
+    );
+    bench_game(
+        c,
+        "kalah",
+        &Kalah::start_position(),
+        &StoreDifference::default(),
+        [SIGNATURES[2], SIGNATURES[3]],
+    );
+}
+
+criterion_group!(benches, bench_mcts);
+criterion_main!(benches);

@@ -1,0 +1,385 @@
+//! [`Mcts`]: the Monte-Carlo tree searcher behind the [`Searcher`] interface, with root
+//! parallelism (independent trees merged at the root), tree reuse and the solver's answers.
+//!
+//! Key invariants:
+//! - limits: `SearchLimits::nodes` bounds the positions made (tree descents plus playout plies,
+//!   the same count as [`SearchStats::nodes`]), checked between iterations, so a search may pass
+//!   it by one iteration; `time` and `stop` are checked between iterations too; `depth` does not
+//!   bound MCTS (with no other limit, [`MctsConfig::default_iterations`] apply);
+//! - one thread and a node or iteration limit give the same move, score and node count for the
+//!   same seed and the same sequence of searches (tree reuse included);
+//! - a proven root ends the search at once and is reported as `Score::win_in(n)` /
+//!   `Score::loss_in(n)` (`n` plies from the root along the proof) or a draw.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::config::MctsConfig;
+use super::playout::{LightPlayout, PlayoutPolicy, score_of_probability};
+use super::selection::most_visited_child;
+use super::stats::MctsStats;
+use super::tree::Tree;
+use super::worker::Worker;
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::rng::SplitMix64;
+use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+
+/// Iterations of the first progress report of tree 0; the next ones come at each doubling.
+const FIRST_REPORT: u64 = 1024;
+
+/// What the search knows about one root move (merged over the trees).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RootChild<M> {
+    /// The move.
+    pub mv: M,
+    /// Playouts through it.
+    pub visits: u64,
+    /// Their mean reward (0..=1) for the side to move at the root.
+    pub mean: f64,
+    /// Its proven value for the side to move at the root, distance counted from the root.
+    pub proof: Option<Score>,
+}
+
+/// Monte-Carlo tree search (UCT with an MCTS-solver) over any [`Game`], scoring cut-off
+/// playouts with an [`Evaluator`].
+pub struct Mcts<G: Game, E> {
+    evaluator: E,
+    config: MctsConfig,
+    policy: Arc<dyn PlayoutPolicy<G>>,
+    workers: Vec<Worker<G>>,
+    last: MctsStats,
+}
+
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
+    /// An MCTS with light (uniform random) playouts.
+    #[must_use]
+    pub fn new(evaluator: E, config: MctsConfig) -> Mcts<G, E> {
+        Mcts {
+            evaluator,
+            config,
+            policy: Arc::new(LightPlayout),
+            workers: Vec::new(),
+            last: MctsStats::default(),
+        }
+    }
+
+    /// The same searcher with another playout policy (e.g. [`super::HeavyPlayout`] or a game's
+    /// own).
+    #[must_use]
+    pub fn with_policy(mut self, policy: impl PlayoutPolicy<G> + 'static) -> Mcts<G, E> {
+        self.policy = Arc::new(policy);
+        self
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// The MCTS counters of the last search.
+    #[must_use]
+    pub fn last_stats(&self) -> &MctsStats {
+        &self.last
+    }
+
+    /// The root moves of the last search with their merged statistics, in tree order.
+    #[must_use]
+    pub fn root_children(&self) -> Vec<RootChild<G::Move>> {
+        let Some(first) = self.workers.first() else {
+            return Vec::new();
+        };
+        let side = first.tree.node(0).side;
+        first
+            .tree
+            .children(0)
+            .enumerate()
+            .map(|(k, child)| {
+                let mut visits = 0u64;
+                let mut value = 0.0;
+                let mut proof = None;
+                for worker in &self.workers {
+                    let Some(index) = worker.tree.children(0).nth(k) else {
+                        continue;
+                    };
+                    let node = worker.tree.node(index);
+                    visits += u64::from(node.visits);
+                    value += node.value;
+                    proof = proof.or(node.proof_for(side));
+                }
+                RootChild {
+                    mv: first.tree.node(child).mv.expect("a child has a move"),
+                    visits,
+                    mean: if visits == 0 {
+                        0.5
+                    } else {
+                        value / visits as f64
+                    },
+                    proof,
+                }
+            })
+            .collect()
+    }
+
+    /// The seed of tree `index`.
+    fn seed(&self, index: usize) -> u64 {
+        SplitMix64::step(self.config.seed ^ (index as u64).wrapping_mul(0xA076_1D64_78BD_642F)).1
+    }
+
+    /// Best move, score and principal variation from the trees as they are.
+    fn answer(&self) -> (Option<G::Move>, Score, Vec<G::Move>) {
+        let proving = self.workers.iter().find(|w| w.tree.node(0).proof.is_some());
+        if let Some(worker) = proving {
+            let tree = &worker.tree;
+            let root = tree.node(0);
+            let proof = root.proof.expect("proven");
+            let child = tree
+                .children(0)
+                .find(|&c| tree.node(c).proof_for(root.side) == Some(proof))
+                .expect("a proof comes from a child");
+            return (tree.node(child).mv, proof, pv_line(tree, child));
+        }
+        let children = self.root_children();
+        let safe = |c: &RootChild<G::Move>| !c.proof.is_some_and(|s| s.is_loss());
+        let any_safe = children.iter().any(safe);
+        let best = children
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !any_safe || safe(c))
+            .max_by(|(ka, a), (kb, b)| {
+                (a.visits, a.mean)
+                    .partial_cmp(&(b.visits, b.mean))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(kb.cmp(ka))
+            });
+        let Some((k, best)) = best else {
+            return (None, Score::DRAW, Vec::new());
+        };
+        let tree = &self.workers[0].tree;
+        let child = tree
+            .children(0)
+            .nth(k)
+            .expect("same root moves in every tree");
+        let score = best
+            .proof
+            .unwrap_or_else(|| score_of_probability(best.mean, self.config.eval_scale));
+        (Some(best.mv), score, pv_line(tree, child))
+    }
+}
+
+/// The line from the root through `child`: then proven moves where the node is proven, the
+/// most visited child elsewhere, while the children have been visited.
+fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
+    let mut line = vec![tree.node(child).mv.expect("a child has a move")];
+    let mut index = child;
+    while line.len() < crate::eval::Score::MAX_PLY as usize {
+        let node = tree.node(index);
+        let next = match node.proof {
+            Some(proof) => tree
+                .children(index)
+                .find(|&c| tree.node(c).proof_for(node.side) == Some(proof)),
+            None => most_visited_child(tree, index).filter(|&c| tree.node(c).visits > 0),
+        };
+        let Some(next) = next else { break };
+        line.push(tree.node(next).mv.expect("a child has a move"));
+        index = next;
+    }
+    line
+}
+
+/// When a worker must stop.
+struct Budget<'a> {
+    iterations: Option<u64>,
+    nodes: Option<u64>,
+    deadline: Option<Instant>,
+    limits: &'a SearchLimits,
+    proven: &'a AtomicBool,
+}
+
+impl Budget<'_> {
+    fn is_spent<G: Game>(&self, worker: &Worker<G>) -> bool {
+        if worker.tree.node(0).proof.is_some() {
+            self.proven.store(true, Ordering::Relaxed);
+            return true;
+        }
+        self.iterations
+            .is_some_and(|n| worker.stats.iterations >= n)
+            || self.nodes.is_some_and(|n| worker.stats.nodes >= n)
+            || self.proven.load(Ordering::Relaxed)
+            || self.limits.is_stop_raised()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Runs `worker` until its budget is spent, calling `report` at 1024, 2048, 4096… iterations.
+fn run<G: Game>(
+    worker: &mut Worker<G>,
+    state: &G,
+    config: &MctsConfig,
+    evaluator: &dyn Evaluator<G>,
+    policy: &dyn PlayoutPolicy<G>,
+    budget: &Budget<'_>,
+    mut report: impl FnMut(&Worker<G>),
+) {
+    let mut next_report = FIRST_REPORT;
+    while !budget.is_spent(worker) {
+        worker.iterate(state, config, evaluator, policy);
+        if worker.stats.iterations == next_report {
+            next_report *= 2;
+            report(worker);
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
+    fn search_stats(&self, start: Instant) -> SearchStats {
+        SearchStats {
+            nodes: self.last.nodes,
+            leaves: self.last.leaves,
+            seldepth: self.last.seldepth,
+            elapsed: start.elapsed(),
+            ..SearchStats::default()
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
+    fn name(&self) -> String {
+        let policy = self.policy.name();
+        if policy == "light" {
+            "mcts".to_string()
+        } else {
+            format!("mcts-{policy}")
+        }
+    }
+
+    fn search_with(
+        &mut self,
+        state: &G,
+        limits: &SearchLimits,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        if let Some(outcome) = state.outcome() {
+            return SearchResult {
+                best_move: None,
+                score: Score::terminal(outcome, state.side_to_move(), 0),
+                pv: Vec::new(),
+                depth: 0,
+                stats: SearchStats::default(),
+            };
+        }
+        let threads = self.config.threads.max(1);
+        if self.workers.len() != threads {
+            self.workers = (0..threads).map(|t| Worker::new(self.seed(t))).collect();
+        }
+        for worker in &mut self.workers {
+            worker.prepare(state, self.config.reuse_tree, self.config.max_nodes);
+        }
+        let unbounded = limits.nodes.is_none() && limits.time.is_none() && limits.stop.is_none();
+        let proven = AtomicBool::new(false);
+        let budget = Budget {
+            iterations: self
+                .config
+                .max_iterations
+                .or(unbounded.then_some(self.config.default_iterations)),
+            nodes: limits.nodes.map(|n| n.div_ceil(threads as u64)),
+            deadline: limits.time.map(|t| start + t),
+            limits,
+            proven: &proven,
+        };
+        let Mcts {
+            evaluator,
+            config,
+            policy,
+            workers,
+            ..
+        } = self;
+        let (evaluator, config, policy): (&dyn Evaluator<G>, &MctsConfig, &dyn PlayoutPolicy<G>) =
+            (evaluator, config, policy.as_ref());
+        let (main, others) = workers.split_at_mut(1);
+        std::thread::scope(|scope| {
+            for worker in others.iter_mut() {
+                let budget = &budget;
+                scope.spawn(move || run(worker, state, config, evaluator, policy, budget, |_| {}));
+            }
+            run(
+                &mut main[0],
+                state,
+                config,
+                evaluator,
+                policy,
+                &budget,
+                |worker| {
+                    let snapshot = Snapshot { worker, config };
+                    let (_, score, pv) = snapshot.answer();
+                    on_iteration(&Iteration {
+                        depth: pv.len() as u32,
+                        seldepth: worker.stats.seldepth,
+                        score,
+                        pv,
+                        stats: SearchStats {
+                            nodes: worker.stats.nodes,
+                            leaves: worker.stats.leaves,
+                            seldepth: worker.stats.seldepth,
+                            elapsed: start.elapsed(),
+                            ..SearchStats::default()
+                        },
+                    });
+                },
+            );
+        });
+        let mut total = MctsStats::default();
+        for worker in &self.workers {
+            total.merge(&worker.stats);
+        }
+        self.last = total;
+        let (best_move, score, pv) = self.answer();
+        let stats = self.search_stats(start);
+        let depth = pv.len() as u32;
+        on_iteration(&Iteration {
+            depth,
+            seldepth: stats.seldepth,
+            score,
+            pv: pv.clone(),
+            stats: stats.clone(),
+        });
+        SearchResult {
+            best_move,
+            score,
+            pv,
+            depth,
+            stats,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.workers.clear();
+        self.last = MctsStats::default();
+    }
+}
+
+/// One tree seen on its own, for progress reports during a search.
+struct Snapshot<'a, G: Game> {
+    worker: &'a Worker<G>,
+    config: &'a MctsConfig,
+}
+
+impl<G: Game> Snapshot<'_, G> {
+    fn answer(&self) -> (Option<G::Move>, Score, Vec<G::Move>) {
+        let tree = &self.worker.tree;
+        match most_visited_child(tree, 0) {
+            Some(child) => {
+                let side = tree.node(0).side;
+                let node = tree.node(child);
+                let score = node
+                    .proof_for(side)
+                    .unwrap_or_else(|| score_of_probability(node.mean(), self.config.eval_scale));
+                (node.mv, score, pv_line(tree, child))
+            }
+            None => (None, Score::DRAW, Vec::new()),
+        }
+    }
+}

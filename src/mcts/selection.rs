@@ -1,0 +1,114 @@
+//! Selection: which child a descent through the tree takes (UCT, the UCB1 rule on trees).
+//!
+//! Key invariant: proven children are never selected (their value is known, searching them
+//! again teaches nothing); a node whose every child is proven is itself proven (see
+//! [`super::tree::Tree::update_proof`]), so selection only runs out of children at proven nodes,
+//! which a descent never enters.
+
+use super::tree::Tree;
+
+/// The child of `index` to descend into: the first unvisited child in order, otherwise the one
+/// maximising `mean + exploration * sqrt(ln(parent visits) / child visits)`, the mean being the
+/// child's average reward (0..=1) for the side choosing it. Proven children are skipped; `None`
+/// when every child is proven (or there is none). Ties go to the earlier child.
+#[must_use]
+pub fn select_child<M: Copy>(tree: &Tree<M>, index: usize, exploration: f64) -> Option<usize> {
+    let parent = tree.node(index);
+    let scale = exploration * f64::from(parent.visits.max(1)).ln().sqrt();
+    let mut best = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for child in tree.children(index) {
+        let node = tree.node(child);
+        if node.proof.is_some() {
+            continue;
+        }
+        if node.visits == 0 {
+            return Some(child);
+        }
+        let visits = f64::from(node.visits);
+        let value = node.value / visits + scale / visits.sqrt();
+        if value > best_value {
+            best_value = value;
+            best = Some(child);
+        }
+    }
+    best
+}
+
+/// The child of `index` with the most visits among those not proven lost for the side to move
+/// at `index` (a proven loss is only chosen when nothing else is left); ties go to the higher
+/// mean, then to the earlier child.
+#[must_use]
+pub fn most_visited_child<M: Copy>(tree: &Tree<M>, index: usize) -> Option<usize> {
+    let side = tree.node(index).side;
+    let mut best: Option<(usize, bool, u32, f64)> = None;
+    for child in tree.children(index) {
+        let node = tree.node(child);
+        let safe = !node.proof_for(side).is_some_and(|s| s.is_loss());
+        let key = (safe, node.visits, node.mean());
+        let better = match best {
+            None => true,
+            Some((_, s, v, m)) => (key.0 && !s) || (key.0 == s && (key.1, key.2) > (v, m)),
+        };
+        if better {
+            best = Some((child, key.0, key.1, key.2));
+        }
+    }
+    best.map(|(child, ..)| child)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Score;
+    use crate::game::{Game, Side};
+    use crate::testing::TwoPiles;
+
+    fn tree() -> Tree<crate::testing::Take> {
+        let state = TwoPiles::new(5, 5, Side::First);
+        let mut tree = Tree::new(state.side_to_move(), state.hash());
+        tree.try_expand(0, &state, 100, &mut Vec::new());
+        tree
+    }
+
+    #[test]
+    fn unvisited_first_then_ucb() {
+        let mut tree = tree();
+        assert_eq!(select_child(&tree, 0, 1.0), Some(1));
+        for child in tree.children(0) {
+            let node = tree.node_mut(child);
+            node.visits = 10;
+            node.value = 5.0;
+        }
+        tree.node_mut(0).visits = 60;
+        tree.node_mut(3).value = 6.0; // the best mean
+        assert_eq!(select_child(&tree, 0, 1.0), Some(3));
+        tree.node_mut(4).visits = 1; // rarely tried: exploration wins
+        tree.node_mut(4).value = 0.4;
+        assert_eq!(select_child(&tree, 0, 1.0), Some(4));
+        assert_eq!(
+            select_child(&tree, 0, 0.0),
+            Some(3),
+            "no exploration: greedy"
+        );
+    }
+
+    #[test]
+    fn proven_children_are_skipped_and_lost_ones_not_chosen() {
+        let mut tree = tree();
+        for child in tree.children(0) {
+            tree.node_mut(child).visits = 3;
+            tree.node_mut(child).proof = Some(Score::win_in(1));
+            tree.node_mut(child).side = Side::Second;
+        }
+        assert_eq!(select_child(&tree, 0, 1.0), None);
+        tree.node_mut(2).visits = 1;
+        tree.node_mut(5).proof = None;
+        tree.node_mut(5).visits = 1;
+        assert_eq!(
+            most_visited_child(&tree, 0),
+            Some(5),
+            "the only move not proven lost"
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! One MCTS worker: a tree, its random generator and its buffers, running iterations
+//! (select → expand → playout → backpropagate, with the solver's proof propagation) and
+//! keeping its tree from one search to the next when the new root lies in it.
+//!
+//! Key invariants:
+//! - an iteration replays moves from the root position, so the tree stores no position;
+//! - rewards are taken by side (`chooser` of each node), never by alternating signs, so extra
+//!   turns (the same side moving again) are handled without special cases;
+//! - no heap allocation per iteration once the buffers have grown (the tree grows by whole child
+//!   ranges at expansion, up to the node budget);
+//! - with the same seed, the same root and the same limits the worker does the same work.
+
+use super::config::MctsConfig;
+use super::playout::{PlayoutContext, PlayoutPolicy, outcome_reward, win_probability};
+use super::selection::select_child;
+use super::stats::MctsStats;
+use super::tree::Tree;
+use crate::eval::{Evaluator, Score};
+use crate::game::{Game, Side};
+use crate::rng::SplitMix64;
+
+/// How many plies below the old root [`Worker::prepare`] looks for the new root.
+pub const MAX_REUSE_DEPTH: usize = 4;
+
+/// A tree with what it takes to grow it.
+pub struct Worker<G: Game> {
+    /// The tree; its root is `root`.
+    pub tree: Tree<G::Move>,
+    /// The position at the root of `tree` (`None` before the first search).
+    pub root: Option<G>,
+    /// The worker's generator.
+    pub rng: SplitMix64,
+    /// Counters of the current search.
+    pub stats: MctsStats,
+    moves: Vec<G::Move>,
+    path: Vec<usize>,
+    scores: Vec<f64>,
+}
+
+impl<G: Game> Worker<G> {
+    /// A worker with an empty tree and a generator seeded with `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Worker<G> {
+        Worker {
+            tree: Tree::new(Side::First, 0),
+            root: None,
+            rng: SplitMix64::new(seed),
+            stats: MctsStats::default(),
+            moves: Vec::new(),
+            path: Vec::new(),
+            scores: Vec::new(),
+        }
+    }
+
+    /// Gets ready to search `state`: keeps the subtree of `state` when `reuse` is on and the
+    /// previous tree holds it (found by hash at most [`MAX_REUSE_DEPTH`] plies below the old
+    /// root, then confirmed by replaying the moves that lead there), otherwise starts a fresh
+    /// tree. Expands the root and resets the counters.
+    pub fn prepare(&mut self, state: &G, reuse: bool, budget: usize) {
+        let mut kept = false;
+        if let (true, Some(old)) = (reuse, &self.root) {
+            if let Some((index, line)) = self.tree.find(state.hash(), MAX_REUSE_DEPTH) {
+                let mut replay = old.clone();
+                for mv in line {
+                    replay = replay.play(mv);
+                }
+                if replay.hash() == state.hash() && replay.side_to_move() == state.side_to_move() {
+                    self.tree.reroot(index);
+                    kept = true;
+                }
+            }
+        }
+        if !kept {
+            self.tree = Tree::new(state.side_to_move(), state.hash());
+        }
+        self.root = Some(state.clone());
+        self.stats = MctsStats {
+            reused_visits: u64::from(self.tree.node(0).visits),
+            ..MctsStats::default()
+        };
+        self.tree.try_expand(0, state, budget, &mut self.moves);
+        self.stats.tree_nodes = self.tree.len();
+    }
+
+    /// Runs one iteration from `root` (the position [`Worker::prepare`] was given).
+    pub fn iterate(
+        &mut self,
+        root: &G,
+        config: &MctsConfig,
+        evaluator: &dyn Evaluator<G>,
+        policy: &dyn PlayoutPolicy<G>,
+    ) {
+        let Worker {
+            tree,
+            rng,
+            stats,
+            moves,
+            path,
+            scores,
+            ..
+        } = self;
+        path.clear();
+        path.push(0);
+        let mut state = root.clone();
+        let mut index = 0;
+        let mut newly_proven = false;
+        // 1. Selection and expansion: descend while the node is expanded.
+        let reward_first = loop {
+            let node = tree.node(index);
+            if let Some(proof) = node.proof {
+                break proof_reward(proof, node.side);
+            }
+            if !node.is_expanded() {
+                let ready = node.visits > 0 || index == 0;
+                if !ready || !tree.try_expand(index, &state, config.max_nodes, moves) {
+                    if ready {
+                        stats.budget_hits += 1;
+                    }
+                    // 2. Playout from this leaf.
+                    break playout(&state, config, evaluator, policy, rng, moves, scores, stats);
+                }
+            }
+            let Some(child) = select_child(tree, index, config.exploration) else {
+                // Unreachable for a consistent tree (all children proven => proven).
+                break 0.5;
+            };
+            state = state.play(tree.node(child).mv.expect("a child has a move"));
+            stats.nodes += 1;
+            path.push(child);
+            stats.seldepth = stats.seldepth.max(path.len() as u32 - 1);
+            let node = tree.node_mut(child);
+            if node.visits == 0 {
+                node.side = state.side_to_move();
+                node.hash = state.hash();
+                if let Some(outcome) = state.outcome() {
+                    node.proof = Some(Score::terminal(outcome, node.side, 0));
+                    newly_proven = true;
+                    stats.leaves += 1;
+                }
+            }
+            index = child;
+        };
+        // 3. Backpropagation, by side.
+        for &index in path.iter() {
+            let node = tree.node_mut(index);
+            node.visits = node.visits.saturating_add(1);
+            node.value += if node.chooser == Side::First {
+                reward_first
+            } else {
+                1.0 - reward_first
+            };
+        }
+        // 4. Solver: a new proof may prove ancestors.
+        if newly_proven {
+            for &index in path.iter().rev().skip(1) {
+                if !tree.update_proof(index) {
+                    break;
+                }
+            }
+        }
+        stats.iterations += 1;
+        stats.tree_nodes = tree.len();
+    }
+}
+
+/// The reward for [`Side::First`] of a proven node whose side to move is `side`.
+fn proof_reward(proof: Score, side: Side) -> f64 {
+    let for_side = if proof.is_win() {
+        1.0
+    } else if proof.is_loss() {
+        0.0
+    } else {
+        0.5
+    };
+    if side == Side::First {
+        for_side
+    } else {
+        1.0 - for_side
+    }
+}
+
+/// Plays `policy` from `start` (not finished) until the game ends or `config.playout_cutoff`
+/// plies have been played, and returns the reward for [`Side::First`]: the outcome, or the
+/// evaluation mapped through [`win_probability`].
+#[allow(clippy::too_many_arguments)]
+fn playout<G: Game>(
+    start: &G,
+    config: &MctsConfig,
+    evaluator: &dyn Evaluator<G>,
+    policy: &dyn PlayoutPolicy<G>,
+    rng: &mut SplitMix64,
+    moves: &mut Vec<G::Move>,
+    scores: &mut Vec<f64>,
+    stats: &mut MctsStats,
+) -> f64 {
+    let mut state = start.clone();
+    let mut context = PlayoutContext {
+        rng,
+        evaluator,
+        scores,
+        made: 0,
+    };
+    stats.playouts += 1;
+    stats.leaves += 1;
+    for _ in 0..config.playout_cutoff {
+        moves.clear();
+        state.generate_moves(moves);
+        if moves.is_empty() {
+            break;
+        }
+        let pick = policy.choose(&state, moves, &mut context);
+        state = state.play(moves[pick]);
+        stats.nodes += 1;
+        stats.playout_plies += 1;
+        if let Some(outcome) = state.outcome() {
+            stats.nodes += context.made;
+            return outcome_reward(outcome, Side::First);
+        }
+    }
+    stats.nodes += context.made;
+    if let Some(outcome) = state.outcome() {
+        return outcome_reward(outcome, Side::First);
+    }
+    let p = win_probability(evaluator.evaluate(&state), config.eval_scale);
+    if state.side_to_move() == Side::First {
+        p
+    } else {
+        1.0 - p
+    }
+}
