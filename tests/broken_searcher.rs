@@ -281,7 +281,10 @@ fn game_lines(start: &Kalah, games: usize, tail: usize) -> Vec<Kalah> {
 #[test]
 fn decisive_scores_stored_without_ply_adjustment_are_caught() {
     let evaluator = StoreDifference::default();
-    let options = ConsistencyOptions { warm_pass: true };
+    let options = ConsistencyOptions {
+        warm_pass: true,
+        quiescence: false,
+    };
     let correct = check_consistency_with(
         &game_lines(&Kalah::new(4, 2).unwrap(), 30, 8),
         1..=6,

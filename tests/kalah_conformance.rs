@@ -137,6 +137,8 @@ const EMPTY_ACCEPTED: u8 = 6;
 const PANIC_ON_GARBAGE: u8 = 7;
 const STALE_HASH: u8 = 8;
 const LOSSY_POSITION_TEXT: u8 = 9;
+const QUIET_INCLUDES_NOISY: u8 = 10;
+const WRONG_INDEX_LOOKUP: u8 = 11;
 
 impl<const BUG: u8> Game for Bugged<BUG> {
     type Move = Sow;
@@ -154,6 +156,17 @@ impl<const BUG: u8> Game for Bugged<BUG> {
         if BUG != NOISY_MISSING {
             self.0.generate_noisy_moves(moves);
         }
+    }
+    fn generate_quiet_moves(&self, moves: &mut Vec<Sow>) {
+        if BUG == QUIET_INCLUDES_NOISY {
+            self.0.generate_moves(moves);
+        } else {
+            self.0.generate_quiet_moves(moves);
+        }
+    }
+    fn move_from_index(&self, index: usize) -> Option<Sow> {
+        // Answers every index below the bound with the pit of that number, legal or not.
+        (BUG == WRONG_INDEX_LOOKUP && index < self.0.move_index_bound()).then_some(Sow(index as u8))
     }
     fn play(&self, mv: Sow) -> Self {
         Bugged(self.0.play(mv))
@@ -247,4 +260,6 @@ fn the_suite_catches_broken_variants() {
     assert_eq!(caught::<PANIC_ON_GARBAGE>(), Check::Panic);
     assert_eq!(caught::<STALE_HASH>(), Check::Hash);
     assert_eq!(caught::<LOSSY_POSITION_TEXT>(), Check::PositionRoundTrip);
+    assert_eq!(caught::<QUIET_INCLUDES_NOISY>(), Check::QuietMoves);
+    assert_eq!(caught::<WRONG_INDEX_LOOKUP>(), Check::MoveFromIndex);
 }

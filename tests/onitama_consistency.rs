@@ -3,10 +3,15 @@
 //! debug builds use fewer positions and stop at depth 4), with the game's piece-square
 //! evaluator and the pseudo-random hash evaluator.
 //!
+//! The quiescence ladder is checked the same way against minimax with the same quiescence
+//! (`Minimax::with_quiescence`), depths 1..=3.
+//!
 //! Key invariant: the expected values come from `Minimax::root_values`, never from the
 //! searchers under test. Runtime: keep it well under a minute in `cargo test --release`.
 
-use plies::harness::consistency::standard_searchers;
+use plies::harness::consistency::{
+    ConsistencyOptions, check_consistency_with, quiescence_searchers, standard_searchers,
+};
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies::{Evaluator, Notation};
 use plies_onitama::{Onitama, PstEvaluator};
@@ -68,4 +73,28 @@ fn searchers_match_minimax_with_the_pst_evaluator() {
 #[test]
 fn searchers_match_minimax_with_the_hash_evaluator() {
     check("hash evaluator", &HashEvaluator::new(9, 3), 20);
+}
+
+/// Every rung of the quiescence ladder equals minimax with the same quiescence.
+fn check_quiescence<E: Evaluator<Onitama> + Clone + 'static>(name: &str, evaluator: &E, seed: u64) {
+    let positions = positions(seed, if release() { 30 } else { 2 });
+    let options = ConsistencyOptions {
+        quiescence: true,
+        ..ConsistencyOptions::default()
+    };
+    let report = check_consistency_with(
+        &positions,
+        1..=3,
+        evaluator,
+        &mut quiescence_searchers(evaluator),
+        options,
+    )
+    .unwrap_or_else(|f| panic!("{f}"));
+    println!("onitama with quiescence, {name}, depths 1..=3: {report}");
+}
+
+#[test]
+fn quiescence_searchers_match_minimax_with_quiescence() {
+    check_quiescence("pst evaluator", &PstEvaluator::default(), 30);
+    check_quiescence("hash evaluator", &HashEvaluator::new(11, 3), 40);
 }

@@ -226,12 +226,32 @@ pub fn standard_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
 pub struct ConsistencyOptions {
     /// Run the warm pass (no clearing between searches) after the cold one.
     pub warm_pass: bool,
+    /// Compare against [`Minimax::with_quiescence`] instead of plain minimax: the reference of
+    /// searchers with quiescence search ([`quiescence_searchers`]).
+    pub quiescence: bool,
 }
 
 impl Default for ConsistencyOptions {
     fn default() -> Self {
-        ConsistencyOptions { warm_pass: true }
+        ConsistencyOptions {
+            warm_pass: true,
+            quiescence: false,
+        }
     }
+}
+
+/// Every rung of [`PvsConfig::quiescence_ladder`]: searchers with quiescence search, to be
+/// checked with [`ConsistencyOptions::quiescence`] against minimax with the same quiescence.
+pub fn quiescence_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
+    evaluator: &E,
+) -> Vec<(String, Box<dyn Searcher<G>>)> {
+    PvsConfig::quiescence_ladder()
+        .into_iter()
+        .map(|(name, config)| {
+            let searcher: Box<dyn Searcher<G>> = Box::new(Pvs::new(evaluator.clone(), config));
+            (name.to_string(), searcher)
+        })
+        .collect()
 }
 
 /// Checks every searcher against plain minimax with `evaluator` on every position at every
@@ -262,7 +282,11 @@ pub fn check_consistency_with<G: Notation, E: Evaluator<G>>(
     options: ConsistencyOptions,
 ) -> Result<ConsistencyReport, ConsistencyFailure> {
     assert!(*depths.start() >= 1, "consistency depths start at 1");
-    let minimax = Minimax::new(evaluator);
+    let minimax = if options.quiescence {
+        Minimax::with_quiescence(evaluator)
+    } else {
+        Minimax::new(evaluator)
+    };
     let mut report = ConsistencyReport {
         positions: positions.len(),
         finished: positions.iter().filter(|p| p.outcome().is_some()).count(),

@@ -12,7 +12,10 @@
 //! Key invariant: [`check_conformance`] is deterministic in its seed, and the first broken
 //! invariant is reported with the position in notation and the move at fault.
 
+mod generation;
+
 use std::fmt;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::game::{Game, MoveClass, Outcome};
@@ -52,6 +55,10 @@ pub enum Check {
     MalformedAccepted,
     /// A parser or formatter panicked.
     Panic,
+    /// `generate_quiet_moves` is not exactly the legal moves classed quiet.
+    QuietMoves,
+    /// `move_from_index` answered with a move that is not the legal move of that index.
+    MoveFromIndex,
 }
 
 /// The first broken invariant: which check, where, and with which move.
@@ -281,7 +288,9 @@ impl<G: Notation> Checker<G> {
             }
         }
         self.check_move_indices(state, moves)?;
-        self.check_classes(state, moves, noisy)
+        self.check_classes(state, moves, noisy)?;
+        self.check_quiet_moves(state, moves, noisy)?;
+        self.check_move_from_index(state, moves)
     }
 
     fn check_move_indices(&self, state: &G, moves: &[G::Move]) -> Result<(), ConformanceFailure> {
