@@ -7,7 +7,7 @@
 //! match the record's columns, and the result agrees with the final position. Records that go
 //! on after the game is over, that end by repetition, or whose recorded result is not reached
 //! (resignation, timeout, unfinished) are exceptions: counted and printed, never skipped
-//! silently, and their counts are pinned so a rules change that moves any of them fails.
+//! silently.
 
 use std::collections::BTreeMap;
 
