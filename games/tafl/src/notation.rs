@@ -119,7 +119,8 @@ impl Tafl {
             return Err(NotationError::new(t, "a resignation, not a move"));
         }
         let b = t.as_bytes();
-        let body = if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_alphabetic() {
+        let body = if b.len() >= 2 && b"tcnkmgTCNKMG".contains(&b[0]) && b[1].is_ascii_alphabetic()
+        {
             &t[1..]
         } else {
             t
