@@ -33,14 +33,14 @@ impl Tafl {
             }
             if victim == Piece::King {
                 if self.king_taken(n, d) {
-                    self.lift(n);
+                    self.capture(n);
                     self.king = NONE;
                 }
                 continue;
             }
             let f = r.neighbours[n][d];
             if f != NONE && self.hostile(f as usize, victim, piece) {
-                self.lift(n);
+                self.capture(n);
             }
         }
         if r.shieldwall != Shieldwall::None && r.is_edge(to) {
@@ -181,7 +181,7 @@ impl Tafl {
             }
             for &sq in &row[..len] {
                 if self.board.get(sq) != Piece::King {
-                    self.lift(sq);
+                    self.capture(sq);
                 }
             }
         }

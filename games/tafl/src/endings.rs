@@ -96,43 +96,87 @@ impl Tafl {
         true
     }
 
+    /// Whether an attacker that just arrived on `to` (capturing nothing) may have closed an
+    /// encirclement: only if `to` is on the edge or has two or more attackers among its eight
+    /// neighbours. Otherwise any defender path to the edge through `to` can step around it
+    /// (one of the two arcs of its eight neighbours is free of attackers), so the move cannot
+    /// encircle.
+    pub(crate) fn may_close_ring(&self, to: usize) -> bool {
+        let r = self.rules;
+        if r.edge[to] {
+            return true;
+        }
+        let nb = &r.neighbours[to];
+        let attacker = |s: u16| s != NONE && self.board.get(s as usize) == Piece::Attacker;
+        let mut count = 0;
+        for d in 0..4 {
+            count += usize::from(attacker(nb[d]));
+        }
+        for d in 0..2 {
+            let side = nb[d];
+            if side != NONE {
+                count += usize::from(attacker(r.neighbours[side as usize][2]));
+                count += usize::from(attacker(r.neighbours[side as usize][3]));
+            }
+        }
+        count >= 2
+    }
+
     /// Encirclement: no defender (king included) is connected to the board edge through
-    /// squares free of attackers.
+    /// squares free of attackers. Searches from the defenders outwards and stops at the first
+    /// edge square reached (usually after a few steps).
     pub(crate) fn encircled(&self) -> bool {
         let r = self.rules;
         let n = r.dim * r.dim;
-        let mut seen = [false; MAX_SQUARES];
-        let mut stack = [0u16; MAX_SQUARES];
-        let mut top = 0;
-        for (sq, seen_sq) in seen.iter_mut().enumerate().take(n) {
-            if r.is_edge(sq) {
-                match self.board.get(sq) {
-                    Piece::Attacker => {}
-                    Piece::Empty => {
-                        *seen_sq = true;
-                        stack[top] = sq as u16;
-                        top += 1;
+        // Fast exit: the king sees the edge along a rank or file.
+        if self.king != NONE {
+            let k = self.king as usize;
+            let sees_edge = (0..4).any(|d| {
+                let mut s = k;
+                loop {
+                    if r.edge[s] {
+                        return true;
                     }
-                    _ => return false,
+                    let nb = r.neighbours[s][d];
+                    if nb == NONE || self.board.get(nb as usize) == Piece::Attacker {
+                        return false;
+                    }
+                    s = nb as usize;
                 }
+            });
+            if sees_edge {
+                return false;
             }
         }
-        while top > 0 {
-            top -= 1;
-            let s = stack[top] as usize;
-            for d in 0..4 {
-                let nb = r.neighbours[s][d];
-                if nb == NONE || seen[nb as usize] {
-                    continue;
+        let mut seen = [false; MAX_SQUARES];
+        let mut stack = [0u16; MAX_SQUARES];
+        // Start from the king first: he is the likeliest to have open lines.
+        let starts = std::iter::once(self.king as usize)
+            .filter(|&k| k < n)
+            .chain((0..n).filter(|&sq| self.board.get(sq) == Piece::Defender));
+        for start in starts {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut top = 1;
+            stack[0] = start as u16;
+            while top > 0 {
+                top -= 1;
+                let s = stack[top] as usize;
+                if r.is_edge(s) {
+                    return false;
                 }
-                match self.board.get(nb as usize) {
-                    Piece::Attacker => {}
-                    Piece::Empty => {
+                for d in 0..4 {
+                    let nb = r.neighbours[s][d];
+                    if nb == NONE || seen[nb as usize] {
+                        continue;
+                    }
+                    if self.board.get(nb as usize) != Piece::Attacker {
                         seen[nb as usize] = true;
                         stack[top] = nb;
                         top += 1;
                     }
-                    _ => return false,
                 }
             }
         }

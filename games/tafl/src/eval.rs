@@ -41,15 +41,9 @@ impl Evaluator<Tafl> for TaflEvaluator {
     fn evaluate(&self, state: &Tafl) -> Score {
         let r = state.rules;
         let dim = r.dim;
-        let n = dim * dim;
-        let mut defenders_view = 0i32;
-        for sq in 0..n {
-            match state.board.get(sq) {
-                Piece::Attacker => defenders_view -= self.attacker,
-                Piece::Defender => defenders_view += self.defender,
-                _ => {}
-            }
-        }
+        let king_on_board = i32::from(state.king != NONE);
+        let mut defenders_view = (i32::from(state.counts[1]) - king_on_board) * self.defender
+            - i32::from(state.counts[0]) * self.attacker;
         if state.king != NONE {
             let k = state.king as usize;
             let (f, rank) = ((k % dim) as i32, (k / dim) as i32);

@@ -179,6 +179,8 @@ pub struct Rules {
     pub linnaean: bool,
     /// Per square: [`CORNER`] / [`THRONE`] bits.
     pub(crate) roles: Vec<u8>,
+    /// Per square: on the board edge.
+    pub(crate) edge: Vec<bool>,
     /// Per square: the neighbour in each direction (+file, -file, +rank, -rank), or `NONE`.
     pub(crate) neighbours: Vec<[u16; 4]>,
 }
@@ -251,6 +253,7 @@ impl Rules {
             edge_fort: false,
             linnaean: false,
             roles: Vec::new(),
+            edge: Vec::new(),
             neighbours: Vec::new(),
         };
         rules.derive_tables();
@@ -266,6 +269,12 @@ impl Rules {
         for &t in &self.thrones {
             self.roles[t as usize] |= THRONE;
         }
+        self.edge = (0..dim * dim)
+            .map(|sq| {
+                let (f, r) = (sq % dim, sq / dim);
+                f == 0 || r == 0 || f + 1 == dim || r + 1 == dim
+            })
+            .collect();
         self.neighbours = (0..dim * dim)
             .map(|sq| {
                 let (f, r) = (sq % dim, sq / dim);
@@ -501,8 +510,7 @@ impl Rules {
     #[inline]
     #[must_use]
     pub fn is_edge(&self, sq: usize) -> bool {
-        let (f, r) = (sq % self.dim, sq / self.dim);
-        f == 0 || r == 0 || f + 1 == self.dim || r + 1 == self.dim
+        self.edge[sq]
     }
 }
 

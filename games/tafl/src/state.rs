@@ -34,6 +34,8 @@ pub struct Tafl {
     pub(crate) side: Side,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) hash: u64,
+    /// Pieces per side (attackers, defenders with the king), kept by [`Tafl::capture`].
+    pub(crate) counts: [u16; 2],
 }
 
 /// Whether `piece` belongs to `side` (attackers are [`Side::First`]).
@@ -61,7 +63,14 @@ impl Tafl {
             side,
             outcome: None,
             hash: 0,
+            counts: [0, 0],
         };
+        for sq in 0..n {
+            let piece = board.get(sq);
+            if piece != Piece::Empty {
+                state.counts[usize::from(piece != Piece::Attacker)] += 1;
+            }
+        }
         state.hash = state.hash_from_scratch();
         state.outcome = state.static_outcome();
         state
@@ -158,18 +167,32 @@ impl Tafl {
     /// Whether `side` has at least one legal move on this board.
     pub(crate) fn has_any_move(&self, side: Side) -> bool {
         let n = self.rules.dim * self.rules.dim;
+        if side == Side::Second
+            && self.king != NONE
+            && !self.for_each_target(self.king as usize, Piece::King, |_| false)
+        {
+            return true;
+        }
         (0..n).any(|sq| {
             let piece = self.board.get(sq);
             owns(side, piece) && !self.for_each_target(sq, piece, |_| false)
         })
     }
 
-    /// Moves the piece on `from` to `to`, keeping the hash.
+    /// Empties `sq`, keeping the hash (not the counts: see [`Tafl::capture`]).
     #[inline]
     pub(crate) fn lift(&mut self, sq: usize) {
         let code = self.board.0[sq];
         self.hash ^= piece_key(code, sq);
         self.board.0[sq] = 0;
+    }
+
+    /// Removes a captured piece, keeping hash and counts.
+    #[inline]
+    pub(crate) fn capture(&mut self, sq: usize) {
+        let code = self.board.0[sq];
+        self.counts[usize::from(code != Piece::Attacker as u8)] -= 1;
+        self.lift(sq);
     }
 
     #[inline]
@@ -237,8 +260,10 @@ impl Game for Tafl {
                 && ((r.edge_escape && r.is_edge(to)) || (!r.edge_escape && r.is_corner(to)));
             (escaped || (r.edge_fort && next.edge_fort())).then_some(Outcome::Win(Side::Second))
         } else {
-            (next.king == NONE || (r.surround_fatal && next.encircled()))
-                .then_some(Outcome::Win(Side::First))
+            let captured = next.counts[1] != self.counts[1];
+            let encircled =
+                r.surround_fatal && (captured || next.may_close_ring(to)) && next.encircled();
+            (next.king == NONE || encircled).then_some(Outcome::Win(Side::First))
         };
         if next.outcome.is_none() && !next.has_any_move(next.side) {
             next.outcome = Some(Outcome::Win(mover));
@@ -294,8 +319,8 @@ impl Game for Tafl {
         if next.outcome == Some(Outcome::Win(self.side)) {
             return MoveClass::Win;
         }
-        let before = self.piece_count(self.side.opponent());
-        if next.piece_count(self.side.opponent()) < before {
+        let them = self.side.opponent().index();
+        if next.counts[them] < self.counts[them] {
             MoveClass::Capture
         } else {
             MoveClass::Quiet
@@ -307,8 +332,7 @@ impl Tafl {
     /// The number of pieces of `side` (the king counts for the defenders).
     #[must_use]
     pub fn piece_count(&self, side: Side) -> usize {
-        let n = self.rules.dim * self.rules.dim;
-        (0..n).filter(|&sq| owns(side, self.board.get(sq))).count()
+        usize::from(self.counts[side.index()])
     }
 }
 
