@@ -109,11 +109,10 @@ impl Tafl {
         let nb = &r.neighbours[to];
         let attacker = |s: u16| s != NONE && self.board.get(s as usize) == Piece::Attacker;
         let mut count = 0;
-        for d in 0..4 {
-            count += usize::from(attacker(nb[d]));
+        for &s in nb {
+            count += usize::from(attacker(s));
         }
-        for d in 0..2 {
-            let side = nb[d];
+        for &side in &nb[..2] {
             if side != NONE {
                 count += usize::from(attacker(r.neighbours[side as usize][2]));
                 count += usize::from(attacker(r.neighbours[side as usize][3]));
