@@ -110,12 +110,12 @@ impl Board {
             let mut digits = false;
             for c in row.chars() {
                 if let Some(d) = c.to_digit(10) {
-                    run = run * 10 + d as usize;
+                    run = run.saturating_mul(10).saturating_add(d as usize);
                     digits = true;
                     continue;
                 }
                 if digits {
-                    file += run;
+                    file = file.saturating_add(run);
                     run = 0;
                     digits = false;
                 }
@@ -148,7 +148,7 @@ impl Board {
                 board.0[rank * dim + file] = piece as u8;
                 file += 1;
             }
-            file += run;
+            file = file.saturating_add(run);
             if file != dim {
                 return Err(NotationError::new(
                     *row,

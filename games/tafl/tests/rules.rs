@@ -388,6 +388,9 @@ fn rules_strings_errors_name_the_key() {
     assert!(ok.is_ok());
     assert!(Tafl::parse_position("nosuchvariant").is_err());
     assert!(Tafl::parse_position("brandub /3t3/ a").is_err());
+    let huge = "brandub /99999999999999999999999t/7/7/7/7/7/7/ a";
+    assert!(Tafl::parse_position(huge).is_err());
+    assert!(Tafl::parse_position("brandub /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ x").is_err());
     let p = Tafl::parse_position("brandub").unwrap();
     assert!(p.parse_move("a4-a7").is_err()); // corner: king only
     assert!(p.parse_move("zz-a1").is_err());
