@@ -36,6 +36,9 @@ pub struct Tafl {
     pub(crate) hash: u64,
     /// Pieces per side (attackers, defenders with the king), kept by [`Tafl::capture`].
     pub(crate) counts: [u16; 2],
+    /// Per side, a square whose piece recently had a legal move (a hint for
+    /// [`Tafl::has_any_move`]; not part of the position).
+    pub(crate) witness: [u16; 2],
 }
 
 /// Whether `piece` belongs to `side` (attackers are [`Side::First`]).
@@ -64,6 +67,7 @@ impl Tafl {
             outcome: None,
             hash: 0,
             counts: [0, 0],
+            witness: [NONE, NONE],
         };
         for sq in 0..n {
             let piece = board.get(sq);
@@ -104,7 +108,7 @@ impl Tafl {
         }
     }
 
-    fn static_outcome(&self) -> Option<Outcome> {
+    fn static_outcome(&mut self) -> Option<Outcome> {
         let r = self.rules;
         if self.king == NONE {
             return Some(Outcome::Win(Side::First));
@@ -164,19 +168,30 @@ impl Tafl {
         true
     }
 
-    /// Whether `side` has at least one legal move on this board.
-    pub(crate) fn has_any_move(&self, side: Side) -> bool {
-        let n = self.rules.dim * self.rules.dim;
-        if side == Side::Second
-            && self.king != NONE
-            && !self.for_each_target(self.king as usize, Piece::King, |_| false)
-        {
+    /// Whether `side` has at least one legal move on this board. Tries the remembered
+    /// witness (a square whose piece had a move, `witness[side]`) first, and remembers the
+    /// piece found by a scan; the witness is only a hint, checked every time.
+    pub(crate) fn has_any_move(&mut self, side: Side) -> bool {
+        let movable = |state: &Tafl, sq: usize| {
+            let piece = state.board.get(sq);
+            owns(side, piece) && !state.for_each_target(sq, piece, |_| false)
+        };
+        let w = self.witness[side.index()] as usize;
+        if w < self.rules.dim * self.rules.dim && movable(self, w) {
             return true;
         }
-        (0..n).any(|sq| {
-            let piece = self.board.get(sq);
-            owns(side, piece) && !self.for_each_target(sq, piece, |_| false)
-        })
+        if side == Side::Second && self.king != NONE && movable(self, self.king as usize) {
+            self.witness[1] = self.king;
+            return true;
+        }
+        let n = self.rules.dim * self.rules.dim;
+        match (0..n).find(|&sq| movable(self, sq)) {
+            Some(sq) => {
+                self.witness[side.index()] = sq as u16;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Empties `sq`, keeping the hash (not the counts: see [`Tafl::capture`]).
