@@ -1,0 +1,49 @@
+//! # plies-tafl
+//!
+//! Tafl for plies: one rules engine configured by OpenTafl rules strings (OTN), every
+//! built-in OpenTafl variant plus Brandubh "federation" and official-repetition Copenhagen,
+//! OTN positions and moves, game records with threefold repetition, and an evaluator.
+//!
+//! - Board: up to 19x19, square `= (rank - 1) * dim + file`, `a1 = 0`; a mailbox of one byte
+//!   per square in a fixed 361-byte array ([`Board`]), so [`Tafl`] is `Copy` with no heap.
+//! - Rules: [`Rules`] parsed from the OTN string and interned, so a position carries a
+//!   `&'static Rules` (one pointer; equal rules share one copy).
+//! - Sides: [`plies::Side::First`] = attackers, [`plies::Side::Second`] = defenders.
+//! - Repetition: positions carry no history; [`GameRecord`] applies `tfr` when games are
+//!   played or replayed, and searches ignore repetition (a repeated position is searched like
+//!   any other).
+//! - Unsupported (rejected with an error naming the key or piece): berserk pieces and moves,
+//!   jumps, speed limits, fortress squares, middleweight king.
+//!
+//! ```
+//! use plies::{Game, Notation};
+//! use plies::harness::perft::{perft, PerftConvention};
+//! use plies_tafl::Tafl;
+//!
+//! let brandub = Tafl::parse_position("brandub").unwrap();
+//! assert_eq!(perft(&brandub, 2, PerftConvention::Leaf), 960);
+//! let next = brandub.play_line("d7-c7").unwrap();
+//! assert_eq!(next.format_move(next.parse_move("d5-c5").unwrap()), "d5-c5");
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod board;
+mod capture;
+mod endings;
+pub mod eval;
+pub mod notation;
+pub mod otep;
+pub mod record;
+pub mod referee;
+pub mod rules;
+pub mod state;
+pub mod variants;
+mod zobrist;
+
+pub use board::{Board, Piece};
+pub use eval::TaflEvaluator;
+pub use record::{GameRecord, RecordError};
+pub use rules::Rules;
+pub use state::{Tafl, TaflMove};
+pub use variants::{VARIANTS, Variant, from_rules, start_of, variant};
