@@ -437,7 +437,9 @@ fn stop_flag_stops_every_searcher() {
         let start = Instant::now();
         let result = searcher.search(&state, &limits);
         raiser.join().unwrap();
-        assert!(start.elapsed() < Duration::from_secs(2), "{name}");
+        // Depth 60 of this tree would take far longer than any machine gives a test; the bound is
+        // loose only so a heavily loaded CI machine cannot make it flaky.
+        assert!(start.elapsed() < Duration::from_secs(10), "{name}");
         assert!(result.depth < 60, "{name}");
         if name != "minimax" {
             assert!(moves.contains(&result.best_move.unwrap()), "{name}");
