@@ -36,10 +36,18 @@ use crate::game::Game;
 /// The plain names [`searcher_by_name`] knows (it also knows every rung name of
 /// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`], such as
 /// `pvs+tt+killers` or `pvs+tt+q`).
-pub const SEARCHER_NAMES: [&str; 5] = ["minimax", "minimax+q", "alphabeta", "pvs", "pvs-plain"];
+pub const SEARCHER_NAMES: [&str; 6] = [
+    "minimax",
+    "minimax+q",
+    "alphabeta",
+    "pvs",
+    "pvs-noq",
+    "pvs-plain",
+];
 
 /// A searcher by name: `minimax` ([`Minimax`]), `minimax+q` ([`Minimax::with_quiescence`]),
-/// `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with [`PvsConfig::full`]), `pvs-plain`
+/// `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with [`PvsConfig::full`]), `pvs-noq` (the full
+/// configuration without quiescence search, to measure what quiescence is worth), `pvs-plain`
 /// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
 /// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
 /// valid ones.
@@ -52,6 +60,13 @@ pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
         "minimax+q" => return Ok(Box::new(Minimax::with_quiescence(evaluator))),
         "alphabeta" => return Ok(Box::new(AlphaBeta::new(evaluator))),
         "pvs" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::full()))),
+        "pvs-noq" => {
+            let config = PvsConfig {
+                quiescence: false,
+                ..PvsConfig::full()
+            };
+            return Ok(Box::new(Pvs::new(evaluator, config)));
+        }
         "pvs-plain" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::plain()))),
         _ => {}
     }
