@@ -15,7 +15,9 @@ const OPENING_1: &str = "g2 c6 f2 d4 e1 e4 h3 a4 d1 f6";
 const OPENING_1_D4: u64 = 13_229_621;
 
 fn benches(c: &mut Criterion) {
-    let state = Yinsh::start_position().play_line(OPENING_1).expect("valid opening");
+    let state = Yinsh::start_position()
+        .play_line(OPENING_1)
+        .expect("valid opening");
     assert_eq!(perft(&state, 4, PerftConvention::Leaf), OPENING_1_D4);
     let d5 = perft(&state, 5, PerftConvention::Leaf);
     println!("yinsh perft(5) of opening 1 = {d5}");

@@ -139,6 +139,10 @@ impl Yinsh {
             }
             _ => {}
         }
+        let mover = match phase {
+            Phase::RemoveRow | Phase::RemoveRing => mover,
+            Phase::Place | Phase::Move => Side::First,
+        };
         let mut state = Yinsh {
             cells,
             to_move,
@@ -273,7 +277,9 @@ impl Yinsh {
         }
         self.hash ^= KEYS[PHASE_KEY + self.phase as usize] ^ KEYS[PHASE_KEY + phase as usize];
         self.phase = phase;
-        self.mover = mover;
+        // Outside the removal phases the mover means nothing: keep one value so equal
+        // positions compare equal.
+        self.mover = if removal(phase) { mover } else { Side::First };
         if removal(phase) && mover == Side::Second {
             self.hash ^= KEYS[MOVER_KEY];
         }
