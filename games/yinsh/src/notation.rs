@@ -17,7 +17,7 @@
 use plies::{Game, Notation, NotationError, Side};
 
 use crate::board::{CELLS, COLUMNS, cell_at, cell_name, column_range, parse_cell, step};
-use crate::rows::{EMPTY, marker, ring};
+use crate::rows::EMPTY;
 use crate::state::{Move, Phase, Yinsh};
 
 const SYMBOLS: [char; 5] = ['.', 'W', 'B', 'w', 'b'];
@@ -261,7 +261,7 @@ impl Notation for Yinsh {
             }
         }
         out.push_str(&format!(
-            "{}\nlegend: W/B rings, w/b markers; {} markers left; removed w {} b {}; {} to play ({:?})",
+            "{}\nW/B rings, w/b markers; rows count upward in each column from A2 B1 C1 D1 E1 F2 G2 H3 I4 J5 K7\n{} markers left; removed w {} b {}; {} to play ({:?})",
             (0..COLUMNS).map(|c| format!(" {} ", (b'A' + c as u8) as char)).collect::<String>(),
             crate::state::MARKERS - self.markers_on_board(),
             self.removed(Side::First),
@@ -269,7 +269,6 @@ impl Notation for Yinsh {
             if self.side_to_move() == Side::First { "white" } else { "black" },
             self.phase()
         ));
-        let _ = (ring(Side::First), marker(Side::First));
         out
     }
 }

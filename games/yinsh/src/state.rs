@@ -490,15 +490,18 @@ impl Game for Yinsh {
                 MoveClass::Win
             }
             Move::Row(..) | Move::RemoveRing(_) => MoveClass::Capture,
-            Move::Ring(..) => {
+            Move::Ring(..) | Move::Pass => {
+                // The last marker or a second pass can end the game at once.
                 let child = self.play(mv);
-                if child.phase == Phase::RemoveRow && child.to_move == self.to_move {
+                if child.outcome == Some(Outcome::Win(self.to_move)) {
+                    MoveClass::Win
+                } else if child.phase == Phase::RemoveRow && child.to_move == self.to_move {
                     MoveClass::Capture
                 } else {
                     MoveClass::Quiet
                 }
             }
-            Move::Place(_) | Move::Pass => MoveClass::Quiet,
+            Move::Place(_) => MoveClass::Quiet,
         }
     }
 }
