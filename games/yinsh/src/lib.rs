@@ -15,7 +15,8 @@
 //! # Modelling
 //! Each decision — place ring, move ring, pass, remove row, remove ring — is one [`Move`], so
 //! the side to move does not strictly alternate ([`plies::Game`] allows that). See
-//! [`notation`](crate) docs on [`Yinsh`]'s `Notation` impl for the text formats.
+//! the `Notation` impl of [`Yinsh`] for the text formats (GIPF-style moves, a position format)
+//! and [`read_sgf`] for boardspace records.
 //!
 //! Key invariant: no row stands on the board while a ring is to be placed or moved.
 #![forbid(unsafe_code)]
@@ -25,7 +26,9 @@ pub mod board;
 mod eval;
 mod notation;
 mod rows;
+mod sgf;
 mod state;
 
 pub use eval::YinshEvaluator;
+pub use sgf::{SgfGame, read_sgf};
 pub use state::{MARKERS, Move, Phase, RINGS, Yinsh};
