@@ -60,6 +60,7 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod harness;
+pub mod mcts;
 pub mod notation;
 pub mod rng;
 pub mod search;

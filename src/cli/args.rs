@@ -26,6 +26,9 @@ pub(crate) enum Command {
     /// Search the game's fixed bench positions to a fixed depth; the total node count is a
     /// signature of the search.
     Bench(BenchArgs),
+    /// Play a match (two engines) or a round robin (more) over openings, each played twice
+    /// with colours swapped; prints each game and a results table with Elo and its 95% interval.
+    Arena(super::arena::ArenaArgs),
 }
 
 /// Where a command starts: a position and moves played from it.

@@ -2,12 +2,14 @@
 //!
 //! A game's binary is a few lines:
 //!
-//! ```ignore
+//! ```no_run
+//! use plies_onitama::{Onitama, PstEvaluator};
+//!
 //! fn main() -> std::process::ExitCode {
-//!     plies::cli::main(plies::cli::GameCli {
-//!         name: "mygame",
-//!         evaluator: plies::cli::evaluator(MyEvaluator::default()),
-//!         bench_positions: &["<position text>", "<position text>"],
+//!     plies::cli::main(plies::cli::GameCli::<Onitama> {
+//!         name: "onitama",
+//!         evaluator: plies::cli::evaluator(PstEvaluator::default()),
+//!         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
 //!         bench_depth: 8,
 //!     })
 //! }
@@ -18,6 +20,9 @@
 //! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs] [--json]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D] [--json]`
+//! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
+//!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
+//!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
@@ -29,6 +34,7 @@
 //! `input` and writes only to its `output`, so every command is testable.
 
 mod analyze;
+mod arena;
 mod args;
 mod bench;
 mod perft;
@@ -154,6 +160,7 @@ pub fn run<G: Notation>(
         Command::Analyze(args) => analyze::run(spec, &args, output),
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
+        Command::Arena(args) => arena::run(spec, &args, output),
     }?;
     output.flush()?;
     Ok(())
