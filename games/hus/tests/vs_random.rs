@@ -1,37 +1,37 @@
-//! The engine (PVS with [`HusEvaluator`]) against the course's baseline: a uniform random
-//! player. 100 games, the engine taking each side in turn, random moves seeded per game.
+//! The engine (a `SearchAgent`: PVS with [`HusEvaluator`]) against the course's baseline, the
+//! core's uniform `RandomAgent`. 100 games, the engine taking each side in turn, random moves seeded per game.
 //! The CI test searches to a fixed depth; the ignored one uses 100 ms per move as in the issue.
 //!
 //! Key invariant: the engine must win every game (a draw or a loss fails).
 
 use std::time::Duration;
 
-use plies::rng::SplitMix64;
+use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::search::pvs::{Pvs, PvsConfig};
-use plies::{Game, Notation, Outcome, SearchLimits, Searcher, Side};
+use plies::{Game, Notation, Outcome, SearchLimits, Side};
 use plies_hus::{Hus, HusEvaluator};
 
 fn play(engine_side: Side, seed: u64, limits: &SearchLimits) -> (Option<Outcome>, usize) {
-    let mut pvs = Pvs::new(
+    let pvs = Pvs::new(
         HusEvaluator::default(),
         PvsConfig {
             tt_mb: 4,
             ..PvsConfig::full()
         },
     );
-    let mut rng = SplitMix64::new(seed);
+    let mut engine = SearchAgent::new(Box::new(pvs));
+    let mut random = RandomAgent::new(424);
+    Agent::<Hus>::new_game(&mut engine, seed);
+    Agent::<Hus>::new_game(&mut random, seed);
     let mut state = Hus::start_position();
-    let mut moves = Vec::new();
     let mut plies = 0;
     while state.outcome().is_none() {
-        let mv = if state.side_to_move() == engine_side {
-            pvs.search(&state, limits).best_move.expect("a move")
+        let choice = if state.side_to_move() == engine_side {
+            engine.choose(&state, limits)
         } else {
-            moves.clear();
-            state.generate_moves(&mut moves);
-            moves[rng.below(moves.len())]
+            random.choose(&state, limits)
         };
-        state = state.play(mv);
+        state = state.play(choice.expect("a legal move").mv);
         plies += 1;
     }
     (state.outcome(), plies)
