@@ -69,3 +69,41 @@ impl Evaluator<Yinsh> for YinshEvaluator {
         Score::cp(value)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plies::Notation;
+
+    #[test]
+    fn colour_swap_keeps_the_value_and_markers_count() {
+        // Opening 2 of rules/yinsh.md after one ring move, and the same with colours swapped.
+        let state = Yinsh::start_position()
+            .play_line("g2 e7 g3 e2 g4 g7 g5 e4 g6 c6 g2-f2")
+            .unwrap();
+        let text = state.format_position();
+        let (board, rest) = text.split_once(' ').unwrap();
+        let swapped_board: String = board
+            .chars()
+            .map(|c| match c {
+                'W' => 'B',
+                'B' => 'W',
+                'w' => 'b',
+                'b' => 'w',
+                other => other,
+            })
+            .collect();
+        let swapped_rest = rest.replacen("b move", "w move", 1);
+        let swapped = Yinsh::parse_position(&format!("{swapped_board} {swapped_rest}")).unwrap();
+        let e = YinshEvaluator::default();
+        assert_eq!(e.evaluate(&state), e.evaluate(&swapped));
+        // Black to move, White has the only marker: Black is behind on markers.
+        let markers_only = YinshEvaluator {
+            ring: 0,
+            marker: 10,
+            mobility: 0,
+            threat: 0,
+        };
+        assert_eq!(markers_only.evaluate(&state), Score::cp(-10));
+    }
+}

@@ -24,6 +24,7 @@
 
 pub mod board;
 mod eval;
+mod moves;
 mod notation;
 mod rows;
 mod sgf;

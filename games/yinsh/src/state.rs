@@ -13,6 +13,7 @@ use plies::rng::random_keys;
 use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::board::{CELLS, step};
+pub use crate::moves::{Move, Phase};
 use crate::rows::{
     EMPTY, flip, for_each_row, has_any_row, has_row_through, is_marker, marker, ring, row_cells,
 };
@@ -21,34 +22,6 @@ use crate::rows::{
 pub const MARKERS: u8 = 51;
 /// Rings per player.
 pub const RINGS: u8 = 5;
-
-/// What the side to move has to decide.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Phase {
-    /// Opening: place a ring on an empty point.
-    Place,
-    /// Move a ring (or pass if none can move).
-    Move,
-    /// Remove one of your rows of five markers.
-    RemoveRow,
-    /// Remove one of your rings, after removing a row.
-    RemoveRing,
-}
-
-/// One decision.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Move {
-    /// Place a ring on this cell.
-    Place(u8),
-    /// Put a marker in the ring on `from` and move the ring to `to`.
-    Ring(u8, u8),
-    /// Remove the five markers from `start` along positive direction `dir` (`0..3`).
-    Row(u8, u8),
-    /// Remove your ring on this cell.
-    RemoveRing(u8),
-    /// No ring can move.
-    Pass,
-}
 
 const _: () = assert!(std::mem::size_of::<Move>() <= 3);
 
