@@ -60,6 +60,16 @@ fn line_between(a: usize, b: usize) -> Option<(usize, usize)> {
 
 impl Yinsh {
     fn parse_move_text(&self, token: &str) -> Result<Move, NotationError> {
+        self.parse_move_parts(token).map_err(|e| {
+            if e.token.is_empty() {
+                NotationError::new(token, e.reason)
+            } else {
+                e
+            }
+        })
+    }
+
+    fn parse_move_parts(&self, token: &str) -> Result<Move, NotationError> {
         let lower = token.to_ascii_lowercase();
         if lower == "pass" {
             return Ok(Move::Pass);

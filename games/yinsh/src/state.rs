@@ -107,6 +107,15 @@ impl Yinsh {
             Phase::Move if rings + removed[0] + removed[1] < 2 * RINGS => {
                 return Err("move phase before all ten rings are placed".into());
             }
+            Phase::Place if rings >= 2 * RINGS => {
+                return Err("placement phase with all ten rings placed".into());
+            }
+            Phase::RemoveRow if !has_any_row(&cells, to_move) => {
+                return Err("row-removal phase but the side to move has no row".into());
+            }
+            Phase::RemoveRing if count(ring(to_move)) == 0 => {
+                return Err("ring-removal phase but the side to move has no ring".into());
+            }
             Phase::Place | Phase::Move if Side::BOTH.iter().any(|&s| has_any_row(&cells, s)) => {
                 return Err("a row stands on the board; it must be removed first".into());
             }
