@@ -18,7 +18,7 @@ fn benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(5))
+        .measurement_time(Duration::from_secs(16))
         .throughput(Throughput::Elements(PERFT_6));
     group.bench_function("start_d6", |b| {
         b.iter(|| perft(black_box(&start), 6, PerftConvention::Leaf))
