@@ -9,7 +9,8 @@
 //! - [`Game::hash`] (kept incrementally) always equals [`Game::hash_from_scratch`];
 //! - [`Game::move_index`] is below [`Game::move_index_bound`] and differs for distinct legal moves
 //!   of one position;
-//! - every noisy move ([`Game::generate_noisy_moves`]) is also a legal move.
+//! - every noisy move ([`Game::generate_noisy_moves`]) is also a legal move, and the noisy and
+//!   quiet moves ([`Game::generate_quiet_moves`]) together are exactly the legal moves.
 //!
 //! The side to move need not alternate: a move after which the same side moves again (Kalah's
 //! extra turn, Yinsh's multi-part turn) is fine, and searchers negate scores only when
@@ -143,6 +144,25 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves.truncate(keep);
     }
 
+    /// Appends the quiet moves (every legal move that is not noisy) to `moves`: together with
+    /// [`Game::generate_noisy_moves`] exactly the legal moves, each once.
+    ///
+    /// The default generates all moves and keeps the quiet ones; games override it so a staged
+    /// move picker can search the noisy moves before the quiet ones are even generated.
+    fn generate_quiet_moves(&self, moves: &mut Vec<Self::Move>) {
+        let start = moves.len();
+        self.generate_moves(moves);
+        let mut keep = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            if !self.classify(mv).is_noisy() {
+                moves[keep] = mv;
+                keep += 1;
+            }
+        }
+        moves.truncate(keep);
+    }
+
     /// The position after `mv`, which must be a legal move of this position.
     fn play(&self, mv: Self::Move) -> Self;
 
@@ -166,4 +186,26 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// What `mv` does: quiet, capture or immediate win.
     fn classify(&self, mv: Self::Move) -> MoveClass;
+
+    /// Would the opponent of the side to move win at once if it could move now (chess: "in
+    /// check")? Searchers extend such positions by a ply and never reduce them, so forced
+    /// sequences are seen sooner. Only a hint for the search (the default, `false`, is always
+    /// safe); a finished position may answer anything.
+    #[inline]
+    fn is_threatened(&self) -> bool {
+        false
+    }
+
+    /// The legal move of this position whose [`Game::move_index`] is `index`, found without
+    /// generating every move, or `None` if there is none **or the game does not support the
+    /// look-up** (the default). Searchers use it to try a transposition-table move before
+    /// generating the others; a game that answers must answer exactly: `Some(mv)` only for a
+    /// legal `mv` with that index (the conformance suite can check it against generation).
+    /// Searchers also call [`Game::move_index`] on a move of *another* position (a killer) to
+    /// look it up here, so `move_index` must not panic on such a move.
+    #[inline]
+    fn move_from_index(&self, index: usize) -> Option<Self::Move> {
+        let _ = index;
+        None
+    }
 }

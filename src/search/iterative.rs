@@ -5,8 +5,11 @@
 //! - the result is always that of a *completed* iteration (an interrupted one is thrown away,
 //!   even if it had already found a better root move: simpler to reason about, and exact);
 //! - without a time limit or stop flag the sequence of iterations, and so every node count, is
-//!   deterministic; with a time limit no iteration is started once half the time has gone, since
-//!   it would most likely not finish;
+//!   deterministic; with a time limit an iteration is started only if it is predicted to finish:
+//!   its time is estimated as the last iteration's times the growth from the one before
+//!   (clamped to `MIN_GROWTH..=MAX_GROWTH`; `DEFAULT_GROWTH` after a single iteration), and it
+//!   must fit in the time left. The search itself stops at the limit (the clock is read every
+//!   256 positions), so a wrong prediction costs time, never the limit;
 //! - without a depth limit, deepening ends early once the root score is a win or loss whose
 //!   distance the last iteration saw in full (deeper iterations cannot change it).
 
@@ -19,8 +22,27 @@ use crate::search::{Iteration, SearchStats};
 /// The deepest iteration when no depth limit is given.
 pub const MAX_DEPTH: u32 = 120;
 
-/// Share of the time limit that must be left to start another iteration.
-const TIME_SHARE_TO_START: f64 = 0.5;
+/// Predicted growth of an iteration's time over the last one, when only one is known.
+const DEFAULT_GROWTH: f64 = 4.0;
+/// Bounds of the predicted growth (measured growth is noisy for tiny iterations).
+const MIN_GROWTH: f64 = 1.5;
+/// See [`MIN_GROWTH`].
+const MAX_GROWTH: f64 = 10.0;
+/// Iterations shorter than this are assumed to take this long (timer noise).
+const MIN_ITERATION_SECS: f64 = 1e-4;
+
+/// The predicted time of the next iteration from the times of the completed ones.
+fn predict_next(times: &[f64]) -> f64 {
+    match times {
+        [] => 0.0,
+        [last] => last.max(MIN_ITERATION_SECS) * DEFAULT_GROWTH,
+        [.., before, last] => {
+            let last = last.max(MIN_ITERATION_SECS);
+            let growth = (last / before.max(MIN_ITERATION_SECS)).clamp(MIN_GROWTH, MAX_GROWTH);
+            last * growth
+        }
+    }
+}
 
 /// A fixed-depth root search that [`deepen`] can drive.
 pub trait DepthSearch<M> {
@@ -33,6 +55,12 @@ pub trait DepthSearch<M> {
     fn stats(&self) -> SearchStats;
     /// The limits being watched.
     fn watch(&self) -> &LimitWatch;
+    /// The longest win or loss an iteration of `depth` sees in full, so that deepening can stop
+    /// once the score is decisive within it: `depth` by default; a search whose horizon nodes
+    /// still find immediate wins (quiescence) sees `depth + 1`.
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        depth
+    }
 }
 
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
@@ -49,13 +77,21 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
     let mut completed: Option<Iteration<M>> = None;
     let mut nodes_per_depth = Vec::new();
     let mut nodes_before = 0;
+    let mut times = Vec::new();
     for depth in first..=last {
-        if completed.is_some() && search.watch().is_time_nearly_up(TIME_SHARE_TO_START) {
+        if completed.is_some()
+            && search
+                .watch()
+                .remaining()
+                .is_some_and(|left| left.as_secs_f64() < predict_next(&times))
+        {
             break;
         }
+        let started = search.watch().elapsed();
         let Some(score) = search.search_depth(depth) else {
             break;
         };
+        times.push((search.watch().elapsed() - started).as_secs_f64());
         let mut stats = search.stats();
         nodes_per_depth.resize(depth as usize - 1, 0);
         nodes_per_depth.push(stats.nodes - nodes_before);
@@ -76,7 +112,8 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
             "iteration complete"
         );
         on_iteration(&iteration);
-        let proven = score.plies_to_end().is_some_and(|plies| plies <= depth);
+        let horizon = search.proof_horizon(depth);
+        let proven = score.plies_to_end().is_some_and(|plies| plies <= horizon);
         completed = Some(iteration);
         if stop_when_proven && proven {
             break;
@@ -144,6 +181,16 @@ mod tests {
         assert_eq!((it.depth, it.score, it.pv.len()), (3, Score::cp(3), 3));
         assert_eq!(it.stats.nodes_per_depth, [10, 20, 30]);
         assert!(deepen(&mut fake(1, 99), 1, 9, false, &mut |_| {}).is_none());
+    }
+
+    #[test]
+    fn predicts_from_growth() {
+        assert_eq!(predict_next(&[]), 0.0);
+        assert!((predict_next(&[0.01]) - 0.04).abs() < 1e-12);
+        assert!((predict_next(&[0.01, 0.03]) - 0.09).abs() < 1e-12);
+        // Growth is clamped both ways.
+        assert!((predict_next(&[0.01, 0.011]) - 0.011 * MIN_GROWTH).abs() < 1e-12);
+        assert!((predict_next(&[0.001, 0.1]) - 0.1 * MAX_GROWTH).abs() < 1e-12);
     }
 
     #[test]

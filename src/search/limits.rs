@@ -86,11 +86,11 @@ impl SearchLimits {
 }
 
 /// How many positions a [`LimitWatch`] lets pass between two looks at the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
+const POLL_INTERVAL: u64 = 256;
 
 /// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
 /// call (so it stays exact and deterministic), the clock and the stop flag only every
-/// 1024 positions. Once it has said "stop" it keeps saying so.
+/// 256 positions. Once it has said "stop" it keeps saying so.
 #[derive(Clone, Debug)]
 pub struct LimitWatch {
     node_limit: u64,
@@ -154,6 +154,19 @@ impl LimitWatch {
     #[must_use]
     pub fn is_stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// The time since the watch started.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time left before the time limit (`None` without one; zero once it has passed).
+    #[must_use]
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 
     /// Is less than `share` of the time limit left (false without a time limit)? Iterative

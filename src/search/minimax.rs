@@ -4,6 +4,21 @@
 //! Key invariant: the value of a position is the best over its moves of the child's value, negated
 //! exactly when the child has the other side to move; finished positions score
 //! [`Score::terminal`] at their ply, depth-0 positions the evaluator's value. Nothing else.
+//!
+//! # With quiescence ([`Minimax::with_quiescence`])
+//! The same, except that a depth-0 position that is not finished gets its *quiescence value*
+//! `q(s, 0)` instead of the evaluator's value, where, for a position `s` that is `k` plies below
+//! the horizon and `ply` plies below the root:
+//! - `s` finished: [`Score::terminal`] at `ply` (as everywhere);
+//! - `k == QUIESCENCE_PLIES`: the evaluator's value `e(s)`;
+//! - otherwise: the maximum of `e(s)` ("stand pat": the side to move may decline every noisy
+//!   move) and, over every noisy move `m` of [`Game::generate_noisy_moves`] (captures and
+//!   immediate wins), `q(s.play(m), k + 1)` seen from `s`'s side to move (negated exactly when
+//!   the side changes).
+//!
+//! Plain full width, no pruning: `PvsConfig::quiescence_ladder` must equal this value exactly.
+//! The cap [`QUIESCENCE_PLIES`] only matters in games whose noisy moves can go on for ever; in
+//! Onitama every noisy move captures or wins, so sequences end well before it.
 
 use std::time::Instant;
 
@@ -26,10 +41,16 @@ pub fn from_parent_view<G: Game>(parent: &G, child: &G, child_value: Score) -> S
 /// best of the root moves finished so far.
 pub struct Minimax<E> {
     evaluator: E,
+    quiescence: bool,
 }
+
+/// The most plies quiescence search goes below the horizon (see the module docs); PVS uses the
+/// same cap.
+pub const QUIESCENCE_PLIES: u32 = 16;
 
 struct Run<'a, G: Game, E> {
     evaluator: &'a E,
+    quiescence: bool,
     limits: &'a SearchLimits,
     start: Instant,
     stats: SearchStats,
@@ -43,7 +64,24 @@ struct Run<'a, G: Game, E> {
 impl<E> Minimax<E> {
     /// A minimax searcher scoring leaves with `evaluator`.
     pub fn new(evaluator: E) -> Minimax<E> {
-        Minimax { evaluator }
+        Minimax {
+            evaluator,
+            quiescence: false,
+        }
+    }
+
+    /// Minimax whose horizon positions get their quiescence value (see the module docs): the
+    /// reference for [`crate::search::PvsConfig::quiescence_ladder`].
+    pub fn with_quiescence(evaluator: E) -> Minimax<E> {
+        Minimax {
+            evaluator,
+            quiescence: true,
+        }
+    }
+
+    /// Does this searcher run quiescence at the horizon?
+    pub fn has_quiescence(&self) -> bool {
+        self.quiescence
     }
 
     /// The evaluator.
@@ -61,7 +99,7 @@ impl<E> Minimax<E> {
         E: Evaluator<G>,
     {
         let limits = SearchLimits::depth(depth);
-        let mut run = Run::<G, E>::new(&self.evaluator, &limits, depth);
+        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, &limits, depth);
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
         moves
@@ -76,10 +114,11 @@ impl<E> Minimax<E> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
-    fn new(evaluator: &'a E, limits: &'a SearchLimits, depth: u32) -> Self {
-        let plies = depth as usize + 2;
+    fn new(evaluator: &'a E, quiescence: bool, limits: &'a SearchLimits, depth: u32) -> Self {
+        let plies = depth as usize + QUIESCENCE_PLIES as usize + 2;
         Run {
             evaluator,
+            quiescence,
             limits,
             start: Instant::now(),
             stats: SearchStats::default(),
@@ -99,6 +138,9 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
         if depth == 0 {
+            if self.quiescence {
+                return self.quiescence_value(state, 0, ply);
+            }
             self.stats.leaves += 1;
             return self.evaluator.evaluate(state);
         }
@@ -127,9 +169,44 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
     }
 }
 
+impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
+    /// `q(state, k)` of the module docs, `ply` plies below the root.
+    fn quiescence_value(&mut self, state: &G, k: u32, ply: usize) -> Score {
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        self.stats.leaves += 1;
+        if let Some(outcome) = state.outcome() {
+            return Score::terminal(outcome, state.side_to_move(), ply as u32);
+        }
+        let mut best = self.evaluator.evaluate(state);
+        if k >= QUIESCENCE_PLIES {
+            return best;
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        state.generate_noisy_moves(&mut moves);
+        for &mv in &moves {
+            if self.limits.is_exceeded(self.start, self.stats.nodes) {
+                self.aborted = true;
+                break;
+            }
+            let child = state.play(mv);
+            self.stats.nodes += 1;
+            self.stats.qnodes += 1;
+            let value = self.quiescence_value(&child, k + 1, ply + 1);
+            best = best.max(from_parent_view(state, &child, value));
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+}
+
 impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
     fn name(&self) -> String {
-        "minimax".to_string()
+        if self.quiescence {
+            "minimax+q".to_string()
+        } else {
+            "minimax".to_string()
+        }
     }
 
     fn search_with(
@@ -139,7 +216,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(&self.evaluator, limits, depth);
+        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, limits, depth);
         let score = run.value(state, depth, 0);
         let mut stats = run.stats;
         stats.elapsed = run.start.elapsed();

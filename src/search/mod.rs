@@ -11,6 +11,8 @@
 //! - no heap allocation in the node loop: move buffers are kept per ply and reused.
 
 pub mod alphabeta;
+pub mod config;
+pub mod heuristics;
 pub mod iterative;
 pub mod limits;
 pub mod minimax;
@@ -32,29 +34,35 @@ use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 
 /// The plain names [`searcher_by_name`] knows (it also knows every rung name of
-/// [`PvsConfig::consistency_ladder`], such as `pvs+tt+killers`).
-pub const SEARCHER_NAMES: [&str; 3] = ["minimax", "alphabeta", "pvs"];
+/// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`], such as
+/// `pvs+tt+killers` or `pvs+tt+q`).
+pub const SEARCHER_NAMES: [&str; 5] = ["minimax", "minimax+q", "alphabeta", "pvs", "pvs-plain"];
 
-/// A searcher by name: `minimax` ([`Minimax`]), `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with
-/// [`PvsConfig::full`]) or a rung of [`PvsConfig::consistency_ladder`] (e.g. `pvs+tt`). An
-/// unknown name gives an error listing the valid ones.
+/// A searcher by name: `minimax` ([`Minimax`]), `minimax+q` ([`Minimax::with_quiescence`]),
+/// `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with [`PvsConfig::full`]), `pvs-plain`
+/// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
+/// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
+/// valid ones.
 pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
     name: &str,
     evaluator: E,
 ) -> Result<Box<dyn Searcher<G>>, String> {
     match name {
         "minimax" => return Ok(Box::new(Minimax::new(evaluator))),
+        "minimax+q" => return Ok(Box::new(Minimax::with_quiescence(evaluator))),
         "alphabeta" => return Ok(Box::new(AlphaBeta::new(evaluator))),
         "pvs" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::full()))),
+        "pvs-plain" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::plain()))),
         _ => {}
     }
-    let ladder = PvsConfig::consistency_ladder();
+    let mut ladder = PvsConfig::consistency_ladder();
+    ladder.extend(PvsConfig::quiescence_ladder());
     if let Some(&(_, config)) = ladder.iter().find(|(rung, _)| *rung == name) {
         return Ok(Box::new(Pvs::new(evaluator, config)));
     }
     let rungs: Vec<&str> = ladder.iter().map(|&(rung, _)| rung).collect();
     Err(format!(
-        "unknown searcher '{name}' (valid: {}; exact ladder: {})",
+        "unknown searcher '{name}' (valid: {}; exact ladders: {})",
         SEARCHER_NAMES.join(", "),
         rungs.join(", ")
     ))

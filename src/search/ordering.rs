@@ -1,182 +1,226 @@
-//! Move ordering: killer moves, the history heuristic and the [`MovePicker`] that hands out a
-//! node's moves best-first.
+//! Move ordering: killer moves, the history heuristic and the staged [`MovePicker`] that hands
+//! out a node's moves best-first, doing as little work as it can.
 //!
-//! Order: the transposition-table move, then immediate wins, then captures
-//! ([`Game::classify`]), then the two killers of the ply, then the other quiet moves by history
-//! score; ties keep generation order (the picker is a stable one-step selection sort).
+//! Stages: (1) the transposition-table move, found by [`Game::move_from_index`] and searched
+//! *before any move is generated* when the game supports the look-up; (2) the noisy moves
+//! ([`Game::generate_noisy_moves`], the table move dropped), immediate wins first, then captures;
+//! (3) only once those are searched, the quiet moves are generated
+//! ([`Game::generate_quiet_moves`]): the two killers of the ply first, then the others by
+//! history score, scored only when this stage is reached. Within a stage the picker is a stable one-step selection sort, so ties
+//! keep generation order.
 //!
-//! Key invariants: ordering never changes *which* moves are searched, only their order, so it can
-//! change node counts but never a search value; nothing here allocates after the tables are built
-//! (buffers belong to the searcher's per-ply stack).
-//!
-//! The picker scores every move up front. It is written as a small state machine over a move
-//! buffer so it can later grow stages (search the table move before generating, generate quiets
-//! lazily) without changing its users.
+//! Key invariants: every legal move comes out exactly once, whatever the hints (an illegal killer
+//! or table move is never produced; see the picker-perft tests), so ordering can change node
+//! counts but never a search value; nothing here allocates after the tables are built (buffers
+//! belong to the searcher's per-ply stack).
 
-use crate::game::{Game, MoveClass, Side};
+use crate::game::{Game, MoveClass};
 
-/// Ordering score of the transposition-table move.
-const TT_MOVE: i32 = i32::MAX;
+pub use crate::search::heuristics::{History, Killers};
+
 /// Ordering score of an immediate win.
-const WIN: i32 = 1 << 30;
+const WIN_SCORE: i32 = 1 << 30;
 /// Ordering score of a capture.
-const CAPTURE: i32 = 1 << 29;
+const CAPTURE_SCORE: i32 = 1 << 29;
 /// Ordering score of the first killer (the second gets one less).
-const KILLER: i32 = 1 << 28;
-/// History scores are halved once one of them would exceed this, so quiets stay below killers.
-const HISTORY_MAX: i32 = 1 << 24;
+const KILLER_SCORE: i32 = 1 << 28;
+/// Scores below this are plain quiet moves whose history score is not applied yet.
+const UNSCORED_QUIET: i32 = KILLER_SCORE - 2;
 
-/// Two killer moves per ply: quiet moves that recently caused a beta cutoff at that ply.
+/// The stage a [`MovePicker`] is in.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    /// Hand out the table move (if any) before generating.
+    TableMove,
+    /// Generate and score the noisy moves (the table move left out).
+    Noisy,
+    /// Hand out the noisy moves best-first.
+    PickNoisy,
+    /// Hand out the killers that [`Game::move_from_index`] confirms legal and quiet, before any
+    /// quiet move is generated.
+    Killers,
+    /// Hand out the quiet moves (generated on entry) best-first.
+    PickQuiet,
+}
+
+/// Hands out the moves of a node best-first in stages (see the module docs).
 #[derive(Clone, Debug)]
-pub struct Killers<M> {
-    slots: Vec<[Option<M>; 2]>,
-}
-
-impl<M: Copy + PartialEq> Killers<M> {
-    /// Killer slots for plies `0..plies`.
-    #[must_use]
-    pub fn new(plies: usize) -> Killers<M> {
-        Killers {
-            slots: vec![[None; 2]; plies],
-        }
-    }
-
-    /// Forgets every killer.
-    pub fn clear(&mut self) {
-        self.slots.fill([None; 2]);
-    }
-
-    /// The killers of `ply`, most recent first.
-    #[inline]
-    #[must_use]
-    pub fn at(&self, ply: usize) -> [Option<M>; 2] {
-        self.slots[ply]
-    }
-
-    /// Records that `mv` caused a cutoff at `ply`.
-    #[inline]
-    pub fn record(&mut self, ply: usize, mv: M) {
-        let slot = &mut self.slots[ply];
-        if slot[0] != Some(mv) {
-            slot[1] = slot[0];
-            slot[0] = Some(mv);
-        }
-    }
-}
-
-/// The history heuristic: per side and move index ([`Game::move_index`]), how often and how
-/// deep a quiet move caused a beta cutoff.
-#[derive(Clone, Debug)]
-pub struct History {
-    table: Vec<i32>,
-    bound: usize,
-}
-
-impl History {
-    /// An empty table for move indices below `bound`.
-    #[must_use]
-    pub fn new(bound: usize) -> History {
-        History {
-            table: vec![0; 2 * bound],
-            bound,
-        }
-    }
-
-    /// The move-index bound the table was built for.
-    #[must_use]
-    pub fn bound(&self) -> usize {
-        self.bound
-    }
-
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.table.fill(0);
-    }
-
-    /// Halves every score (between searches: old knowledge counts less).
-    pub fn age(&mut self) {
-        for value in &mut self.table {
-            *value /= 2;
-        }
-    }
-
-    /// The score of move index `index` for `side`.
-    #[inline]
-    #[must_use]
-    pub fn score(&self, side: Side, index: usize) -> i32 {
-        self.table[side.index() * self.bound + index]
-    }
-
-    /// Rewards a quiet cutoff of `side`'s move `index` at remaining `depth` by `depth²`.
-    #[inline]
-    pub fn reward(&mut self, side: Side, index: usize, depth: u32) {
-        let depth = depth.min(1 << 10) as i32;
-        let slot = side.index() * self.bound + index;
-        self.table[slot] += depth * depth;
-        if self.table[slot] > HISTORY_MAX {
-            self.age();
-        }
-    }
-}
-
-/// What the picker knows besides the moves: the hints of the node.
-#[derive(Copy, Clone, Debug)]
-pub struct OrderingHints<'a, M> {
-    /// The transposition-table (or previous-iteration) move, searched first if legal.
-    pub tt_move: Option<M>,
-    /// The killers of the ply (empty when killers are off).
-    pub killers: [Option<M>; 2],
-    /// The history table, if the history heuristic is on.
-    pub history: Option<&'a History>,
-}
-
-/// Hands out the moves of a buffer best-first by one-step selection sort: each call to
-/// [`MovePicker::next`] moves the best remaining move to the front of the unsearched part
-/// (shifting, not swapping, so equal scores keep generation order).
-#[derive(Clone, Debug, Default)]
-pub struct MovePicker {
+pub struct MovePicker<M> {
+    stage: Stage,
+    tt_move: Option<M>,
+    tt_index: Option<usize>,
+    killers: [Option<M>; 2],
+    /// Killers already handed out by the killer stage.
+    killers_done: [Option<M>; 2],
+    /// The next killer slot the killer stage looks at.
+    killer_slot: usize,
+    noisy_only: bool,
+    /// Was the last move handed out a plain quiet (no table move, noisy move or killer)?
+    last_plain: bool,
     next: usize,
+    picked: usize,
+    history_applied: bool,
 }
 
-impl MovePicker {
-    /// Scores `moves` of `state` into `scores` (cleared first) and returns a picker over them.
+impl<M: Copy + PartialEq> MovePicker<M> {
+    /// A picker for a full-width node. `tt_move` is a move known legal here (e.g. the previous
+    /// iteration's best root move); `tt_index` a table move index, which is a hint only (it is
+    /// looked up with [`Game::move_from_index`] or matched against the generated moves);
+    /// `killers` may be illegal here (they are then ignored).
     #[inline]
-    pub fn new<G: Game>(
+    #[must_use]
+    pub fn new(tt_move: Option<M>, tt_index: Option<usize>, killers: [Option<M>; 2]) -> Self {
+        MovePicker {
+            stage: Stage::TableMove,
+            tt_move,
+            tt_index,
+            killers,
+            killers_done: [None; 2],
+            killer_slot: 0,
+            noisy_only: false,
+            last_plain: false,
+            next: 0,
+            picked: 0,
+            history_applied: false,
+        }
+    }
+
+    /// A picker over the noisy moves only ([`Game::generate_noisy_moves`]), wins first, for
+    /// quiescence search.
+    #[inline]
+    #[must_use]
+    pub fn noisy() -> Self {
+        MovePicker {
+            stage: Stage::Noisy,
+            tt_move: None,
+            tt_index: None,
+            killers: [None; 2],
+            killers_done: [None; 2],
+            killer_slot: 0,
+            noisy_only: true,
+            last_plain: false,
+            next: 0,
+            picked: 0,
+            history_applied: true,
+        }
+    }
+
+    /// The next move, or `None` when all have been handed out. `moves` and `scores` are the
+    /// node's buffers (cleared by the picker when it generates); `history` orders the quiets.
+    #[inline]
+    pub fn next<G: Game<Move = M>>(
+        &mut self,
         state: &G,
-        moves: &[G::Move],
+        moves: &mut Vec<M>,
         scores: &mut Vec<i32>,
-        hints: &OrderingHints<'_, G::Move>,
-    ) -> MovePicker {
-        scores.clear();
-        let side = state.side_to_move();
-        for &mv in moves {
-            let score = if Some(mv) == hints.tt_move {
-                TT_MOVE
-            } else {
-                match state.classify(mv) {
-                    MoveClass::Win => WIN,
-                    MoveClass::Capture => CAPTURE,
-                    MoveClass::Quiet => {
-                        if Some(mv) == hints.killers[0] {
-                            KILLER
-                        } else if Some(mv) == hints.killers[1] {
-                            KILLER - 1
-                        } else {
-                            hints
-                                .history
-                                .map_or(0, |history| history.score(side, state.move_index(mv)))
-                        }
+        history: Option<&History>,
+    ) -> Option<M> {
+        if self.stage == Stage::TableMove {
+            self.stage = Stage::Noisy;
+            if self.tt_move.is_none() {
+                self.tt_move = self.tt_index.and_then(|index| state.move_from_index(index));
+            }
+            if let Some(mv) = self.tt_move {
+                self.picked += 1;
+                return Some(mv);
+            }
+        }
+        if self.stage == Stage::Noisy {
+            self.stage = Stage::PickNoisy;
+            moves.clear();
+            scores.clear();
+            state.generate_noisy_moves(moves);
+            self.score_new(state, moves, scores, 0);
+        }
+        if self.stage == Stage::PickNoisy {
+            if let Some(mv) = self.pick(state, moves, scores, None) {
+                return Some(mv);
+            }
+            if self.noisy_only {
+                return None;
+            }
+            self.stage = Stage::Killers;
+        }
+        if self.stage == Stage::Killers {
+            while self.killer_slot < 2 {
+                let slot = self.killer_slot;
+                self.killer_slot += 1;
+                if let Some(killer) = self.killers[slot] {
+                    if Some(killer) != self.tt_move
+                        && Some(killer) != self.killers_done[0]
+                        && state.move_from_index(state.move_index(killer)) == Some(killer)
+                        && state.classify(killer) == MoveClass::Quiet
+                    {
+                        self.killers_done[slot] = Some(killer);
+                        self.picked += 1;
+                        return Some(killer);
                     }
                 }
-            };
-            scores.push(score);
+            }
+            self.stage = Stage::PickQuiet;
+            let start = moves.len();
+            state.generate_quiet_moves(moves);
+            self.score_new(state, moves, scores, start);
         }
-        MovePicker { next: 0 }
+        self.pick(state, moves, scores, history)
     }
 
-    /// The best move not handed out yet, or `None` when all have been.
+    /// Scores `moves[start..]` (dropping the table move) into `scores`, which has `start` entries.
     #[inline]
-    pub fn next<M: Copy>(&mut self, moves: &mut [M], scores: &mut [i32]) -> Option<M> {
+    fn score_new<G: Game<Move = M>>(
+        &mut self,
+        state: &G,
+        moves: &mut Vec<M>,
+        scores: &mut Vec<i32>,
+        start: usize,
+    ) {
+        // An unresolved table index (the game has no look-up) is matched here and goes first.
+        let match_index = if self.tt_move.is_none() {
+            self.tt_index
+        } else {
+            None
+        };
+        let quiet = self.stage == Stage::PickQuiet;
+        let mut keep = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            if Some(mv) == self.tt_move
+                || (quiet && (Some(mv) == self.killers_done[0] || Some(mv) == self.killers_done[1]))
+            {
+                continue;
+            }
+            let score = if match_index.is_some_and(|index| state.move_index(mv) == index) {
+                i32::MAX
+            } else if quiet {
+                if Some(mv) == self.killers[0] {
+                    KILLER_SCORE
+                } else if Some(mv) == self.killers[1] {
+                    KILLER_SCORE - 1
+                } else {
+                    0
+                }
+            } else if state.classify(mv) == MoveClass::Win {
+                WIN_SCORE
+            } else {
+                CAPTURE_SCORE
+            };
+            moves[keep] = mv;
+            scores.push(score);
+            keep += 1;
+        }
+        moves.truncate(keep);
+    }
+
+    /// One step of selection sort; history scores are applied to the plain quiets the first time
+    /// only they are left.
+    #[inline]
+    fn pick<G: Game<Move = M>>(
+        &mut self,
+        state: &G,
+        moves: &mut [M],
+        scores: &mut [i32],
+        history: Option<&History>,
+    ) -> Option<M> {
         let start = self.next;
         if start >= moves.len() {
             return None;
@@ -187,34 +231,64 @@ impl MovePicker {
                 best = i;
             }
         }
+        if scores[best] < UNSCORED_QUIET && !self.history_applied {
+            self.history_applied = true;
+            if let Some(history) = history {
+                let side = state.side_to_move();
+                for i in start..moves.len() {
+                    scores[i] = history.score(side, state.move_index(moves[i]));
+                }
+                best = start;
+                for i in start + 1..scores.len() {
+                    if scores[i] > scores[best] {
+                        best = i;
+                    }
+                }
+            }
+        }
+        self.last_plain = self.stage == Stage::PickQuiet && scores[best] < UNSCORED_QUIET;
         if best != start {
             moves[start..=best].rotate_right(1);
             scores[start..=best].rotate_right(1);
         }
         self.next += 1;
+        self.picked += 1;
         Some(moves[start])
+    }
+
+    /// Was the last move handed out a plain quiet move (not the table move, not noisy, not a
+    /// killer)? Late-move reductions only reduce those.
+    #[inline]
+    #[must_use]
+    pub fn last_was_plain_quiet(&self) -> bool {
+        self.last_plain
     }
 
     /// How many moves have been handed out.
     #[inline]
     #[must_use]
     pub fn picked(&self) -> usize {
-        self.next
+        self.picked
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Side;
+    use crate::search::heuristics::HISTORY_MAX;
     use crate::testing::{Take, TwoPiles};
 
-    fn order(state: &TwoPiles, hints: &OrderingHints<'_, Take>) -> Vec<Take> {
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
-        let mut scores = Vec::new();
-        let mut picker = MovePicker::new(state, &moves, &mut scores, hints);
+    fn order(
+        state: &TwoPiles,
+        tt: (Option<Take>, Option<usize>),
+        killers: [Option<Take>; 2],
+        history: Option<&History>,
+    ) -> Vec<Take> {
+        let (mut moves, mut scores) = (Vec::new(), Vec::new());
+        let mut picker = MovePicker::new(tt.0, tt.1, killers);
         let mut out = Vec::new();
-        while let Some(mv) = picker.next(&mut moves, &mut scores) {
+        while let Some(mv) = picker.next(state, &mut moves, &mut scores, history) {
             out.push(mv);
         }
         assert_eq!(picker.picked(), out.len());
@@ -231,37 +305,111 @@ mod tests {
         let state = TwoPiles::new(5, 1, Side::First);
         let mut history = History::new(state.move_index_bound());
         history.reward(Side::First, state.move_index(take(0, 2)), 3);
-        let none = OrderingHints {
-            tt_move: None,
-            killers: [None; 2],
-            history: None,
-        };
         assert_eq!(
-            order(&state, &none),
+            order(&state, (None, None), [None; 2], None),
             [take(0, 3), take(0, 1), take(0, 2), take(1, 1)]
         );
-        let hints = OrderingHints {
-            tt_move: Some(take(1, 1)),
-            killers: [Some(take(0, 1)), Some(take(1, 3))],
-            history: Some(&history),
-        };
+        let killers = [Some(take(0, 1)), Some(take(1, 3))];
         assert_eq!(
-            order(&state, &hints),
+            order(&state, (Some(take(1, 1)), None), killers, Some(&history)),
             [take(1, 1), take(0, 3), take(0, 1), take(0, 2)]
         );
-        // A killer that is not legal here changes nothing; history then orders the quiets.
-        let hints = OrderingHints {
-            tt_move: None,
-            killers: [Some(take(1, 3)), None],
-            history: Some(&history),
-        };
+        // A table index that TwoPiles cannot look up is matched when its stage generates it and
+        // goes first there.
+        let index = Some(state.move_index(take(0, 2)));
         assert_eq!(
-            order(&state, &hints),
+            order(&state, (None, index), killers, Some(&history)),
+            [take(0, 3), take(0, 2), take(0, 1), take(1, 1)]
+        );
+        // A killer that is not legal here changes nothing; history then orders the quiets.
+        assert_eq!(
+            order(
+                &state,
+                (None, None),
+                [Some(take(1, 3)), None],
+                Some(&history)
+            ),
             [take(0, 3), take(0, 2), take(0, 1), take(1, 1)]
         );
         // (0, 2): b2 wins, b1 is quiet.
         let state = TwoPiles::new(0, 2, Side::Second);
-        assert_eq!(order(&state, &none), [take(1, 2), take(1, 1)]);
+        assert_eq!(
+            order(&state, (None, None), [None; 2], None),
+            [take(1, 2), take(1, 1)]
+        );
+    }
+
+    /// Picker perft: walking the tree with the picker (under all sorts of hints, legal or not)
+    /// visits exactly the nodes plain generation visits, and each node's moves come out exactly
+    /// once.
+    fn picker_perft(state: &TwoPiles, depth: u32, history: &History, salt: usize) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut legal = Vec::new();
+        state.generate_moves(&mut legal);
+        let all = [
+            take(0, 1),
+            take(0, 2),
+            take(0, 3),
+            take(1, 1),
+            take(1, 2),
+            take(1, 3),
+        ];
+        let pick = |k: usize| (k % 7 < 6).then(|| all[k % 7 % 6]);
+        let killers = [pick(salt), pick(salt / 7 + 3)];
+        let tt_move = legal.get(salt % 5).copied();
+        let tt_index = (salt % 3 == 0).then_some(salt % 9);
+        let mut picker = MovePicker::new(tt_move, tt_index, killers);
+        let (mut moves, mut scores) = (Vec::new(), Vec::new());
+        let mut seen = Vec::new();
+        let mut nodes = 0;
+        while let Some(mv) = picker.next(state, &mut moves, &mut scores, Some(history)) {
+            assert!(legal.contains(&mv) && !seen.contains(&mv), "{mv:?}");
+            seen.push(mv);
+            nodes += picker_perft(&state.play(mv), depth - 1, history, salt * 31 + seen.len());
+        }
+        assert_eq!(seen.len(), legal.len());
+        nodes
+    }
+
+    fn plain_perft(state: &TwoPiles, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| plain_perft(&state.play(mv), depth - 1))
+            .sum()
+    }
+
+    #[test]
+    fn picker_perft_hands_out_every_move_once() {
+        let state = TwoPiles::new(7, 6, Side::First);
+        let mut history = History::new(state.move_index_bound());
+        for (i, index) in [3, 0, 5, 1].into_iter().enumerate() {
+            history.reward(Side::First, index, i as u32 + 1);
+            history.reward(Side::Second, 5 - index, i as u32 + 2);
+        }
+        for salt in 0..20 {
+            assert_eq!(
+                picker_perft(&state, 5, &history, salt),
+                plain_perft(&state, 5)
+            );
+        }
+        // The noisy picker hands out exactly the noisy moves, wins first.
+        let state = TwoPiles::new(3, 2, Side::First);
+        let mut picker = MovePicker::noisy();
+        let (mut moves, mut scores) = (Vec::new(), Vec::new());
+        let mut out = Vec::new();
+        while let Some(mv) = picker.next(&state, &mut moves, &mut scores, None) {
+            out.push(mv);
+        }
+        let mut noisy = Vec::new();
+        state.generate_noisy_moves(&mut noisy);
+        assert_eq!(out, noisy);
     }
 
     #[test]

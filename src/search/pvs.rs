@@ -1,17 +1,28 @@
 //! Principal variation search: fail-soft alpha-beta that searches the first move of a node with
 //! the full window and the others with a null window, re-searching those that fail high; plus a
-//! transposition table ([`crate::search::tt`]), killers and history ([`crate::search::ordering`])
-//! and iterative deepening ([`crate::search::iterative`]), each switchable by [`PvsConfig`].
+//! lock-free transposition table ([`crate::search::tt`]), a staged move picker with killers and
+//! history ([`crate::search::ordering`]), quiescence search, mate-distance pruning, late-move
+//! reductions, threat extensions and iterative deepening with time management
+//! ([`crate::search::iterative`]), each switchable by [`PvsConfig`].
 //!
 //! Key invariants:
 //! - a child with the same side to move (extra turn) gets the window unchanged and its value is
 //!   not negated; otherwise `(-beta, -alpha)` and negation;
-//! - with `tt_exact_depth` the root value equals plain minimax's at the same depth and the best
-//!   move is one of minimax's best: a table entry cuts only when it was searched to exactly the
-//!   remaining depth (a fixed-depth value depends on that depth). Without it, deeper entries cut
-//!   too: stronger and cheaper, but the value is no longer plain minimax's (it mixes in deeper
-//!   knowledge), so only the exact form is checked against minimax;
+//! - with `tt_exact_depth` (and without late-move reductions and threat extensions, which change
+//!   the tree) the root value equals plain minimax's at the same depth (with `quiescence`:
+//!   minimax-with-quiescence's) and the best move is one of its best: a table entry cuts only
+//!   when it was searched to exactly the remaining depth. Without it, deeper entries cut too:
+//!   stronger and cheaper, but no longer the fixed-depth value. Mate-distance pruning keeps the
+//!   value exact (it only narrows windows to values no node can exceed);
+//! - quiescence nodes never touch the table, killers or history, so they are value-exact by
+//!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
+//!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);
 //! - the table never cuts at a PV node (open window), so the principal variation stays whole;
+//! - when a limit interrupts an iteration, the answer is the last completed iteration's, unless
+//!   the interrupted one had already proved another root move better (it raised alpha after
+//!   the first move, which is the previous best): that move is played, with its value and a
+//!   one-move PV;
+//! - `nodes` counts every [`Game::play`] (quiescence included, root excluded);
 //! - nothing is allocated in the node loop: move, score and PV buffers are per-ply stacks built
 //!   when the search starts.
 
@@ -19,102 +30,26 @@ use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
 use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen};
 use crate::search::limits::LimitWatch;
-use crate::search::ordering::{History, Killers, MovePicker, OrderingHints};
+use crate::search::minimax::QUIESCENCE_PLIES;
+use crate::search::ordering::{History, Killers, MovePicker};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
 
-/// Which parts of the search are switched on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct PvsConfig {
-    /// Null-window search of all but the first move (off: every move gets the full window).
-    pub pvs: bool,
-    /// Transposition-table size in MB; 0 = no table.
-    pub tt_mb: usize,
-    /// Take table cutoffs only from entries of exactly the remaining depth (value-exact against
-    /// minimax); off: from entries at least that deep (stronger).
-    pub tt_exact_depth: bool,
-    /// Killer moves, two per ply.
-    pub killers: bool,
-    /// The history heuristic for quiet moves.
-    pub history: bool,
-    /// Search depths 1, 2, … up to the limit; off: search the depth limit directly.
-    pub iterative_deepening: bool,
-}
+pub use crate::search::config::PvsConfig;
 
-impl PvsConfig {
-    /// Table size of the consistency ladder (small, so replacement gets exercised).
-    const LADDER_TT_MB: usize = 4;
+mod quiescence;
 
-    /// Everything on, deeper table entries cut, 64 MB table.
-    #[must_use]
-    pub fn full() -> PvsConfig {
-        PvsConfig {
-            pvs: true,
-            tt_mb: 64,
-            tt_exact_depth: false,
-            killers: true,
-            history: true,
-            iterative_deepening: true,
-        }
-    }
+/// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
+const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 
-    /// The cumulative, value-exact ladder (each rung adds one part to the one before; all with
-    /// `tt_exact_depth`): every rung must give plain minimax's value at the same depth.
-    #[must_use]
-    pub fn consistency_ladder() -> Vec<(&'static str, PvsConfig)> {
-        let mut config = PvsConfig {
-            pvs: true,
-            tt_mb: 0,
-            tt_exact_depth: true,
-            killers: false,
-            history: false,
-            iterative_deepening: false,
-        };
-        let mut ladder = vec![("pvs", config)];
-        config.tt_mb = Self::LADDER_TT_MB;
-        ladder.push(("pvs+tt", config));
-        config.killers = true;
-        ladder.push(("pvs+tt+killers", config));
-        config.history = true;
-        ladder.push(("pvs+tt+killers+history", config));
-        config.iterative_deepening = true;
-        ladder.push(("pvs+tt+killers+history+id", config));
-        ladder
-    }
-
-    /// A short name such as `pvs+tt+killers` (`ab` instead of `pvs` without null windows;
-    /// `tt>=` for a table cutting with deeper entries).
-    #[must_use]
-    pub fn name(&self) -> String {
-        let mut name = String::from(if self.pvs { "pvs" } else { "ab" });
-        if self.tt_mb > 0 {
-            name.push_str(if self.tt_exact_depth { "+tt" } else { "+tt>=" });
-        }
-        for (on, part) in [
-            (self.killers, "+killers"),
-            (self.history, "+history"),
-            (self.iterative_deepening, "+id"),
-        ] {
-            if on {
-                name.push_str(part);
-            }
-        }
-        name
-    }
-}
-
-impl Default for PvsConfig {
-    /// [`PvsConfig::full`].
-    fn default() -> PvsConfig {
-        PvsConfig::full()
-    }
-}
+/// Half-width of the first aspiration window around the previous iteration's score.
+const ASPIRATION_WINDOW: i32 = 40;
 
 /// The principal variation searcher for game `G` with evaluator `E`.
 pub struct Pvs<G: Game, E> {
     evaluator: E,
     config: PvsConfig,
-    tt: Option<TranspositionTable<G::Move>>,
+    tt: Option<TranspositionTable>,
     killers: Killers<G::Move>,
     history: History,
 }
@@ -126,7 +61,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             evaluator,
             config,
             tt: (config.tt_mb > 0).then(|| TranspositionTable::new(config.tt_mb)),
-            killers: Killers::new(MAX_DEPTH as usize + 2),
+            killers: Killers::new(MAX_DEPTH as usize + QUIESCENCE_PLIES as usize + 2),
             history: History::new(0),
         }
     }
@@ -140,6 +75,17 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     pub fn evaluator(&self) -> &E {
         &self.evaluator
     }
+
+    /// Changes the table size to `megabytes` MB, keeping what it holds (0 drops the table; a
+    /// searcher without a table gets a fresh one). Call it between searches.
+    pub fn resize_tt(&mut self, megabytes: usize) {
+        self.config.tt_mb = megabytes;
+        match (&mut self.tt, megabytes) {
+            (_, 0) => self.tt = None,
+            (Some(tt), mb) => tt.resize(mb),
+            (None, mb) => self.tt = Some(TranspositionTable::new(mb)),
+        }
+    }
 }
 
 /// One search: borrowed tables plus per-ply stacks allocated at its start.
@@ -147,16 +93,25 @@ struct Run<'a, G: Game, E> {
     root: &'a G,
     evaluator: &'a E,
     config: PvsConfig,
-    tt: Option<&'a mut TranspositionTable<G::Move>>,
+    tt: Option<&'a TranspositionTable>,
     killers: &'a mut Killers<G::Move>,
     history: &'a mut History,
     watch: LimitWatch,
     stats: SearchStats,
+    tt_probes: [u64; DEPTH_SLOTS],
+    tt_hits: [u64; DEPTH_SLOTS],
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
     /// The PV of the last completed iteration (its first move is searched first next time).
     best_line: Vec<G::Move>,
+    /// The score of the last completed iteration (for aspiration windows).
+    last_score: Option<Score>,
+    /// The nominal depth of the iteration being searched.
+    root_depth: u32,
+    /// The best root move of the iteration being searched so far (with its value, and whether
+    /// it was the first move searched), for when a limit interrupts the iteration.
+    root_best: Option<(G::Move, Score, bool)>,
     aborted: bool,
 }
 
@@ -187,31 +142,59 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         depth: u32,
         ply: usize,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
     ) -> Score {
         // 1. Bookkeeping; an open window marks a PV node.
         let pv_node = beta.raw() > alpha.raw() + 1;
         self.pv[ply].clear();
-        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        if ply as u32 > self.stats.seldepth {
+            self.stats.seldepth = ply as u32;
+        }
 
-        // 2. Finished games and the horizon are leaves.
+        // 2. Finished games and the horizon are leaves (or quiescence).
         if let Some(outcome) = state.outcome() {
             self.stats.leaves += 1;
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
+        // A threatened side gets one more ply (only within the nominal depth, so a line grows to
+        // at most twice it).
+        let threatened = self.config.threat_extensions
+            && (ply as u32) < self.root_depth
+            && state.is_threatened();
+        let depth = depth + u32::from(threatened);
         if depth == 0 {
+            if self.config.quiescence {
+                return self.quiesce(state, 0, ply, alpha, beta);
+            }
             self.stats.leaves += 1;
             return self.evaluator.evaluate(state);
         }
 
-        // 3. Table probe: a usable bound answers a non-PV node; any entry gives a move to try.
+        // 3. Mate-distance pruning: nothing here beats a win next move or loses faster. The
+        //    window is narrowed to one point beyond those bounds, so a value equal to a bound is
+        //    still inside it (exact, with its PV) rather than a fail-low/high.
+        if self.config.mate_distance_pruning && ply > 0 {
+            let best_possible = Score::win_in(ply as u32 + 1);
+            let worst_possible = Score::loss_in(ply as u32 + 1);
+            if alpha >= best_possible {
+                return best_possible;
+            }
+            if beta <= worst_possible {
+                return worst_possible;
+            }
+            alpha = alpha.max(Score::from_raw(worst_possible.raw() - 1));
+            beta = beta.min(Score::from_raw(best_possible.raw() + 1));
+        }
+
+        // 4. Table probe: a usable bound answers a non-PV node; any entry gives a move to try.
         let hash = state.hash();
-        let mut tt_move = None;
-        if let Some(tt) = self.tt.as_deref() {
-            self.stats.tt_probes += 1;
+        let mut tt_index = None;
+        if let Some(tt) = self.tt {
+            let slot = (depth as usize).min(DEPTH_SLOTS - 1);
+            self.tt_probes[slot] += 1;
             if let Some(entry) = tt.probe(hash, depth, self.config.tt_exact_depth) {
-                self.stats.tt_hits += 1;
-                tt_move = entry.mv;
+                self.tt_hits[slot] += 1;
+                tt_index = entry.mv.map(usize::from);
                 let stored = u32::from(entry.depth);
                 let deep_enough = if self.config.tt_exact_depth {
                     stored == depth
@@ -221,10 +204,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 if deep_enough && !pv_node {
                     let score = entry.score(ply as u32);
                     let cuts = match entry.bound {
-                        Some(Bound::Exact) => true,
-                        Some(Bound::Lower) => score >= beta,
-                        Some(Bound::Upper) => score <= alpha,
-                        None => false,
+                        Bound::Exact => true,
+                        Bound::Lower => score >= beta,
+                        Bound::Upper => score <= alpha,
                     };
                     if cuts {
                         self.stats.tt_cutoffs += 1;
@@ -233,46 +215,60 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 }
             }
         }
-        if ply == 0 && !self.best_line.is_empty() {
-            // The previous iteration's best move goes first at the root.
-            tt_move = Some(self.best_line[0]);
-        }
+        // The previous iteration's best move goes first at the root.
+        let root_move = if ply == 0 {
+            self.best_line.first().copied()
+        } else {
+            None
+        };
+        let killers = if self.config.killers {
+            self.killers.at(ply)
+        } else {
+            [None; 2]
+        };
+        let mut picker = MovePicker::new(root_move, tt_index, killers);
 
-        // 4. Generate and order the moves.
+        // 5. Search the moves: the first with the full window, the rest with a null window first.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        moves.clear();
-        state.generate_moves(&mut moves);
-        let hints = OrderingHints {
-            tt_move,
-            killers: if self.config.killers {
-                self.killers.at(ply)
-            } else {
-                [None; 2]
-            },
-            history: self.config.history.then_some(&*self.history),
-        };
-        let mut picker = MovePicker::new(state, &moves, &mut scores, &hints);
-
-        // 5. Search them: the first with the full window, the rest with a null window first.
         let alpha_start = alpha;
         let mut best = -Score::INFINITY;
         let mut best_move = None;
-        while let Some(mv) = picker.next(&mut moves, &mut scores) {
+        let mut best_first = false;
+        let side = state.side_to_move();
+        loop {
+            let history = self.config.history.then_some(&*self.history);
+            let Some(mv) = picker.next(state, &mut moves, &mut scores, history) else {
+                break;
+            };
             if self.watch.should_stop(self.stats.nodes) {
                 self.aborted = true;
                 break;
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
-            let same_side = child.side_to_move() == state.side_to_move();
+            let same_side = child.side_to_move() == side;
             let first = picker.picked() == 1;
             let value = if first || !self.config.pvs {
                 self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
             } else {
                 let null_beta = Score::from_raw(alpha.raw() + 1);
-                let value =
-                    self.child_value(&child, same_side, depth - 1, ply + 1, alpha, null_beta);
+                let reduce = self.config.late_move_reductions
+                    && depth >= 3
+                    && !pv_node
+                    && !threatened
+                    && picker.picked() > 3
+                    && picker.last_was_plain_quiet();
+                let mut value = if reduce {
+                    self.stats.reductions += 1;
+                    self.child_value(&child, same_side, depth - 2, ply + 1, alpha, null_beta)
+                } else {
+                    alpha
+                };
+                if !reduce || (value > alpha && !self.aborted) {
+                    value =
+                        self.child_value(&child, same_side, depth - 1, ply + 1, alpha, null_beta);
+                }
                 if value > alpha && value < beta && !self.aborted {
                     self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
                 } else {
@@ -286,7 +282,11 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 best = value;
                 if value > alpha {
                     best_move = Some(mv);
+                    best_first = first;
                     alpha = value;
+                    if ply == 0 {
+                        self.root_best = Some((mv, value, first));
+                    }
                     if value >= beta {
                         self.on_cutoff(state, mv, depth, ply, first);
                         break;
@@ -303,9 +303,15 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if self.aborted {
             return best;
         }
+        if best_move.is_some() {
+            self.stats.best_move_nodes += 1;
+            if best_first {
+                self.stats.best_move_first += 1;
+            }
+        }
 
         // 6. Remember the result: fail-soft bounds say which side of the window it fell on.
-        if let Some(tt) = self.tt.as_deref_mut() {
+        if let Some(tt) = self.tt {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_start {
@@ -313,7 +319,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             } else {
                 Bound::Upper
             };
-            tt.store(hash, ply as u32, depth, bound, best, best_move);
+            let index = best_move.map(|mv| state.move_index(mv));
+            tt.store(hash, ply as u32, depth, bound, best, index);
         }
         best
     }
@@ -325,7 +332,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if first {
             self.stats.first_move_cutoffs += 1;
         }
-        if state.classify(mv) == MoveClass::Quiet {
+        if (self.config.killers || self.config.history) && state.classify(mv) == MoveClass::Quiet {
             if self.config.killers {
                 self.killers.record(ply, mv);
             }
@@ -335,14 +342,40 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
         }
     }
+
+    /// One root search within `(alpha, beta)`.
+    fn root_search(&mut self, depth: u32, alpha: Score, beta: Score) -> Score {
+        self.search(self.root, depth, 0, alpha, beta)
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
-        let score = self.search(self.root, depth, 0, -Score::INFINITY, Score::INFINITY);
+        self.root_depth = depth;
+        self.root_best = None;
+        let score = match self.last_score {
+            Some(last) if self.config.aspiration && !last.is_decisive() => {
+                // Narrow window around the last score, widened on each failure.
+                let mut width = ASPIRATION_WINDOW;
+                loop {
+                    let alpha = Score::from_raw(last.raw() - width).max(-Score::INFINITY);
+                    let beta = Score::from_raw(last.raw() + width).min(Score::INFINITY);
+                    let score = self.root_search(depth, alpha, beta);
+                    if self.aborted || (score > alpha && score < beta) {
+                        break score;
+                    }
+                    if width > Score::INFINITY.raw() {
+                        break score;
+                    }
+                    width *= 4;
+                }
+            }
+            _ => self.root_search(depth, -Score::INFINITY, Score::INFINITY),
+        };
         if self.aborted {
             return None;
         }
+        self.last_score = Some(score);
         self.best_line.clone_from(&self.pv[0]);
         Some(score)
     }
@@ -354,12 +387,32 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn stats(&self) -> SearchStats {
         let mut stats = self.stats.clone();
         stats.elapsed = self.watch.start().elapsed();
-        stats.tt_fill = self.tt.as_deref().map_or(0.0, TranspositionTable::fill);
+        if let Some(tt) = self.tt {
+            stats.tt_fill = tt.fill();
+            stats.tt_fill_by_depth = tt.fill_by_depth();
+            let used = self
+                .tt_probes
+                .iter()
+                .rposition(|&n| n > 0)
+                .map_or(0, |d| d + 1);
+            stats.tt_probes_by_depth = self.tt_probes[..used].to_vec();
+            stats.tt_hits_by_depth = self.tt_hits[..used].to_vec();
+            stats.tt_probes = self.tt_probes.iter().sum();
+            stats.tt_hits = self.tt_hits.iter().sum();
+        }
         stats
     }
 
     fn watch(&self) -> &LimitWatch {
         &self.watch
+    }
+
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        if self.config.quiescence {
+            depth + 1
+        } else {
+            depth
+        }
     }
 }
 
@@ -401,27 +454,45 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             (None, true) => (1, MAX_DEPTH),
             (None, false) => (SearchLimits::DEFAULT_DEPTH, SearchLimits::DEFAULT_DEPTH),
         };
-        let plies = last as usize + 2;
+        let plies = last as usize + QUIESCENCE_PLIES as usize + 2;
         let mut run = Run {
             root: state,
             evaluator: &self.evaluator,
             config: self.config,
-            tt: self.tt.as_mut(),
+            tt: self.tt.as_ref(),
             killers: &mut self.killers,
             history: &mut self.history,
             watch,
             stats: SearchStats::default(),
+            tt_probes: [0; DEPTH_SLOTS],
+            tt_hits: [0; DEPTH_SLOTS],
             moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
             best_line: Vec::with_capacity(plies),
+            last_score: None,
+            root_depth: 0,
+            root_best: None,
             aborted: false,
         };
         let stop_when_proven = limits.depth.is_none();
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let mut stats = run.stats();
-        match completed {
-            Some(iteration) => {
+        // An interrupted iteration that already proved another root move better than the
+        // previous best (it raised alpha after the first move) overrides it.
+        let partial = run.root_best.filter(|_| run.aborted);
+        match (completed, partial) {
+            (Some(iteration), Some((mv, score, false))) => {
+                stats.nodes_per_depth = iteration.stats.nodes_per_depth;
+                SearchResult {
+                    best_move: Some(mv),
+                    score,
+                    pv: vec![mv],
+                    depth: iteration.depth,
+                    stats,
+                }
+            }
+            (Some(iteration), _) => {
                 stats.nodes_per_depth = iteration.stats.nodes_per_depth;
                 SearchResult {
                     best_move: iteration.pv.first().copied(),
@@ -431,13 +502,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
                     stats,
                 }
             }
-            None => {
-                // Not even one iteration finished: any legal move beats none.
+            (None, partial) => {
+                // Not even one iteration finished: the best root move seen, or any legal move.
                 let mut moves = Vec::new();
                 state.generate_moves(&mut moves);
                 SearchResult {
-                    best_move: moves.first().copied(),
-                    score: self.evaluator.evaluate(state),
+                    best_move: partial.map(|(mv, _, _)| mv).or(moves.first().copied()),
+                    score: partial.map_or_else(|| self.evaluator.evaluate(state), |p| p.1),
                     pv: Vec::new(),
                     depth: 0,
                     stats,

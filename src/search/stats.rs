@@ -32,6 +32,18 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// Nodes searched by each completed iteration (index 0 = depth 1), for branching factors.
     pub nodes_per_depth: Vec<u64>,
+    /// Table probes by remaining depth (index = depth).
+    pub tt_probes_by_depth: Vec<u64>,
+    /// Table hits by remaining depth (index = depth).
+    pub tt_hits_by_depth: Vec<u64>,
+    /// Share of table slots holding entries of this search, by stored depth (index = depth).
+    pub tt_fill_by_depth: Vec<f64>,
+    /// Full-width nodes whose search found a best move (one that raised alpha).
+    pub best_move_nodes: u64,
+    /// Of those, the nodes where the best move was the first one searched.
+    pub best_move_first: u64,
+    /// Moves searched with a late-move reduction first.
+    pub reductions: u64,
 }
 
 impl SearchStats {
@@ -54,6 +66,43 @@ impl SearchStats {
         } else {
             self.tt_hits as f64 / self.tt_probes as f64
         }
+    }
+
+    /// How often the first move searched was the best one (of the nodes that found a best move),
+    /// 0.0..=1.0: a measure of move ordering.
+    #[must_use]
+    pub fn best_move_hit_rate(&self) -> f64 {
+        if self.best_move_nodes == 0 {
+            0.0
+        } else {
+            self.best_move_first as f64 / self.best_move_nodes as f64
+        }
+    }
+
+    /// Table hit rate by remaining depth (index = depth; 0.0 where nothing was probed).
+    #[must_use]
+    pub fn tt_hit_rate_by_depth(&self) -> Vec<f64> {
+        self.tt_probes_by_depth
+            .iter()
+            .zip(&self.tt_hits_by_depth)
+            .map(|(&probes, &hits)| {
+                if probes == 0 {
+                    0.0
+                } else {
+                    hits as f64 / probes as f64
+                }
+            })
+            .collect()
+    }
+
+    /// The branching factor of each iteration: its nodes over those of the iteration before
+    /// (index 0 = depth 2 over depth 1; `None` where the earlier count is zero).
+    #[must_use]
+    pub fn branching_factors(&self) -> Vec<Option<f64>> {
+        self.nodes_per_depth
+            .windows(2)
+            .map(|pair| (pair[0] > 0).then(|| pair[1] as f64 / pair[0] as f64))
+            .collect()
     }
 
     /// The effective branching factor: nodes of the last iteration over those of the one

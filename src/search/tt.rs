@@ -1,23 +1,44 @@
 //! The transposition table: remembers what earlier searches found about a position, keyed by its
-//! Zobrist hash ([`crate::Game::hash`]).
+//! Zobrist hash ([`crate::Game::hash`]). Lock-free, so threads can later share one table.
 //!
-//! Layout: a flat array of [`Bucket`]s, each of two slots. Slot 0 is *depth-preferred* (it keeps
-//! the deepest result, unless that result is from an older search); slot 1 is *always-replace*
-//! (it takes whatever slot 0 refused, and what slot 0 evicts). The bucket of a hash is chosen by
-//! its high bits (multiply-shift, so any size works); the entry keeps the low 32 bits as a check.
+//! # Layout
+//! Every entry is one `AtomicU64` (8 bytes), bit by bit (bit 0 = least significant):
 //!
-//! Key invariants:
-//! - scores are stored relative to the node ([`Score::to_tt`]) and read back relative to the root
-//!   of the reading search ([`Score::from_tt`]), so decisive distances stay right at any ply;
-//! - a stored move is only a hint: a hash collision can hand back a move of another position, so
-//!   users must only use it to order moves they generated themselves;
-//! - the table never allocates after [`TranspositionTable::new`].
+//! | bits   | width | field                                                              |
+//! |--------|-------|--------------------------------------------------------------------|
+//! | 0–15   | 16    | score as `i16`, relative to the node ([`Score::to_tt`])            |
+//! | 16–31  | 16    | move code: 0 = no move, else [`crate::Game::move_index`] + 1       |
+//! | 32–39  | 8     | remaining depth searched (0–255)                                   |
+//! | 40–41  | 2     | bound: 0 = empty slot, 1 = exact, 2 = lower, 3 = upper             |
+//! | 42–47  | 6     | generation ([`TranspositionTable::new_search`], modulo 64)         |
+//! | 48–63  | 16    | check: the top 16 bits of the hash                                 |
+//!
+//! Two entries form a *bucket*: slot 0 is *depth-preferred* (it keeps the deepest result unless
+//! that result is from an older search: aging), slot 1 is *always-replace* (it takes whatever
+//! slot 0 refused, and what slot 0 evicts). Four buckets form a 64-byte *cluster*, aligned to a
+//! cache line, so a probe touches one line. The table has a power-of-two number of buckets and
+//! the bucket of a hash is its low bits; with the 16 check bits a probe compares
+//! `log2(buckets) + 16` bits of the hash (36 for 64 MB), so a false hit is rare but possible, as
+//! in any such table: a stored move is only a hint and a search must survive a wrong score.
+//!
+//! # Sharing
+//! Loads and stores are single relaxed 64-bit atomic operations, so a reader sees either the old
+//! or the new entry, never a mix of two (no torn entries); two threads racing on one bucket can
+//! at worst lose one of their stores. The table can therefore be used through `&self`.
+//!
+//! # Resizing
+//! [`TranspositionTable::resize`] keeps entries: shrinking folds the buckets whose low bits
+//! agree into one (the usual replacement rules decide what stays); growing copies each bucket
+//! into every new bucket whose low bits extend its index (the position's own bucket is among
+//! them; the other copies match only as often as a false hit of the old, smaller table, and are
+//! overwritten in time).
 //!
 //! About exactness: a fixed-depth minimax value depends on the remaining depth, so taking a cutoff
 //! from an entry searched *deeper* than needed gives a value plain minimax at that depth would not
-//! give (usually a better one). [`TranspositionTable::probe`] can therefore prefer an entry of
-//! exactly the wanted depth; whether deeper entries may cut is the searcher's choice (see
-//! `PvsConfig::tt_exact_depth` in [`crate::search::pvs`]).
+//! give. [`TranspositionTable::probe`] can therefore prefer an entry of exactly the wanted depth;
+//! whether deeper entries may cut is the searcher's choice (`PvsConfig::tt_exact_depth`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::eval::Score;
 
@@ -32,40 +53,51 @@ pub enum Bound {
     Upper,
 }
 
-/// One remembered search result (the copy handed out by [`TranspositionTable::probe`]).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct TtEntry<M> {
-    /// The low 32 bits of the position's hash (the bucket index is made from the high bits).
-    pub check: u32,
-    /// The remaining depth the position was searched to.
-    pub depth: u8,
-    /// The search generation ([`TranspositionTable::new_search`]) that wrote the entry.
-    pub generation: u8,
-    /// What `score` says; `None` marks an empty slot.
-    pub bound: Option<Bound>,
-    /// The score, relative to the node ([`Score::to_tt`]).
-    pub score: i16,
-    /// The best move found, if any.
-    pub mv: Option<M>,
-}
-
-impl<M: Copy> TtEntry<M> {
-    const EMPTY: TtEntry<M> = TtEntry {
-        check: 0,
-        depth: 0,
-        generation: 0,
-        bound: None,
-        score: 0,
-        mv: None,
-    };
-
-    /// Is this slot in use?
+impl Bound {
     #[inline]
-    #[must_use]
-    pub fn is_used(&self) -> bool {
-        self.bound.is_some()
+    const fn code(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
     }
 
+    #[inline]
+    const fn from_code(code: u64) -> Option<Bound> {
+        match code {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+const MOVE_SHIFT: u32 = 16;
+const DEPTH_SHIFT: u32 = 32;
+const BOUND_SHIFT: u32 = 40;
+const GENERATION_SHIFT: u32 = 42;
+const CHECK_SHIFT: u32 = 48;
+const GENERATION_MASK: u64 = 0x3f;
+/// The largest move index a table entry can hold.
+pub const MAX_MOVE_INDEX: usize = u16::MAX as usize - 1;
+
+/// One remembered search result, unpacked (the copy handed out by
+/// [`TranspositionTable::probe`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TtEntry {
+    /// The remaining depth the position was searched to.
+    pub depth: u8,
+    /// What `score` says.
+    pub bound: Bound,
+    /// The score, relative to the node ([`Score::to_tt`]).
+    pub score: i16,
+    /// The best move found, as a [`crate::Game::move_index`], if any.
+    pub mv: Option<u16>,
+}
+
+impl TtEntry {
     /// The stored score read back at a node `ply` plies from the root.
     #[inline]
     #[must_use]
@@ -74,39 +106,101 @@ impl<M: Copy> TtEntry<M> {
     }
 }
 
-/// Two slots sharing one index: `[depth-preferred, always-replace]`.
-#[derive(Copy, Clone, Debug)]
-pub struct Bucket<M> {
-    slots: [TtEntry<M>; 2],
+/// Packed-entry helpers (see the module table).
+#[inline]
+const fn check_of(hash: u64) -> u64 {
+    hash >> CHECK_SHIFT
 }
 
-/// A fixed-size transposition table over moves of type `M`.
-#[derive(Clone, Debug)]
-pub struct TranspositionTable<M> {
-    buckets: Vec<Bucket<M>>,
-    generation: u8,
+#[inline]
+const fn is_used(word: u64) -> bool {
+    (word >> BOUND_SHIFT) & 3 != 0
 }
 
-/// How many buckets [`TranspositionTable::fill`] samples.
+#[inline]
+const fn word_check(word: u64) -> u64 {
+    word >> CHECK_SHIFT
+}
+
+#[inline]
+const fn word_depth(word: u64) -> u64 {
+    (word >> DEPTH_SHIFT) & 0xff
+}
+
+#[inline]
+const fn word_generation(word: u64) -> u64 {
+    (word >> GENERATION_SHIFT) & GENERATION_MASK
+}
+
+#[inline]
+const fn word_move(word: u64) -> u64 {
+    (word >> MOVE_SHIFT) & 0xffff
+}
+
+#[inline]
+fn unpack(word: u64) -> TtEntry {
+    let code = word_move(word);
+    TtEntry {
+        depth: word_depth(word) as u8,
+        bound: Bound::from_code((word >> BOUND_SHIFT) & 3).unwrap_or(Bound::Exact),
+        score: word as u16 as i16,
+        mv: (code != 0).then(|| (code - 1) as u16),
+    }
+}
+
+/// Four two-slot buckets on one cache line.
+#[repr(align(64))]
+#[derive(Debug, Default)]
+struct Cluster([AtomicU64; 8]);
+
+const BUCKETS_PER_CLUSTER: usize = 4;
+const _: () = assert!(std::mem::size_of::<AtomicU64>() == 8);
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+const _: () = assert!(std::mem::align_of::<Cluster>() == 64);
+
+/// A fixed-size, lock-free transposition table.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    /// `buckets - 1`; the bucket count is a power of two.
+    mask: usize,
+    generation: u64,
+}
+
+/// How many clusters [`TranspositionTable::fill`] samples.
 const FILL_SAMPLE: usize = 1000;
 
-impl<M: Copy> TranspositionTable<M> {
-    /// A table using about `megabytes` MB (at least one bucket).
+/// The largest power of two not above `n` (at least 1).
+fn floor_pow2(n: usize) -> usize {
+    if n <= 1 {
+        1
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
+    }
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MB (the bucket count is rounded down to a power of two;
+    /// at least one cluster).
     #[must_use]
-    pub fn new(megabytes: usize) -> TranspositionTable<M> {
-        let bytes = megabytes.saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Bucket<M>>()).max(1);
-        Self::with_buckets(count)
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        Self::with_buckets(Self::buckets_for(megabytes))
     }
 
-    /// A table of exactly `count` buckets (at least one); for tests and tiny tables.
+    fn buckets_for(megabytes: usize) -> usize {
+        floor_pow2(megabytes.saturating_mul(1 << 20) / 16)
+    }
+
+    /// A table of `count` buckets rounded down to a power of two, at least one cluster (four
+    /// buckets); for tests and tiny tables.
     #[must_use]
-    pub fn with_buckets(count: usize) -> TranspositionTable<M> {
-        let empty = Bucket {
-            slots: [TtEntry::EMPTY; 2],
-        };
+    pub fn with_buckets(count: usize) -> TranspositionTable {
+        let buckets = floor_pow2(count).max(BUCKETS_PER_CLUSTER);
         TranspositionTable {
-            buckets: vec![empty; count.max(1)],
+            clusters: (0..buckets / BUCKETS_PER_CLUSTER)
+                .map(|_| Cluster::default())
+                .collect(),
+            mask: buckets - 1,
             generation: 0,
         }
     }
@@ -114,31 +208,50 @@ impl<M: Copy> TranspositionTable<M> {
     /// The number of buckets (two entries each).
     #[must_use]
     pub fn bucket_count(&self) -> usize {
-        self.buckets.len()
+        self.mask + 1
+    }
+
+    /// The size in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>()
     }
 
     /// Empties every slot.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            bucket.slots = [TtEntry::EMPTY; 2];
+        for cluster in &mut self.clusters {
+            for slot in &mut cluster.0 {
+                *slot.get_mut() = 0;
+            }
         }
         self.generation = 0;
     }
 
     /// Starts a new search: entries of earlier searches become replaceable first.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = (self.generation + 1) & GENERATION_MASK;
     }
 
-    /// The current generation.
+    /// The current generation (0..64).
     #[must_use]
     pub fn generation(&self) -> u8 {
-        self.generation
+        self.generation as u8
     }
 
+    /// The two slots of the bucket of `hash`.
     #[inline]
-    fn index(&self, hash: u64) -> usize {
-        ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize
+    fn slots(&self, hash: u64) -> &[AtomicU64] {
+        let bucket = hash as usize & self.mask;
+        let cluster = &self.clusters[bucket / BUCKETS_PER_CLUSTER];
+        let first = 2 * (bucket % BUCKETS_PER_CLUSTER);
+        &cluster.0[first..first + 2]
+    }
+
+    /// The slots of bucket `index`, by raw index (for resizing).
+    fn bucket(&self, index: usize) -> &[AtomicU64] {
+        let cluster = &self.clusters[index / BUCKETS_PER_CLUSTER];
+        let first = 2 * (index % BUCKETS_PER_CLUSTER);
+        &cluster.0[first..first + 2]
     }
 
     /// The entry for `hash`, if the table has one. When both slots hold the position, the one
@@ -146,176 +259,164 @@ impl<M: Copy> TranspositionTable<M> {
     /// can cut only with that one), otherwise the deeper one.
     #[inline]
     #[must_use]
-    pub fn probe(&self, hash: u64, depth: u32, prefer_depth: bool) -> Option<TtEntry<M>> {
-        let check = hash as u32;
-        let [deep, recent] = &self.buckets[self.index(hash)].slots;
-        let deep_hit = deep.is_used() && deep.check == check;
-        let recent_hit = recent.is_used() && recent.check == check;
-        match (deep_hit, recent_hit) {
-            (false, false) => None,
-            (true, false) => Some(*deep),
-            (false, true) => Some(*recent),
+    pub fn probe(&self, hash: u64, depth: u32, prefer_depth: bool) -> Option<TtEntry> {
+        let slots = self.slots(hash);
+        let check = check_of(hash);
+        let deep = slots[0].load(Ordering::Relaxed);
+        let recent = slots[1].load(Ordering::Relaxed);
+        let deep_hit = is_used(deep) && word_check(deep) == check;
+        let recent_hit = is_used(recent) && word_check(recent) == check;
+        let chosen = match (deep_hit, recent_hit) {
+            (false, false) => return None,
+            (true, false) => deep,
+            (false, true) => recent,
             (true, true) => {
-                let chosen = if prefer_depth && u32::from(recent.depth) == depth {
+                let wanted = u64::from(depth);
+                if prefer_depth && word_depth(recent) == wanted {
                     recent
-                } else if prefer_depth && u32::from(deep.depth) == depth {
+                } else if prefer_depth && word_depth(deep) == wanted {
                     deep
-                } else if recent.depth > deep.depth {
+                } else if word_depth(recent) > word_depth(deep) {
                     recent
                 } else {
                     deep
-                };
-                Some(*chosen)
+                }
             }
-        }
+        };
+        Some(unpack(chosen))
     }
 
     /// Remembers that the position `hash`, `ply` plies from the root, searched `depth` plies deep,
-    /// has `score` (of kind `bound`) and best move `mv`. A `None` move keeps a move already stored
-    /// for the position in the slot written.
+    /// has `score` (of kind `bound`) and best move index `mv` (indices above
+    /// [`MAX_MOVE_INDEX`] are not stored). A `None` move keeps a move already stored for the
+    /// position.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         hash: u64,
         ply: u32,
         depth: u32,
         bound: Bound,
         score: Score,
-        mv: Option<M>,
+        mv: Option<usize>,
     ) {
-        let generation = self.generation;
-        let index = self.index(hash);
-        let check = hash as u32;
-        let mut entry = TtEntry {
-            check,
-            depth: depth.min(u32::from(u8::MAX)) as u8,
-            generation,
-            bound: Some(bound),
-            score: score.to_tt(ply).raw() as i16,
-            mv,
-        };
-        let slots = &mut self.buckets[index].slots;
-        let deep = slots[0];
-        let same = deep.is_used() && deep.check == check;
-        let takes_deep_slot =
-            !deep.is_used() || deep.generation != generation || entry.depth >= deep.depth;
+        let code = mv
+            .filter(|&index| index <= MAX_MOVE_INDEX)
+            .map_or(0, |i| i + 1);
+        let word = (u64::from(score.to_tt(ply).raw() as i16 as u16))
+            | ((code as u64) << MOVE_SHIFT)
+            | (u64::from(depth.min(255)) << DEPTH_SHIFT)
+            | (bound.code() << BOUND_SHIFT)
+            | (self.generation << GENERATION_SHIFT)
+            | (check_of(hash) << CHECK_SHIFT);
+        self.put(self.slots(hash), word);
+    }
+
+    /// The replacement rule for a packed `word` into a bucket's `slots`.
+    #[inline]
+    fn put(&self, slots: &[AtomicU64], mut word: u64) {
+        let check = word_check(word);
+        let deep = slots[0].load(Ordering::Relaxed);
+        let same = is_used(deep) && word_check(deep) == check;
+        let takes_deep_slot = !is_used(deep)
+            || word_generation(deep) != word_generation(word)
+            || word_depth(word) >= word_depth(deep);
         if takes_deep_slot {
             if same {
-                entry.mv = entry.mv.or(deep.mv);
-            } else if deep.is_used() {
+                word = keep_move(word, deep);
+            } else if is_used(deep) {
                 // The evicted entry moves down to the always-replace slot.
-                slots[1] = deep;
+                slots[1].store(deep, Ordering::Relaxed);
             }
-            slots[0] = entry;
+            slots[0].store(word, Ordering::Relaxed);
         } else {
-            let recent = slots[1];
-            if recent.is_used() && recent.check == check {
-                entry.mv = entry.mv.or(recent.mv);
+            let recent = slots[1].load(Ordering::Relaxed);
+            if is_used(recent) && word_check(recent) == check {
+                word = keep_move(word, recent);
             } else if same {
-                entry.mv = entry.mv.or(deep.mv);
+                word = keep_move(word, deep);
             }
-            slots[1] = entry;
+            slots[1].store(word, Ordering::Relaxed);
         }
     }
 
+    /// Changes the size to at most `megabytes` MB, keeping the entries (see the module docs).
+    /// Can be called between iterations or between searches.
+    pub fn resize(&mut self, megabytes: usize) {
+        let buckets = Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER);
+        if buckets == self.bucket_count() {
+            return;
+        }
+        let mut table = TranspositionTable::with_buckets(buckets);
+        table.generation = self.generation;
+        let old = self.bucket_count();
+        if buckets > old {
+            for index in 0..buckets {
+                let from = self.bucket(index & self.mask);
+                let to = table.bucket(index);
+                for (slot, source) in to.iter().zip(from) {
+                    slot.store(source.load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+            }
+        } else {
+            // Always-replace entries first, so the depth-preferred ones win the fold.
+            for slot in [1, 0] {
+                for index in 0..old {
+                    let word = self.bucket(index)[slot].load(Ordering::Relaxed);
+                    if is_used(word) {
+                        table.put(table.bucket(index & table.mask), word);
+                    }
+                }
+            }
+        }
+        *self = table;
+    }
+
     /// The share of slots (0.0..=1.0) holding entries of the current search, estimated on the
-    /// first buckets (deterministic, cheap).
+    /// first clusters (deterministic, cheap).
     #[must_use]
     pub fn fill(&self) -> f64 {
-        let sample = &self.buckets[..self.buckets.len().min(FILL_SAMPLE)];
-        let used = sample
+        let sample = &self.clusters[..self.clusters.len().min(FILL_SAMPLE)];
+        let used = self.current_entries(sample).count();
+        used as f64 / (8 * sample.len()) as f64
+    }
+
+    /// The share of slots holding entries of the current search, by stored depth (index = depth,
+    /// up to the deepest found), estimated on the first clusters like [`TranspositionTable::fill`].
+    #[must_use]
+    pub fn fill_by_depth(&self) -> Vec<f64> {
+        let sample = &self.clusters[..self.clusters.len().min(FILL_SAMPLE)];
+        let mut counts = Vec::new();
+        for word in self.current_entries(sample) {
+            let depth = word_depth(word) as usize;
+            if counts.len() <= depth {
+                counts.resize(depth + 1, 0usize);
+            }
+            counts[depth] += 1;
+        }
+        let slots = (8 * sample.len()) as f64;
+        counts.into_iter().map(|c| c as f64 / slots).collect()
+    }
+
+    fn current_entries<'a>(&self, sample: &'a [Cluster]) -> impl Iterator<Item = u64> + 'a {
+        let generation = self.generation;
+        sample
             .iter()
-            .flat_map(|bucket| bucket.slots.iter())
-            .filter(|entry| entry.is_used() && entry.generation == self.generation)
-            .count();
-        used as f64 / (2 * sample.len()) as f64
+            .flat_map(|cluster| cluster.0.iter())
+            .map(|slot| slot.load(Ordering::Relaxed))
+            .filter(move |&word| is_used(word) && word_generation(word) == generation)
+    }
+}
+
+/// `word` with the move of `old` if it has none itself.
+#[inline]
+fn keep_move(word: u64, old: u64) -> u64 {
+    if word_move(word) == 0 {
+        word | (word_move(old) << MOVE_SHIFT)
+    } else {
+        word
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Hashes that land in bucket 0 of a one-bucket table but differ in their check bits.
-    fn key(n: u64) -> u64 {
-        n * 0x1_0000_0001
-    }
-
-    #[test]
-    fn store_then_probe_round_trips() {
-        let mut tt = TranspositionTable::<u16>::new(1);
-        assert!(tt.bucket_count() > 1000);
-        let h = 0xDEAD_BEEF_1234_5678;
-        assert_eq!(tt.probe(h, 3, false), None);
-        tt.store(h, 2, 3, Bound::Lower, Score::cp(17), Some(9));
-        let e = tt.probe(h, 3, false).expect("stored");
-        assert_eq!((e.depth, e.bound, e.mv), (3, Some(Bound::Lower), Some(9)));
-        assert_eq!(e.score(5), Score::cp(17));
-        // A different check with the same bucket misses.
-        assert_eq!(tt.probe(h ^ 1, 3, false), None);
-    }
-
-    #[test]
-    fn decisive_scores_are_ply_adjusted() {
-        let mut tt = TranspositionTable::<u8>::with_buckets(4);
-        // Found at ply 3: a win 7 plies from the root is 4 plies from this node.
-        tt.store(key(1), 3, 5, Bound::Exact, Score::win_in(7), None);
-        let e = tt.probe(key(1), 5, true).unwrap();
-        assert_eq!(e.score(3), Score::win_in(7));
-        assert_eq!(e.score(1), Score::win_in(5));
-        tt.store(key(2), 4, 5, Bound::Upper, Score::loss_in(6), None);
-        assert_eq!(
-            tt.probe(key(2), 5, true).unwrap().score(0),
-            Score::loss_in(2)
-        );
-    }
-
-    #[test]
-    fn two_tiers_keep_deep_and_recent() {
-        let mut tt = TranspositionTable::<u8>::with_buckets(1);
-        tt.store(key(1), 0, 6, Bound::Exact, Score::cp(1), Some(1));
-        // Shallower, other position: goes to the always-replace slot, the deep one stays.
-        tt.store(key(2), 0, 2, Bound::Exact, Score::cp(2), Some(2));
-        assert_eq!(tt.probe(key(1), 6, false).unwrap().mv, Some(1));
-        assert_eq!(tt.probe(key(2), 2, false).unwrap().mv, Some(2));
-        // Another shallow one replaces the always-replace slot only.
-        tt.store(key(3), 0, 1, Bound::Exact, Score::cp(3), Some(3));
-        assert_eq!(tt.probe(key(2), 2, false), None);
-        assert_eq!(tt.probe(key(1), 6, false).unwrap().mv, Some(1));
-        // A deeper one takes the depth slot and pushes the old deep entry down.
-        tt.store(key(4), 0, 7, Bound::Exact, Score::cp(4), Some(4));
-        assert_eq!(tt.probe(key(4), 7, false).unwrap().mv, Some(4));
-        assert_eq!(tt.probe(key(1), 6, false).unwrap().mv, Some(1));
-        assert_eq!(tt.probe(key(3), 1, false), None);
-    }
-
-    #[test]
-    fn old_generations_give_way() {
-        let mut tt = TranspositionTable::<u8>::with_buckets(1);
-        tt.store(key(1), 0, 9, Bound::Exact, Score::cp(1), Some(1));
-        tt.new_search();
-        assert_eq!(tt.fill(), 0.0);
-        tt.store(key(2), 0, 1, Bound::Exact, Score::cp(2), Some(2));
-        assert_eq!(tt.probe(key(2), 1, false).unwrap().depth, 1);
-        assert_eq!(tt.fill(), 0.5);
-        tt.clear();
-        assert_eq!(tt.probe(key(2), 1, false), None);
-        assert_eq!(tt.probe(key(1), 9, false), None);
-    }
-
-    #[test]
-    fn probe_prefers_exact_depth_when_asked() {
-        let mut tt = TranspositionTable::<u8>::with_buckets(1);
-        tt.store(key(1), 0, 5, Bound::Exact, Score::cp(50), Some(5));
-        tt.store(key(1), 0, 3, Bound::Exact, Score::cp(30), None);
-        assert_eq!(tt.probe(key(1), 3, true).unwrap().score(0), Score::cp(30));
-        assert_eq!(tt.probe(key(1), 3, false).unwrap().score(0), Score::cp(50));
-        assert_eq!(tt.probe(key(1), 4, true).unwrap().depth, 5);
-        // The shallow entry kept the move of the deep one for ordering.
-        assert_eq!(tt.probe(key(1), 3, true).unwrap().mv, Some(5));
-        // Same position, deeper result: overwrites the depth slot in place, keeping the move.
-        tt.store(key(1), 0, 6, Bound::Lower, Score::cp(60), None);
-        let e = tt.probe(key(1), 6, true).unwrap();
-        assert_eq!((e.depth, e.mv), (6, Some(5)));
-    }
-}
+mod tests;

@@ -2,9 +2,10 @@
 //!
 //! Key invariants: a finished position has no move; otherwise, if no piece can move, exactly the
 //! two passes (one per hand card) are generated; the same `(from, to)` reached with both hand
-//! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic).
+//! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic;
+//! the noisy moves have their own order, see [`Onitama::noisy_moves`]).
 
-use crate::card::TARGETS;
+use crate::card::{STEPS, TARGETS};
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
 
@@ -53,6 +54,9 @@ impl Onitama {
     }
 
     /// Appends the noisy moves: captures, and master moves onto the enemy temple (wins).
+    /// Bit-parallel: each card offset shifts all pieces at once (the card's steps), so a
+    /// position without captures costs a few operations per offset. Order: by card id, then the
+    /// card's offsets, then target square.
     #[inline]
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) {
         if self.is_over() {
@@ -62,7 +66,71 @@ impl Onitama {
         let own = self.pieces[me];
         let enemy = self.pieces[me ^ 1];
         let master = self.masters[me];
-        let temple = TEMPLE_TARGET[me];
+        let temple_step = TEMPLE_TARGET[me] & !enemy & !own;
+        let mut hand = self.hands[me];
+        while hand != 0 {
+            let card = hand.trailing_zeros();
+            hand &= hand - 1;
+            let steps = &STEPS[card as usize & 31][me];
+            // Missing offsets have an empty `from_mask`: four fixed rounds, no loop counter.
+            for k in 0..4 {
+                let (left, right) = (steps.left[k], steps.right[k]);
+                let from_mask = steps.from_mask[k];
+                let mut to_set = (((own & from_mask) << left) >> right) & enemy;
+                to_set |= (((master & from_mask) << left) >> right) & temple_step;
+                while to_set != 0 {
+                    let to = to_set.trailing_zeros();
+                    to_set &= to_set - 1;
+                    let from = (to + right) - left;
+                    moves.push(Move::from_raw(card, from, to));
+                }
+            }
+        }
+    }
+
+    /// Could the opponent win at once if it were to move now, with the cards it holds: capture
+    /// the master of the side to move, or bring its own master onto its target temple?
+    ///
+    /// Looked up backwards: the squares a piece of player `p` reaches `square` from with a card
+    /// are the squares the *other* player reaches from `square` with it (offsets negated), so
+    /// four table look-ups answer it. False in a finished position.
+    #[inline]
+    #[must_use]
+    pub fn is_threatened(&self) -> bool {
+        let me = usize::from(self.to_move);
+        let opp = me ^ 1;
+        let my_master = self.masters[me];
+        if my_master == 0 {
+            return false;
+        }
+        let hand = self.hands[opp];
+        let first = &TARGETS[hand.trailing_zeros() as usize & 31][me];
+        let second = &TARGETS[(hand & (hand - 1)).trailing_zeros() as usize & 31][me];
+        let master_square = my_master.trailing_zeros() as usize;
+        if (first[master_square] | second[master_square]) & self.pieces[opp] != 0 {
+            return true;
+        }
+        let temple = TEMPLE_TARGET[opp];
+        if temple & self.pieces[opp] != 0 {
+            return false;
+        }
+        let temple_square = temple.trailing_zeros() as usize;
+        (first[temple_square] | second[temple_square]) & self.masters[opp] != 0
+    }
+
+    /// Appends the quiet moves: every legal move that neither captures nor wins (the passes, when
+    /// no piece can move, are quiet too).
+    #[inline]
+    pub fn quiet_moves(&self, moves: &mut Vec<Move>) {
+        if self.is_over() {
+            return;
+        }
+        let me = usize::from(self.to_move);
+        let own = self.pieces[me];
+        let free = !(own | self.pieces[me ^ 1]);
+        let master = self.masters[me];
+        let not_temple = !TEMPLE_TARGET[me];
+        let start = moves.len();
         let mut hand = self.hands[me];
         while hand != 0 {
             let card = hand.trailing_zeros();
@@ -73,12 +141,10 @@ impl Onitama {
                 let from = from_set.trailing_zeros();
                 let from_bit = from_set & from_set.wrapping_neg();
                 from_set &= from_set - 1;
-                let wanted = if from_bit & master != 0 {
-                    enemy | temple
-                } else {
-                    enemy
-                };
-                let mut to_set = table[from as usize] & wanted & !own;
+                let mut to_set = table[from as usize] & free;
+                if from_bit & master != 0 {
+                    to_set &= not_temple;
+                }
                 while to_set != 0 {
                     let to = to_set.trailing_zeros();
                     to_set &= to_set - 1;
@@ -86,6 +152,34 @@ impl Onitama {
                 }
             }
         }
+        if moves.len() == start && self.move_count_is_pass() {
+            self.push_passes(moves);
+        }
+    }
+
+    /// Must the side to move pass (no piece can move)? False once the game is over.
+    #[inline]
+    #[must_use]
+    pub fn move_count_is_pass(&self) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let me = usize::from(self.to_move);
+        let own = self.pieces[me];
+        let mut hand = self.hands[me];
+        while hand != 0 {
+            let table = &TARGETS[hand.trailing_zeros() as usize][me];
+            hand &= hand - 1;
+            let mut from_set = own;
+            while from_set != 0 {
+                let from = from_set.trailing_zeros();
+                from_set &= from_set - 1;
+                if table[from as usize] & !own != 0 {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The number of legal moves, without listing them.

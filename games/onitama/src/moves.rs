@@ -21,12 +21,11 @@ const _: () = assert!(std::mem::size_of::<Option<Move>>() == 2);
 const MARK: NonZeroU16 = NonZeroU16::MIN.saturating_add(0x7fff);
 const PASS_SQUARE: u16 = 31;
 
-/// Where the pass moves start in [`Move::index`].
-const PASS_INDEX_BASE: usize = Card::COUNT * 25 * 25;
-
 impl Move {
+    /// Where the pass moves start in [`Move::index`].
+    pub const PASS_INDEX_BASE: usize = Card::COUNT * 25 * 25;
     /// One more than the largest [`Move::index`].
-    pub const INDEX_BOUND: usize = PASS_INDEX_BASE + Card::COUNT;
+    pub const INDEX_BOUND: usize = Self::PASS_INDEX_BASE + Card::COUNT;
 
     /// Play `card`, moving the piece on `from` to `to`.
     #[inline]
@@ -97,7 +96,7 @@ impl Move {
     #[must_use]
     pub fn index(self) -> usize {
         if self.is_pass() {
-            PASS_INDEX_BASE + self.card_id()
+            Self::PASS_INDEX_BASE + self.card_id()
         } else {
             self.card_id() * 625 + self.origin_id() * 25 + self.target_id()
         }

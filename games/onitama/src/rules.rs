@@ -9,6 +9,7 @@
 use plies::harness::perft::{PerftConvention, perft};
 use plies::{Game, MoveClass, Outcome, Side};
 
+use crate::card::TARGETS;
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
 use crate::zobrist::{SIDE_HOLDER, blue_to_move_key, card_key, piece_key};
@@ -72,6 +73,31 @@ impl Onitama {
         }
     }
 
+    /// The legal move whose [`Move::index`] is `index`, if there is one (checked without
+    /// generating the moves; a pass only when no piece can move).
+    #[inline]
+    #[must_use]
+    pub fn legal_move_from_index(&self, index: usize) -> Option<Move> {
+        if index >= Move::INDEX_BOUND || self.is_over() {
+            return None;
+        }
+        let me = usize::from(self.to_move);
+        let (card, from, to) = if index >= Move::PASS_INDEX_BASE {
+            (index - Move::PASS_INDEX_BASE, 31, 31)
+        } else {
+            (index / 625, index / 25 % 25, index % 25)
+        };
+        if self.hands[me] & (1 << card) == 0 {
+            return None;
+        }
+        if from == 31 {
+            return (self.move_count_is_pass()).then(|| Move::from_raw(card as u32, 31, 31));
+        }
+        let own = self.pieces[me];
+        let legal = own & (1 << from) != 0 && TARGETS[card][me][from] & !own & (1 << to) != 0;
+        legal.then(|| Move::from_raw(card as u32, from as u32, to as u32))
+    }
+
     /// Perft from this position (see [`plies::harness::perft`]); the Onitama community's tables
     /// use [`PerftConvention::Leaf`].
     #[must_use]
@@ -97,6 +123,11 @@ impl Game for Onitama {
     #[inline]
     fn generate_noisy_moves(&self, moves: &mut Vec<Move>) {
         self.noisy_moves(moves);
+    }
+
+    #[inline]
+    fn generate_quiet_moves(&self, moves: &mut Vec<Move>) {
+        self.quiet_moves(moves);
     }
 
     #[inline]
@@ -132,5 +163,16 @@ impl Game for Onitama {
     #[inline]
     fn classify(&self, mv: Move) -> MoveClass {
         self.move_class(mv)
+    }
+
+    #[inline]
+    fn is_threatened(&self) -> bool {
+        Onitama::is_threatened(self)
+    }
+
+    /// Decodes the index ([`Move::index`]) and checks the move is legal here, without generating.
+    #[inline]
+    fn move_from_index(&self, index: usize) -> Option<Move> {
+        self.legal_move_from_index(index)
     }
 }

@@ -294,12 +294,41 @@ fn random_playouts_keep_the_invariants() {
             assert!(indices.iter().all(|&i| i < state.move_index_bound()));
             noisy.clear();
             state.generate_noisy_moves(&mut noisy);
-            let expected: Vec<Move> = moves
+            let mut expected: Vec<Move> = moves
                 .iter()
                 .copied()
                 .filter(|&m| state.classify(m).is_noisy())
                 .collect();
+            // Same moves, each once (the bit-parallel generator has its own order).
+            noisy.sort_unstable_by_key(|m| m.index());
+            expected.sort_unstable_by_key(|m| m.index());
             assert_eq!(noisy, expected);
+            // Quiet moves: exactly the others, in generation order; the index look-up agrees.
+            noisy.clear();
+            state.generate_quiet_moves(&mut noisy);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| !state.classify(m).is_noisy())
+                .collect();
+            assert_eq!(noisy, expected);
+            for &mv in &moves {
+                assert_eq!(state.move_from_index(state.move_index(mv)), Some(mv));
+            }
+            // Threatened = the opponent, moving now with its own cards, would have a win.
+            if state.outcome().is_none() {
+                let text = state.format_position();
+                let flipped = if text.contains(" r ") {
+                    text.replacen(" r ", " b ", 1)
+                } else {
+                    text.replacen(" b ", " r ", 1)
+                };
+                let passed = Onitama::parse_position(&flipped).unwrap();
+                noisy.clear();
+                passed.generate_noisy_moves(&mut noisy);
+                let can_win = noisy.iter().any(|&m| passed.classify(m) == MoveClass::Win);
+                assert_eq!(state.is_threatened(), can_win, "{text}");
+            }
             for &mv in &moves {
                 assert_eq!(state.parse_move(&state.format_move(mv)), Ok(mv));
                 let child = state.play(mv);

@@ -1,0 +1,154 @@
+//! Search speed on Onitama: full PVS from the start of the eight deals (red to move) to a
+//! fixed depth, and the Java engine's sample position to its proven win; prints time, states
+//! (positions made, quiescence included, root excluded) and states/s for each.
+//!
+//! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample
+//! (until the first iteration that finds the win);
+//! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
+//! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=64` sets the table size (default 256),
+//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_EXTENSIONS=0` threat extensions
+//! off, `PLIES_LMR=0` late-move reductions off, `PLIES_VERBOSE=1` prints every iteration;
+//! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot. Wall time is noisy on a shared machine: compare states and
+//! `valgrind --tool=callgrind` instruction counts too.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use plies::search::pvs::{Pvs, PvsConfig};
+use plies::{Game, Notation, SearchLimits, Searcher};
+use plies_onitama::{Onitama, PstEvaluator};
+
+/// The eight deals of the benchmark (red to move).
+const DEALS: [&str; 8] = [
+    "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
+    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
+    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
+    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
+    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
+    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
+    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
+    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
+];
+
+/// The Java engine's published sample position: blue wins.
+const SAMPLE: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
+
+fn env_number(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Searches `text` within `limits` (with `prove`: until the first iteration with a decisive
+/// score) and prints one line; returns the states and the seconds.
+fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64) {
+    let position = Onitama::parse_position(text).expect("valid position");
+    let config = PvsConfig {
+        tt_mb: env_number("PLIES_TT_MB", 256) as usize,
+        aspiration: env_number("PLIES_ASPIRATION", 0) != 0,
+        threat_extensions: env_number("PLIES_EXTENSIONS", 1) != 0,
+        late_move_reductions: env_number("PLIES_LMR", 1) != 0,
+        ..PvsConfig::full()
+    };
+    let mut pvs = Pvs::new(PstEvaluator::default(), config);
+    let verbose = env_number("PLIES_VERBOSE", 0) != 0;
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = limits.clone().with_stop(Arc::clone(&stop));
+    let start = Instant::now();
+    let mut proof = None;
+    let result = pvs.search_with(&position, &limits, &mut |it| {
+        let s = &it.stats;
+        if verbose {
+            println!(
+                "  depth {:>2} {:>8.3} s {:>11} states  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
+                it.depth,
+                s.elapsed.as_secs_f64(),
+                s.nodes,
+                it.score,
+                s.tt_hit_rate(),
+                s.tt_fill,
+                s.best_move_hit_rate(),
+                s.branching_factor().unwrap_or(0.0),
+            );
+        }
+        if prove && it.score.is_decisive() && proof.is_none() {
+            proof = Some((it.depth, s.elapsed, s.nodes, s.qnodes, it.score));
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    let (depth, elapsed, nodes, qnodes, score) = proof.unwrap_or((
+        result.depth,
+        start.elapsed(),
+        result.stats.nodes,
+        result.stats.qnodes,
+        result.score,
+    ));
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "{label:<8} depth {depth:>2} {secs:>8.3} s {nodes:>11} states ({qnodes:>10} q) {:>6.2} M states/s  score {score}  best {}",
+        nodes as f64 / secs / 1e6,
+        result
+            .best_move
+            .map_or_else(|| "-".to_string(), |mv| position.format_move(mv)),
+    );
+    (nodes, secs)
+}
+
+/// `count` searches of 50 ms each (one searcher, positions from the eight deals and the games
+/// they lead to); prints the largest and the mean overshoot of the time limit.
+fn overshoot(count: u32) {
+    let limit = Duration::from_millis(50);
+    let mut pvs = Pvs::new(PstEvaluator::default(), PvsConfig::full());
+    let mut worst = Duration::ZERO;
+    let mut total = Duration::ZERO;
+    let mut depths = 0u64;
+    let mut position = Onitama::parse_position(DEALS[0]).expect("valid position");
+    for i in 0..count {
+        if position.outcome().is_some() || i % 40 == 0 {
+            position = Onitama::parse_position(DEALS[(i / 40) as usize % DEALS.len()])
+                .expect("valid position");
+        }
+        let start = Instant::now();
+        let result = pvs.search(&position, &SearchLimits::time(limit));
+        let elapsed = start.elapsed();
+        let over = elapsed.saturating_sub(limit);
+        worst = worst.max(over);
+        total += over;
+        depths += u64::from(result.depth);
+        position = position.play(result.best_move.expect("a move"));
+    }
+    println!(
+        "overshoot over {count} searches of 50 ms: max {:.3} ms, mean {:.3} ms, mean depth {:.1}",
+        worst.as_secs_f64() * 1e3,
+        total.as_secs_f64() * 1e3 / f64::from(count),
+        depths as f64 / f64::from(count),
+    );
+}
+
+fn main() {
+    let searches = env_number("PLIES_OVERSHOOT", 0);
+    if searches > 0 {
+        overshoot(searches);
+        return;
+    }
+    let depth = env_number("PLIES_DEPTH", 12);
+    let deals = env_number("PLIES_DEALS", 8) as usize;
+    let (mut total, mut secs) = (0, 0.0);
+    for (i, deal) in DEALS.iter().take(deals).enumerate() {
+        let limits = SearchLimits::depth(depth);
+        let (nodes, time) = run(&format!("deal {}", i + 1), deal, &limits, false);
+        total += nodes;
+        secs += time;
+    }
+    if deals > 0 {
+        println!(
+            "total    depth {depth:>2} {secs:>8.3} s {total:>11} states {:>18.2} M states/s",
+            total as f64 / secs / 1e6
+        );
+    }
+    if env_number("PLIES_SAMPLE", 1) != 0 {
+        run("sample", SAMPLE, &SearchLimits::default(), true);
+    }
+}

@@ -1,0 +1,82 @@
+//! Quiescence search of [`super::Pvs`]: at the horizon, the side to move may stand pat on the
+//! evaluation or play noisy moves (captures and immediate wins) until the position is quiet.
+//!
+//! Key invariant: the same tree and values as [`crate::search::Minimax::with_quiescence`]
+//! (fail-soft alpha-beta over it, no table, killers or history), so the quiescence ladder stays
+//! value-exact; a node with an immediate win returns `win_in(ply + 1)` without playing it, the
+//! value that win has anyway.
+
+use super::Run;
+use crate::eval::{Evaluator, Score};
+use crate::game::{Game, MoveClass};
+use crate::search::minimax::QUIESCENCE_PLIES;
+
+impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
+    /// Quiescence: the fail-soft value of `state` when only noisy moves are searched and the side
+    /// to move may stand pat on the evaluation; `qply` plies below the horizon (at
+    /// [`QUIESCENCE_PLIES`] the evaluation is final). The same tree as
+    /// [`crate::search::Minimax::with_quiescence`].
+    pub(super) fn quiesce(
+        &mut self,
+        state: &G,
+        qply: u32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        if ply as u32 > self.stats.seldepth {
+            self.stats.seldepth = ply as u32;
+        }
+        if let Some(outcome) = state.outcome() {
+            self.stats.leaves += 1;
+            return Score::terminal(outcome, state.side_to_move(), ply as u32);
+        }
+        self.stats.leaves += 1;
+        let stand_pat = self.evaluator.evaluate(state);
+        if stand_pat >= beta || qply >= QUIESCENCE_PLIES {
+            return stand_pat;
+        }
+        let mut best = stand_pat;
+        if stand_pat > alpha {
+            alpha = stand_pat;
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        state.generate_noisy_moves(&mut moves);
+        // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
+        // be worth here: the value is known without playing it.
+        if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
+            self.moves[ply] = moves;
+            return Score::win_in(ply as u32 + 1);
+        }
+        let side = state.side_to_move();
+        for &mv in &moves {
+            if self.watch.should_stop(self.stats.nodes) {
+                self.aborted = true;
+                break;
+            }
+            let child = state.play(mv);
+            self.stats.nodes += 1;
+            self.stats.qnodes += 1;
+            let value = if child.side_to_move() == side {
+                self.quiesce(&child, qply + 1, ply + 1, alpha, beta)
+            } else {
+                -self.quiesce(&child, qply + 1, ply + 1, -beta, -alpha)
+            };
+            if self.aborted {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+}
