@@ -39,4 +39,4 @@ mod state;
 
 pub use eval::{CaptureThreats, HusEvaluator, Mobility, SeedDifference};
 pub use lcg::{HusLcg, random_game_moves};
-pub use state::{Hus, MAX_LAPS, MAX_ROUND, PITS, Pit, SEEDS};
+pub use state::{Hus, MAX_LAPS, MAX_ROUND, NOISY_CAPTURE, PITS, Pit, SEEDS};

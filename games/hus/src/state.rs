@@ -14,6 +14,10 @@ pub const PITS: usize = 32;
 pub const SEEDS: usize = 96;
 /// The most laps (relays and capture re-sows) a move may take; more makes it infinite.
 pub const MAX_LAPS: u32 = 200;
+/// The fewest captured seeds that make a move [`MoveClass::Capture`]. From round 1 on most Hus
+/// moves capture something; calling every one of them noisy would make quiescence search
+/// nearly full width, so only captures this large count (smaller ones are quiet).
+pub const NOISY_CAPTURE: u32 = 8;
 /// The game is drawn once the round counter exceeds this.
 pub const MAX_ROUND: u16 = 5000;
 
@@ -38,8 +42,8 @@ pub struct Hus {
 /// What a finished sowing did.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Sown {
-    /// At least one capture happened.
-    pub captured: bool,
+    /// Seeds captured (0: no capture).
+    pub captured: u32,
 }
 
 #[inline]
@@ -65,7 +69,7 @@ pub(crate) fn sow(
     mine[pit] = 0;
     let mut pos = pit;
     let mut laps = 0;
-    let mut captured = false;
+    let mut captured = 0;
     loop {
         while seeds > 0 {
             pos = (pos + 1) & (PITS - 1);
@@ -79,7 +83,7 @@ pub(crate) fn sow(
             seeds = theirs[47 - pos] + theirs[pos - 16];
             theirs[47 - pos] = 0;
             theirs[pos - 16] = 0;
-            captured = true;
+            captured += u32::from(seeds);
         } else {
             seeds = mine[pos];
             mine[pos] = 0;
@@ -272,7 +276,7 @@ impl Game for Hus {
                 let opponent = &rows[self.to_move.opponent().index()];
                 if opponent.iter().all(|&s| s < 2) {
                     MoveClass::Win
-                } else if sown.captured {
+                } else if sown.captured >= NOISY_CAPTURE {
                     MoveClass::Capture
                 } else {
                     MoveClass::Quiet
@@ -297,7 +301,7 @@ mod tests {
         theirs[5] = 2;
         theirs[26] = 1;
         let sown = sow(&mut mine, &mut theirs, 18, true).expect("finite");
-        assert!(sown.captured);
+        assert_eq!(sown.captured, 3);
         assert_eq!(&mine[18..=26], &[0, 1, 4, 4, 1, 4, 0, 2, 1]);
         assert_eq!((theirs[5], theirs[26]), (0, 0));
     }
@@ -310,7 +314,7 @@ mod tests {
         mine[21] = 3;
         theirs[26] = 1;
         let sown = sow(&mut mine, &mut theirs, 18, false).expect("finite");
-        assert!(!sown.captured);
+        assert_eq!(sown.captured, 0);
         assert_eq!(theirs[26], 1);
     }
 

@@ -14,11 +14,8 @@ use plies_hus::{Hus, HusEvaluator};
 fn play(engine_side: Side, seed: u64, limits: &SearchLimits) -> (Option<Outcome>, usize) {
     let pvs = Pvs::new(
         HusEvaluator::default(),
-        // Quiescence off: from round 1 on most Hus moves capture, so a capture-only
-        // quiescence search is nearly full width and costs more than it finds.
         PvsConfig {
             tt_mb: 4,
-            quiescence: false,
             ..PvsConfig::full()
         },
     );
