@@ -22,6 +22,14 @@
 //! moves is **over, as a draw** (the cancelled game scores nothing for either side). See
 //! [`Hus::is_infinite`] and `tests/infinite.rs`.
 //!
+//! # Engine view
+//! - Hash: Zobrist over (player, pit, seeds), the side to move and the round counter.
+//! - [`plies::Game::classify`]: a move leaving the opponent without a 2+ pit is a win; a move
+//!   capturing [`NOISY_CAPTURE`] or more seeds is a capture; everything else is quiet (most
+//!   moves capture a little, and quiescence over all of them would be nearly full width).
+//! - Evaluators: [`SeedDifference`], [`Mobility`], [`CaptureThreats`], and their weighted sum
+//!   [`HusEvaluator`] (the default of the `hus` example).
+//!
 //! # Notation
 //! - Move: the pit index `0..31`, e.g. `14`.
 //! - Position: `<player 0's 32 pits> <player 1's 32 pits> <side to move 0|1> <round>`, the pits
