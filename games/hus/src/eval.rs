@@ -1,0 +1,139 @@
+//! Hus evaluators, from the side to move's view: [`SeedDifference`] (material),
+//! [`Mobility`] (pits with 2+ seeds: a side without one has lost), [`CaptureThreats`] (the
+//! largest capture a first lap could make) and [`HusEvaluator`], a weighted sum of the three.
+//!
+//! Key invariant: every value is within `±Score::MAX_EVAL` and symmetric: swapping the two rows
+//! and the side to move gives the same value.
+
+use plies::{Evaluator, Game, Score, Side, Tunable};
+
+use crate::state::{Hus, PITS};
+
+/// My seeds minus the opponent's.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SeedDifference;
+
+impl Evaluator<Hus> for SeedDifference {
+    fn evaluate(&self, state: &Hus) -> Score {
+        let me = state.side_to_move();
+        Score::cp(state.total(me) as i32 - state.total(me.opponent()) as i32)
+    }
+}
+
+/// My pits with 2+ seeds minus the opponent's.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Mobility;
+
+impl Evaluator<Hus> for Mobility {
+    fn evaluate(&self, state: &Hus) -> Score {
+        let me = state.side_to_move();
+        Score::cp(state.playable_pits(me) as i32 - state.playable_pits(me.opponent()) as i32)
+    }
+}
+
+/// The largest number of seeds `side` could capture on the first lap of one move: the move's
+/// last pit is an inner pit that already holds seeds and faces a non-empty opponent pit.
+/// Relays are not followed, so this is a cheap estimate.
+pub fn capture_threat(state: &Hus, side: Side) -> u32 {
+    let mine = &state.rows()[side.index()];
+    let theirs = &state.rows()[side.opponent().index()];
+    let mut best = 0;
+    for (pit, &seeds) in mine.iter().enumerate() {
+        if seeds < 2 {
+            continue;
+        }
+        let end = (pit + usize::from(seeds)) % PITS;
+        if end >= 16 && end != pit && mine[end] > 0 && theirs[47 - end] > 0 {
+            best = best.max(u32::from(theirs[47 - end]) + u32::from(theirs[end - 16]));
+        }
+    }
+    best
+}
+
+/// My best first-lap capture minus the opponent's.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CaptureThreats;
+
+impl Evaluator<Hus> for CaptureThreats {
+    fn evaluate(&self, state: &Hus) -> Score {
+        let me = state.side_to_move();
+        Score::cp(capture_threat(state, me) as i32 - capture_threat(state, me.opponent()) as i32)
+    }
+}
+
+/// `seeds·SeedDifference + mobility·Mobility + threats·CaptureThreats`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct HusEvaluator {
+    /// Weight per seed of material.
+    pub seeds: i32,
+    /// Weight per playable pit.
+    pub mobility: i32,
+    /// Weight per seed of capture threat.
+    pub threats: i32,
+}
+
+impl Default for HusEvaluator {
+    fn default() -> Self {
+        HusEvaluator {
+            seeds: 10,
+            mobility: 3,
+            threats: 4,
+        }
+    }
+}
+
+impl Evaluator<Hus> for HusEvaluator {
+    fn evaluate(&self, state: &Hus) -> Score {
+        let seeds = SeedDifference.evaluate(state).raw();
+        let mobility = Mobility.evaluate(state).raw();
+        let threats = CaptureThreats.evaluate(state).raw();
+        Score::cp(self.seeds * seeds + self.mobility * mobility + self.threats * threats)
+    }
+}
+
+impl Tunable for HusEvaluator {
+    fn parameter_names(&self) -> Vec<String> {
+        vec!["seeds".into(), "mobility".into(), "threats".into()]
+    }
+
+    fn parameters(&self) -> Vec<i32> {
+        vec![self.seeds, self.mobility, self.threats]
+    }
+
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
+        match values {
+            &[seeds, mobility, threats] => {
+                *self = HusEvaluator {
+                    seeds,
+                    mobility,
+                    threats,
+                };
+                Ok(())
+            }
+            _ => Err(format!("HusEvaluator has 3 weights, got {}", values.len())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plies::Notation;
+
+    #[test]
+    fn start_is_balanced() {
+        let start = Hus::start();
+        assert_eq!(HusEvaluator::default().evaluate(&start), Score::DRAW);
+    }
+
+    #[test]
+    fn swapping_sides_keeps_the_value() {
+        let text_a = "2,3,4,2,1,0,5,1,9,1,9,0,1,2,1,2,3,2,1,0,1,0,3,15,1,0,6,1,4,1,2,1 \
+                      0,0,0,1,1,2,0,0,1,0,3,2,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 0 26";
+        let a = Hus::parse_position(text_a).unwrap();
+        let b = Hus::from_parts([a.rows()[1], a.rows()[0]], Side::Second, 26).unwrap();
+        let e = HusEvaluator::default();
+        assert_eq!(e.evaluate(&a), e.evaluate(&b));
+        assert!(SeedDifference.evaluate(&a).raw() > 0);
+    }
+}

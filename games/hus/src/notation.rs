@@ -1,0 +1,146 @@
+//! Hus text: a move is its pit index (`0`..`31`); a position is
+//! `<player 0's 32 pits> <player 1's 32 pits> <side 0|1> <round>`, pits comma-separated.
+//!
+//! Key invariant: `parse_position(format_position(p)) == p` and `parse_move(format_move(m)) == m`;
+//! bad text gives an error naming the token.
+
+use plies::{Game, Notation, NotationError, Side};
+
+use crate::state::{Hus, PITS, Pit};
+
+fn parse_row(token: &str, who: &str) -> Result<[u8; PITS], NotationError> {
+    let mut row = [0u8; PITS];
+    let parts: Vec<&str> = token.split(',').collect();
+    if parts.len() != PITS {
+        return Err(NotationError::new(
+            token,
+            format!(
+                "{who}'s row needs {PITS} comma-separated seed counts, found {}",
+                parts.len()
+            ),
+        ));
+    }
+    for (slot, part) in row.iter_mut().zip(parts) {
+        *slot = part
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|&s| usize::from(s) <= crate::state::SEEDS)
+            .ok_or_else(|| {
+                NotationError::new(part, format!("{who}'s row: expected a seed count 0..96"))
+            })?;
+    }
+    Ok(row)
+}
+
+fn format_row(row: &[u8; PITS]) -> String {
+    row.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+impl Notation for Hus {
+    fn start_position() -> Hus {
+        Hus::start()
+    }
+
+    fn parse_position(text: &str) -> Result<Hus, NotationError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != 4 {
+            return Err(NotationError::new(
+                text.trim(),
+                "expected '<player 0 pits> <player 1 pits> <side 0|1> <round>'",
+            ));
+        }
+        let first = parse_row(words[0], "player 0")?;
+        let second = parse_row(words[1], "player 1")?;
+        let side = match words[2] {
+            "0" => Side::First,
+            "1" => Side::Second,
+            other => {
+                return Err(NotationError::new(
+                    other,
+                    "expected the side to move, 0 or 1",
+                ));
+            }
+        };
+        let round = words[3]
+            .parse::<u16>()
+            .map_err(|_| NotationError::new(words[3], "expected the round counter, a number"))?;
+        Hus::from_parts([first, second], side, round)
+            .map_err(|e| NotationError::new(text.trim(), e))
+    }
+
+    fn format_position(&self) -> String {
+        let side = match self.side_to_move() {
+            Side::First => 0,
+            Side::Second => 1,
+        };
+        format!(
+            "{} {} {side} {}",
+            format_row(&self.rows()[0]),
+            format_row(&self.rows()[1]),
+            self.round()
+        )
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Pit, NotationError> {
+        let token = text.trim();
+        let pit = token
+            .parse::<u8>()
+            .ok()
+            .filter(|&p| usize::from(p) < PITS)
+            .ok_or_else(|| NotationError::new(token, "expected a pit number 0..31"))?;
+        let seeds = self.seeds(self.side_to_move(), usize::from(pit));
+        if self.outcome().is_some() {
+            return Err(NotationError::new(token, "the game is over"));
+        }
+        if seeds < 2 {
+            return Err(NotationError::new(
+                token,
+                format!("pit {pit} holds {seeds} seed(s); a move needs 2 or more"),
+            ));
+        }
+        if self.is_infinite(usize::from(pit)) {
+            return Err(NotationError::new(
+                token,
+                "an infinite move (over 200 laps), illegal by this crate's policy",
+            ));
+        }
+        Ok(Pit(pit))
+    }
+
+    fn format_move(&self, mv: Pit) -> String {
+        mv.0.to_string()
+    }
+
+    fn display_board(&self) -> String {
+        let [p0, p1] = self.rows();
+        let line = |pits: &mut dyn Iterator<Item = u8>| {
+            pits.map(|s| format!("{s:>3}")).collect::<String>()
+        };
+        let mut out = String::new();
+        out.push_str(&format!(
+            "P1 outer {}\n",
+            line(&mut (0..16).rev().map(|i| p1[i]))
+        ));
+        out.push_str(&format!(
+            "P1 inner {}\n",
+            line(&mut (16..32).map(|i| p1[i]))
+        ));
+        out.push_str(&format!(
+            "P0 inner {}\n",
+            line(&mut (16..32).rev().map(|i| p0[i]))
+        ));
+        out.push_str(&format!("P0 outer {}\n", line(&mut (0..16).map(|i| p0[i]))));
+        let side = match self.side_to_move() {
+            Side::First => 0,
+            Side::Second => 1,
+        };
+        out.push_str(&format!(
+            "round {}, player {side} to move; seeds {} : {}",
+            self.round(),
+            self.total(Side::First),
+            self.total(Side::Second)
+        ));
+        out
+    }
+}

@@ -1,0 +1,118 @@
+//! Reading boardspace.net Yinsh records (SGF with `GM[24]`).
+//!
+//! Each move node is `; P0[<seq> <command>]` or `; P1[...]` (P0 is White). Commands read here:
+//! `place wr G 11` / `place br …` (ring placement), `place w K 8` followed by `drop board K 9`
+//! (a human ring move: marker into the ring on K8, ring to K9), `move G 9 F 9` (a robot ring
+//! move), `remove w D 5 H 5` (a row by its end points), `remove wr F 8` (a ring), `pass`; `Done`
+//! and `Start` carry no decision and are skipped; `Resign` ends the record.
+//!
+//! Key invariant: every decision read is checked for legality in the position reached; the
+//! first bad or illegal command gives an error naming it.
+
+use plies::{Game, Notation, NotationError};
+
+use crate::state::{Move, Yinsh};
+
+/// A record read from SGF: the moves in order and the position after the last one.
+#[derive(Clone, Debug)]
+pub struct SgfGame {
+    /// Every decision of the record.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub position: Yinsh,
+    /// Did the record end with a resignation?
+    pub resigned: bool,
+}
+
+fn point(letter: &str, number: &str, command: &str) -> Result<String, NotationError> {
+    if letter.len() != 1 || number.parse::<u8>().is_err() {
+        return Err(NotationError::new(
+            command,
+            "expected a point as '<letter> <number>'",
+        ));
+    }
+    Ok(format!("{}{}", letter.to_ascii_lowercase(), number))
+}
+
+/// The property values of every `P0[…]` and `P1[…]` node, in order.
+fn move_values(text: &str) -> Vec<&str> {
+    let mut values = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('[') {
+        let name = rest[..at].trim_end();
+        let name = name
+            .rsplit(|c: char| c == ';' || c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        let Some(end) = rest[at..].find(']') else {
+            break;
+        };
+        if name == "P0" || name == "P1" {
+            values.push(&rest[at + 1..at + end]);
+        }
+        rest = &rest[at + end + 1..];
+    }
+    values
+}
+
+/// Reads a boardspace Yinsh record from the empty board (normal rules).
+pub fn read_sgf(text: &str) -> Result<SgfGame, NotationError> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if !compact.contains("GM[24]") {
+        return Err(NotationError::new(
+            "GM",
+            "not a Yinsh record (GM[24] missing)",
+        ));
+    }
+    let mut position = Yinsh::start_position();
+    let mut moves = Vec::new();
+    let mut resigned = false;
+    let mut picked: Option<String> = None;
+    for value in move_values(text) {
+        let mut words: Vec<&str> = value.split_whitespace().collect();
+        if words
+            .first()
+            .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        {
+            words.remove(0);
+        }
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let text = match lower.as_slice() {
+            [] | ["done"] | ["start", ..] => continue,
+            ["resign"] => {
+                resigned = true;
+                break;
+            }
+            ["pass"] => "pass".to_string(),
+            ["place", "wr" | "br", l, n] => point(l, n, value)?,
+            ["place", "w" | "b", l, n] => {
+                picked = Some(point(l, n, value)?);
+                continue;
+            }
+            ["drop", "board", l, n] => {
+                let from = picked
+                    .take()
+                    .ok_or_else(|| NotationError::new(value, "a drop without a marker placed"))?;
+                format!("{from}-{}", point(l, n, value)?)
+            }
+            ["move", a, b, c, d] => format!("{}-{}", point(a, b, value)?, point(c, d, value)?),
+            ["remove", "w" | "b", a, b, c, d] => {
+                format!("x{}-{}", point(a, b, value)?, point(c, d, value)?)
+            }
+            ["remove", "wr" | "br", l, n] => format!("x{}", point(l, n, value)?),
+            _ => return Err(NotationError::new(value, "not a Yinsh record command")),
+        };
+        let mv = position.parse_move(&text).map_err(|e| NotationError {
+            token: value.to_string(),
+            reason: format!("move {} ('{text}'): {}", moves.len() + 1, e.reason),
+        })?;
+        position = position.play(mv);
+        moves.push(mv);
+    }
+    Ok(SgfGame {
+        moves,
+        position,
+        resigned,
+    })
+}
