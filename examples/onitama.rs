@@ -13,19 +13,7 @@
 use std::process::ExitCode;
 
 use plies::cli::{GameCli, evaluator, main as cli_main};
-use plies_onitama::{Onitama, PstEvaluator};
-
-/// The eight deals of the bench (start position of the board, different cards), red to move.
-const BENCH_POSITIONS: &[&str] = &[
-    "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
-    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
-    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
-    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
-    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
-    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
-    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
-    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
-];
+use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
 /// Deep enough that the bench takes a few seconds in release (about 2.5 s, 8.9 M nodes at the
 /// time of writing).
@@ -35,7 +23,7 @@ fn main() -> ExitCode {
     cli_main(GameCli::<Onitama> {
         name: "onitama",
         evaluator: evaluator(PstEvaluator::default()),
-        bench_positions: BENCH_POSITIONS,
+        bench_positions: &BENCH_DEALS,
         bench_depth: BENCH_DEPTH,
     })
 }

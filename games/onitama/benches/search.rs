@@ -17,22 +17,7 @@ use std::time::{Duration, Instant};
 
 use plies::search::pvs::{Pvs, PvsConfig};
 use plies::{Game, Notation, SearchLimits, Searcher};
-use plies_onitama::{Onitama, PstEvaluator};
-
-/// The eight deals of the benchmark (red to move).
-const DEALS: [&str; 8] = [
-    "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
-    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
-    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
-    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
-    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
-    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
-    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
-    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
-];
-
-/// The Java engine's published sample position: blue wins.
-const SAMPLE: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
+use plies_onitama::{BENCH_DEALS as DEALS, Onitama, PstEvaluator, SAMPLE_POSITION as SAMPLE};
 
 fn env_number(name: &str, default: u32) -> u32 {
     std::env::var(name)

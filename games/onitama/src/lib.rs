@@ -43,6 +43,6 @@ pub use bitboard::Bitboard;
 pub use card::{Card, CardSpec};
 pub use eval::{MaterialEvaluator, PstEvaluator, PstWeights};
 pub use moves::Move;
-pub use notation::START_POSITION;
+pub use notation::{BENCH_DEALS, SAMPLE_POSITION, START_POSITION};
 pub use square::Square;
 pub use state::{Onitama, Piece};
