@@ -263,13 +263,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
         if let Some(outcome) = state.outcome() {
-            return SearchResult {
-                best_move: None,
-                score: Score::terminal(outcome, state.side_to_move(), 0),
-                pv: Vec::new(),
-                depth: 0,
-                stats: SearchStats::default(),
-            };
+            return SearchResult::game_over(outcome, state.side_to_move());
         }
         let threads = self.config.threads.max(1);
         if self.workers.len() != threads {

@@ -113,6 +113,21 @@ pub struct SearchResult<M> {
     pub stats: SearchStats,
 }
 
+impl<M> SearchResult<M> {
+    /// The answer for a root position whose game is over: no move, the terminal score from the
+    /// side to move's view, nothing searched.
+    #[must_use]
+    pub fn game_over(outcome: crate::game::Outcome, to_move: crate::game::Side) -> SearchResult<M> {
+        SearchResult {
+            best_move: None,
+            score: Score::terminal(outcome, to_move, 0),
+            pv: Vec::new(),
+            depth: 0,
+            stats: SearchStats::default(),
+        }
+    }
+}
+
 /// Anything that picks a move by searching: give a position and limits, get the best move, its
 /// score, the principal variation and statistics.
 pub trait Searcher<G: Game>: Send {

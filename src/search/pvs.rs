@@ -429,13 +429,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
     ) -> SearchResult<G::Move> {
         let watch = LimitWatch::new(limits);
         if let Some(outcome) = state.outcome() {
-            return SearchResult {
-                best_move: None,
-                score: Score::terminal(outcome, state.side_to_move(), 0),
-                pv: Vec::new(),
-                depth: 0,
-                stats: SearchStats::default(),
-            };
+            return SearchResult::game_over(outcome, state.side_to_move());
         }
         // Prepare the tables: a new generation, aged history, fresh killers.
         if let Some(tt) = self.tt.as_mut() {
