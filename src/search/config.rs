@@ -40,6 +40,10 @@ pub struct PvsConfig {
     /// Aspiration windows around the previous iteration's score (off by default: measured no
     /// better on Onitama, see the crate's commit history).
     pub aspiration: bool,
+    /// Search threads (Lazy SMP sharing the table, [`crate::search::Pvs`]); 1 keeps the search
+    /// deterministic. More threads are value-exact in the ladders too, but their node counts
+    /// and, among equal moves, their choice depend on timing.
+    pub threads: usize,
 }
 
 impl PvsConfig {
@@ -61,6 +65,7 @@ impl PvsConfig {
             late_move_reductions: true,
             threat_extensions: true,
             aspiration: false,
+            threads: 1,
         }
     }
 
@@ -91,6 +96,7 @@ impl PvsConfig {
             late_move_reductions: false,
             threat_extensions: false,
             aspiration: false,
+            threads: 1,
         }
     }
 
@@ -148,8 +154,15 @@ impl PvsConfig {
         )
     }
 
+    /// The same configuration searching with `threads` threads.
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> PvsConfig {
+        PvsConfig { threads, ..self }
+    }
+
     /// A short name such as `pvs+tt+killers` (`ab` instead of `pvs` without null windows;
-    /// `tt>=` for a table cutting with deeper entries).
+    /// `tt>=` for a table cutting with deeper entries; `+t2` and so on for more than one
+    /// thread).
     #[must_use]
     pub fn name(&self) -> String {
         let mut name = String::from(if self.pvs { "pvs" } else { "ab" });
@@ -169,6 +182,9 @@ impl PvsConfig {
             if on {
                 name.push_str(part);
             }
+        }
+        if self.threads > 1 {
+            name.push_str(&format!("+t{}", self.threads));
         }
         name
     }
@@ -199,5 +215,9 @@ mod tests {
             "pvs+tt>=+killers+history+id+mdp+lmr+ext+q"
         );
         assert_eq!(PvsConfig::plain().name(), "pvs+tt>=+killers+history+id");
+        assert_eq!(
+            PvsConfig::plain().with_threads(3).name(),
+            "pvs+tt>=+killers+history+id+t3"
+        );
     }
 }

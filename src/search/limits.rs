@@ -2,10 +2,13 @@
 //!
 //! Key invariant: a search with only a depth limit is deterministic; the node limit is checked
 //! against the same `nodes` count the statistics report, so it is deterministic too; only the
-//! time limit and the stop flag depend on the clock or on other threads.
+//! time limit and the stop flag depend on the clock or on other threads. Several threads
+//! searching together share one [`SharedLimits`]: their node counts are summed there (so the
+//! node limit holds for the sum, to within one poll interval per thread) and any thread can
+//! stop them all; a one-thread search has none and pays nothing for it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The limits of one search. A limit left `None` does not apply; with no limit at all a search
@@ -88,9 +91,46 @@ impl SearchLimits {
 /// How many positions a [`LimitWatch`] lets pass between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 256;
 
+/// What the threads of one search share: a stop flag any of them can raise and the sum of their
+/// node counts (each thread adds its own every poll interval).
+#[derive(Debug, Default)]
+pub struct SharedLimits {
+    stop: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl SharedLimits {
+    /// Nothing stopped, no nodes counted.
+    #[must_use]
+    pub fn new() -> SharedLimits {
+        SharedLimits::default()
+    }
+
+    /// Stops every thread watching these limits (each sees it at its next poll).
+    pub fn raise_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Has a thread stopped the search?
+    #[must_use]
+    pub fn is_stop_raised(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The nodes the threads have reported so far (each may hold back up to one poll interval).
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
 /// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
 /// call (so it stays exact and deterministic), the clock and the stop flag only every
 /// 256 positions. Once it has said "stop" it keeps saying so.
+///
+/// A watch made with [`LimitWatch::with_shared`] also reports its nodes to the [`SharedLimits`]
+/// at each poll, stops when their sum reaches the node limit, and stops when any thread raises
+/// the shared flag.
 #[derive(Clone, Debug)]
 pub struct LimitWatch {
     node_limit: u64,
@@ -99,6 +139,9 @@ pub struct LimitWatch {
     next_poll: u64,
     stopped: bool,
     start: Instant,
+    shared: Option<Arc<SharedLimits>>,
+    /// Nodes already added to `shared`.
+    reported: u64,
 }
 
 impl LimitWatch {
@@ -113,7 +156,28 @@ impl LimitWatch {
             next_poll: 0,
             stopped: false,
             start,
+            shared: None,
+            reported: 0,
         }
+    }
+
+    /// Starts watching `limits` now, as one of several threads sharing `shared`.
+    #[must_use]
+    pub fn with_shared(limits: &SearchLimits, shared: Arc<SharedLimits>) -> LimitWatch {
+        LimitWatch {
+            shared: Some(shared),
+            ..LimitWatch::new(limits)
+        }
+    }
+
+    /// The same watch started at `start` (so that the threads of one search share one clock).
+    #[must_use]
+    pub fn started_at(mut self, start: Instant) -> LimitWatch {
+        if let Some(deadline) = self.deadline {
+            self.deadline = Some(start + deadline.saturating_duration_since(self.start));
+        }
+        self.start = start;
+        self
     }
 
     /// When the watch started.
@@ -134,19 +198,48 @@ impl LimitWatch {
         }
         if nodes >= self.next_poll {
             self.next_poll = nodes + POLL_INTERVAL;
-            self.stopped = self.poll();
+            self.stopped = self.poll(nodes);
         }
         self.stopped
     }
 
-    /// Looks at the stop flag and the clock now.
-    fn poll(&self) -> bool {
+    /// Looks at the stop flags, the shared node count and the clock now.
+    fn poll(&mut self, nodes: u64) -> bool {
+        if let Some(shared) = &self.shared {
+            let added = nodes - self.reported;
+            self.reported = nodes;
+            let total = shared.nodes.fetch_add(added, Ordering::Relaxed) + added;
+            if total >= self.node_limit || shared.is_stop_raised() {
+                return true;
+            }
+        }
         self.stop
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
             || self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    /// The nodes of every thread sharing this watch's limits, given this thread's `nodes` (other
+    /// threads' last poll interval not included); just `nodes` without shared limits.
+    #[must_use]
+    pub fn total_nodes(&self, nodes: u64) -> u64 {
+        match &self.shared {
+            Some(shared) => shared.nodes() + (nodes - self.reported),
+            None => nodes,
+        }
+    }
+
+    /// Adds the nodes not yet reported to the shared count (a thread calls it when it ends, so
+    /// the sum is complete); nothing without shared limits.
+    pub fn flush(&mut self, nodes: u64) {
+        if let Some(shared) = &self.shared {
+            shared
+                .nodes
+                .fetch_add(nodes - self.reported, Ordering::Relaxed);
+            self.reported = nodes;
+        }
     }
 
     /// Has the watch said "stop"?

@@ -153,4 +153,18 @@ pub trait Searcher<G: Game>: Send {
     /// Forgets everything learnt so far (tables, history): the next search starts cold, as a
     /// new game would.
     fn clear(&mut self) {}
+
+    /// Searches with `threads` threads from the next search on (1, the default, is the
+    /// deterministic search). A searcher that cannot use more than one refuses any other count
+    /// with a message saying so (the default).
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        if threads == 1 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} searches with one thread only (asked for {threads})",
+                self.name()
+            ))
+        }
+    }
 }

@@ -28,16 +28,22 @@
 
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
-use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen};
+use crate::search::SearchStats;
+use crate::search::iterative::MAX_DEPTH;
 use crate::search::limits::LimitWatch;
 use crate::search::minimax::QUIESCENCE_PLIES;
 use crate::search::ordering::{History, Killers, MovePicker};
 use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
 
 pub use crate::search::config::PvsConfig;
 
+mod iteration;
+mod parallel;
 mod quiescence;
+mod root;
+
+#[cfg(test)]
+mod tests;
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
@@ -45,13 +51,49 @@ const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 /// Half-width of the first aspiration window around the previous iteration's score.
 const ASPIRATION_WINDOW: i32 = 40;
 
+/// Plies of killer slots: the deepest iteration plus quiescence plus the root and a spare.
+const KILLER_PLIES: usize = MAX_DEPTH as usize + QUIESCENCE_PLIES as usize + 2;
+
+/// The ordering tables one search thread learns as it goes (each thread has its own).
+struct ThreadTables<M> {
+    killers: Killers<M>,
+    history: History,
+}
+
+impl<M: Copy + PartialEq> ThreadTables<M> {
+    fn new() -> ThreadTables<M> {
+        ThreadTables {
+            killers: Killers::new(KILLER_PLIES),
+            history: History::new(0),
+        }
+    }
+
+    /// Before a search of a game whose move indices are below `bound`: history aged (or rebuilt
+    /// for another bound), killers forgotten.
+    fn prepare(&mut self, bound: usize) {
+        if self.history.bound() != bound {
+            self.history = History::new(bound);
+        }
+        self.history.age();
+        self.killers.clear();
+    }
+
+    fn clear(&mut self) {
+        self.history.clear();
+        self.killers.clear();
+    }
+}
+
 /// The principal variation searcher for game `G` with evaluator `E`.
 pub struct Pvs<G: Game, E> {
     evaluator: E,
     config: PvsConfig,
     tt: Option<TranspositionTable>,
-    killers: Killers<G::Move>,
-    history: History,
+    /// The main thread's tables.
+    tables: ThreadTables<G::Move>,
+    /// The helper threads' tables, kept from search to search ([`PvsConfig::threads`] - 1 of
+    /// them once a search with threads has run).
+    helpers: Vec<ThreadTables<G::Move>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
@@ -61,8 +103,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             evaluator,
             config,
             tt: (config.tt_mb > 0).then(|| TranspositionTable::new(config.tt_mb)),
-            killers: Killers::new(MAX_DEPTH as usize + QUIESCENCE_PLIES as usize + 2),
-            history: History::new(0),
+            tables: ThreadTables::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -88,7 +130,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     }
 }
 
-/// One search: borrowed tables plus per-ply stacks allocated at its start.
+/// One search thread's search: borrowed tables plus per-ply stacks allocated at its start.
 struct Run<'a, G: Game, E> {
     root: &'a G,
     evaluator: &'a E,
@@ -113,6 +155,41 @@ struct Run<'a, G: Game, E> {
     /// it was the first move searched), for when a limit interrupts the iteration.
     root_best: Option<(G::Move, Score, bool)>,
     aborted: bool,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+    /// A search of `root` at most `last` plies deep (per-ply stacks sized for it).
+    fn new(
+        root: &'a G,
+        evaluator: &'a E,
+        config: PvsConfig,
+        tt: Option<&'a TranspositionTable>,
+        tables: &'a mut ThreadTables<G::Move>,
+        watch: LimitWatch,
+        last: u32,
+    ) -> Run<'a, G, E> {
+        let plies = last as usize + QUIESCENCE_PLIES as usize + 2;
+        Run {
+            root,
+            evaluator,
+            config,
+            tt,
+            killers: &mut tables.killers,
+            history: &mut tables.history,
+            watch,
+            stats: SearchStats::default(),
+            tt_probes: [0; DEPTH_SLOTS],
+            tt_hits: [0; DEPTH_SLOTS],
+            moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            best_line: Vec::with_capacity(plies),
+            last_score: None,
+            root_depth: 0,
+            root_best: None,
+            aborted: false,
+        }
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
@@ -346,176 +423,5 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
     /// One root search within `(alpha, beta)`.
     fn root_search(&mut self, depth: u32, alpha: Score, beta: Score) -> Score {
         self.search(self.root, depth, 0, alpha, beta)
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
-    fn search_depth(&mut self, depth: u32) -> Option<Score> {
-        self.root_depth = depth;
-        self.root_best = None;
-        let score = match self.last_score {
-            Some(last) if self.config.aspiration && !last.is_decisive() => {
-                // Narrow window around the last score, widened on each failure.
-                let mut width = ASPIRATION_WINDOW;
-                loop {
-                    let alpha = Score::from_raw(last.raw() - width).max(-Score::INFINITY);
-                    let beta = Score::from_raw(last.raw() + width).min(Score::INFINITY);
-                    let score = self.root_search(depth, alpha, beta);
-                    if self.aborted || (score > alpha && score < beta) {
-                        break score;
-                    }
-                    if width > Score::INFINITY.raw() {
-                        break score;
-                    }
-                    width *= 4;
-                }
-            }
-            _ => self.root_search(depth, -Score::INFINITY, Score::INFINITY),
-        };
-        if self.aborted {
-            return None;
-        }
-        self.last_score = Some(score);
-        self.best_line.clone_from(&self.pv[0]);
-        Some(score)
-    }
-
-    fn pv(&self) -> &[G::Move] {
-        &self.best_line
-    }
-
-    fn stats(&self) -> SearchStats {
-        let mut stats = self.stats.clone();
-        stats.elapsed = self.watch.start().elapsed();
-        if let Some(tt) = self.tt {
-            stats.tt_fill = tt.fill();
-            stats.tt_fill_by_depth = tt.fill_by_depth();
-            let used = self
-                .tt_probes
-                .iter()
-                .rposition(|&n| n > 0)
-                .map_or(0, |d| d + 1);
-            stats.tt_probes_by_depth = self.tt_probes[..used].to_vec();
-            stats.tt_hits_by_depth = self.tt_hits[..used].to_vec();
-            stats.tt_probes = self.tt_probes.iter().sum();
-            stats.tt_hits = self.tt_hits.iter().sum();
-        }
-        stats
-    }
-
-    fn watch(&self) -> &LimitWatch {
-        &self.watch
-    }
-
-    fn proof_horizon(&self, depth: u32) -> u32 {
-        if self.config.quiescence {
-            depth + 1
-        } else {
-            depth
-        }
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
-    fn name(&self) -> String {
-        self.config.name()
-    }
-
-    fn search_with(
-        &mut self,
-        state: &G,
-        limits: &SearchLimits,
-        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
-    ) -> SearchResult<G::Move> {
-        let watch = LimitWatch::new(limits);
-        if let Some(outcome) = state.outcome() {
-            return SearchResult::game_over(outcome, state.side_to_move());
-        }
-        // Prepare the tables: a new generation, aged history, fresh killers.
-        if let Some(tt) = self.tt.as_mut() {
-            tt.new_search();
-        }
-        let bound = state.move_index_bound();
-        if self.history.bound() != bound {
-            self.history = History::new(bound);
-        }
-        self.history.age();
-        self.killers.clear();
-
-        let (first, last) = match (limits.depth, self.config.iterative_deepening) {
-            (Some(depth), true) => (1, depth.clamp(1, MAX_DEPTH)),
-            (Some(depth), false) => (depth.clamp(1, MAX_DEPTH), depth.clamp(1, MAX_DEPTH)),
-            (None, true) => (1, MAX_DEPTH),
-            (None, false) => (SearchLimits::DEFAULT_DEPTH, SearchLimits::DEFAULT_DEPTH),
-        };
-        let plies = last as usize + QUIESCENCE_PLIES as usize + 2;
-        let mut run = Run {
-            root: state,
-            evaluator: &self.evaluator,
-            config: self.config,
-            tt: self.tt.as_ref(),
-            killers: &mut self.killers,
-            history: &mut self.history,
-            watch,
-            stats: SearchStats::default(),
-            tt_probes: [0; DEPTH_SLOTS],
-            tt_hits: [0; DEPTH_SLOTS],
-            moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
-            scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
-            best_line: Vec::with_capacity(plies),
-            last_score: None,
-            root_depth: 0,
-            root_best: None,
-            aborted: false,
-        };
-        let stop_when_proven = limits.depth.is_none();
-        let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
-        let mut stats = run.stats();
-        // An interrupted iteration that already proved another root move better than the
-        // previous best (it raised alpha after the first move) overrides it.
-        let partial = run.root_best.filter(|_| run.aborted);
-        match (completed, partial) {
-            (Some(iteration), Some((mv, score, false))) => {
-                stats.nodes_per_depth = iteration.stats.nodes_per_depth;
-                SearchResult {
-                    best_move: Some(mv),
-                    score,
-                    pv: vec![mv],
-                    depth: iteration.depth,
-                    stats,
-                }
-            }
-            (Some(iteration), _) => {
-                stats.nodes_per_depth = iteration.stats.nodes_per_depth;
-                SearchResult {
-                    best_move: iteration.pv.first().copied(),
-                    score: iteration.score,
-                    pv: iteration.pv,
-                    depth: iteration.depth,
-                    stats,
-                }
-            }
-            (None, partial) => {
-                // Not even one iteration finished: the best root move seen, or any legal move.
-                let mut moves = Vec::new();
-                state.generate_moves(&mut moves);
-                SearchResult {
-                    best_move: partial.map(|(mv, _, _)| mv).or(moves.first().copied()),
-                    score: partial.map_or_else(|| self.evaluator.evaluate(state), |p| p.1),
-                    pv: Vec::new(),
-                    depth: 0,
-                    stats,
-                }
-            }
-        }
-    }
-
-    fn clear(&mut self) {
-        if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
-        }
-        self.history.clear();
-        self.killers.clear();
     }
 }

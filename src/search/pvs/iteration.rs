@@ -1,0 +1,81 @@
+//! One iteration of [`super::Pvs`]'s iterative deepening: the root search at one depth (with
+//! aspiration windows when they are on) and what [`crate::search::iterative::deepen`] reads
+//! between iterations (principal variation, statistics, limits).
+//!
+//! Key invariant: an iteration that a limit interrupts returns `None` and changes neither the
+//! remembered principal variation nor the last score, so the answer stays that of the last
+//! completed iteration.
+
+use super::{ASPIRATION_WINDOW, Run};
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::search::SearchStats;
+use crate::search::iterative::DepthSearch;
+use crate::search::limits::LimitWatch;
+
+impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
+    fn search_depth(&mut self, depth: u32) -> Option<Score> {
+        self.root_depth = depth;
+        self.root_best = None;
+        let score = match self.last_score {
+            Some(last) if self.config.aspiration && !last.is_decisive() => {
+                // Narrow window around the last score, widened on each failure.
+                let mut width = ASPIRATION_WINDOW;
+                loop {
+                    let alpha = Score::from_raw(last.raw() - width).max(-Score::INFINITY);
+                    let beta = Score::from_raw(last.raw() + width).min(Score::INFINITY);
+                    let score = self.root_search(depth, alpha, beta);
+                    if self.aborted || (score > alpha && score < beta) {
+                        break score;
+                    }
+                    if width > Score::INFINITY.raw() {
+                        break score;
+                    }
+                    width *= 4;
+                }
+            }
+            _ => self.root_search(depth, -Score::INFINITY, Score::INFINITY),
+        };
+        if self.aborted {
+            return None;
+        }
+        self.last_score = Some(score);
+        self.best_line.clone_from(&self.pv[0]);
+        Some(score)
+    }
+
+    fn pv(&self) -> &[G::Move] {
+        &self.best_line
+    }
+
+    fn stats(&self) -> SearchStats {
+        let mut stats = self.stats.clone();
+        stats.elapsed = self.watch.start().elapsed();
+        if let Some(tt) = self.tt {
+            stats.tt_fill = tt.fill();
+            stats.tt_fill_by_depth = tt.fill_by_depth();
+            let used = self
+                .tt_probes
+                .iter()
+                .rposition(|&n| n > 0)
+                .map_or(0, |d| d + 1);
+            stats.tt_probes_by_depth = self.tt_probes[..used].to_vec();
+            stats.tt_hits_by_depth = self.tt_hits[..used].to_vec();
+            stats.tt_probes = self.tt_probes.iter().sum();
+            stats.tt_hits = self.tt_hits.iter().sum();
+        }
+        stats
+    }
+
+    fn watch(&self) -> &LimitWatch {
+        &self.watch
+    }
+
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        if self.config.quiescence {
+            depth + 1
+        } else {
+            depth
+        }
+    }
+}

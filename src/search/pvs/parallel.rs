@@ -1,0 +1,264 @@
+//! Lazy SMP for [`super::Pvs`]: `threads` threads search the same root at once, sharing the one
+//! lock-free transposition table and nothing else of the search (each thread has its own
+//! killers, history, per-ply stacks and statistics). The helpers' work reaches the main thread
+//! only through the table: positions they have already searched cut or order its search.
+//!
+//! Diversity: the main thread deepens 1, 2, 3…; each helper chooses its next depth when it
+//! starts an iteration: one deeper than its last, and at least the main thread's current depth
+//! (even helpers) or one more (odd helpers), so that with two threads the helper is usually a
+//! ply ahead, filling the table with what the main thread will need next.
+//!
+//! Stopping: all threads watch the same limits and share one [`SharedLimits`] (stop flag and
+//! summed node count, so a node limit holds for all threads together). The search ends when
+//! the main thread's iterative deepening ends (limit, time prediction or proof), or when a helper
+//! completes the last depth (or proves the result without a depth limit); whoever ends it raises
+//! the shared flag and the others stop at their next poll.
+//!
+//! The answer: the main thread decides, from the deepest iteration any thread completed (ties go
+//! to the main thread; a helper's deeper iteration is also reported to `on_iteration`).
+//! Statistics are summed over threads (`seldepth`: the maximum; table fill and
+//! `nodes_per_depth`: the main thread's view, whose iterations count every thread's nodes).
+//!
+//! Key invariants: value-exact configurations stay value-exact with any number of threads: every
+//! table entry, whichever thread stored it, is a true bound of its position at its depth (an
+//! interrupted search stores nothing), so each thread's completed iteration has the exact
+//! fixed-depth value; only the node count and, among equally good moves, the move depend on the
+//! timing of the threads.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::root::answer;
+use super::{Pvs, Run, ThreadTables};
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::search::iterative::{DepthSearch, deepen};
+use crate::search::limits::{LimitWatch, SharedLimits};
+use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats};
+
+/// A completed iteration of a helper thread.
+struct HelperIteration<M> {
+    depth: u32,
+    score: Score,
+    pv: Vec<M>,
+}
+
+/// What the threads of one search share besides the table.
+struct Shared<M> {
+    limits: Arc<SharedLimits>,
+    /// The depth the main thread is searching.
+    main_depth: AtomicU32,
+    /// The deepest iteration a helper completed.
+    best: Mutex<Option<HelperIteration<M>>>,
+}
+
+impl<M: Copy> Shared<M> {
+    /// Keeps a helper's completed iteration if it is deeper than any before.
+    fn offer(&self, depth: u32, score: Score, pv: &[M]) {
+        let mut best = self
+            .best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if best.as_ref().is_none_or(|b| depth > b.depth) {
+            *best = Some(HelperIteration {
+                depth,
+                score,
+                pv: pv.to_vec(),
+            });
+        }
+    }
+}
+
+/// The main thread's search as [`deepen`] drives it: tells the helpers the depth it is on, and
+/// reports the nodes of all threads in its iterations.
+struct MainThread<'r, 'a, G: Game, E> {
+    run: Run<'a, G, E>,
+    shared: &'r Shared<G::Move>,
+}
+
+impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E> {
+    fn search_depth(&mut self, depth: u32) -> Option<Score> {
+        self.shared.main_depth.store(depth, Ordering::Relaxed);
+        self.run.search_depth(depth)
+    }
+
+    fn pv(&self) -> &[G::Move] {
+        self.run.pv()
+    }
+
+    fn stats(&self) -> SearchStats {
+        let mut stats = self.run.stats();
+        stats.nodes = self.run.watch.total_nodes(stats.nodes);
+        stats
+    }
+
+    fn watch(&self) -> &LimitWatch {
+        self.run.watch()
+    }
+
+    fn proof_horizon(&self, depth: u32) -> u32 {
+        self.run.proof_horizon(depth)
+    }
+}
+
+/// A helper thread's deepening (see the module docs); returns its statistics.
+fn helper<G: Game, E: Evaluator<G>>(
+    index: usize,
+    mut run: Run<'_, G, E>,
+    shared: &Shared<G::Move>,
+    (first, last): (u32, u32),
+    stop_when_proven: bool,
+) -> SearchStats {
+    let ahead = (index % 2) as u32;
+    let mut done = 0;
+    while done < last {
+        let main_depth = shared.main_depth.load(Ordering::Relaxed);
+        let depth = (done + 1).max(first).max(main_depth + ahead).min(last);
+        let Some(score) = run.search_depth(depth) else {
+            break;
+        };
+        done = depth;
+        shared.offer(depth, score, run.pv());
+        let proven = score
+            .plies_to_end()
+            .is_some_and(|plies| plies <= run.proof_horizon(depth));
+        if depth == last || (stop_when_proven && proven) {
+            shared.limits.raise_stop();
+            break;
+        }
+    }
+    let nodes = run.stats.nodes;
+    run.watch.flush(nodes);
+    run.stats()
+}
+
+/// Adds the counters of `other` (a helper's) to `total` (see the module docs for what is not
+/// summed).
+fn add_stats(total: &mut SearchStats, other: &SearchStats) {
+    total.nodes += other.nodes;
+    total.qnodes += other.qnodes;
+    total.leaves += other.leaves;
+    total.tt_probes += other.tt_probes;
+    total.tt_hits += other.tt_hits;
+    total.tt_cutoffs += other.tt_cutoffs;
+    total.cutoffs += other.cutoffs;
+    total.first_move_cutoffs += other.first_move_cutoffs;
+    total.best_move_nodes += other.best_move_nodes;
+    total.best_move_first += other.best_move_first;
+    total.reductions += other.reductions;
+    total.seldepth = total.seldepth.max(other.seldepth);
+    for (sum, part) in [
+        (&mut total.tt_probes_by_depth, &other.tt_probes_by_depth),
+        (&mut total.tt_hits_by_depth, &other.tt_hits_by_depth),
+    ] {
+        if sum.len() < part.len() {
+            sum.resize(part.len(), 0);
+        }
+        for (s, p) in sum.iter_mut().zip(part) {
+            *s += p;
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
+    /// The search with [`crate::search::PvsConfig::threads`] > 1 threads (see the module docs);
+    /// the main thread's tables are prepared, `watch` started.
+    pub(super) fn search_threads(
+        &mut self,
+        state: &G,
+        limits: &SearchLimits,
+        watch: LimitWatch,
+        (first, last): (u32, u32),
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let stop_when_proven = limits.depth.is_none();
+        let helpers = self.config.threads - 1;
+        let bound = state.move_index_bound();
+        while self.helpers.len() < helpers {
+            self.helpers.push(ThreadTables::new());
+        }
+        for tables in &mut self.helpers[..helpers] {
+            tables.prepare(bound);
+        }
+        let shared = Shared {
+            limits: Arc::new(SharedLimits::new()),
+            main_depth: AtomicU32::new(0),
+            best: Mutex::new(None),
+        };
+        let start = watch.start();
+        let Pvs {
+            evaluator,
+            config,
+            tt,
+            tables,
+            helpers: helper_tables,
+        } = self;
+        let (evaluator, config, tt) = (&*evaluator, *config, tt.as_ref());
+        let (completed, partial, mut stats) = std::thread::scope(|scope| {
+            let shared = &shared;
+            let handles: Vec<_> = helper_tables[..helpers]
+                .iter_mut()
+                .enumerate()
+                .map(|(i, tables)| {
+                    let watch = LimitWatch::with_shared(limits, Arc::clone(&shared.limits))
+                        .started_at(start);
+                    scope.spawn(move || {
+                        let run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        helper(i + 1, run, shared, (first, last), stop_when_proven)
+                    })
+                })
+                .collect();
+            let watch =
+                LimitWatch::with_shared(limits, Arc::clone(&shared.limits)).started_at(start);
+            let mut main = MainThread {
+                run: Run::new(state, evaluator, config, tt, tables, watch, last),
+                shared,
+            };
+            let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
+            shared.limits.raise_stop();
+            let nodes = main.run.stats.nodes;
+            main.run.watch.flush(nodes);
+            let mut stats = main.run.stats();
+            for handle in handles {
+                match handle.join() {
+                    Ok(helper_stats) => add_stats(&mut stats, &helper_stats),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            let partial = main.run.root_best.filter(|_| main.run.aborted);
+            (completed, partial, stats)
+        });
+        stats.elapsed = start.elapsed();
+        let helper_best = shared
+            .best
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match helper_best {
+            Some(best)
+                if completed
+                    .as_ref()
+                    .is_none_or(|main| best.depth > main.depth) =>
+            {
+                // A helper got deeper: its iteration is the answer (and the last one reported).
+                let mut nodes_per_depth = completed.map(|c| c.stats.nodes_per_depth);
+                stats.nodes_per_depth = nodes_per_depth.take().unwrap_or_default();
+                let iteration = Iteration {
+                    depth: best.depth,
+                    seldepth: stats.seldepth,
+                    score: best.score,
+                    pv: best.pv,
+                    stats,
+                };
+                on_iteration(&iteration);
+                SearchResult {
+                    best_move: iteration.pv.first().copied(),
+                    score: iteration.score,
+                    depth: iteration.depth,
+                    pv: iteration.pv,
+                    stats: iteration.stats,
+                }
+            }
+            _ => answer(state, &self.evaluator, completed, partial, stats),
+        }
+    }
+}
