@@ -13,7 +13,7 @@ use super::args::AnalyzeArgs;
 use super::{CliError, GameCli, check_depth, move_texts, searcher, start_position};
 use crate::eval::Score;
 use crate::notation::Notation;
-use crate::search::{Iteration, SearchLimits, SearchStats};
+use crate::search::{Iteration, SearchLimits, SearchStats, Searcher};
 
 /// Runs `analyze`.
 pub(super) fn run<G: Notation>(
@@ -23,6 +23,7 @@ pub(super) fn run<G: Notation>(
 ) -> Result<(), CliError> {
     let limits = limits(args)?;
     let mut searcher = searcher(spec, &args.searcher)?;
+    set_threads(searcher.as_mut(), args.threads)?;
     let state: G = start_position(&args.start)?;
     if let Some(outcome) = state.outcome() {
         return Err(CliError::Invalid(format!(
@@ -97,6 +98,17 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
         limits.nodes = Some(nodes);
     }
     Ok(limits)
+}
+
+/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
+/// searchers without threads).
+pub(super) fn set_threads<G: Notation>(
+    searcher: &mut dyn Searcher<G>,
+    threads: usize,
+) -> Result<(), CliError> {
+    searcher
+        .set_threads(threads)
+        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
 }
 
 /// One line per completed iteration: `depth/seldepth time score nodes pv`.

@@ -83,6 +83,9 @@ pub(crate) struct AnalyzeArgs {
     /// ladder such as `pvs+tt`, or mcts / mcts-heavy (Monte-Carlo tree search).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
+    /// Search threads (Lazy SMP; 1 = the deterministic search).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds.
     #[arg(long)]
     pub json: bool,
@@ -108,6 +111,13 @@ pub(crate) struct PlayArgs {
     /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
+    /// The engine's search threads (Lazy SMP; 1 = the deterministic search).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Let the engine think on the human's time: while the human chooses, it searches the
+    /// position after the reply it expects, and keeps that search if the reply comes.
+    #[arg(long)]
+    pub ponder: bool,
 }
 
 /// `bench`.
@@ -118,6 +128,12 @@ pub(crate) struct BenchArgs {
     /// Depth instead of the game's bench depth (changes the signature).
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
+    /// Search threads (more than 1: Lazy SMP, whose node counts vary from run to run, so the
+    /// total is no longer a signature; compare times to depth with 1 thread).
+    // Read by `bench.rs` once it passes it to the searcher (`set_threads`).
+    #[allow(dead_code)]
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// End with one JSON line: nodes, seconds, nodes_per_second.
     #[arg(long)]
     pub json: bool,

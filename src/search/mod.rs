@@ -17,17 +17,21 @@ pub mod iterative;
 pub mod limits;
 pub mod minimax;
 pub mod ordering;
+pub mod ponder;
 pub mod pvs;
 pub mod stats;
 pub mod tt;
 
 #[cfg(test)]
 mod agreement_tests;
+#[cfg(test)]
+pub(crate) mod maze;
 
 pub use alphabeta::AlphaBeta;
 pub use limits::SearchLimits;
 pub use minimax::Minimax;
-pub use pvs::{Pvs, PvsConfig};
+pub use ponder::{PonderOutcome, Ponderer};
+pub use pvs::{MAX_THREADS, Pvs, PvsConfig};
 pub use stats::SearchStats;
 
 use crate::eval::{Evaluator, Score};
@@ -161,10 +165,7 @@ pub trait Searcher<G: Game>: Send {
         if threads == 1 {
             Ok(())
         } else {
-            Err(format!(
-                "{} searches with one thread only (asked for {threads})",
-                self.name()
-            ))
+            Err(format!("{} searches with one thread only", self.name()))
         }
     }
 }

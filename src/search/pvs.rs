@@ -36,6 +36,7 @@ use crate::search::ordering::{History, Killers, MovePicker};
 use crate::search::tt::{Bound, TranspositionTable};
 
 pub use crate::search::config::PvsConfig;
+pub use root::MAX_THREADS;
 
 mod iteration;
 mod parallel;

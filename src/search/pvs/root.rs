@@ -126,9 +126,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
 
     fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!(
-                "bad thread count {threads}: expected 1..={MAX_THREADS}"
-            ));
+            return Err(format!("expected 1..={MAX_THREADS} threads, not {threads}"));
         }
         self.config.threads = threads;
         Ok(())
