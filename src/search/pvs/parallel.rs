@@ -219,6 +219,9 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let nodes = main.run.stats.nodes;
             main.run.watch.flush(nodes);
             let mut stats = main.run.stats();
+            if std::env::var_os("PLIES_DEBUG_SMP").is_some() {
+                eprintln!("main nodes {}", stats.nodes);
+            }
             for handle in handles {
                 match handle.join() {
                     Ok(helper_stats) => add_stats(&mut stats, &helper_stats),
