@@ -8,12 +8,13 @@
 //! - [`Agent::choose`] returns a legal move of the given position, or `None` only when the
 //!   position is over (the arena treats anything else as a forfeit);
 //! - with a depth or node budget and a fixed seed, an agent's moves depend only on the positions
-//!   it was shown since [`Agent::new_game`] — not on earlier games or on the worker thread.
+//!   it was shown since [`Agent::new_game`] — not on earlier games or on the worker thread
+//!   (unless it searches with several threads or ponders: both depend on timing).
 
 use crate::eval::Score;
 use crate::game::Game;
 use crate::rng::SplitMix64;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{Ponderer, SearchLimits, Searcher};
 
 /// A chosen move with what the agent knows about it (zeros/`None` where it knows nothing).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -78,10 +79,15 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
 /// An agent that plays the best move of a [`Searcher`]. Its tables persist from move to move
 /// within a game and are cleared ([`Searcher::clear`]) at each [`Agent::new_game`].
+///
+/// With [`SearchAgent::pondering`] it also thinks on the opponent's time ([`Ponderer`]): after
+/// each move it searches the position its principal variation expects next, and keeps that
+/// search when the opponent plays the expected reply.
 pub struct SearchAgent<G: Game> {
-    searcher: Box<dyn Searcher<G>>,
+    searcher: Ponderer<G>,
     name: String,
     limits: Option<SearchLimits>,
+    ponder: bool,
 }
 
 impl<G: Game> SearchAgent<G> {
@@ -90,9 +96,10 @@ impl<G: Game> SearchAgent<G> {
     pub fn new(searcher: Box<dyn Searcher<G>>) -> SearchAgent<G> {
         let name = searcher.name();
         SearchAgent {
-            searcher,
+            searcher: Ponderer::new(searcher),
             name,
             limits: None,
+            ponder: false,
         }
     }
 
@@ -112,6 +119,19 @@ impl<G: Game> SearchAgent<G> {
         self.name = name.into();
         self
     }
+
+    /// The same agent, thinking on the opponent's time (see the type's docs). Its background
+    /// search runs between its moves, so it competes for the processor with whatever else runs.
+    #[must_use]
+    pub fn pondering(mut self) -> SearchAgent<G> {
+        self.ponder = true;
+        self
+    }
+
+    /// The ponderer around the searcher (its last outcome, or to stop it).
+    pub fn ponderer(&mut self) -> &mut Ponderer<G> {
+        &mut self.searcher
+    }
 }
 
 impl<G: Game> Agent<G> for SearchAgent<G> {
@@ -126,6 +146,12 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
     fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>> {
         let limits = self.limits.as_ref().unwrap_or(budget);
         let result = self.searcher.search(state, limits);
+        if self.ponder
+            && result.best_move.is_some()
+            && result.pv.first() == result.best_move.as_ref()
+        {
+            self.searcher.ponder(state, &result.pv);
+        }
         result.best_move.map(|mv| Choice {
             mv,
             score: Some(result.score),
@@ -234,5 +260,48 @@ mod tests {
         assert_eq!(choice.depth, 1);
         assert_eq!(choice.nodes, 6, "depth 1 makes each of the 6 children once");
         assert_eq!(Agent::<TwoPiles>::name(&fixed), "d1");
+    }
+
+    /// Two pondering agents play twenty moves of the endless graph at depth 5: every move is
+    /// legal and at least that deep, and the agents ponder whenever their line predicts a reply.
+    #[test]
+    fn pondering_agents_play_legal_moves() {
+        use crate::harness::HashEvaluator;
+        use crate::search::maze::Maze;
+        use crate::search::{PonderOutcome, Pvs, PvsConfig};
+        let agent = |seed| {
+            let config = PvsConfig {
+                tt_mb: 1,
+                ..PvsConfig::full()
+            };
+            SearchAgent::new(Box::new(Pvs::new(HashEvaluator::new(seed, 9), config))).pondering()
+        };
+        let mut agents = [agent(1), agent(2)];
+        let mut state = Maze::new(17, 1 << 40, 0);
+        let mut outcomes = Vec::new();
+        for agent in &mut agents {
+            Agent::<Maze>::new_game(agent, 0);
+        }
+        for _ in 0..20 {
+            let side = state.side_to_move().index();
+            let choice = agents[side]
+                .choose(&state, &SearchLimits::depth(5))
+                .unwrap();
+            outcomes.push(agents[side].ponderer().last_outcome());
+            let mut legal = Vec::new();
+            state.generate_moves(&mut legal);
+            assert!(legal.contains(&choice.mv));
+            assert!(choice.depth >= 5);
+            state = state.play(choice.mv);
+        }
+        // Each agent's first move is an ordinary search; later ones continue or replace a
+        // pondering search.
+        assert!(outcomes.contains(&PonderOutcome::Idle));
+        assert!(
+            outcomes
+                .iter()
+                .any(|o| matches!(o, PonderOutcome::Hit | PonderOutcome::Miss))
+        );
+        assert!(agents.iter_mut().any(|a| a.ponderer().is_pondering()));
     }
 }

@@ -213,6 +213,16 @@ mod tests {
         assert_eq!(json["best"], "b2");
     }
 
+    /// Two threads find the same forced win as one (a value-exact fact at any thread count).
+    #[test]
+    fn threads_find_the_same_win() {
+        let out = run_ok("analyze --position \"0 2 2\" --depth 4 --threads 2 --json");
+        assert!(out.starts_with("pvs+") && out.lines().next().unwrap().contains("+t2"));
+        let json = last_json(&out);
+        assert_eq!(json["score"], json!({ "win_in": 1 }));
+        assert_eq!(json["best"], "b2");
+    }
+
     #[test]
     fn node_limit_and_moves() {
         let out = run_ok("analyze --moves \"a1\" --nodes 100 --searcher minimax --json");
@@ -224,6 +234,9 @@ mod tests {
         assert!(run_invalid("analyze --depth 0").contains("--depth 0"));
         assert!(run_invalid("analyze --time 0").contains("--time 0"));
         assert!(run_invalid("analyze --depth 2 --searcher nosuch").contains("nosuch"));
+        assert!(run_invalid("analyze --depth 2 --threads 0").contains("--threads 0"));
+        assert!(run_invalid("analyze --depth 2 --threads 999").contains("1..=256"));
+        assert!(run_invalid("analyze --depth 2 --searcher minimax --threads 2").contains("one"));
         assert!(run_invalid("analyze --position \"0 0 1\" --depth 2").contains("over"));
         assert!(matches!(run_with("analyze", ""), Err(CliError::Usage(_))));
         assert!(matches!(

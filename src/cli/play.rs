@@ -1,18 +1,24 @@
 //! `play`: a game in the terminal, human against engine or engine against engine.
 //!
+//! With `--ponder` the engine thinks while the human chooses: after its move it searches the
+//! position after the reply its principal variation expects ([`Ponderer`]); if the human plays
+//! that reply the search goes on within the engine's budget (`[ponder hit]`), otherwise it starts
+//! afresh with what it learnt (`[ponder miss]`).
+//!
 //! Key invariant: only legal moves are ever played (human text goes through
 //! [`Notation::parse_move`], which checks legality; a rejected move is re-prompted with the
 //! reason), and the loop always ends: by the game's outcome, the `--max-plies` cap, `quit`, or
-//! the end of the input.
+//! the end of the input (a background ponder search is stopped on every way out).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use super::analyze::set_threads;
 use super::args::PlayArgs;
 use super::{CliError, GameCli, check_depth, outcome_text, searcher, side_name, start_position};
 use crate::game::Side;
 use crate::notation::Notation;
-use crate::search::SearchLimits;
+use crate::search::{PonderOutcome, Ponderer, SearchLimits};
 
 /// Runs `play`.
 pub(super) fn run<G: Notation>(
@@ -32,7 +38,9 @@ pub(super) fn run<G: Notation>(
         }
     };
     let limits = limits(args)?;
-    let mut engine = searcher(spec, &args.searcher)?;
+    let mut searcher = searcher(spec, &args.searcher)?;
+    set_threads(searcher.as_mut(), args.threads)?;
+    let mut engine = Ponderer::new(searcher);
     let mut state: G = start_position(&args.start)?;
     let mut record: Vec<String> = Vec::new();
     writeln!(output, "{}", state.display_board())?;
@@ -56,9 +64,14 @@ pub(super) fn run<G: Notation>(
             let Some(mv) = result.best_move else {
                 return Err(CliError::Invalid("the engine found no move".into()));
             };
+            let pondered = match engine.last_outcome() {
+                PonderOutcome::Idle => "",
+                PonderOutcome::Hit => " [ponder hit]",
+                PonderOutcome::Miss => " [ponder miss]",
+            };
             writeln!(
                 output,
-                "{} player (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]",
+                "{} player (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]{pondered}",
                 side_name(side),
                 state.format_move(mv),
                 result.score,
@@ -66,6 +79,10 @@ pub(super) fn run<G: Notation>(
                 result.stats.nodes,
                 result.stats.elapsed.as_secs_f64()
             )?;
+            // Think on the human's time (the ponderer declines when no reply is predicted).
+            if args.ponder && human.is_some() && result.pv.first() == Some(&mv) {
+                engine.ponder(&state, &result.pv);
+            }
             mv
         };
         record.push(state.format_move(mv));
@@ -195,5 +212,30 @@ mod tests {
     fn bad_options() {
         assert!(run_invalid("play --human both").contains("both"));
         assert!(run_invalid("play --depth 0").contains("--depth"));
+        assert!(run_invalid("play --threads 0").contains("--threads 0"));
+        let err = run_invalid("play --threads 2 --searcher minimax");
+        assert!(err.contains("one thread"), "{err}");
+    }
+
+    /// The engine ponders on the human's time: its answers to the human's moves are marked as
+    /// a hit or a miss of its prediction, and threads are accepted.
+    #[test]
+    fn pondering_engine_marks_its_answers() {
+        let out = run_with(
+            "play --depth 4 --ponder --threads 2 --position \"7 5 1\"",
+            "a1\nb1\nquit\n",
+        )
+        .unwrap();
+        let engine: Vec<&str> = out.lines().filter(|l| l.contains("(engine)")).collect();
+        assert!(!engine[0].contains("[ponder"), "{out}");
+        assert!(
+            engine[1..]
+                .iter()
+                .any(|l| l.ends_with("[ponder hit]") || l.ends_with("[ponder miss]")),
+            "{out}"
+        );
+        // Without --ponder nothing is marked.
+        let out = run_with("play --depth 4 --position \"7 5 1\"", "a1\nb1\nquit\n").unwrap();
+        assert!(!out.contains("[ponder"), "{out}");
     }
 }

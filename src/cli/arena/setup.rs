@@ -71,7 +71,12 @@ pub(super) fn engines<G: Notation>(
     }
     let mut engines: Vec<Engine<G>> = Vec::new();
     for (index, text) in specs.iter().enumerate() {
-        let (name, own) = parse_engine(text)?;
+        let EngineSpec {
+            name,
+            limits: own,
+            threads,
+            ponder,
+        } = parse_engine(text)?;
         let mut shown = text.clone();
         let mut copy = 1;
         while engines.iter().any(|e| e.name == shown) {
@@ -84,16 +89,23 @@ pub(super) fn engines<G: Notation>(
                 Box::new(RandomAgent::new(seed))
             })
         } else {
+            let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
             searcher_by_name::<G>(&name, (spec.evaluator)())
-                .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?;
+                .map_err(bad)?
+                .set_threads(threads)
+                .map_err(bad)?;
             let evaluator = spec.evaluator.clone();
             Engine::new(shown, move || -> Box<dyn Agent<G>> {
-                let searcher =
+                let mut searcher =
                     searcher_by_name(&name, evaluator()).expect("engine name checked before");
-                Box::new(match &own {
+                searcher
+                    .set_threads(threads)
+                    .expect("thread count checked before");
+                let agent = match &own {
                     Some(limits) => SearchAgent::with_limits(searcher, limits.clone()),
                     None => SearchAgent::new(searcher),
-                })
+                };
+                Box::new(if ponder { agent.pondering() } else { agent })
             })
         };
         engines.push(engine);
@@ -101,8 +113,22 @@ pub(super) fn engines<G: Notation>(
     Ok(engines)
 }
 
-/// `name[:depth=D][:nodes=N][:time=MS]` -> the lowercased name and its own limits, if any.
-fn parse_engine(text: &str) -> Result<(String, Option<SearchLimits>), CliError> {
+/// One `--engine` spec, parsed.
+#[derive(Debug)]
+struct EngineSpec {
+    /// The searcher name, lowercased.
+    name: String,
+    /// Its own limits, if any (otherwise the arena's).
+    limits: Option<SearchLimits>,
+    /// Search threads.
+    threads: usize,
+    /// Think on the opponent's time ([`SearchAgent::pondering`]).
+    ponder: bool,
+}
+
+/// `name[:depth=D][:nodes=N][:time=MS][:threads=T][:ponder=0|1]` -> the lowercased name, its own
+/// limits (if any), threads and pondering.
+fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     let mut parts = text.split(':');
     let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
     if name.is_empty() {
@@ -111,12 +137,14 @@ fn parse_engine(text: &str) -> Result<(String, Option<SearchLimits>), CliError> 
         )));
     }
     let (mut depth, mut time, mut nodes) = (None, None, None);
+    let (mut threads, mut ponder) = (1, false);
     let mut any = false;
+    let mut options = false;
     for part in parts {
         let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
         let (key, value) = part
             .split_once('=')
-            .ok_or_else(|| bad("is not key=value (depth=, nodes=, time=)"))?;
+            .ok_or_else(|| bad("is not key=value (depth=, nodes=, time=, threads=, ponder=)"))?;
         let number: u64 = value
             .trim()
             .parse()
@@ -125,21 +153,47 @@ fn parse_engine(text: &str) -> Result<(String, Option<SearchLimits>), CliError> 
             "depth" => depth = Some(u32::try_from(number).map_err(|_| bad("is too deep"))?),
             "time" => time = Some(number),
             "nodes" => nodes = Some(number),
-            _ => return Err(bad("has an unknown key (depth, nodes, time)")),
+            "threads" => {
+                threads = usize::try_from(number)
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| bad("needs at least 1 thread"))?;
+                options = true;
+                continue;
+            }
+            "ponder" => {
+                ponder = match number {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(bad("needs 0 or 1")),
+                };
+                options = true;
+                continue;
+            }
+            _ => {
+                return Err(bad(
+                    "has an unknown key (depth, nodes, time, threads, ponder)",
+                ));
+            }
         }
         any = true;
     }
-    if name == "random" && any {
+    if name == "random" && (any || options) {
         return Err(CliError::Invalid(format!(
-            "bad --engine '{text}': random takes no limit"
+            "bad --engine '{text}': random takes no limit or option"
         )));
     }
-    let own = if any {
+    let limits = if any {
         Some(limits(depth, time, nodes, &format!("--engine '{text}' "))?)
     } else {
         None
     };
-    Ok((name, own))
+    Ok(EngineSpec {
+        name,
+        limits,
+        threads,
+        ponder,
+    })
 }
 
 /// The openings: from `--openings-file`, or seeded random walks from the start position.
@@ -225,4 +279,41 @@ pub(super) fn parse_sprt(text: &str, engines: usize) -> Result<Sprt, CliError> {
         return Err(bad("ELO0 must be below ELO1"));
     }
     Ok(Sprt::new(elo0, elo1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::test_support::spec;
+
+    #[test]
+    fn engine_specs_take_threads_and_ponder() {
+        let parsed = parse_engine("PVS:threads=2:ponder=1:depth=3").unwrap();
+        assert_eq!(parsed.name, "pvs");
+        assert_eq!((parsed.threads, parsed.ponder), (2, true));
+        assert_eq!(parsed.limits.unwrap().depth, Some(3));
+        let plain = parse_engine("pvs:threads=1").unwrap();
+        assert!(plain.limits.is_none() && !plain.ponder);
+        for (text, word) in [
+            ("pvs:threads=0", "at least 1"),
+            ("pvs:ponder=2", "0 or 1"),
+            ("pvs:threads=x", "whole number"),
+            ("random:ponder=1", "random"),
+        ] {
+            let err = parse_engine(text).unwrap_err().to_string();
+            assert!(err.contains(word) && err.contains(text), "{err}");
+        }
+        // The searcher checks the count: too many, or threads for a one-thread searcher.
+        let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
+        let err = engines(&spec(), &specs("pvs:threads=999")).err().unwrap();
+        assert!(err.to_string().contains("1..=256"), "{err}");
+        let err = engines(&spec(), &specs("minimax:threads=2")).err().unwrap();
+        assert!(err.to_string().contains("one thread"), "{err}");
+        assert_eq!(
+            engines(&spec(), &specs("pvs:threads=2:ponder=1"))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
 }
