@@ -40,9 +40,13 @@
 //! - **Aspiration windows** are value-exact when every fail-high/fail-low is re-searched with a
 //!   wider window, so a fixed-depth search with them enabled can stay in this check; if a
 //!   configuration keeps a fail-soft bound instead, only the move is compared.
-//! - **Threads** (lazy SMP): the value depends on timing. A one-thread search is checked here;
-//!   several threads are checked for a legal move and a value within the range of the
-//!   one-thread values of depths `d..=d + 1`.
+//! - **Threads** (Lazy SMP, `PvsConfig::threads`): still value-exact. Every table entry is a true
+//!   bound of its position at its depth whichever thread stored it (an interrupted search stores
+//!   nothing), so every thread's completed iteration has the exact fixed-depth value, and the
+//!   answer is one of them. What timing changes is only the node count and, among moves of equal
+//!   value, which one is played: [`threaded_searchers`] gives the ladders with several threads,
+//!   checked here like one thread. At full strength (deeper entries cut), several threads are
+//!   checked for soundness like one (a legal move and PV, the requested depth completed).
 //! - **MCTS** has no minimax value: it is checked for legal moves, for finding forced wins in
 //!   one, and by playing strength in the arena.
 //! - **Time-limited searches** are not deterministic: the result must be that of a completed
@@ -250,6 +254,31 @@ pub fn quiescence_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
         .map(|(name, config)| {
             let searcher: Box<dyn Searcher<G>> = Box::new(Pvs::new(evaluator.clone(), config));
             (name.to_string(), searcher)
+        })
+        .collect()
+}
+
+/// The rungs of [`PvsConfig::consistency_ladder`] (or, with `quiescence`, of
+/// [`PvsConfig::quiescence_ladder`]) searching with `threads` threads each, named with their
+/// thread count (`…+t2`): value-exact like one thread (see the module docs), so they go through
+/// [`check_consistency`] (or [`check_consistency_with`] and [`ConsistencyOptions::quiescence`])
+/// unchanged.
+pub fn threaded_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
+    evaluator: &E,
+    threads: usize,
+    quiescence: bool,
+) -> Vec<(String, Box<dyn Searcher<G>>)> {
+    let ladder = if quiescence {
+        PvsConfig::quiescence_ladder()
+    } else {
+        PvsConfig::consistency_ladder()
+    };
+    ladder
+        .into_iter()
+        .map(|(_, config)| {
+            let config = config.with_threads(threads);
+            let searcher: Box<dyn Searcher<G>> = Box::new(Pvs::new(evaluator.clone(), config));
+            (config.name(), searcher)
         })
         .collect()
 }
@@ -489,6 +518,31 @@ mod tests {
         assert!(text.contains("wrong-eval"), "{text}");
         assert!(text.contains("depth"), "{text}");
         assert!(text.contains("position: "), "{text}");
+    }
+
+    /// Several threads pass the check like one, on the toy game and on a random game graph
+    /// full of transpositions, with and without quiescence.
+    #[test]
+    fn threaded_ladders_agree_with_minimax() {
+        use crate::search::maze::Maze;
+        let evaluator = HashEvaluator::new(4, 3);
+        for threads in [2, 3] {
+            let mut searchers = threaded_searchers(&evaluator, threads, false);
+            assert!(searchers[0].0.ends_with(&format!("+t{threads}")));
+            check_consistency(&positions(), 1..=5, &evaluator, &mut searchers)
+                .unwrap_or_else(|f| panic!("{f}"));
+            let mazes: Vec<Maze> = (0..6).map(|i| Maze::new(i * 101 + 3, 400, 12)).collect();
+            let mut searchers = threaded_searchers(&evaluator, threads, false);
+            check_consistency(&mazes, 1..=5, &evaluator, &mut searchers)
+                .unwrap_or_else(|f| panic!("{f}"));
+            let options = ConsistencyOptions {
+                quiescence: true,
+                ..ConsistencyOptions::default()
+            };
+            let mut searchers = threaded_searchers(&evaluator, threads, true);
+            check_consistency_with(&mazes, 1..=4, &evaluator, &mut searchers, options)
+                .unwrap_or_else(|f| panic!("{f}"));
+        }
     }
 
     #[test]
