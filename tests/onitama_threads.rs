@@ -51,7 +51,7 @@ fn threaded_ladders_match_minimax() {
 }
 
 fn legal_line(state: &Onitama, line: &[<Onitama as Game>::Move]) -> bool {
-    let mut state = state.clone();
+    let mut state = *state;
     for &mv in line {
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
