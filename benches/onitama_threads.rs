@@ -12,7 +12,9 @@
 //! the nodes of the first 1-thread run (recorded before measuring: the search is deterministic);
 //! a run with more threads, whose node count depends on timing, must complete the depth on every
 //! deal with a legal move. The total nodes of each configuration are printed beside criterion's
-//! times, so a faster time can be told apart from less work.
+//! times, so a faster time can be told apart from less work, and so is the main thread's share
+//! of the 1-thread nodes: on a loaded machine, where the threads do not get a core each, that
+//! share (not the time) shows what the threads would gain on an idle one.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -61,15 +63,16 @@ fn searcher(threads: usize) -> Box<dyn Searcher<Onitama>> {
 }
 
 /// Searches every deal to `depth` with `searchers` (one each); checks the work and returns the
-/// total nodes.
+/// total nodes and the main thread's.
 fn run(
     deals: &[Onitama],
     searchers: Vec<Box<dyn Searcher<Onitama>>>,
     depth: u32,
     expected: Option<u64>,
-) -> u64 {
+) -> (u64, u64) {
     let limits = SearchLimits::depth(depth);
     let mut total = 0;
+    let mut main = 0;
     for (deal, mut searcher) in deals.iter().zip(searchers) {
         let result = searcher.search(black_box(deal), &limits);
         assert_eq!(
@@ -82,6 +85,12 @@ fn run(
         deal.generate_moves(&mut moves);
         assert!(moves.contains(&result.best_move.expect("a move")));
         total += result.stats.nodes;
+        main += result
+            .stats
+            .thread_nodes
+            .first()
+            .copied()
+            .unwrap_or(result.stats.nodes);
     }
     if let Some(expected) = expected {
         assert_eq!(
@@ -89,7 +98,7 @@ fn run(
             "the 1-thread search is no longer deterministic"
         );
     }
-    total
+    (total, main)
 }
 
 fn bench_threads(c: &mut Criterion) {
@@ -99,7 +108,7 @@ fn bench_threads(c: &mut Criterion) {
         .collect();
     let depth = depth();
     let fresh = |threads| deals.iter().map(|_| searcher(threads)).collect::<Vec<_>>();
-    let signature = run(&deals, fresh(1), depth, None);
+    let (signature, _) = run(&deals, fresh(1), depth, None);
     let mut group = c.benchmark_group(format!("onitama_threads_depth{depth}"));
     group
         .sample_size(10)
@@ -120,13 +129,17 @@ fn bench_threads(c: &mut Criterion) {
                 BatchSize::PerIteration,
             );
         });
-        let mean = nodes.iter().sum::<u64>() as f64 / nodes.len().max(1) as f64;
-        let time = seconds.iter().sum::<f64>() / seconds.len().max(1) as f64;
+        let runs = nodes.len().max(1) as f64;
+        let mean = nodes.iter().map(|n: &(u64, u64)| n.0).sum::<u64>() as f64 / runs;
+        let main = nodes.iter().map(|n| n.1).sum::<u64>() as f64 / runs;
+        let time = seconds.iter().sum::<f64>() / runs;
         println!(
-            "threads {threads}: {} deals to depth {depth}, mean {mean:.0} nodes over all threads, \
-             mean {time:.3} s per run ({} runs)",
+            "threads {threads}: {} deals to depth {depth}, mean {time:.3} s per run ({} runs), \
+             mean {mean:.0} nodes over all threads, main thread {main:.0} = {:.2} of the \
+             1-thread nodes",
             deals.len(),
-            nodes.len()
+            nodes.len(),
+            main / signature as f64
         );
     }
     group.finish();

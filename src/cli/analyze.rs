@@ -152,7 +152,17 @@ fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
         stats.tt_fill * 100.0,
         stats.tt_hit_rate() * 100.0,
         first_cut * 100.0
-    )
+    )?;
+    if let Some((main, helpers)) = stats.thread_nodes.split_first() {
+        let helpers: Vec<String> = helpers.iter().map(u64::to_string).collect();
+        writeln!(
+            output,
+            "threads {}: main {main} nodes, helpers {}",
+            stats.thread_nodes.len(),
+            helpers.join(" ")
+        )?;
+    }
+    Ok(())
 }
 
 /// `{"cp": n}`, `{"win_in": plies}` or `{"loss_in": plies}`.
@@ -218,6 +228,7 @@ mod tests {
     fn threads_find_the_same_win() {
         let out = run_ok("analyze --position \"0 2 2\" --depth 4 --threads 2 --json");
         assert!(out.starts_with("pvs+") && out.lines().next().unwrap().contains("+t2"));
+        assert!(out.contains("threads 2: main "), "{out}");
         let json = last_json(&out);
         assert_eq!(json["score"], json!({ "win_in": 1 }));
         assert_eq!(json["best"], "b2");

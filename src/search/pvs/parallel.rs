@@ -17,7 +17,8 @@
 //! The answer: the main thread decides, from the deepest iteration any thread completed (ties go
 //! to the main thread; a helper's deeper iteration is also reported to `on_iteration`).
 //! Statistics are summed over threads (`seldepth`: the maximum; table fill and
-//! `nodes_per_depth`: the main thread's view, whose iterations count every thread's nodes).
+//! `nodes_per_depth`: the main thread's view, whose iterations count every thread's nodes), and
+//! `thread_nodes` keeps each thread's nodes.
 //!
 //! Key invariants: value-exact configurations stay value-exact with any number of threads: every
 //! table entry, whichever thread stored it, is a true bound of its position at its depth (an
@@ -219,12 +220,13 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let nodes = main.run.stats.nodes;
             main.run.watch.flush(nodes);
             let mut stats = main.run.stats();
-            if std::env::var_os("PLIES_DEBUG_SMP").is_some() {
-                eprintln!("main nodes {}", stats.nodes);
-            }
+            stats.thread_nodes.push(stats.nodes);
             for handle in handles {
                 match handle.join() {
-                    Ok(helper_stats) => add_stats(&mut stats, &helper_stats),
+                    Ok(helper_stats) => {
+                        stats.thread_nodes.push(helper_stats.nodes);
+                        add_stats(&mut stats, &helper_stats);
+                    }
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
             }

@@ -139,6 +139,11 @@ fn full_strength_threads_are_sound() {
             assert_eq!(result.pv.first().copied(), result.best_move);
             assert!(legal(&position, &result.pv), "{position:?}: {result:?}");
             assert!(result.stats.nodes > 0);
+            assert_eq!(result.stats.thread_nodes.len(), 2);
+            assert_eq!(
+                result.stats.thread_nodes.iter().sum::<u64>(),
+                result.stats.nodes
+            );
         }
     }
 }
@@ -218,6 +223,7 @@ fn one_thread_is_the_plain_search() {
     switched.set_threads(1).unwrap();
     let again = switched.search(&endless(), &limits);
     assert_eq!(plain.stats.nodes, again.stats.nodes);
+    assert!(plain.stats.thread_nodes.is_empty());
     assert_eq!(
         (plain.best_move, plain.score),
         (again.best_move, again.score)
