@@ -1,12 +1,15 @@
 //! Searchers: one interface ([`Searcher`]) over plain minimax (the reference every optimisation
 //! is checked against), alpha-beta, and principal variation search with its transposition table,
-//! move ordering and iterative deepening.
+//! move ordering, iterative deepening and threads (Lazy SMP, [`PvsConfig::threads`] /
+//! [`Searcher::set_threads`]); plus [`Ponderer`], which lets any searcher think on the
+//! opponent's time.
 //!
 //! Key invariants:
 //! - scores are from the side to move's view and are negated only when the side to move changes
 //!   from a position to its child (extra turns keep the sign);
 //! - `nodes` counts positions made by [`Game::play`] during the search (the root excluded,
-//!   quiescence included), so it is a deterministic signature of a fixed-depth, one-thread search;
+//!   quiescence included), so it is a deterministic signature of a fixed-depth, one-thread search
+//!   (with several threads it is their sum, which depends on timing);
 //! - depth is counted in plies (moves), whoever makes them;
 //! - no heap allocation in the node loop: move buffers are kept per ply and reused.
 
