@@ -123,7 +123,10 @@ fn helper<G: Game, E: Evaluator<G>>(
         let proven = score
             .plies_to_end()
             .is_some_and(|plies| plies <= run.proof_horizon(depth));
-        if depth == last || (stop_when_proven && proven) {
+        // A proof ends the search only when this iteration is deeper than the main thread's
+        // last completed one (so that it is the answer).
+        let deeper = depth >= shared.main_depth.load(Ordering::Relaxed);
+        if depth == last || (stop_when_proven && proven && deeper) {
             shared.limits.raise_stop();
             break;
         }
