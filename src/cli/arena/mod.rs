@@ -1,6 +1,7 @@
 //! `arena`: a match (two engines) or round robin (more) over seeded random openings or an
 //! openings file, each opening played twice with colours swapped; one line per finished game,
-//! then the results table with Elo and its 95% interval.
+//! then the results table with Elo and its 95% interval; while it runs, a progress bar on stderr
+//! when stderr is a terminal (never with `--json`).
 //!
 //! Key invariants: every engine spec and every opening is checked before the first game, so bad
 //! input is a one-line error and never a panic in a worker; with `--depth` or `--nodes` the games
