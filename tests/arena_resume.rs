@@ -207,12 +207,9 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_games() {
             for (id, record) in &partial {
                 assert_eq!(record, &reference[id], "game {id} after kill {kills}");
             }
-            if !torn {
+            let missing = reference.keys().find(|id| !partial.contains_key(id));
+            if let (false, Some(missing)) = (torn, missing) {
                 // Simulate a write cut by the kill: half of the next missing game's line.
-                let missing = reference
-                    .keys()
-                    .find(|id| !partial.contains_key(id))
-                    .unwrap();
                 let line = serde_json::to_string(&reference[missing]).unwrap();
                 let mut bytes = std::fs::read(&path).unwrap();
                 bytes.extend_from_slice(&line.as_bytes()[..line.len() / 2]);
@@ -227,6 +224,7 @@ fn killed_runs_resume_to_exactly_the_uninterrupted_games() {
         }
     }
     assert_eq!(kills, 3, "could not kill a run in the middle");
+    assert!(torn, "a torn line was resumed from");
     let resumed_out = run_to_end(&path);
     assert!(
         resumed_out.contains("already played"),
