@@ -210,6 +210,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         }
     }
 
+    /// Sets the thread count; the way threads share the work stays [`MctsConfig::parallel`].
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        if !(1..=crate::search::MAX_THREADS).contains(&threads) {
+            return Err(format!(
+                "expected 1..={} threads, not {threads}",
+                crate::search::MAX_THREADS
+            ));
+        }
+        self.config.threads = threads;
+        Ok(())
+    }
+
     fn search_with(
         &mut self,
         state: &G,

@@ -164,6 +164,18 @@ fn threads_merge_their_root_visits() {
 }
 
 #[test]
+fn set_threads_sets_the_worker_count_and_checks_it() {
+    let state = TwoPiles::new(12, 13, Side::First);
+    let mut mcts = Mcts::new(PileDifference, MctsConfig::iterations(500));
+    assert!(mcts.set_threads(0).is_err());
+    assert!(mcts.set_threads(crate::search::MAX_THREADS + 1).is_err());
+    mcts.set_threads(2).unwrap();
+    let result = mcts.search(&state, &SearchLimits::default());
+    assert!(result.best_move.is_some());
+    assert_eq!(mcts.last_stats().iterations, 1_000);
+}
+
+#[test]
 fn heavy_playouts_and_a_cut_off_still_solve() {
     let state = TwoPiles::new(5, 3, Side::Second);
     let values = exact_values(&state);
