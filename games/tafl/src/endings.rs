@@ -4,7 +4,8 @@
 //! Key invariant: both are pure functions of the board (no history); flood fills use a
 //! fixed-size stack array, no heap.
 
-use crate::board::{MAX_SQUARES, Piece};
+use crate::bits::{any, path_to_goal, reaches};
+use crate::board::{MAX_DIM, MAX_SQUARES, Piece, Rows};
 use crate::rules::NONE;
 use crate::state::Tafl;
 
@@ -15,10 +16,10 @@ impl Tafl {
     /// or another such defender).
     pub(crate) fn edge_fort(&self) -> bool {
         let r = self.rules;
-        if self.king == NONE || !r.is_edge(self.king as usize) {
+        if self.king() == NONE || !r.is_edge(self.king() as usize) {
             return false;
         }
-        let k = self.king as usize;
+        let k = self.king() as usize;
         let n = r.dim * r.dim;
         let mut inside = [false; MAX_SQUARES];
         let mut stack = [0u16; MAX_SQUARES];
@@ -36,7 +37,7 @@ impl Tafl {
                     continue;
                 }
                 let nb = nb as usize;
-                match self.board.get(nb) {
+                match self.piece_at(nb) {
                     Piece::Attacker => return false,
                     Piece::Empty => {
                         if s == k {
@@ -58,7 +59,7 @@ impl Tafl {
         // Greatest fixpoint of "uncapturable" defenders.
         let mut safe = [false; MAX_SQUARES];
         for (sq, s) in safe.iter_mut().enumerate().take(n) {
-            *s = self.board.get(sq) == Piece::Defender;
+            *s = self.piece_at(sq) == Piece::Defender;
         }
         let shelter = |x: u16, safe: &[bool; MAX_SQUARES]| -> bool {
             x == NONE || inside[x as usize] || safe[x as usize]
@@ -85,9 +86,7 @@ impl Tafl {
         for (sq, _) in inside.iter().enumerate().take(n).filter(|(_, i)| **i) {
             for d in 0..4 {
                 let nb = r.neighbours[sq][d];
-                if nb != NONE
-                    && self.board.get(nb as usize) == Piece::Defender
-                    && !safe[nb as usize]
+                if nb != NONE && self.piece_at(nb as usize) == Piece::Defender && !safe[nb as usize]
                 {
                     return false;
                 }
@@ -107,7 +106,7 @@ impl Tafl {
             return true;
         }
         let nb = &r.neighbours[to];
-        let attacker = |s: u16| s != NONE && self.board.get(s as usize) == Piece::Attacker;
+        let attacker = |s: u16| s != NONE && self.piece_at(s as usize) == Piece::Attacker;
         let mut count = 0;
         for &s in nb {
             count += usize::from(attacker(s));
@@ -122,63 +121,50 @@ impl Tafl {
     }
 
     /// Encirclement: no defender (king included) is connected to the board edge through
-    /// squares free of attackers. Searches from the defenders outwards and stops at the first
-    /// edge square reached (usually after a few steps).
+    /// squares free of attackers (a flood fill on row bitboards).
     pub(crate) fn encircled(&self) -> bool {
         let r = self.rules;
-        let n = r.dim * r.dim;
-        // Fast exit: the king sees the edge along a rank or file.
-        if self.king != NONE {
-            let k = self.king as usize;
-            let sees_edge = (0..4).any(|d| {
-                let mut s = k;
-                loop {
-                    if r.edge[s] {
-                        return true;
-                    }
-                    let nb = r.neighbours[s][d];
-                    if nb == NONE || self.board.get(nb as usize) == Piece::Attacker {
-                        return false;
-                    }
-                    s = nb as usize;
-                }
-            });
-            if sees_edge {
-                return false;
-            }
+        let dim = r.dim;
+        let rows = &self.board.rows;
+        let mut free = [0u32; MAX_DIM];
+        for (i, row) in free.iter_mut().enumerate().take(dim) {
+            *row = !rows[0][i] & r.row_mask;
         }
-        let mut seen = [false; MAX_SQUARES];
-        let mut stack = [0u16; MAX_SQUARES];
-        // Start from the king first: he is the likeliest to have open lines.
-        let starts = std::iter::once(self.king as usize)
-            .filter(|&k| k < n)
-            .chain((0..n).filter(|&sq| self.board.get(sq) == Piece::Defender));
-        for start in starts {
-            if seen[start] {
-                continue;
-            }
-            seen[start] = true;
-            let mut top = 1;
-            stack[0] = start as u16;
-            while top > 0 {
-                top -= 1;
-                let s = stack[top] as usize;
-                if r.is_edge(s) {
-                    return false;
-                }
-                for d in 0..4 {
-                    let nb = r.neighbours[s][d];
-                    if nb == NONE || seen[nb as usize] {
-                        continue;
-                    }
-                    if self.board.get(nb as usize) != Piece::Attacker {
-                        seen[nb as usize] = true;
-                        stack[top] = nb;
-                        top += 1;
-                    }
-                }
-            }
+        !reaches(&rows[1], &free, &r.edge_rows, dim)
+    }
+
+    /// Attackers to move: the squares one of which an attacker move that captures nothing
+    /// must occupy to encircle the defenders. A shortest path of non-attacker squares from
+    /// the defenders to the edge; empty when a second path avoids it (then no single square
+    /// cuts them off); `None` when the search gives up.
+    pub(crate) fn ring_candidates(&self) -> Option<Rows> {
+        let r = self.rules;
+        let dim = r.dim;
+        let rows = &self.board.rows;
+        let mut free = [0u32; MAX_DIM];
+        for (i, row) in free.iter_mut().enumerate().take(dim) {
+            *row = !rows[0][i] & r.row_mask;
         }
-        true
+        let first = path_to_goal(&rows[1], &free, &r.edge_rows, dim, r.row_mask).ok()??;
+        if !any(&first, dim) {
+            return Some(first);
+        }
+        for i in 0..dim {
+            free[i] &= !first[i];
+        }
+        if reaches(&rows[1], &free, &r.edge_rows, dim) {
+            Some([0; MAX_DIM])
+        } else {
+            Some(first)
+        }
+    }
+
+    /// Whether the king could escape with one move now (a hint for the search).
+    pub(crate) fn king_sees_escape(&self) -> bool {
+        let k = self.king();
+        if k == NONE {
+            return false;
+        }
+        !self.for_each_target(k as usize, Piece::King, |to| !self.escaped(to))
     }
 }

@@ -41,11 +41,11 @@ impl Evaluator<Tafl> for TaflEvaluator {
     fn evaluate(&self, state: &Tafl) -> Score {
         let r = state.rules;
         let dim = r.dim;
-        let king_on_board = i32::from(state.king != NONE);
+        let king_on_board = i32::from(state.king() != NONE);
         let mut defenders_view = (i32::from(state.counts[1]) - king_on_board) * self.defender
             - i32::from(state.counts[0]) * self.attacker;
-        if state.king != NONE {
-            let k = state.king as usize;
+        if state.king() != NONE {
+            let k = state.king() as usize;
             let (f, rank) = ((k % dim) as i32, (k / dim) as i32);
             let last = dim as i32 - 1;
             let distance = if r.edge_escape {

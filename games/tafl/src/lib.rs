@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bits;
 pub mod board;
 mod capture;
 mod endings;

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use plies::NotationError;
 
-use crate::board::{Board, MAX_DIM, Piece, parse_square, square_name};
+use crate::board::{Board, MAX_DIM, Piece, Rows, parse_square, square_name};
 
 /// A set of piece kinds, as a bit mask over [`Piece`] codes (bit `1 << piece as u8`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -183,6 +183,22 @@ pub struct Rules {
     pub(crate) edge: Vec<bool>,
     /// Per square: the neighbour in each direction (+file, -file, +rank, -rank), or `NONE`.
     pub(crate) neighbours: Vec<[u16; 4]>,
+    /// Per square: (rank index, file).
+    pub(crate) coords: Vec<(u8, u8)>,
+    /// The bits of a row that lie on the board.
+    pub(crate) row_mask: u32,
+    /// Corner squares as rows.
+    pub(crate) corner_rows: Rows,
+    /// Throne squares as rows.
+    pub(crate) throne_rows: Rows,
+    /// Squares that are neither corner nor throne (anyone may stop there), as rows.
+    pub(crate) plain_rows: Rows,
+    /// Per piece code: the special squares it may not stop on.
+    pub(crate) no_stop: [Rows; 4],
+    /// Per piece code: the special squares it may not pass through.
+    pub(crate) no_pass: [Rows; 4],
+    /// The edge squares as rows.
+    pub(crate) edge_rows: Rows,
 }
 
 /// "No square" in [`Rules`] neighbour tables.
@@ -255,6 +271,14 @@ impl Rules {
             roles: Vec::new(),
             edge: Vec::new(),
             neighbours: Vec::new(),
+            coords: Vec::new(),
+            row_mask: 0,
+            corner_rows: [0; MAX_DIM],
+            throne_rows: [0; MAX_DIM],
+            plain_rows: [0; MAX_DIM],
+            no_stop: [[0; MAX_DIM]; 4],
+            no_pass: [[0; MAX_DIM]; 4],
+            edge_rows: [0; MAX_DIM],
         };
         rules.derive_tables();
         rules
@@ -286,6 +310,50 @@ impl Rules {
                 ]
             })
             .collect();
+        self.coords = (0..dim * dim)
+            .map(|sq| ((sq / dim) as u8, (sq % dim) as u8))
+            .collect();
+        self.row_mask = if dim >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << dim) - 1
+        };
+        self.edge_rows = crate::bits::edge_rows(dim, self.row_mask);
+        self.corner_rows = [0; MAX_DIM];
+        self.throne_rows = [0; MAX_DIM];
+        self.plain_rows = [0; MAX_DIM];
+        self.no_stop = [[0; MAX_DIM]; 4];
+        self.no_pass = [[0; MAX_DIM]; 4];
+        for r in 0..dim {
+            self.plain_rows[r] = self.row_mask;
+        }
+        for sq in 0..dim * dim {
+            let (r, f) = (sq / dim, sq % dim);
+            let bit = 1u32 << f;
+            let corner = self.is_corner(sq);
+            let throne = self.is_throne(sq);
+            if corner {
+                self.corner_rows[r] |= bit;
+            }
+            if throne {
+                self.throne_rows[r] |= bit;
+            }
+            if corner || throne {
+                self.plain_rows[r] &= !bit;
+            }
+            for piece in [Piece::Attacker, Piece::Defender, Piece::King] {
+                let stop = (!corner || self.corner_stop.contains(piece))
+                    && (!throne || self.throne_stop.contains(piece));
+                let pass = (!corner || self.corner_pass.contains(piece))
+                    && (!throne || self.throne_pass.contains(piece));
+                if !stop {
+                    self.no_stop[piece as usize][r] |= bit;
+                }
+                if !pass {
+                    self.no_pass[piece as usize][r] |= bit;
+                }
+            }
+        }
     }
 
     /// Parses an OTN rules string: `dim:` first, `start:`/`starti:` last (required), other keys

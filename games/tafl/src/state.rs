@@ -1,5 +1,5 @@
 //! The tafl position [`Tafl`], its move [`TaflMove`], and the [`plies::Game`] implementation:
-//! move generation, copy-make play, game end.
+//! move generation on row bitboards, copy-make play, game end.
 //!
 //! Key invariants: [`Side::First`] is always the attackers (even with `atkf:n`, where the
 //! defenders happen to move first); `outcome` is decided in [`Game::play`] (and for parsed
@@ -11,8 +11,8 @@ use std::fmt;
 
 use plies::{Game, MoveClass, Outcome, Side};
 
-use crate::board::{Board, Piece};
-use crate::rules::{NONE, Rules};
+use crate::board::{Board, NO_SQUARE, Piece};
+use crate::rules::Rules;
 use crate::zobrist::{defenders_to_move_key, piece_key};
 
 /// A move: one piece slides from `from` to `to` along a rank or file.
@@ -29,16 +29,11 @@ pub struct TaflMove {
 pub struct Tafl {
     pub(crate) rules: &'static Rules,
     pub(crate) board: Board,
-    /// The king's square, `NONE` once captured (or when the position has no king).
-    pub(crate) king: u16,
     pub(crate) side: Side,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) hash: u64,
     /// Pieces per side (attackers, defenders with the king), kept by [`Tafl::capture`].
     pub(crate) counts: [u16; 2],
-    /// Per side, a square whose piece recently had a legal move (a hint for
-    /// [`Tafl::has_any_move`]; not part of the position).
-    pub(crate) witness: [u16; 2],
 }
 
 /// Whether `piece` belongs to `side` (attackers are [`Side::First`]).
@@ -50,30 +45,32 @@ pub(crate) fn owns(side: Side, piece: Piece) -> bool {
     }
 }
 
+/// The bits `lo..hi` of a row.
+#[inline]
+fn span(lo: u32, hi: u32) -> u32 {
+    if hi <= lo {
+        0
+    } else {
+        ((1u64 << hi) - (1u64 << lo)) as u32
+    }
+}
+
 impl Tafl {
     /// The position with `board` and `side` to move under `rules`; decides whether the game is
     /// already over (king gone, king escaped, edge fort, encirclement, no move).
     #[must_use]
     pub fn new(rules: &'static Rules, board: Board, side: Side) -> Tafl {
-        let n = rules.dim * rules.dim;
-        let king = (0..n)
-            .find(|&sq| board.get(sq) == Piece::King)
-            .map_or(NONE, |sq| sq as u16);
+        assert_eq!(board.dim(), rules.dim, "board and rules sizes differ");
         let mut state = Tafl {
             rules,
             board,
-            king,
             side,
             outcome: None,
             hash: 0,
             counts: [0, 0],
-            witness: [NONE, NONE],
         };
-        for sq in 0..n {
-            let piece = board.get(sq);
-            if piece != Piece::Empty {
-                state.counts[usize::from(piece != Piece::Attacker)] += 1;
-            }
+        for s in 0..2 {
+            state.counts[s] = board.rows[s].iter().map(|r| r.count_ones() as u16).sum();
         }
         state.hash = state.hash_from_scratch();
         state.outcome = state.static_outcome();
@@ -95,7 +92,20 @@ impl Tafl {
     /// The king's square, if the king is on the board.
     #[must_use]
     pub fn king_square(&self) -> Option<usize> {
-        (self.king != NONE).then_some(self.king as usize)
+        self.board.king()
+    }
+
+    /// The king's square or [`NO_SQUARE`].
+    #[inline]
+    pub(crate) fn king(&self) -> u16 {
+        self.board.king
+    }
+
+    /// The piece on `sq` (through the rules' coordinate table: no division).
+    #[inline]
+    pub(crate) fn piece_at(&self, sq: usize) -> Piece {
+        let (r, f) = self.rules.coords[sq];
+        self.board.at(usize::from(r), usize::from(f), sq)
     }
 
     /// The same board and side under a decided `outcome` (used by game records to end a game
@@ -108,13 +118,24 @@ impl Tafl {
         }
     }
 
-    fn static_outcome(&mut self) -> Option<Outcome> {
+    /// Whether the king on `k` has escaped.
+    #[inline]
+    pub(crate) fn escaped(&self, k: usize) -> bool {
         let r = self.rules;
-        if self.king == NONE {
+        if r.edge_escape {
+            r.is_edge(k)
+        } else {
+            r.is_corner(k)
+        }
+    }
+
+    fn static_outcome(&self) -> Option<Outcome> {
+        let r = self.rules;
+        if self.king() == NO_SQUARE {
             return Some(Outcome::Win(Side::First));
         }
-        let k = self.king as usize;
-        if (r.edge_escape && r.is_edge(k)) || (!r.edge_escape && r.is_corner(k)) {
+        let k = self.king() as usize;
+        if self.escaped(k) {
             return Some(Outcome::Win(Side::Second));
         }
         if r.edge_fort && self.edge_fort() {
@@ -129,102 +150,162 @@ impl Tafl {
         None
     }
 
-    /// Calls `visit(to)` for each square the piece on `from` may stop on; stops early when
-    /// `visit` returns `false` (and then returns `false`).
+    /// The squares of rank index `r` that the piece of kind `piece` on file `f` there may
+    /// stop on, moving along the rank.
     #[inline]
-    fn for_each_target(
+    fn rank_targets(&self, r: usize, f: usize, piece: Piece) -> u32 {
+        let rl = self.rules;
+        let occ = self.board.rows[0][r] | self.board.rows[1][r];
+        let block = occ | rl.no_pass[piece as usize][r];
+        let dim = rl.dim as u32;
+        let f = f as u32;
+        let above = block & (u32::MAX << (f + 1));
+        let right_end = if above == 0 {
+            dim
+        } else {
+            let b = above.trailing_zeros();
+            if occ & (1 << b) == 0 { b + 1 } else { b }
+        };
+        let below = block & ((1u32 << f) - 1);
+        let left_start = if below == 0 {
+            0
+        } else {
+            let b = 31 - below.leading_zeros();
+            if occ & (1 << b) == 0 { b } else { b + 1 }
+        };
+        (span(f + 1, right_end) | span(left_start, f)) & !rl.no_stop[piece as usize][r] & !occ
+    }
+
+    /// Calls `visit(to)` for each square the piece `piece` on `from` may stop on; stops early
+    /// when `visit` returns `false` (and then returns `false`).
+    #[inline]
+    pub(crate) fn for_each_target(
         &self,
         from: usize,
         piece: Piece,
         mut visit: impl FnMut(usize) -> bool,
     ) -> bool {
-        let r = self.rules;
-        for d in 0..4 {
-            let mut s = r.neighbours[from][d];
-            while s != NONE && self.board.0[s as usize] == 0 {
-                let sq = s as usize;
-                let role = r.roles[sq];
-                if role == 0 {
-                    if !visit(sq) {
-                        return false;
-                    }
-                } else {
-                    let corner = r.is_corner(sq);
-                    let throne = r.is_throne(sq);
-                    let stop = (!corner || r.corner_stop.contains(piece))
-                        && (!throne || r.throne_stop.contains(piece));
-                    if stop && !visit(sq) {
-                        return false;
-                    }
-                    let pass = (!corner || r.corner_pass.contains(piece))
-                        && (!throne || r.throne_pass.contains(piece));
-                    if !pass {
-                        break;
-                    }
-                }
-                s = r.neighbours[sq][d];
+        let rl = self.rules;
+        let dim = rl.dim;
+        let (r, f) = rl.coords[from];
+        let (r, f) = (usize::from(r), usize::from(f));
+        let mut along = self.rank_targets(r, f, piece);
+        let base = r * dim;
+        while along != 0 {
+            let t = along.trailing_zeros() as usize;
+            along &= along - 1;
+            if !visit(base + t) {
+                return false;
+            }
+        }
+        let bit = 1u32 << f;
+        let no_stop = &rl.no_stop[piece as usize];
+        let no_pass = &rl.no_pass[piece as usize];
+        let rows = &self.board.rows;
+        let mut s = r + 1;
+        while s < dim && (rows[0][s] | rows[1][s]) & bit == 0 {
+            if no_stop[s] & bit == 0 && !visit(s * dim + f) {
+                return false;
+            }
+            if no_pass[s] & bit != 0 {
+                break;
+            }
+            s += 1;
+        }
+        let mut s = r;
+        while s > 0 && (rows[0][s - 1] | rows[1][s - 1]) & bit == 0 {
+            s -= 1;
+            if no_stop[s] & bit == 0 && !visit(s * dim + f) {
+                return false;
+            }
+            if no_pass[s] & bit != 0 {
+                break;
             }
         }
         true
     }
 
-    /// Whether `side` has at least one legal move on this board. Tries the remembered
-    /// witness (a square whose piece had a move, `witness[side]`) first, and remembers the
-    /// piece found by a scan; the witness is only a hint, checked every time.
-    pub(crate) fn has_any_move(&mut self, side: Side) -> bool {
-        let movable = |state: &Tafl, sq: usize| {
-            let piece = state.board.get(sq);
-            owns(side, piece) && !state.for_each_target(sq, piece, |_| false)
-        };
-        let w = self.witness[side.index()] as usize;
-        if w < self.rules.dim * self.rules.dim && movable(self, w) {
-            return true;
-        }
-        if side == Side::Second && self.king != NONE && movable(self, self.king as usize) {
-            self.witness[1] = self.king;
-            return true;
-        }
-        let n = self.rules.dim * self.rules.dim;
-        match (0..n).find(|&sq| movable(self, sq)) {
-            Some(sq) => {
-                self.witness[side.index()] = sq as u16;
-                true
+    /// Whether `side` has at least one legal move on this board: first the bitboard test "a
+    /// piece next to an empty plain square", then (rarely) an exact scan.
+    pub(crate) fn has_any_move(&self, side: Side) -> bool {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let rows = &self.board.rows;
+        let own = &rows[side.index()];
+        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
+        for r in 0..dim {
+            if own[r] == 0 {
+                continue;
             }
-            None => false,
+            let mut near = free(r) << 1 | free(r) >> 1;
+            if r > 0 {
+                near |= free(r - 1);
+            }
+            if r + 1 < dim {
+                near |= free(r + 1);
+            }
+            if own[r] & near != 0 {
+                return true;
+            }
         }
+        (0..dim * dim).any(|sq| {
+            let piece = self.piece_at(sq);
+            owns(side, piece) && !self.for_each_target(sq, piece, |_| false)
+        })
     }
 
-    /// Empties `sq`, keeping the hash (not the counts: see [`Tafl::capture`]).
-    #[inline]
-    pub(crate) fn lift(&mut self, sq: usize) {
-        let code = self.board.0[sq];
-        self.hash ^= piece_key(code, sq);
-        self.board.0[sq] = 0;
+    /// Counts, up to `enough`, the pieces of `side` off the edge that stand next to an empty
+    /// plain square. With 5 or more, no single move of the opponent can leave `side` without a
+    /// move (it occupies one square, next to at most 4 pieces, and captures only pieces next
+    /// to it or on the edge).
+    pub(crate) fn inner_mobile(&self, side: Side, enough: u32) -> u32 {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let rows = &self.board.rows;
+        let own = &rows[side.index()];
+        let inner = rl.row_mask & !(1 | 1 << (dim - 1));
+        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
+        let mut count = 0;
+        for r in 1..dim - 1 {
+            let mine = own[r] & inner;
+            if mine == 0 {
+                continue;
+            }
+            let near = free(r) << 1 | free(r) >> 1 | free(r - 1) | free(r + 1);
+            count += (mine & near).count_ones();
+            if count >= enough {
+                break;
+            }
+        }
+        count
     }
 
     /// Removes a captured piece, keeping hash and counts.
     #[inline]
     pub(crate) fn capture(&mut self, sq: usize) {
-        let code = self.board.0[sq];
-        self.counts[usize::from(code != Piece::Attacker as u8)] -= 1;
-        self.lift(sq);
+        let piece = self.piece_at(sq);
+        let (r, f) = self.rules.coords[sq];
+        self.counts[usize::from(piece != Piece::Attacker)] -= 1;
+        self.hash ^= piece_key(piece as u8, sq);
+        self.board.remove(usize::from(r), usize::from(f), sq);
     }
 
-    #[inline]
-    fn put(&mut self, sq: usize, code: u8) {
-        self.hash ^= piece_key(code, sq);
-        self.board.0[sq] = code;
-    }
-
-    /// The squares whose pieces `mv` captures, in the position after it (for full OTN moves
-    /// and record checks).
+    /// The squares whose pieces `mv` captures (for full OTN moves and record checks).
     #[must_use]
     pub fn captured_by(&self, mv: TaflMove) -> Vec<usize> {
-        let next = self.play(mv);
-        let n = self.rules.dim * self.rules.dim;
-        (0..n)
-            .filter(|&sq| sq != mv.from as usize && self.board.0[sq] != 0 && next.board.0[sq] == 0)
-            .collect()
+        let caps = self.captures(mv.from as usize, mv.to as usize);
+        let mut out = Vec::new();
+        caps.for_each(self.rules, &self.board, |sq| out.push(sq));
+        if caps.king {
+            out.push(self.king() as usize);
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Whether the move from `from` to `to` wins at once, found by playing it.
+    fn wins_by_playing(&self, mv: TaflMove) -> bool {
+        self.play(mv).outcome == Some(Outcome::Win(self.side))
     }
 }
 
@@ -240,10 +321,20 @@ impl Game for Tafl {
         if self.outcome.is_some() {
             return;
         }
-        let n = self.rules.dim * self.rules.dim;
-        for from in 0..n {
-            let piece = self.board.get(from);
-            if owns(self.side, piece) {
+        let dim = self.rules.dim;
+        let own = &self.board.rows[self.side.index()];
+        let king = self.king() as usize;
+        for r in 0..dim {
+            let mut pieces = own[r];
+            while pieces != 0 {
+                let f = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let from = r * dim + f;
+                let piece = match self.side {
+                    Side::First => Piece::Attacker,
+                    Side::Second if from == king => Piece::King,
+                    Side::Second => Piece::Defender,
+                };
                 self.for_each_target(from, piece, |to| {
                     moves.push(TaflMove {
                         from: from as u16,
@@ -255,30 +346,42 @@ impl Game for Tafl {
         }
     }
 
+    fn generate_noisy_moves(&self, moves: &mut Vec<TaflMove>) {
+        self.generate_split(moves, true);
+    }
+
+    fn generate_quiet_moves(&self, moves: &mut Vec<TaflMove>) {
+        self.generate_split(moves, false);
+    }
+
     fn play(&self, mv: TaflMove) -> Tafl {
         let mut next = *self;
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let code = self.board.0[from];
-        let piece = Piece::from_code(code);
-        next.lift(from);
-        next.put(to, code);
-        if piece == Piece::King {
-            next.king = to as u16;
+        let piece = self.piece_at(from);
+        let caps = self.captures(from, to);
+        let rl = self.rules;
+        let (fr, ff) = rl.coords[from];
+        let (tr, tf) = rl.coords[to];
+        next.board.remove(usize::from(fr), usize::from(ff), from);
+        next.board.put(usize::from(tr), usize::from(tf), to, piece);
+        next.hash ^= piece_key(piece as u8, from) ^ piece_key(piece as u8, to);
+        let board = next.board;
+        caps.for_each(rl, &board, |sq| next.capture(sq));
+        if caps.king {
+            next.capture(next.king() as usize);
         }
-        next.resolve_captures(to, piece);
         let mover = self.side;
         next.side = mover.opponent();
         next.hash ^= defenders_to_move_key();
-        let r = self.rules;
         next.outcome = if mover == Side::Second {
-            let escaped = piece == Piece::King
-                && ((r.edge_escape && r.is_edge(to)) || (!r.edge_escape && r.is_corner(to)));
-            (escaped || (r.edge_fort && next.edge_fort())).then_some(Outcome::Win(Side::Second))
+            let escaped = piece == Piece::King && next.escaped(to);
+            (escaped || (rl.edge_fort && next.edge_fort())).then_some(Outcome::Win(Side::Second))
         } else {
-            let captured = next.counts[1] != self.counts[1];
-            let encircled =
-                r.surround_fatal && (captured || next.may_close_ring(to)) && next.encircled();
-            (next.king == NONE || encircled).then_some(Outcome::Win(Side::First))
+            let encircled = rl.surround_fatal
+                && !caps.king
+                && (caps.any() || next.may_close_ring(to))
+                && next.encircled();
+            (caps.king || encircled).then_some(Outcome::Win(Side::First))
         };
         if next.outcome.is_none() && !next.has_any_move(next.side) {
             next.outcome = Some(Outcome::Win(mover));
@@ -304,9 +407,9 @@ impl Game for Tafl {
             0
         };
         for sq in 0..n {
-            let code = self.board.0[sq];
-            if code != 0 {
-                h ^= piece_key(code, sq);
+            let piece = self.board.get(sq);
+            if piece != Piece::Empty {
+                h ^= piece_key(piece as u8, sq);
             }
         }
         h
@@ -329,17 +432,230 @@ impl Game for Tafl {
         dim * dim * 2 * dim
     }
 
-    fn classify(&self, mv: TaflMove) -> MoveClass {
-        let next = self.play(mv);
-        if next.outcome == Some(Outcome::Win(self.side)) {
-            return MoveClass::Win;
+    fn move_from_index(&self, index: usize) -> Option<TaflMove> {
+        let dim = self.rules.dim;
+        if self.outcome.is_some() || index >= self.move_index_bound() {
+            return None;
         }
-        let them = self.side.opponent().index();
-        if next.counts[them] < self.counts[them] {
+        let from = index / (2 * dim);
+        let lane = index % (2 * dim);
+        let (fr, ff) = (from / dim, from % dim);
+        let to = if lane < dim {
+            fr * dim + lane
+        } else {
+            (lane - dim) * dim + ff
+        };
+        let piece = self.piece_at(from);
+        if to == from || !owns(self.side, piece) {
+            return None;
+        }
+        let mut found = false;
+        self.for_each_target(from, piece, |t| {
+            found = t == to;
+            !found
+        });
+        found.then_some(TaflMove {
+            from: from as u16,
+            to: to as u16,
+        })
+    }
+
+    fn classify(&self, mv: TaflMove) -> MoveClass {
+        let facts = Facts {
+            opponent_safe: self.inner_mobile(self.side.opponent(), 5) >= 5,
+            ring_path: None,
+        };
+        self.classify_with(mv, &facts)
+    }
+
+    fn is_threatened(&self) -> bool {
+        self.outcome.is_none() && self.side == Side::First && self.king_sees_escape()
+    }
+}
+
+/// Facts about a position that make classifying its moves cheap (found once per node).
+pub(crate) struct Facts {
+    /// The opponent of the side to move keeps a move whatever this move does.
+    pub opponent_safe: bool,
+    /// Attackers to move under `surf`: the squares of a path from the defenders to the edge
+    /// that every encircling move must block (`None`: not known, check each candidate).
+    pub ring_path: Option<crate::board::Rows>,
+}
+
+impl Tafl {
+    /// Appends the noisy moves (`noisy`) or the quiet ones. Only moves to a square of
+    /// [`Tafl::candidates`] and king moves can be noisy, so only those are classified.
+    fn generate_split(&self, moves: &mut Vec<TaflMove>, noisy: bool) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let facts = self.facts();
+        let candidates = self.candidates(&facts);
+        let dim = self.rules.dim;
+        let own = &self.board.rows[self.side.index()];
+        let king = self.king() as usize;
+        for r in 0..dim {
+            let mut pieces = own[r];
+            while pieces != 0 {
+                let f = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let from = r * dim + f;
+                let piece = match self.side {
+                    Side::First => Piece::Attacker,
+                    Side::Second if from == king => Piece::King,
+                    Side::Second => Piece::Defender,
+                };
+                self.for_each_target(from, piece, |to| {
+                    let mv = TaflMove {
+                        from: from as u16,
+                        to: to as u16,
+                    };
+                    let (tr, tf) = self.rules.coords[to];
+                    let maybe =
+                        piece == Piece::King || candidates[usize::from(tr)] & (1 << tf) != 0;
+                    let is_noisy = maybe && self.classify_with(mv, &facts).is_noisy();
+                    if is_noisy == noisy {
+                        moves.push(mv);
+                    }
+                    true
+                });
+            }
+        }
+    }
+
+    /// The squares a non-king move must reach to be noisy in this position: next to an enemy
+    /// (every capture takes a piece next to the arrival square), on the encirclement path,
+    /// or anywhere when the opponent may run out of moves or an edge fort may form.
+    fn candidates(&self, facts: &Facts) -> crate::board::Rows {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let all = [rl.row_mask; crate::board::MAX_DIM];
+        if !facts.opponent_safe {
+            return all;
+        }
+        if self.side == Side::Second {
+            let k = self.king();
+            if rl.edge_fort && k != NO_SQUARE && rl.is_edge(k as usize) {
+                return all;
+            }
+        }
+        let rows = &self.board.rows;
+        let enemy = &rows[self.side.opponent().index()];
+        let own = &rows[self.side.index()];
+        // Custodial captures: an enemy next to the arrival square and, beyond it, something
+        // that may close the capture (an own piece, a corner or a throne).
+        let mut anvil = [0u32; crate::board::MAX_DIM];
+        for r in 0..dim {
+            anvil[r] = own[r] | rl.corner_rows[r] | rl.throne_rows[r];
+        }
+        let mut out = [0u32; crate::board::MAX_DIM];
+        for r in 0..dim {
+            let mut x = ((enemy[r] >> 1) & (anvil[r] >> 2)) | ((enemy[r] << 1) & (anvil[r] << 2));
+            if r + 2 < dim {
+                x |= enemy[r + 1] & anvil[r + 2];
+            }
+            if r >= 2 {
+                x |= enemy[r - 1] & anvil[r - 2];
+            }
+            out[r] = x & rl.row_mask;
+        }
+        let k = self.king();
+        if self.side == Side::First && k != NO_SQUARE {
+            // Around the king (his capture may need any side closed).
+            let (kr, kf) = rl.coords[k as usize];
+            let (kr, kf) = (usize::from(kr), usize::from(kf));
+            out[kr] |= ((1 << kf) << 1 | (1 << kf) >> 1) & rl.row_mask;
+            if kr > 0 {
+                out[kr - 1] |= 1 << kf;
+            }
+            if kr + 1 < dim {
+                out[kr + 1] |= 1 << kf;
+            }
+        }
+        if rl.shieldwall != crate::rules::Shieldwall::None {
+            // Shieldwalls: edge squares next to an enemy.
+            let near = crate::bits::neighbours(enemy, dim, rl.row_mask);
+            for r in 0..dim {
+                out[r] |= near[r] & rl.edge_rows[r];
+            }
+        }
+        if self.side == Side::First && rl.surround_fatal {
+            match &facts.ring_path {
+                Some(path) => {
+                    for r in 0..dim {
+                        out[r] |= path[r];
+                    }
+                }
+                None => return all,
+            }
+        }
+        out
+    }
+
+    /// The [`Facts`] of this position.
+    pub(crate) fn facts(&self) -> Facts {
+        Facts {
+            opponent_safe: self.inner_mobile(self.side.opponent(), 5) >= 5,
+            ring_path: if self.side == Side::First && self.rules.surround_fatal {
+                self.ring_candidates()
+            } else {
+                None
+            },
+        }
+    }
+
+    /// [`Game::classify`] with the position's [`Facts`]: exact, and playing the move only
+    /// when a rare game end is possible.
+    #[inline]
+    pub(crate) fn classify_with(&self, mv: TaflMove, facts: &Facts) -> MoveClass {
+        let rl = self.rules;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let piece = self.piece_at(from);
+        let caps = self.captures(from, to);
+        let class = if caps.any() {
             MoveClass::Capture
         } else {
             MoveClass::Quiet
+        };
+        if self.side == Side::Second {
+            if piece == Piece::King && self.escaped(to) {
+                return MoveClass::Win;
+            }
+            let king_after = if piece == Piece::King {
+                to
+            } else {
+                self.king() as usize
+            };
+            let fort_possible = rl.edge_fort && rl.is_edge(king_after);
+            if fort_possible || !facts.opponent_safe {
+                return if self.wins_by_playing(mv) {
+                    MoveClass::Win
+                } else {
+                    class
+                };
+            }
+            return class;
         }
+        if caps.king {
+            return MoveClass::Win;
+        }
+        let ring_possible = rl.surround_fatal
+            && (caps.any()
+                || match &facts.ring_path {
+                    Some(path) => {
+                        let (r, f) = rl.coords[to];
+                        path[usize::from(r)] & (1 << f) != 0
+                    }
+                    None => self.may_close_ring(to),
+                });
+        if ring_possible || !facts.opponent_safe {
+            return if self.wins_by_playing(mv) {
+                MoveClass::Win
+            } else {
+                class
+            };
+        }
+        class
     }
 }
 
