@@ -99,7 +99,7 @@ pub(crate) fn reaches(seeds: &Rows, free: &Rows, goal: &Rows, dim: usize) -> boo
 }
 
 /// The most BFS layers [`path_to_goal`] explores before giving up.
-const MAX_LAYERS: usize = 32;
+const MAX_LAYERS: usize = 12;
 
 /// The squares of one shortest path through `free` squares from a square of `seeds` to a
 /// square of `goal`, the seed itself left out; `Err(())` when no path exists, `Ok(None)`

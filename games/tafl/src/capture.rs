@@ -25,7 +25,7 @@ pub(crate) struct Captures {
     /// How many of `custodial` are used.
     n: u8,
     /// Shieldwalls: (first square, direction, length).
-    walls: [(u16, u8, u8); 2],
+    walls: [(u16, u8, u8); 4],
     /// How many of `walls` are used.
     nw: u8,
     /// Whether the king is captured.
@@ -86,10 +86,7 @@ impl After<'_> {
         let r = self.rules;
         let p = self.get(f);
         if p == Piece::Empty {
-            return (r.is_corner(f) && r.corner_hostile.contains(victim))
-                || (r.is_throne(f)
-                    && (r.throne_hostile_empty.contains(victim)
-                        || r.throne_hostile.contains(victim)));
+            return r.empty_hostile(f, victim);
         }
         if !enemies(p, victim) {
             // The victim's own side: only an occupied throne can be hostile.
@@ -132,6 +129,12 @@ impl After<'_> {
             KingStrength::Strong => true,
             KingStrength::Weak => false,
             KingStrength::Throne => near_throne(),
+            KingStrength::Middleweight => {
+                return (0..4).all(|e| {
+                    let s = r.neighbours[k][e];
+                    s == NONE || self.hostile_to_king(s as usize)
+                });
+            }
         };
         if strong {
             (0..4).all(|e| {
@@ -148,12 +151,7 @@ impl After<'_> {
         let r = self.rules;
         match self.get(s) {
             Piece::Attacker => true,
-            Piece::Empty => {
-                (r.is_corner(s) && r.corner_hostile.contains(Piece::King))
-                    || (r.is_throne(s)
-                        && (r.throne_hostile_empty.contains(Piece::King)
-                            || r.throne_hostile.contains(Piece::King)))
-            }
+            Piece::Empty => r.empty_hostile(s, Piece::King),
             _ => false,
         }
     }
@@ -216,6 +214,86 @@ impl After<'_> {
         }
     }
 
+    /// The inward direction of the edge square `s` (not a corner), or `None` off the edge.
+    fn inward(&self, s: usize) -> Option<usize> {
+        let dim = self.rules.dim;
+        let (f, rank) = (s % dim, s / dim);
+        if rank == 0 {
+            Some(2)
+        } else if rank + 1 == dim {
+            Some(3)
+        } else if f == 0 {
+            Some(0)
+        } else if f + 1 == dim {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// Without the flanking rule (`swf:n`): walls closed by a piece arriving in front of one
+    /// of their members. The run of enemies along the edge through that member, each with a
+    /// piece of the mover's side in front, 2 or more long, bracketed at both ends by a piece
+    /// of the mover's side (or, for strong shieldwalls, a corner).
+    fn front_walls(&self, out: &mut Captures) {
+        let r = self.rules;
+        let dim = r.dim;
+        let piece = self.piece;
+        for d in 0..4 {
+            let s = r.neighbours[self.to][d];
+            if s == NONE {
+                continue;
+            }
+            let s = usize::from(s);
+            let (f, rank) = (s % dim, s / dim);
+            if (rank == 0 || rank + 1 == dim) && (f == 0 || f + 1 == dim) {
+                continue;
+            }
+            let Some(inward) = self.inward(s) else {
+                continue;
+            };
+            if usize::from(r.neighbours[s][inward]) != self.to || !enemies(piece, self.get(s)) {
+                continue;
+            }
+            let member = |x: u16| -> bool {
+                if x == NONE || !enemies(piece, self.get(usize::from(x))) {
+                    return false;
+                }
+                let front = r.neighbours[usize::from(x)][inward];
+                front != NONE && {
+                    let fp = self.get(usize::from(front));
+                    fp != Piece::Empty && !enemies(piece, fp)
+                }
+            };
+            let bracket = |x: u16| -> bool {
+                if x == NONE {
+                    return false;
+                }
+                let ep = self.get(usize::from(x));
+                if ep == Piece::Empty {
+                    r.shieldwall == Shieldwall::Strong && r.is_corner(usize::from(x))
+                } else {
+                    !enemies(piece, ep)
+                }
+            };
+            let (a, b) = if inward >= 2 { (0, 1) } else { (2, 3) };
+            let mut start = s as u16;
+            while member(r.neighbours[usize::from(start)][b]) {
+                start = r.neighbours[usize::from(start)][b];
+            }
+            let mut len = 1;
+            let mut end = r.neighbours[usize::from(start)][a];
+            while member(end) {
+                len += 1;
+                end = r.neighbours[usize::from(end)][a];
+            }
+            if len >= 2 && bracket(r.neighbours[usize::from(start)][b]) && bracket(end) {
+                out.walls[usize::from(out.nw)] = (start, a as u8, len as u8);
+                out.nw += 1;
+            }
+        }
+    }
+
     /// Everything the move captures.
     fn captures(&self) -> Captures {
         let r = self.rules;
@@ -245,8 +323,13 @@ impl After<'_> {
                 out.n += 1;
             }
         }
-        if r.shieldwall != Shieldwall::None && r.is_edge(self.to) {
-            self.shieldwall(&mut out);
+        if r.shieldwall != Shieldwall::None {
+            if r.is_edge(self.to) {
+                self.shieldwall(&mut out);
+            }
+            if !r.shieldwall_flank {
+                self.front_walls(&mut out);
+            }
         }
         out
     }

@@ -31,6 +31,7 @@
 mod bits;
 pub mod board;
 mod capture;
+mod classify;
 mod endings;
 pub mod eval;
 pub mod notation;
@@ -38,6 +39,7 @@ pub mod otep;
 pub mod record;
 pub mod referee;
 pub mod rules;
+mod rules_otn;
 pub mod state;
 pub mod variants;
 mod zobrist;

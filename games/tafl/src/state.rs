@@ -6,12 +6,14 @@
 //! positions by [`Tafl::new`]) and is `Some` exactly when the side to move has no move; the
 //! hash covers board and side to move and is kept incrementally. Repetition is *not* part of a
 //! position (see [`crate::record`] for how threefold repetition is applied).
+#![allow(clippy::needless_range_loop)] // row bitboards are indexed by rank
 
 use std::fmt;
 
 use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::board::{Board, NO_SQUARE, Piece};
+use crate::classify::Facts;
 use crate::rules::Rules;
 use crate::zobrist::{defenders_to_move_key, piece_key};
 
@@ -173,7 +175,13 @@ impl Tafl {
             let b = 31 - below.leading_zeros();
             if occ & (1 << b) == 0 { b } else { b + 1 }
         };
-        (span(f + 1, right_end) | span(left_start, f)) & !rl.no_stop[piece as usize][r] & !occ
+        let mut targets =
+            (span(f + 1, right_end) | span(left_start, f)) & !rl.no_stop[piece as usize][r] & !occ;
+        if let Some(limit) = rl.speed[usize::from(piece != Piece::Attacker)] {
+            let limit = u32::from(limit);
+            targets &= span(f.saturating_sub(limit), (f + limit + 1).min(dim));
+        }
+        targets
     }
 
     /// Calls `visit(to)` for each square the piece `piece` on `from` may stop on; stops early
@@ -202,8 +210,9 @@ impl Tafl {
         let no_stop = &rl.no_stop[piece as usize];
         let no_pass = &rl.no_pass[piece as usize];
         let rows = &self.board.rows;
+        let reach = rl.speed[usize::from(piece != Piece::Attacker)].map_or(dim, usize::from);
         let mut s = r + 1;
-        while s < dim && (rows[0][s] | rows[1][s]) & bit == 0 {
+        while s < dim && s <= r + reach && (rows[0][s] | rows[1][s]) & bit == 0 {
             if no_stop[s] & bit == 0 && !visit(s * dim + f) {
                 return false;
             }
@@ -213,7 +222,7 @@ impl Tafl {
             s += 1;
         }
         let mut s = r;
-        while s > 0 && (rows[0][s - 1] | rows[1][s - 1]) & bit == 0 {
+        while s > 0 && s + reach > r && (rows[0][s - 1] | rows[1][s - 1]) & bit == 0 {
             s -= 1;
             if no_stop[s] & bit == 0 && !visit(s * dim + f) {
                 return false;
@@ -304,7 +313,7 @@ impl Tafl {
     }
 
     /// Whether the move from `from` to `to` wins at once, found by playing it.
-    fn wins_by_playing(&self, mv: TaflMove) -> bool {
+    pub(crate) fn wins_by_playing(&self, mv: TaflMove) -> bool {
         self.play(mv).outcome == Some(Outcome::Win(self.side))
     }
 }
@@ -470,192 +479,6 @@ impl Game for Tafl {
 
     fn is_threatened(&self) -> bool {
         self.outcome.is_none() && self.side == Side::First && self.king_sees_escape()
-    }
-}
-
-/// Facts about a position that make classifying its moves cheap (found once per node).
-pub(crate) struct Facts {
-    /// The opponent of the side to move keeps a move whatever this move does.
-    pub opponent_safe: bool,
-    /// Attackers to move under `surf`: the squares of a path from the defenders to the edge
-    /// that every encircling move must block (`None`: not known, check each candidate).
-    pub ring_path: Option<crate::board::Rows>,
-}
-
-impl Tafl {
-    /// Appends the noisy moves (`noisy`) or the quiet ones. Only moves to a square of
-    /// [`Tafl::candidates`] and king moves can be noisy, so only those are classified.
-    fn generate_split(&self, moves: &mut Vec<TaflMove>, noisy: bool) {
-        if self.outcome.is_some() {
-            return;
-        }
-        let facts = self.facts();
-        let candidates = self.candidates(&facts);
-        let dim = self.rules.dim;
-        let own = &self.board.rows[self.side.index()];
-        let king = self.king() as usize;
-        for r in 0..dim {
-            let mut pieces = own[r];
-            while pieces != 0 {
-                let f = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                let from = r * dim + f;
-                let piece = match self.side {
-                    Side::First => Piece::Attacker,
-                    Side::Second if from == king => Piece::King,
-                    Side::Second => Piece::Defender,
-                };
-                self.for_each_target(from, piece, |to| {
-                    let mv = TaflMove {
-                        from: from as u16,
-                        to: to as u16,
-                    };
-                    let (tr, tf) = self.rules.coords[to];
-                    let maybe =
-                        piece == Piece::King || candidates[usize::from(tr)] & (1 << tf) != 0;
-                    let is_noisy = maybe && self.classify_with(mv, &facts).is_noisy();
-                    if is_noisy == noisy {
-                        moves.push(mv);
-                    }
-                    true
-                });
-            }
-        }
-    }
-
-    /// The squares a non-king move must reach to be noisy in this position: next to an enemy
-    /// (every capture takes a piece next to the arrival square), on the encirclement path,
-    /// or anywhere when the opponent may run out of moves or an edge fort may form.
-    fn candidates(&self, facts: &Facts) -> crate::board::Rows {
-        let rl = self.rules;
-        let dim = rl.dim;
-        let all = [rl.row_mask; crate::board::MAX_DIM];
-        if !facts.opponent_safe {
-            return all;
-        }
-        if self.side == Side::Second {
-            let k = self.king();
-            if rl.edge_fort && k != NO_SQUARE && rl.is_edge(k as usize) {
-                return all;
-            }
-        }
-        let rows = &self.board.rows;
-        let enemy = &rows[self.side.opponent().index()];
-        let own = &rows[self.side.index()];
-        // Custodial captures: an enemy next to the arrival square and, beyond it, something
-        // that may close the capture (an own piece, a corner or a throne).
-        let mut anvil = [0u32; crate::board::MAX_DIM];
-        for r in 0..dim {
-            anvil[r] = own[r] | rl.corner_rows[r] | rl.throne_rows[r];
-        }
-        let mut out = [0u32; crate::board::MAX_DIM];
-        for r in 0..dim {
-            let mut x = ((enemy[r] >> 1) & (anvil[r] >> 2)) | ((enemy[r] << 1) & (anvil[r] << 2));
-            if r + 2 < dim {
-                x |= enemy[r + 1] & anvil[r + 2];
-            }
-            if r >= 2 {
-                x |= enemy[r - 1] & anvil[r - 2];
-            }
-            out[r] = x & rl.row_mask;
-        }
-        let k = self.king();
-        if self.side == Side::First && k != NO_SQUARE {
-            // Around the king (his capture may need any side closed).
-            let (kr, kf) = rl.coords[k as usize];
-            let (kr, kf) = (usize::from(kr), usize::from(kf));
-            out[kr] |= ((1 << kf) << 1 | (1 << kf) >> 1) & rl.row_mask;
-            if kr > 0 {
-                out[kr - 1] |= 1 << kf;
-            }
-            if kr + 1 < dim {
-                out[kr + 1] |= 1 << kf;
-            }
-        }
-        if rl.shieldwall != crate::rules::Shieldwall::None {
-            // Shieldwalls: edge squares next to an enemy.
-            let near = crate::bits::neighbours(enemy, dim, rl.row_mask);
-            for r in 0..dim {
-                out[r] |= near[r] & rl.edge_rows[r];
-            }
-        }
-        if self.side == Side::First && rl.surround_fatal {
-            match &facts.ring_path {
-                Some(path) => {
-                    for r in 0..dim {
-                        out[r] |= path[r];
-                    }
-                }
-                None => return all,
-            }
-        }
-        out
-    }
-
-    /// The [`Facts`] of this position.
-    pub(crate) fn facts(&self) -> Facts {
-        Facts {
-            opponent_safe: self.inner_mobile(self.side.opponent(), 5) >= 5,
-            ring_path: if self.side == Side::First && self.rules.surround_fatal {
-                self.ring_candidates()
-            } else {
-                None
-            },
-        }
-    }
-
-    /// [`Game::classify`] with the position's [`Facts`]: exact, and playing the move only
-    /// when a rare game end is possible.
-    #[inline]
-    pub(crate) fn classify_with(&self, mv: TaflMove, facts: &Facts) -> MoveClass {
-        let rl = self.rules;
-        let (from, to) = (mv.from as usize, mv.to as usize);
-        let piece = self.piece_at(from);
-        let caps = self.captures(from, to);
-        let class = if caps.any() {
-            MoveClass::Capture
-        } else {
-            MoveClass::Quiet
-        };
-        if self.side == Side::Second {
-            if piece == Piece::King && self.escaped(to) {
-                return MoveClass::Win;
-            }
-            let king_after = if piece == Piece::King {
-                to
-            } else {
-                self.king() as usize
-            };
-            let fort_possible = rl.edge_fort && rl.is_edge(king_after);
-            if fort_possible || !facts.opponent_safe {
-                return if self.wins_by_playing(mv) {
-                    MoveClass::Win
-                } else {
-                    class
-                };
-            }
-            return class;
-        }
-        if caps.king {
-            return MoveClass::Win;
-        }
-        let ring_possible = rl.surround_fatal
-            && (caps.any()
-                || match &facts.ring_path {
-                    Some(path) => {
-                        let (r, f) = rl.coords[to];
-                        path[usize::from(r)] & (1 << f) != 0
-                    }
-                    None => self.may_close_ring(to),
-                });
-        if ring_possible || !facts.opponent_safe {
-            return if self.wins_by_playing(mv) {
-                MoveClass::Win
-            } else {
-                class
-            };
-        }
-        class
     }
 }
 
