@@ -232,6 +232,9 @@ pub struct Rules {
     pub(crate) no_pass: [Rows; 4],
     /// The edge squares as rows.
     pub(crate) edge_rows: Rows,
+    /// Per square: the Manhattan distance to the nearest escape square (a corner, or with
+    /// `esc:e` the edge); `2 * dim` when there is none.
+    pub(crate) escape_distance: Vec<u8>,
 }
 
 /// "No square" in [`Rules`] neighbour tables.
@@ -290,6 +293,7 @@ impl Rules {
             no_stop: [[0; MAX_DIM]; 4],
             no_pass: [[0; MAX_DIM]; 4],
             edge_rows: [0; MAX_DIM],
+            escape_distance: Vec::new(),
         };
         rules.derive_tables();
         rules
@@ -336,6 +340,24 @@ impl Rules {
             (1u32 << dim) - 1
         };
         self.edge_rows = crate::bits::edge_rows(dim, self.row_mask);
+        self.escape_distance = (0..dim * dim)
+            .map(|sq| {
+                let (f, r) = (sq % dim, sq / dim);
+                let d = if self.edge_escape {
+                    f.min(r).min(dim - 1 - f).min(dim - 1 - r)
+                } else {
+                    self.corners
+                        .iter()
+                        .map(|&c| {
+                            let (cf, cr) = (c as usize % dim, c as usize / dim);
+                            cf.abs_diff(f) + cr.abs_diff(r)
+                        })
+                        .min()
+                        .unwrap_or(2 * dim)
+                };
+                d.min(2 * dim) as u8
+            })
+            .collect();
         self.corner_rows = [0; MAX_DIM];
         self.fort_rows = [0; MAX_DIM];
         self.throne_rows = [0; MAX_DIM];
