@@ -34,11 +34,11 @@ use std::time::Duration;
 
 use std::time::Instant;
 
+use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
 use plies::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
 use plies::cli::{GameCli, evaluator, run};
 use plies::search::{SearchLimits, searcher_by_name};
-use plies::Notation;
 use plies_tafl::otep::run_engine;
 use plies_tafl::referee::{MatchConfig, run_match, summary};
 use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
@@ -154,7 +154,11 @@ fn referee(args: &[String]) -> Result<(), String> {
 }
 
 /// The start position of `--variant NAME` / `--rules TEXT` (default `fallback`).
-fn start_from(variant_name: Option<&str>, rules: Option<&str>, fallback: &str) -> Result<Tafl, String> {
+fn start_from(
+    variant_name: Option<&str>,
+    rules: Option<&str>,
+    fallback: &str,
+) -> Result<Tafl, String> {
     match (variant_name, rules) {
         (_, Some(r)) => Tafl::parse_position(r).map_err(|e| format!("bad --rules: {e}")),
         (Some(v), None) => start_of(v).map_err(|e| format!("bad --variant: {e}")),
@@ -182,7 +186,11 @@ fn speed(args: &[String]) -> Result<(), String> {
         match a.as_str() {
             "--variant" => v = Some(value()?),
             "--rules" => rules = Some(value()?),
-            "--time" => ms = value()?.parse().map_err(|_| "--time: expected milliseconds")?,
+            "--time" => {
+                ms = value()?
+                    .parse()
+                    .map_err(|_| "--time: expected milliseconds")?
+            }
             "--eval" => eval = value()?,
             other => return Err(format!("speed: unknown argument '{other}'")),
         }
@@ -200,12 +208,20 @@ fn speed(args: &[String]) -> Result<(), String> {
         start.rules().name,
         result.depth,
         ms,
-        result.best_move.map_or("(none)".into(), |m| start.format_move(m)),
+        result
+            .best_move
+            .map_or("(none)".into(), |m| start.format_move(m)),
         result.score
     );
-    println!("nodes {nodes}, wall {wall:.3} s, {:.0} nodes/s (wall)", nodes as f64 / wall);
+    println!(
+        "nodes {nodes}, wall {wall:.3} s, {:.0} nodes/s (wall)",
+        nodes as f64 / wall
+    );
     if let Some(cpu) = cpu {
-        println!("cpu {cpu:.3} s, {:.0} nodes/s (cpu)", nodes as f64 / cpu.max(1e-9));
+        println!(
+            "cpu {cpu:.3} s, {:.0} nodes/s (cpu)",
+            nodes as f64 / cpu.max(1e-9)
+        );
     }
     Ok(())
 }
@@ -221,7 +237,8 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
         let number = |text: String, flag: &str| -> Result<u64, String> {
-            text.parse().map_err(|_| format!("{flag} '{text}': expected a number"))
+            text.parse()
+                .map_err(|_| format!("{flag} '{text}': expected a number"))
         };
         match a.as_str() {
             "--variant" => v = Some(value()?),
@@ -251,10 +268,15 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
     for name in &names {
         TaflEvaluator::by_name(name)?;
         let preset = name.clone();
-        engines.push(Engine::new(name.clone(), move || -> Box<dyn Agent<Tafl>> {
-            let eval = TaflEvaluator::by_name(&preset).expect("checked above");
-            Box::new(SearchAgent::new(searcher_by_name("pvs", eval).expect("pvs exists")))
-        }));
+        engines.push(Engine::new(
+            name.clone(),
+            move || -> Box<dyn Agent<Tafl>> {
+                let eval = TaflEvaluator::by_name(&preset).expect("checked above");
+                Box::new(SearchAgent::new(
+                    searcher_by_name("pvs", eval).expect("pvs exists"),
+                ))
+            },
+        ));
     }
     let openings = random_openings(&start, seed, games.div_ceil(2).max(1), opening_plies);
     let schedule = if engines.len() == 2 {
@@ -275,7 +297,10 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
         names.join(" vs "),
         start.rules().name,
         schedule.len(),
-        depth.map_or_else(|| format!("{} ms", time.unwrap_or(0)), |d| format!("depth {d}"))
+        depth.map_or_else(
+            || format!("{} ms", time.unwrap_or(0)),
+            |d| format!("depth {d}")
+        )
     );
     let records = arena.run(&schedule, &[], &mut |record, progress| {
         println!(

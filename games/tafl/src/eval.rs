@@ -38,7 +38,7 @@ pub struct TaflEvaluator {
 }
 
 /// The names [`TaflEvaluator::by_name`] accepts, simplest first.
-pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "full"];
+pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "pst", "full"];
 
 impl Default for TaflEvaluator {
     /// The `full` preset.
@@ -82,14 +82,22 @@ impl TaflEvaluator {
         }
     }
 
-    /// Every term: `classic` plus the piece-square tables and the king's escape routes.
+    /// `classic` plus the piece-square tables.
     #[must_use]
-    pub fn full() -> TaflEvaluator {
+    pub fn pst() -> TaflEvaluator {
         TaflEvaluator {
             attacker_guard: 20,
             defender_edge: 15,
-            king_routes: 150,
             ..TaflEvaluator::classic()
+        }
+    }
+
+    /// Every term: `pst` plus the king's escape routes.
+    #[must_use]
+    pub fn full() -> TaflEvaluator {
+        TaflEvaluator {
+            king_routes: 150,
+            ..TaflEvaluator::pst()
         }
     }
 
@@ -99,6 +107,7 @@ impl TaflEvaluator {
             "material" => Ok(TaflEvaluator::material()),
             "distance" => Ok(TaflEvaluator::distance()),
             "classic" => Ok(TaflEvaluator::classic()),
+            "pst" => Ok(TaflEvaluator::pst()),
             "full" => Ok(TaflEvaluator::full()),
             _ => Err(format!(
                 "unknown evaluator '{name}'; known: {}",
@@ -195,7 +204,11 @@ mod tests {
         for name in EVALUATOR_NAMES {
             assert!(TaflEvaluator::by_name(name).is_ok());
         }
-        assert!(TaflEvaluator::by_name("nope").unwrap_err().contains("material"));
+        assert!(
+            TaflEvaluator::by_name("nope")
+                .unwrap_err()
+                .contains("material")
+        );
         let start = start_of("brandub").unwrap();
         let flipped = Tafl::new(start.rules, start.board, Side::Second);
         let e = TaflEvaluator::full();
