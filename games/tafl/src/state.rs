@@ -234,61 +234,6 @@ impl Tafl {
         true
     }
 
-    /// Whether `side` has at least one legal move on this board: first the bitboard test "a
-    /// piece next to an empty plain square", then (rarely) an exact scan.
-    pub(crate) fn has_any_move(&self, side: Side) -> bool {
-        let rl = self.rules;
-        let dim = rl.dim;
-        let rows = &self.board.rows;
-        let own = &rows[side.index()];
-        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
-        for r in 0..dim {
-            if own[r] == 0 {
-                continue;
-            }
-            let mut near = free(r) << 1 | free(r) >> 1;
-            if r > 0 {
-                near |= free(r - 1);
-            }
-            if r + 1 < dim {
-                near |= free(r + 1);
-            }
-            if own[r] & near != 0 {
-                return true;
-            }
-        }
-        (0..dim * dim).any(|sq| {
-            let piece = self.piece_at(sq);
-            owns(side, piece) && !self.for_each_target(sq, piece, |_| false)
-        })
-    }
-
-    /// Counts, up to `enough`, the pieces of `side` off the edge that stand next to an empty
-    /// plain square. With 5 or more, no single move of the opponent can leave `side` without a
-    /// move (it occupies one square, next to at most 4 pieces, and captures only pieces next
-    /// to it or on the edge).
-    pub(crate) fn inner_mobile(&self, side: Side, enough: u32) -> u32 {
-        let rl = self.rules;
-        let dim = rl.dim;
-        let rows = &self.board.rows;
-        let own = &rows[side.index()];
-        let inner = rl.row_mask & !(1 | 1 << (dim - 1));
-        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
-        let mut count = 0;
-        for r in 1..dim - 1 {
-            let mine = own[r] & inner;
-            if mine == 0 {
-                continue;
-            }
-            let near = free(r) << 1 | free(r) >> 1 | free(r - 1) | free(r + 1);
-            count += (mine & near).count_ones();
-            if count >= enough {
-                break;
-            }
-        }
-        count
-    }
-
     /// Removes a captured piece, keeping hash and counts.
     #[inline]
     pub(crate) fn capture(&mut self, sq: usize) {
