@@ -17,7 +17,7 @@ use crate::state::{Tafl, TaflMove};
 /// Facts about a position that make classifying its moves cheap (found once per node).
 pub(crate) struct Facts {
     /// The opponent of the side to move keeps a move whatever this move does.
-    pub opponent_safe: bool,
+    pub no_move_squares: Rows,
     /// Attackers to move under `surf`: the squares of a path from the defenders to the edge
     /// that every encircling move must block (`None`: not known, check each candidate).
     pub ring_path: Option<Rows>,
@@ -71,9 +71,6 @@ impl Tafl {
         let rl = self.rules;
         let dim = rl.dim;
         let all = [rl.row_mask; MAX_DIM];
-        if !facts.opponent_safe {
-            return all;
-        }
         if self.side == Side::Second {
             let k = self.king();
             if rl.edge_fort && k != NO_SQUARE && rl.is_edge(k as usize) {
@@ -131,6 +128,9 @@ impl Tafl {
                 }
             }
         }
+        for r in 0..dim {
+            out[r] |= facts.no_move_squares[r];
+        }
         if self.side == Side::First && rl.surround_fatal {
             match &facts.ring_path {
                 Some(path) => {
@@ -144,10 +144,70 @@ impl Tafl {
         out
     }
 
+    /// Whether square `sq` is set in `rows`.
+    #[inline]
+    fn on(rows: &Rows, rl: &crate::rules::Rules, sq: usize) -> bool {
+        let (r, f) = rl.coords[sq];
+        rows[usize::from(r)] & (1 << f) != 0
+    }
+
+    /// The squares a move must reach to possibly leave the opponent without a legal move.
+    /// An opponent piece next to an empty plain square keeps that move unless the arriving
+    /// piece fills the square or captures it, and captures take only pieces next to the
+    /// arrival square (or, with shieldwalls, on the edge): so the move must land next to
+    /// every such piece (edge pieces excepted under shieldwalls). Empty when 5 or more inner
+    /// pieces are mobile (no square is next to all of them).
+    pub(crate) fn no_move_squares(&self) -> Rows {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let opp = self.side.opponent();
+        let mut cand = [0u32; MAX_DIM];
+        if self.inner_mobile(opp, 5) >= 5 {
+            return cand;
+        }
+        for row in cand.iter_mut().take(dim) {
+            *row = rl.row_mask;
+        }
+        let rows = &self.board.rows;
+        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
+        let walls = rl.shieldwall != Shieldwall::None;
+        for r in 0..dim {
+            let mut pieces = rows[opp.index()][r];
+            while pieces != 0 {
+                let f = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let bit = 1u32 << f;
+                let mut near = free(r) & ((bit << 1) | (bit >> 1));
+                if r > 0 {
+                    near |= free(r - 1) & bit;
+                }
+                if r + 1 < dim {
+                    near |= free(r + 1) & bit;
+                }
+                if near == 0 || (walls && rl.is_edge(r * dim + f)) {
+                    continue;
+                }
+                for (i, row) in cand.iter_mut().enumerate().take(dim) {
+                    *row &= if i == r {
+                        (bit << 1) | (bit >> 1)
+                    } else if i + 1 == r || i == r + 1 {
+                        bit
+                    } else {
+                        0
+                    };
+                }
+                if !crate::bits::any(&cand, dim) {
+                    return cand;
+                }
+            }
+        }
+        cand
+    }
+
     /// The [`Facts`] of this position.
     pub(crate) fn facts(&self) -> Facts {
         Facts {
-            opponent_safe: self.inner_mobile(self.side.opponent(), 5) >= 5,
+            no_move_squares: self.no_move_squares(),
             ring_path: if self.side == Side::First && self.rules.surround_fatal {
                 self.ring_candidates()
             } else {
@@ -179,7 +239,7 @@ impl Tafl {
                 self.king() as usize
             };
             let fort_possible = rl.edge_fort && rl.is_edge(king_after);
-            if fort_possible || !facts.opponent_safe {
+            if fort_possible || Self::on(&facts.no_move_squares, rl, to) {
                 return if self.wins_by_playing(mv) {
                     MoveClass::Win
                 } else {
@@ -200,7 +260,7 @@ impl Tafl {
                     }
                     None => self.may_close_ring(to),
                 });
-        if ring_possible || !facts.opponent_safe {
+        if ring_possible || Self::on(&facts.no_move_squares, rl, to) {
             return if self.wins_by_playing(mv) {
                 MoveClass::Win
             } else {

@@ -416,7 +416,7 @@ impl Game for Tafl {
 
     fn classify(&self, mv: TaflMove) -> MoveClass {
         let facts = Facts {
-            opponent_safe: self.inner_mobile(self.side.opponent(), 5) >= 5,
+            no_move_squares: self.no_move_squares(),
             ring_path: None,
         };
         self.classify_with(mv, &facts)
