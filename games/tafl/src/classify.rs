@@ -3,8 +3,8 @@
 //!
 //! Key invariant: [`Tafl::classify_with`] equals the definition by playing (win = the game
 //! ends at once for the mover, capture = the opponent loses a piece) for every legal move;
-//! it plays the move itself only when a rare game end (edge fort, no move left, encirclement
-//! along the one path the defenders depend on) is possible. `tests/classify.rs` checks this
+//! it plays the move itself only when a rare game end (edge fort, the opponent left without
+//! a move, encirclement along the one path the defenders depend on) is possible. `tests/classify.rs` checks this
 //! on every position of the real Copenhagen records and on random games.
 #![allow(clippy::needless_range_loop)] // row bitboards are indexed by rank
 
@@ -16,7 +16,8 @@ use crate::state::{Tafl, TaflMove};
 
 /// Facts about a position that make classifying its moves cheap (found once per node).
 pub(crate) struct Facts {
-    /// The opponent of the side to move keeps a move whatever this move does.
+    /// The squares a move must reach to possibly leave the opponent without a legal move
+    /// ([`Tafl::no_move_squares`]); usually none.
     pub no_move_squares: Rows,
     /// Attackers to move under `surf`: the squares of a path from the defenders to the edge
     /// that every encircling move must block (`None`: not known, check each candidate).
