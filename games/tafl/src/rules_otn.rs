@@ -251,8 +251,14 @@ impl Rules {
             self.throne_stop.to_otn(),
         );
         let speed = |v: Option<u8>| v.map_or_else(|| "-1".to_string(), |n| n.to_string());
+        // One value when both sides move alike (OpenTafl's own form), else `a,d,`.
+        let spd = if self.speed[0] == self.speed[1] {
+            speed(self.speed[0])
+        } else {
+            format!("{},{},", speed(self.speed[0]), speed(self.speed[1]))
+        };
         s += &format!(
-            " afor:{} dfor:{} aforh:{} dforh:{} aforp:{} dforp:{} afors:{} dfors:{} spd:{},{},",
+            " afor:{} dfor:{} aforh:{} dforh:{} aforp:{} dforp:{} afors:{} dfors:{} spd:{}",
             list(&self.attacker_forts),
             list(&self.defender_forts),
             self.afort_hostile.to_otn(),
@@ -261,8 +267,7 @@ impl Rules {
             self.dfort_pass.to_otn(),
             self.afort_stop.to_otn(),
             self.dfort_stop.to_otn(),
-            speed(self.speed[0]),
-            speed(self.speed[1]),
+            spd,
         );
         s += &format!(
             " sw:{} swf:{} efe:{} linc:{} start:{}",
