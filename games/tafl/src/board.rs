@@ -1,8 +1,9 @@
-//! Squares, pieces and the mailbox board of up to 19x19, with OTN position records.
+//! Squares, pieces and the bitboard board of up to 19x19, with OTN position records.
 //!
-//! Key invariant: square index `= (rank - 1) * dim + file` with `a1 = 0`; a [`Board`] holds
-//! one [`Piece`] code per square in a fixed 361-byte array (squares past `dim * dim` stay
-//! empty), so a board is `Copy` and needs no allocation whatever the variant.
+//! Key invariant: square index `= (rank - 1) * dim + file` with `a1 = 0`; a [`Board`] holds one
+//! 32-bit row mask per rank for each side (bit `file`; rows and bits past `dim` stay zero),
+//! the defenders' rows include the king, and `king` names his square. A board is `Copy`, about
+//! 160 bytes, and needs no allocation whatever the variant.
 
 use plies::NotationError;
 
@@ -10,6 +11,11 @@ use plies::NotationError;
 pub const MAX_DIM: usize = 19;
 /// Squares in the largest board.
 pub const MAX_SQUARES: usize = MAX_DIM * MAX_DIM;
+/// "No square".
+pub(crate) const NO_SQUARE: u16 = u16::MAX;
+
+/// One bit per square: `rows[rank][file]`, rank 0 = rank 1.
+pub type Rows = [u32; MAX_DIM];
 
 /// What stands on a square.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -69,22 +75,103 @@ pub fn parse_square(text: &str, dim: usize) -> Option<usize> {
     (file < dim && (1..=dim).contains(&rank)).then(|| (rank - 1) * dim + file)
 }
 
-/// One piece code per square.
+/// The pieces of a position: per side one row mask per rank, and the king's square.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
-pub struct Board(pub [u8; MAX_SQUARES]);
-
-impl Default for Board {
-    fn default() -> Board {
-        Board([0; MAX_SQUARES])
-    }
+pub struct Board {
+    /// `[attackers, defenders (king included)]`.
+    pub(crate) rows: [Rows; 2],
+    /// The king's square, [`NO_SQUARE`] when there is none.
+    pub(crate) king: u16,
+    /// Board side.
+    pub(crate) dim: u8,
 }
 
 impl Board {
+    /// An empty `dim` board.
+    #[must_use]
+    pub fn empty(dim: usize) -> Board {
+        assert!(
+            (1..=MAX_DIM).contains(&dim),
+            "board side {dim} out of range"
+        );
+        Board {
+            rows: [[0; MAX_DIM]; 2],
+            king: NO_SQUARE,
+            dim: dim as u8,
+        }
+    }
+
+    /// The board side.
+    #[inline]
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        usize::from(self.dim)
+    }
+
     /// The piece on `sq`.
     #[inline]
     #[must_use]
     pub fn get(&self, sq: usize) -> Piece {
-        Piece::from_code(self.0[sq])
+        let dim = self.dim();
+        self.at(sq / dim, sq % dim, sq)
+    }
+
+    /// The piece on rank index `r`, file `f` (square `sq`).
+    #[inline]
+    pub(crate) fn at(&self, r: usize, f: usize, sq: usize) -> Piece {
+        let bit = 1u32 << f;
+        if self.rows[0][r] & bit != 0 {
+            Piece::Attacker
+        } else if self.rows[1][r] & bit != 0 {
+            if sq == usize::from(self.king) {
+                Piece::King
+            } else {
+                Piece::Defender
+            }
+        } else {
+            Piece::Empty
+        }
+    }
+
+    /// The king's square, if he is on the board.
+    #[inline]
+    #[must_use]
+    pub fn king(&self) -> Option<usize> {
+        (self.king != NO_SQUARE).then_some(usize::from(self.king))
+    }
+
+    /// The attackers' rows.
+    #[inline]
+    #[must_use]
+    pub fn attackers(&self) -> &Rows {
+        &self.rows[0]
+    }
+
+    /// The defenders' rows (king included).
+    #[inline]
+    #[must_use]
+    pub fn defenders(&self) -> &Rows {
+        &self.rows[1]
+    }
+
+    /// Puts `piece` (not `Empty`) on the empty square `sq` at rank index `r`, file `f`.
+    #[inline]
+    pub(crate) fn put(&mut self, r: usize, f: usize, sq: usize, piece: Piece) {
+        let side = usize::from(piece != Piece::Attacker);
+        self.rows[side][r] |= 1 << f;
+        if piece == Piece::King {
+            self.king = sq as u16;
+        }
+    }
+
+    /// Empties square `sq` at rank index `r`, file `f` (the king's square too: he is then gone).
+    #[inline]
+    pub(crate) fn remove(&mut self, r: usize, f: usize, sq: usize) {
+        self.rows[0][r] &= !(1 << f);
+        self.rows[1][r] &= !(1 << f);
+        if sq == usize::from(self.king) {
+            self.king = NO_SQUARE;
+        }
     }
 
     /// Reads an OTN position record for a `dim` board: `/row/.../row/`, rank 1 first unless
@@ -101,7 +188,13 @@ impl Board {
                 format!("expected {dim} rows, found {}", rows.len()),
             ));
         }
-        let mut board = Board::default();
+        if !(1..=MAX_DIM).contains(&dim) {
+            return Err(NotationError::new(
+                text,
+                format!("board side {dim} out of range"),
+            ));
+        }
+        let mut board = Board::empty(dim);
         let mut kings = 0;
         for (i, row) in rows.iter().enumerate() {
             let rank = if top_first { dim - 1 - i } else { i };
@@ -145,7 +238,7 @@ impl Board {
                 if piece == Piece::King {
                     kings += 1;
                 }
-                board.0[rank * dim + file] = piece as u8;
+                board.put(rank, file, rank * dim + file, piece);
                 file += 1;
             }
             file = file.saturating_add(run);
@@ -162,9 +255,11 @@ impl Board {
         Ok(board)
     }
 
-    /// Writes the OTN position record (rank 1 first), readable by [`Board::parse`].
+    /// Writes the OTN position record (rank 1 first), readable by [`Board::parse`]. `dim` must
+    /// be the board's side.
     #[must_use]
     pub fn to_otn(&self, dim: usize) -> String {
+        debug_assert_eq!(dim, self.dim());
         let mut s = String::from("/");
         for rank in 0..dim {
             let mut run = 0;

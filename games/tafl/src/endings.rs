@@ -1,12 +1,16 @@
-//! Game ends that need a look at the whole board: the defenders' edge (exit) fort and the
-//! attackers' encirclement.
+//! Game ends that need a look at the whole board: the defenders' edge (exit) fort, the
+//! attackers' encirclement, and a side left without a legal move.
 //!
-//! Key invariant: both are pure functions of the board (no history); flood fills use a
-//! fixed-size stack array, no heap.
+//! Key invariant: all are pure functions of the board (no history); flood fills use
+//! fixed-size arrays or row bitboards, no heap.
+#![allow(clippy::needless_range_loop)] // row bitboards are indexed by rank
 
-use crate::board::{MAX_SQUARES, Piece};
+use plies::Side;
+
+use crate::bits::{any, path_to_goal, reaches};
+use crate::board::{MAX_DIM, MAX_SQUARES, Piece, Rows};
 use crate::rules::NONE;
-use crate::state::Tafl;
+use crate::state::{Tafl, owns};
 
 impl Tafl {
     /// Edge fort: the king is on the edge, can move, and the empty region around him (flood
@@ -15,10 +19,10 @@ impl Tafl {
     /// or another such defender).
     pub(crate) fn edge_fort(&self) -> bool {
         let r = self.rules;
-        if self.king == NONE || !r.is_edge(self.king as usize) {
+        if self.king() == NONE || !r.is_edge(self.king() as usize) {
             return false;
         }
-        let k = self.king as usize;
+        let k = self.king() as usize;
         let n = r.dim * r.dim;
         let mut inside = [false; MAX_SQUARES];
         let mut stack = [0u16; MAX_SQUARES];
@@ -36,7 +40,7 @@ impl Tafl {
                     continue;
                 }
                 let nb = nb as usize;
-                match self.board.get(nb) {
+                match self.piece_at(nb) {
                     Piece::Attacker => return false,
                     Piece::Empty => {
                         if s == k {
@@ -58,7 +62,7 @@ impl Tafl {
         // Greatest fixpoint of "uncapturable" defenders.
         let mut safe = [false; MAX_SQUARES];
         for (sq, s) in safe.iter_mut().enumerate().take(n) {
-            *s = self.board.get(sq) == Piece::Defender;
+            *s = self.piece_at(sq) == Piece::Defender;
         }
         let shelter = |x: u16, safe: &[bool; MAX_SQUARES]| -> bool {
             x == NONE || inside[x as usize] || safe[x as usize]
@@ -85,9 +89,7 @@ impl Tafl {
         for (sq, _) in inside.iter().enumerate().take(n).filter(|(_, i)| **i) {
             for d in 0..4 {
                 let nb = r.neighbours[sq][d];
-                if nb != NONE
-                    && self.board.get(nb as usize) == Piece::Defender
-                    && !safe[nb as usize]
+                if nb != NONE && self.piece_at(nb as usize) == Piece::Defender && !safe[nb as usize]
                 {
                     return false;
                 }
@@ -107,7 +109,7 @@ impl Tafl {
             return true;
         }
         let nb = &r.neighbours[to];
-        let attacker = |s: u16| s != NONE && self.board.get(s as usize) == Piece::Attacker;
+        let attacker = |s: u16| s != NONE && self.piece_at(s as usize) == Piece::Attacker;
         let mut count = 0;
         for &s in nb {
             count += usize::from(attacker(s));
@@ -122,63 +124,105 @@ impl Tafl {
     }
 
     /// Encirclement: no defender (king included) is connected to the board edge through
-    /// squares free of attackers. Searches from the defenders outwards and stops at the first
-    /// edge square reached (usually after a few steps).
+    /// squares free of attackers (a flood fill on row bitboards).
     pub(crate) fn encircled(&self) -> bool {
         let r = self.rules;
-        let n = r.dim * r.dim;
-        // Fast exit: the king sees the edge along a rank or file.
-        if self.king != NONE {
-            let k = self.king as usize;
-            let sees_edge = (0..4).any(|d| {
-                let mut s = k;
-                loop {
-                    if r.edge[s] {
-                        return true;
-                    }
-                    let nb = r.neighbours[s][d];
-                    if nb == NONE || self.board.get(nb as usize) == Piece::Attacker {
-                        return false;
-                    }
-                    s = nb as usize;
-                }
-            });
-            if sees_edge {
-                return false;
-            }
+        let dim = r.dim;
+        let rows = &self.board.rows;
+        let mut free = [0u32; MAX_DIM];
+        for (i, row) in free.iter_mut().enumerate().take(dim) {
+            *row = !rows[0][i] & r.row_mask;
         }
-        let mut seen = [false; MAX_SQUARES];
-        let mut stack = [0u16; MAX_SQUARES];
-        // Start from the king first: he is the likeliest to have open lines.
-        let starts = std::iter::once(self.king as usize)
-            .filter(|&k| k < n)
-            .chain((0..n).filter(|&sq| self.board.get(sq) == Piece::Defender));
-        for start in starts {
-            if seen[start] {
+        !reaches(&rows[1], &free, &r.edge_rows, dim)
+    }
+
+    /// Attackers to move: the squares one of which an attacker move that captures nothing
+    /// must occupy to encircle the defenders. A shortest path of non-attacker squares from
+    /// the defenders to the edge; empty when a second path avoids it (then no single square
+    /// cuts them off); `None` when the search gives up.
+    pub(crate) fn ring_candidates(&self) -> Option<Rows> {
+        let r = self.rules;
+        let dim = r.dim;
+        let rows = &self.board.rows;
+        let mut free = [0u32; MAX_DIM];
+        for (i, row) in free.iter_mut().enumerate().take(dim) {
+            *row = !rows[0][i] & r.row_mask;
+        }
+        let first = path_to_goal(&rows[1], &free, &r.edge_rows, dim, r.row_mask).ok()??;
+        if !any(&first, dim) {
+            return Some(first);
+        }
+        for i in 0..dim {
+            free[i] &= !first[i];
+        }
+        if reaches(&rows[1], &free, &r.edge_rows, dim) {
+            Some([0; MAX_DIM])
+        } else {
+            Some(first)
+        }
+    }
+
+    /// Whether the king could escape with one move now (a hint for the search).
+    pub(crate) fn king_sees_escape(&self) -> bool {
+        let k = self.king();
+        if k == NONE {
+            return false;
+        }
+        !self.for_each_target(k as usize, Piece::King, |to| !self.escaped(to))
+    }
+
+    /// Whether `side` has at least one legal move on this board: first the bitboard test "a
+    /// piece next to an empty plain square", then (rarely) an exact scan.
+    pub(crate) fn has_any_move(&self, side: Side) -> bool {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let rows = &self.board.rows;
+        let own = &rows[side.index()];
+        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
+        for r in 0..dim {
+            if own[r] == 0 {
                 continue;
             }
-            seen[start] = true;
-            let mut top = 1;
-            stack[0] = start as u16;
-            while top > 0 {
-                top -= 1;
-                let s = stack[top] as usize;
-                if r.is_edge(s) {
-                    return false;
-                }
-                for d in 0..4 {
-                    let nb = r.neighbours[s][d];
-                    if nb == NONE || seen[nb as usize] {
-                        continue;
-                    }
-                    if self.board.get(nb as usize) != Piece::Attacker {
-                        seen[nb as usize] = true;
-                        stack[top] = nb;
-                        top += 1;
-                    }
-                }
+            let mut near = free(r) << 1 | free(r) >> 1;
+            if r > 0 {
+                near |= free(r - 1);
+            }
+            if r + 1 < dim {
+                near |= free(r + 1);
+            }
+            if own[r] & near != 0 {
+                return true;
             }
         }
-        true
+        (0..dim * dim).any(|sq| {
+            let piece = self.piece_at(sq);
+            owns(side, piece) && !self.for_each_target(sq, piece, |_| false)
+        })
+    }
+
+    /// Counts, up to `enough`, the pieces of `side` off the edge that stand next to an empty
+    /// plain square. With 5 or more, no single move of the opponent can leave `side` without a
+    /// move (it occupies one square, next to at most 4 pieces, and captures only pieces next
+    /// to it or on the edge).
+    pub(crate) fn inner_mobile(&self, side: Side, enough: u32) -> u32 {
+        let rl = self.rules;
+        let dim = rl.dim;
+        let rows = &self.board.rows;
+        let own = &rows[side.index()];
+        let inner = rl.row_mask & !(1 | 1 << (dim - 1));
+        let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
+        let mut count = 0;
+        for r in 1..dim - 1 {
+            let mine = own[r] & inner;
+            if mine == 0 {
+                continue;
+            }
+            let near = free(r) << 1 | free(r) >> 1 | free(r - 1) | free(r + 1);
+            count += (mine & near).count_ones();
+            if count >= enough {
+                break;
+            }
+        }
+        count
     }
 }

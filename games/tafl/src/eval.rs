@@ -1,8 +1,11 @@
-//! [`TaflEvaluator`]: material plus the king's distance to escape and his freedom.
+//! [`TaflEvaluator`]: a weighted sum of switchable terms — material, the king's distance to
+//! escape, piece-square tables generated from the board geometry, the king's mobility, the
+//! attackers pressing on him and his open routes to escape squares. Named presets
+//! ([`TaflEvaluator::by_name`]) switch terms off to measure each in the arena.
 //!
 //! Key invariant: the score is from the side to move's view and symmetric: swapping the sides'
-//! roles negates it. Cheap on purpose (one pass over the board); a first version to be measured
-//! against richer ones.
+//! roles negates it; a zero weight switches its term off entirely. Cheap on purpose (one pass
+//! over the pieces).
 
 use plies::{Evaluator, Score, Side};
 
@@ -23,59 +26,209 @@ pub struct TaflEvaluator {
     pub king_pressure: i32,
     /// Bonus per step the king is closer to his nearest escape square (Manhattan distance).
     pub king_progress: i32,
+    /// Piece-square term for the attackers: bonus per attacker on a square 2 or 3 steps
+    /// from an escape square (where it blocks the king's approach without being caught
+    /// against a hostile corner), from the board geometry.
+    pub attacker_guard: i32,
+    /// Piece-square term for the defenders: penalty per defender on the board edge (where
+    /// shieldwalls and the edge catch them).
+    pub defender_edge: i32,
+    /// Bonus per escape square the king can reach in one move (two routes usually win).
+    pub king_routes: i32,
 }
 
+/// The names [`TaflEvaluator::by_name`] accepts, simplest first.
+pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "pst", "full"];
+
 impl Default for TaflEvaluator {
+    /// The `full` preset.
     fn default() -> TaflEvaluator {
+        TaflEvaluator::full()
+    }
+}
+
+impl TaflEvaluator {
+    /// Material only.
+    #[must_use]
+    pub fn material() -> TaflEvaluator {
         TaflEvaluator {
             attacker: 100,
             defender: 180,
+            king_mobility: 0,
+            king_pressure: 0,
+            king_progress: 0,
+            attacker_guard: 0,
+            defender_edge: 0,
+            king_routes: 0,
+        }
+    }
+
+    /// Material and the king's distance to escape.
+    #[must_use]
+    pub fn distance() -> TaflEvaluator {
+        TaflEvaluator {
+            king_progress: 15,
+            ..TaflEvaluator::material()
+        }
+    }
+
+    /// The first evaluator of this crate: material, distance, king mobility and pressure.
+    #[must_use]
+    pub fn classic() -> TaflEvaluator {
+        TaflEvaluator {
             king_mobility: 12,
             king_pressure: 60,
-            king_progress: 15,
+            ..TaflEvaluator::distance()
         }
+    }
+
+    /// `classic` plus the piece-square tables.
+    #[must_use]
+    pub fn pst() -> TaflEvaluator {
+        TaflEvaluator {
+            attacker_guard: 20,
+            defender_edge: 15,
+            ..TaflEvaluator::classic()
+        }
+    }
+
+    /// Every term: `pst` plus the king's escape routes.
+    #[must_use]
+    pub fn full() -> TaflEvaluator {
+        TaflEvaluator {
+            king_routes: 150,
+            ..TaflEvaluator::pst()
+        }
+    }
+
+    /// The preset called `name` (one of [`EVALUATOR_NAMES`]).
+    pub fn by_name(name: &str) -> Result<TaflEvaluator, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "material" => Ok(TaflEvaluator::material()),
+            "distance" => Ok(TaflEvaluator::distance()),
+            "classic" => Ok(TaflEvaluator::classic()),
+            "pst" => Ok(TaflEvaluator::pst()),
+            "full" => Ok(TaflEvaluator::full()),
+            _ => Err(format!(
+                "unknown evaluator '{name}'; known: {}",
+                EVALUATOR_NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// The score for the defenders.
+    fn defenders_view(&self, state: &Tafl) -> i32 {
+        let r = state.rules;
+        let dim = r.dim;
+        let king = state.king();
+        let king_on_board = i32::from(king != NONE);
+        let mut value = (i32::from(state.counts[1]) - king_on_board) * self.defender
+            - i32::from(state.counts[0]) * self.attacker;
+        let rows = &state.board.rows;
+        if self.attacker_guard != 0 {
+            let mut guards = 0;
+            for (rank, &row) in rows[0].iter().enumerate().take(dim) {
+                let mut bits = row;
+                while bits != 0 {
+                    let f = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let d = r.escape_distance[rank * dim + f];
+                    guards += i32::from(d == 2 || d == 3);
+                }
+            }
+            value -= self.attacker_guard * guards;
+        }
+        if self.defender_edge != 0 {
+            let mut on_edge = 0;
+            for (rank, &row) in rows[1].iter().enumerate().take(dim) {
+                on_edge += (row & r.edge_rows[rank]).count_ones() as i32;
+            }
+            if king != NONE && r.is_edge(king as usize) {
+                on_edge -= 1;
+            }
+            value -= self.defender_edge * on_edge;
+        }
+        if king == NONE {
+            return value;
+        }
+        let k = king as usize;
+        if self.king_progress != 0 {
+            let distance = i32::from(r.escape_distance[k]);
+            value += self.king_progress * (2 * (dim as i32 - 1) - distance).max(0);
+        }
+        if self.king_mobility != 0 || self.king_pressure != 0 {
+            for d in 0..4 {
+                let mut s = r.neighbours[k][d];
+                if s != NONE && state.piece_at(s as usize) == Piece::Attacker {
+                    value -= self.king_pressure;
+                }
+                if self.king_mobility != 0 {
+                    while s != NONE && state.piece_at(s as usize) == Piece::Empty {
+                        value += self.king_mobility;
+                        s = r.neighbours[s as usize][d];
+                    }
+                }
+            }
+        }
+        if self.king_routes != 0 {
+            let mut routes = 0;
+            state.for_each_target(k, Piece::King, |to| {
+                routes += i32::from(state.escaped(to));
+                true
+            });
+            value += self.king_routes * routes;
+        }
+        value
     }
 }
 
 impl Evaluator<Tafl> for TaflEvaluator {
     fn evaluate(&self, state: &Tafl) -> Score {
-        let r = state.rules;
-        let dim = r.dim;
-        let king_on_board = i32::from(state.king != NONE);
-        let mut defenders_view = (i32::from(state.counts[1]) - king_on_board) * self.defender
-            - i32::from(state.counts[0]) * self.attacker;
-        if state.king != NONE {
-            let k = state.king as usize;
-            let (f, rank) = ((k % dim) as i32, (k / dim) as i32);
-            let last = dim as i32 - 1;
-            let distance = if r.edge_escape {
-                f.min(rank).min(last - f).min(last - rank)
-            } else {
-                r.corners
-                    .iter()
-                    .map(|&c| {
-                        let (cf, cr) = ((c as usize % dim) as i32, (c as usize / dim) as i32);
-                        (cf - f).abs() + (cr - rank).abs()
-                    })
-                    .min()
-                    .unwrap_or(2 * last)
-            };
-            defenders_view += self.king_progress * (2 * last - distance);
-            for d in 0..4 {
-                let mut s = r.neighbours[k][d];
-                if s != NONE && state.board.get(s as usize) == Piece::Attacker {
-                    defenders_view -= self.king_pressure;
-                }
-                while s != NONE && state.board.get(s as usize) == Piece::Empty {
-                    defenders_view += self.king_mobility;
-                    s = r.neighbours[s as usize][d];
-                }
-            }
-        }
+        let value = self.defenders_view(state);
         Score::cp(if state.side == Side::Second {
-            defenders_view
+            value
         } else {
-            -defenders_view
+            -value
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::start_of;
+    use plies::Notation;
+
+    #[test]
+    fn presets_by_name_and_symmetry() {
+        for name in EVALUATOR_NAMES {
+            assert!(TaflEvaluator::by_name(name).is_ok());
+        }
+        assert!(
+            TaflEvaluator::by_name("nope")
+                .unwrap_err()
+                .contains("material")
+        );
+        let start = start_of("brandub").unwrap();
+        let flipped = Tafl::new(start.rules, start.board, Side::Second);
+        let e = TaflEvaluator::full();
+        assert_eq!(e.evaluate(&start), -e.evaluate(&flipped));
+    }
+
+    #[test]
+    fn open_routes_are_worth_more() {
+        // Brandub (corner escape): the king on c7 sees both top corners a7 and g7; on c6 he
+        // sees none. Only the routes term differs between the two positions.
+        let two = Tafl::parse_position("brandub /3t3/7/7/7/7/7/2K4/ a").unwrap();
+        let none = Tafl::parse_position("brandub /3t3/7/7/7/7/2K4/7/ a").unwrap();
+        let e = TaflEvaluator {
+            king_routes: 100,
+            ..TaflEvaluator::material()
+        };
+        assert_eq!(
+            e.evaluate(&none).raw() - e.evaluate(&two).raw(),
+            200,
+            "attackers to move: two routes cost them 200"
+        );
     }
 }

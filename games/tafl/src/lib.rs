@@ -4,16 +4,21 @@
 //! built-in OpenTafl variant plus Brandubh "federation" and official-repetition Copenhagen,
 //! OTN positions and moves, game records with threefold repetition, and an evaluator.
 //!
-//! - Board: up to 19x19, square `= (rank - 1) * dim + file`, `a1 = 0`; a mailbox of one byte
-//!   per square in a fixed 361-byte array ([`Board`]), so [`Tafl`] is `Copy` with no heap.
+//! - Board: up to 19x19, square `= (rank - 1) * dim + file`, `a1 = 0`; row bitboards (one
+//!   `u32` per rank and side, [`Board`]), so [`Tafl`] is `Copy` (about 190 bytes) with no heap.
+//!   Captures and most game ends are found without playing a move (`classify`).
 //! - Rules: [`Rules`] parsed from the OTN string and interned, so a position carries a
 //!   `&'static Rules` (one pointer; equal rules share one copy).
 //! - Sides: [`plies::Side::First`] = attackers, [`plies::Side::Second`] = defenders.
 //! - Repetition: positions carry no history; [`GameRecord`] applies `tfr` when games are
 //!   played or replayed, and searches ignore repetition (a repeated position is searched like
 //!   any other).
-//! - Unsupported (rejected with an error naming the key or piece): berserk pieces and moves,
-//!   jumps, speed limits, fortress squares, middleweight king.
+//! - Supported beyond the built-ins: middleweight king (`ks:m`), speed limits (`spd:n` or
+//!   `spd:attackers,defenders,`), shieldwalls without the flanking rule (`swf:n`), attacker
+//!   and defender fortress squares (`afor`/`dfor` and their `h`/`p`/`s` sets).
+//! - Unsupported (rejected with an error naming the key or piece; no built-in variant needs
+//!   them): berserk pieces and moves (`ber`, pieces `c n m g`), king jumps (`kj`), per-piece-type
+//!   speed lists.
 //!
 //! ```
 //! use plies::{Game, Notation};
@@ -28,8 +33,10 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bits;
 pub mod board;
 mod capture;
+mod classify;
 mod endings;
 pub mod eval;
 pub mod notation;
@@ -37,12 +44,13 @@ pub mod otep;
 pub mod record;
 pub mod referee;
 pub mod rules;
+mod rules_otn;
 pub mod state;
 pub mod variants;
 mod zobrist;
 
 pub use board::{Board, Piece};
-pub use eval::TaflEvaluator;
+pub use eval::{EVALUATOR_NAMES, TaflEvaluator};
 pub use record::{GameRecord, RecordError};
 pub use rules::Rules;
 pub use state::{Tafl, TaflMove};

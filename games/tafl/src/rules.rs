@@ -1,15 +1,17 @@
-//! The rules descriptor: an OpenTafl rules string (OTN) parsed into [`Rules`], and written back.
+//! The rules descriptor [`Rules`]: a variant's parameters (read from an OpenTafl rules string
+//! by `rules_otn`) and the per-square tables derived from them (roles, neighbours, row masks
+//! of special squares, per-piece stop/pass masks).
 //!
-//! Key invariants: every key of rules/tafl.md is understood or rejected with an error naming
-//! the key; unknown keys are tolerated; [`Rules::to_otn`] writes every supported key
-//! explicitly, so parsing its output gives an equal [`Rules`]. Rules are interned
+//! Key invariants: the derived tables are rebuilt by `derive_tables` whenever parameters
+//! change, so they always agree with the parameters; rules are interned
 //! ([`intern`]): equal rules share one `&'static Rules`, so positions carry a plain reference.
 
 use std::sync::Mutex;
 
 use plies::NotationError;
 
-use crate::board::{Board, MAX_DIM, Piece, parse_square, square_name};
+use crate::board::{MAX_DIM, Piece, Rows};
+use crate::rules_otn::bad;
 
 /// A set of piece kinds, as a bit mask over [`Piece`] codes (bit `1 << piece as u8`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -24,6 +26,8 @@ impl PieceSet {
     pub const ATTACKERS: PieceSet = PieceSet(1 << Piece::Attacker as u8);
     /// The king only.
     pub const KING: PieceSet = PieceSet(1 << Piece::King as u8);
+    /// Defenders and the king.
+    pub const DEFENDING: PieceSet = PieceSet(1 << Piece::Defender as u8 | 1 << Piece::King as u8);
 
     /// Whether `piece` is in the set.
     #[inline]
@@ -33,7 +37,7 @@ impl PieceSet {
     }
 
     /// Reads OTN piece letters (`tcnkmg` attackers, `TCNKMG` defenders; `K` is the king).
-    fn parse(key: &str, value: &str) -> Result<PieceSet, NotationError> {
+    pub(crate) fn parse(key: &str, value: &str) -> Result<PieceSet, NotationError> {
         let mut set = 0u8;
         for c in value.chars() {
             match c {
@@ -47,7 +51,7 @@ impl PieceSet {
     }
 
     /// The OTN letters of the set (special pieces included for the kinds they stand beside).
-    fn to_otn(self) -> String {
+    pub(crate) fn to_otn(self) -> String {
         let mut s = String::new();
         if self.contains(Piece::Attacker) {
             s.push_str("tcnkmg");
@@ -112,6 +116,10 @@ pub enum KingStrength {
     Strong,
     /// `c`: strong on or next to the throne, weak elsewhere.
     Throne,
+    /// `m`: middleweight: every neighbouring square on the board must be an attacker or
+    /// hostile, so unlike a strong king he can be captured against the board edge (OpenTafl:
+    /// "captured against the edge, provided all adjacent spaces are hostile or enemies").
+    Middleweight,
     /// `w` (or `n`): captured between two like any piece.
     Weak,
 }
@@ -131,6 +139,10 @@ pub enum Shieldwall {
 pub(crate) const CORNER: u8 = 1;
 /// The throne (centre) role bit.
 pub(crate) const THRONE: u8 = 2;
+/// The attacker fortress role bit.
+pub(crate) const AFORT: u8 = 4;
+/// The defender fortress role bit.
+pub(crate) const DFORT: u8 = 8;
 
 /// A tafl variant's rules (everything but the start position).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -169,6 +181,25 @@ pub struct Rules {
     pub corner_stop: PieceSet,
     /// `cens`.
     pub throne_stop: PieceSet,
+    /// `afor`: attacker fortress squares.
+    pub attacker_forts: Vec<u16>,
+    /// `dfor`: defender fortress squares.
+    pub defender_forts: Vec<u16>,
+    /// `aforh`: attacker fortresses (when empty) hostile to these.
+    pub afort_hostile: PieceSet,
+    /// `dforh`.
+    pub dfort_hostile: PieceSet,
+    /// `aforp`.
+    pub afort_pass: PieceSet,
+    /// `dforp`.
+    pub dfort_pass: PieceSet,
+    /// `afors`.
+    pub afort_stop: PieceSet,
+    /// `dfors`.
+    pub dfort_stop: PieceSet,
+    /// `spd`: the most squares an attacker / a defender (king included) may move; `None`
+    /// is unlimited.
+    pub speed: [Option<u8>; 2],
     /// `sw`.
     pub shieldwall: Shieldwall,
     /// `swf`: a shieldwall is captured only by the flanking move on the edge.
@@ -183,47 +214,36 @@ pub struct Rules {
     pub(crate) edge: Vec<bool>,
     /// Per square: the neighbour in each direction (+file, -file, +rank, -rank), or `NONE`.
     pub(crate) neighbours: Vec<[u16; 4]>,
+    /// Per square: (rank index, file).
+    pub(crate) coords: Vec<(u8, u8)>,
+    /// The bits of a row that lie on the board.
+    pub(crate) row_mask: u32,
+    /// Corner squares as rows.
+    pub(crate) corner_rows: Rows,
+    /// Throne squares as rows.
+    pub(crate) throne_rows: Rows,
+    /// Fortress squares (either side's) as rows.
+    pub(crate) fort_rows: Rows,
+    /// Squares that are neither corner nor throne (anyone may stop there), as rows.
+    pub(crate) plain_rows: Rows,
+    /// Per piece code: the special squares it may not stop on.
+    pub(crate) no_stop: [Rows; 4],
+    /// Per piece code: the special squares it may not pass through.
+    pub(crate) no_pass: [Rows; 4],
+    /// The edge squares as rows.
+    pub(crate) edge_rows: Rows,
+    /// Per square: the Manhattan distance to the nearest escape square (a corner, or with
+    /// `esc:e` the edge); `2 * dim` when there is none.
+    pub(crate) escape_distance: Vec<u8>,
 }
 
 /// "No square" in [`Rules`] neighbour tables.
 pub(crate) const NONE: u16 = u16::MAX;
 
-fn bad(key: &str, value: &str, reason: &str) -> NotationError {
-    NotationError::new(
-        format!("{key}:{value}"),
-        format!("rules key '{key}': {reason}"),
-    )
-}
-
-fn yes_no(key: &str, value: &str) -> Result<bool, NotationError> {
-    match value {
-        "y" => Ok(true),
-        "n" => Ok(false),
-        _ => Err(bad(key, value, "expected y or n")),
-    }
-}
-
-fn squares(key: &str, value: &str, dim: usize) -> Result<Vec<u16>, NotationError> {
-    let mut out = Vec::new();
-    for part in value.split(',').filter(|p| !p.is_empty()) {
-        let sq = parse_square(part, dim).ok_or_else(|| {
-            bad(
-                key,
-                value,
-                &format!("'{part}' is not a square of this board"),
-            )
-        })?;
-        if !out.contains(&(sq as u16)) {
-            out.push(sq as u16);
-        }
-    }
-    Ok(out)
-}
-
 impl Rules {
     /// Default rules for a `dim` board (OpenTafl's defaults: corner escape, strong armed
     /// king, throne in the centre, corners at the four corners).
-    fn defaults(dim: usize) -> Rules {
+    pub(crate) fn defaults(dim: usize) -> Rules {
         let last = dim - 1;
         let mut rules = Rules {
             name: String::new(),
@@ -248,6 +268,15 @@ impl Rules {
             throne_pass: PieceSet::ALL,
             corner_stop: PieceSet::KING,
             throne_stop: PieceSet::KING,
+            attacker_forts: Vec::new(),
+            defender_forts: Vec::new(),
+            afort_hostile: PieceSet::DEFENDING,
+            dfort_hostile: PieceSet::ATTACKERS,
+            afort_pass: PieceSet::ALL,
+            dfort_pass: PieceSet::ALL,
+            afort_stop: PieceSet::ALL,
+            dfort_stop: PieceSet::DEFENDING,
+            speed: [None, None],
             shieldwall: Shieldwall::None,
             shieldwall_flank: true,
             edge_fort: false,
@@ -255,12 +284,22 @@ impl Rules {
             roles: Vec::new(),
             edge: Vec::new(),
             neighbours: Vec::new(),
+            coords: Vec::new(),
+            row_mask: 0,
+            corner_rows: [0; MAX_DIM],
+            throne_rows: [0; MAX_DIM],
+            fort_rows: [0; MAX_DIM],
+            plain_rows: [0; MAX_DIM],
+            no_stop: [[0; MAX_DIM]; 4],
+            no_pass: [[0; MAX_DIM]; 4],
+            edge_rows: [0; MAX_DIM],
+            escape_distance: Vec::new(),
         };
         rules.derive_tables();
         rules
     }
 
-    fn derive_tables(&mut self) {
+    pub(crate) fn derive_tables(&mut self) {
         let dim = self.dim;
         self.roles = vec![0; dim * dim];
         for &c in &self.corners {
@@ -268,6 +307,12 @@ impl Rules {
         }
         for &t in &self.thrones {
             self.roles[t as usize] |= THRONE;
+        }
+        for &t in &self.attacker_forts {
+            self.roles[t as usize] |= AFORT;
+        }
+        for &t in &self.defender_forts {
+            self.roles[t as usize] |= DFORT;
         }
         self.edge = (0..dim * dim)
             .map(|sq| {
@@ -286,210 +331,78 @@ impl Rules {
                 ]
             })
             .collect();
-    }
-
-    /// Parses an OTN rules string: `dim:` first, `start:`/`starti:` last (required), other keys
-    /// in any order, unknown keys ignored. Returns the rules and the start board.
-    pub fn parse(text: &str) -> Result<(Rules, Board), NotationError> {
-        let mut tokens = text.split_whitespace();
-        let first = tokens
-            .next()
-            .ok_or_else(|| NotationError::new("", "empty rules string"))?;
-        let dim_text = first
-            .strip_prefix("dim:")
-            .ok_or_else(|| NotationError::new(first, "a rules string starts with dim:<size>"))?;
-        let dim: usize = dim_text
-            .parse()
-            .ok()
-            .filter(|d| (7..=MAX_DIM).contains(d))
-            .ok_or_else(|| bad("dim", dim_text, "expected a board size 7..19"))?;
-        let mut rules = Rules::defaults(dim);
-        let mut board = None;
-        for token in tokens {
-            if board.is_some() {
-                return Err(NotationError::new(
-                    token,
-                    "nothing may follow start: in a rules string",
-                ));
-            }
-            let Some((key, value)) = token.split_once(':') else {
-                return Err(NotationError::new(token, "expected key:value"));
-            };
-            match key {
-                "start" => board = Some(Board::parse(value, dim, false)?),
-                "starti" => board = Some(Board::parse(value, dim, true)?),
-                "name" => rules.name = value.replace('_', " "),
-                "esc" => {
-                    rules.edge_escape = match value {
-                        "c" => false,
-                        "e" => true,
-                        _ => return Err(bad(key, value, "expected c or e")),
-                    }
-                }
-                "tfrd" => {
-                    let on = yes_no(key, value)?;
-                    rules.repetition = if on {
-                        Repetition::DefendersLose
-                    } else {
-                        rules.repetition
-                    };
-                }
-                "surf" => rules.surround_fatal = yes_no(key, value)?,
-                "atkf" => rules.attackers_first = yes_no(key, value)?,
-                "tfr" if rules.repetition != Repetition::DefendersLose => {
-                    rules.repetition = match value {
-                        "d" => Repetition::Draw,
-                        "w" => Repetition::MoverLoses,
-                        "l" => Repetition::MoverWins,
-                        "i" => Repetition::Ignore,
-                        _ => return Err(bad(key, value, "expected d, w, l or i")),
-                    }
-                }
-                "ka" => {
-                    rules.king_armed = match value {
-                        "y" => KingArmed::Yes,
-                        "n" => KingArmed::No,
-                        "a" => KingArmed::Anvil,
-                        "h" => KingArmed::Hammer,
-                        _ => return Err(bad(key, value, "expected y, n, a or h")),
-                    }
-                }
-                "ks" => {
-                    rules.king_strength = match value {
-                        "s" | "y" => KingStrength::Strong,
-                        "c" => KingStrength::Throne,
-                        "w" | "n" => KingStrength::Weak,
-                        "m" => return Err(bad(key, value, "middleweight king is not supported")),
-                        _ => return Err(bad(key, value, "expected s, c, m or w")),
-                    }
-                }
-                "kj" | "nj" | "cj" | "mj" | "gj" => {
-                    if !matches!(value, "n" | "r" | "j" | "c") {
-                        return Err(bad(key, value, "expected n, r, j or c"));
-                    }
-                    if key == "kj" && value != "n" {
-                        return Err(bad(key, value, "king jumps are not supported"));
-                    }
-                }
-                "spd" if value != "-1" => {
-                    return Err(bad(key, value, "speed limits are not supported"));
-                }
-                "ber" => match value {
-                    "n" => {}
-                    "c" | "m" => return Err(bad(key, value, "berserk is not supported")),
-                    _ => return Err(bad(key, value, "expected n, c or m")),
-                },
-                "cor" => rules.corners = squares(key, value, dim)?,
-                "cen" => rules.thrones = squares(key, value, dim)?,
-                "afor" | "dfor" => {
-                    let listed = squares(key, value, dim)?;
-                    if !listed.is_empty() {
-                        return Err(bad(key, value, "fortress squares are not supported"));
-                    }
-                }
-                "corh" => rules.corner_hostile = PieceSet::parse(key, value)?,
-                "cenh" => rules.throne_hostile = PieceSet::parse(key, value)?,
-                "cenhe" => rules.throne_hostile_empty = PieceSet::parse(key, value)?,
-                "corp" => rules.corner_pass = PieceSet::parse(key, value)?,
-                "cenp" => rules.throne_pass = PieceSet::parse(key, value)?,
-                "cors" => rules.corner_stop = PieceSet::parse(key, value)?,
-                "cens" => rules.throne_stop = PieceSet::parse(key, value)?,
-                "aforh" | "dforh" | "aforp" | "dforp" | "afors" | "dfors" => {
-                    PieceSet::parse(key, value)?;
-                }
-                "sw" => {
-                    rules.shieldwall = match value {
-                        "n" => Shieldwall::None,
-                        "w" => Shieldwall::Weak,
-                        "s" => Shieldwall::Strong,
-                        _ => return Err(bad(key, value, "expected n, w or s")),
-                    }
-                }
-                "swf" => rules.shieldwall_flank = yes_no(key, value)?,
-                "efe" => rules.edge_fort = yes_no(key, value)?,
-                "linc" => rules.linnaean = yes_no(key, value)?,
-                "dim" => return Err(bad(key, value, "dim: must come first, once")),
-                _ => {} // unknown keys are tolerated
-            }
-        }
-        let board =
-            board.ok_or_else(|| NotationError::new(text.trim(), "missing start:<position>"))?;
-        rules.derive_tables();
-        if !rules.shieldwall_flank && rules.shieldwall != Shieldwall::None {
-            return Err(bad(
-                "swf",
-                "n",
-                "shieldwalls without the flanking move are not supported",
-            ));
-        }
-        Ok((rules, board))
-    }
-
-    /// The OTN rules string of these rules with `board` as its start position (every
-    /// supported key written explicitly).
-    #[must_use]
-    pub fn to_otn(&self, board: &Board) -> String {
-        let list = |sqs: &[u16]| -> String {
-            sqs.iter()
-                .map(|&s| format!("{},", square_name(s as usize, self.dim)))
-                .collect()
+        self.coords = (0..dim * dim)
+            .map(|sq| ((sq / dim) as u8, (sq % dim) as u8))
+            .collect();
+        self.row_mask = if dim >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << dim) - 1
         };
-        let yn = |b: bool| if b { "y" } else { "n" };
-        let mut s = format!("dim:{}", self.dim);
-        if !self.name.is_empty() {
-            s += &format!(" name:{}", self.name.replace(' ', "_"));
+        self.edge_rows = crate::bits::edge_rows(dim, self.row_mask);
+        self.escape_distance = (0..dim * dim)
+            .map(|sq| {
+                let (f, r) = (sq % dim, sq / dim);
+                let d = if self.edge_escape {
+                    f.min(r).min(dim - 1 - f).min(dim - 1 - r)
+                } else {
+                    self.corners
+                        .iter()
+                        .map(|&c| {
+                            let (cf, cr) = (c as usize % dim, c as usize / dim);
+                            cf.abs_diff(f) + cr.abs_diff(r)
+                        })
+                        .min()
+                        .unwrap_or(2 * dim)
+                };
+                d.min(2 * dim) as u8
+            })
+            .collect();
+        self.corner_rows = [0; MAX_DIM];
+        self.fort_rows = [0; MAX_DIM];
+        self.throne_rows = [0; MAX_DIM];
+        self.plain_rows = [0; MAX_DIM];
+        self.no_stop = [[0; MAX_DIM]; 4];
+        self.no_pass = [[0; MAX_DIM]; 4];
+        for r in 0..dim {
+            self.plain_rows[r] = self.row_mask;
         }
-        s += &format!(
-            " esc:{} surf:{} atkf:{} tfr:{} ka:{} ks:{}",
-            if self.edge_escape { "e" } else { "c" },
-            yn(self.surround_fatal),
-            yn(self.attackers_first),
-            match self.repetition {
-                Repetition::Draw => "d",
-                Repetition::MoverLoses | Repetition::DefendersLose => "w",
-                Repetition::MoverWins => "l",
-                Repetition::Ignore => "i",
-            },
-            match self.king_armed {
-                KingArmed::Yes => "y",
-                KingArmed::No => "n",
-                KingArmed::Anvil => "a",
-                KingArmed::Hammer => "h",
-            },
-            match self.king_strength {
-                KingStrength::Strong => "s",
-                KingStrength::Throne => "c",
-                KingStrength::Weak => "w",
-            },
-        );
-        if self.repetition == Repetition::DefendersLose {
-            s += " tfrd:y";
+        for sq in 0..dim * dim {
+            let (r, f) = (sq / dim, sq % dim);
+            let bit = 1u32 << f;
+            let corner = self.is_corner(sq);
+            let throne = self.is_throne(sq);
+            let afort = self.roles[sq] & AFORT != 0;
+            let dfort = self.roles[sq] & DFORT != 0;
+            if corner {
+                self.corner_rows[r] |= bit;
+            }
+            if throne {
+                self.throne_rows[r] |= bit;
+            }
+            if afort || dfort {
+                self.fort_rows[r] |= bit;
+            }
+            if corner || throne || afort || dfort {
+                self.plain_rows[r] &= !bit;
+            }
+            for piece in [Piece::Attacker, Piece::Defender, Piece::King] {
+                let stop = (!corner || self.corner_stop.contains(piece))
+                    && (!throne || self.throne_stop.contains(piece))
+                    && (!afort || self.afort_stop.contains(piece))
+                    && (!dfort || self.dfort_stop.contains(piece));
+                let pass = (!corner || self.corner_pass.contains(piece))
+                    && (!throne || self.throne_pass.contains(piece))
+                    && (!afort || self.afort_pass.contains(piece))
+                    && (!dfort || self.dfort_pass.contains(piece));
+                if !stop {
+                    self.no_stop[piece as usize][r] |= bit;
+                }
+                if !pass {
+                    self.no_pass[piece as usize][r] |= bit;
+                }
+            }
         }
-        s += &format!(
-            " cor:{} cen:{} corh:{} cenh:{} cenhe:{} corp:{} cenp:{} cors:{} cens:{}",
-            list(&self.corners),
-            list(&self.thrones),
-            self.corner_hostile.to_otn(),
-            self.throne_hostile.to_otn(),
-            self.throne_hostile_empty.to_otn(),
-            self.corner_pass.to_otn(),
-            self.throne_pass.to_otn(),
-            self.corner_stop.to_otn(),
-            self.throne_stop.to_otn(),
-        );
-        s += &format!(
-            " sw:{} swf:{} efe:{} linc:{} start:{}",
-            match self.shieldwall {
-                Shieldwall::None => "n",
-                Shieldwall::Weak => "w",
-                Shieldwall::Strong => "s",
-            },
-            yn(self.shieldwall_flank),
-            yn(self.edge_fort),
-            yn(self.linnaean),
-            board.to_otn(self.dim)
-        );
-        s
     }
 
     /// Whether `sq` is a corner square.
@@ -504,6 +417,19 @@ impl Rules {
     #[must_use]
     pub fn is_throne(&self, sq: usize) -> bool {
         self.roles[sq] & THRONE != 0
+    }
+
+    /// Whether an empty `sq` is hostile to `victim` by its role (corner, throne, fortress).
+    #[inline]
+    pub(crate) fn empty_hostile(&self, sq: usize, victim: Piece) -> bool {
+        let role = self.roles[sq];
+        role != 0
+            && ((role & CORNER != 0 && self.corner_hostile.contains(victim))
+                || (role & THRONE != 0
+                    && (self.throne_hostile_empty.contains(victim)
+                        || self.throne_hostile.contains(victim)))
+                || (role & AFORT != 0 && self.afort_hostile.contains(victim))
+                || (role & DFORT != 0 && self.dfort_hostile.contains(victim)))
     }
 
     /// Whether `sq` lies on the board edge.

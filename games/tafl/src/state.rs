@@ -1,18 +1,20 @@
 //! The tafl position [`Tafl`], its move [`TaflMove`], and the [`plies::Game`] implementation:
-//! move generation, copy-make play, game end.
+//! move generation on row bitboards, copy-make play, game end.
 //!
 //! Key invariants: [`Side::First`] is always the attackers (even with `atkf:n`, where the
 //! defenders happen to move first); `outcome` is decided in [`Game::play`] (and for parsed
 //! positions by [`Tafl::new`]) and is `Some` exactly when the side to move has no move; the
 //! hash covers board and side to move and is kept incrementally. Repetition is *not* part of a
 //! position (see [`crate::record`] for how threefold repetition is applied).
+#![allow(clippy::needless_range_loop)] // row bitboards are indexed by rank
 
 use std::fmt;
 
 use plies::{Game, MoveClass, Outcome, Side};
 
-use crate::board::{Board, Piece};
-use crate::rules::{NONE, Rules};
+use crate::board::{Board, NO_SQUARE, Piece};
+use crate::classify::Facts;
+use crate::rules::Rules;
 use crate::zobrist::{defenders_to_move_key, piece_key};
 
 /// A move: one piece slides from `from` to `to` along a rank or file.
@@ -29,16 +31,11 @@ pub struct TaflMove {
 pub struct Tafl {
     pub(crate) rules: &'static Rules,
     pub(crate) board: Board,
-    /// The king's square, `NONE` once captured (or when the position has no king).
-    pub(crate) king: u16,
     pub(crate) side: Side,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) hash: u64,
     /// Pieces per side (attackers, defenders with the king), kept by [`Tafl::capture`].
     pub(crate) counts: [u16; 2],
-    /// Per side, a square whose piece recently had a legal move (a hint for
-    /// [`Tafl::has_any_move`]; not part of the position).
-    pub(crate) witness: [u16; 2],
 }
 
 /// Whether `piece` belongs to `side` (attackers are [`Side::First`]).
@@ -50,30 +47,32 @@ pub(crate) fn owns(side: Side, piece: Piece) -> bool {
     }
 }
 
+/// The bits `lo..hi` of a row.
+#[inline]
+fn span(lo: u32, hi: u32) -> u32 {
+    if hi <= lo {
+        0
+    } else {
+        ((1u64 << hi) - (1u64 << lo)) as u32
+    }
+}
+
 impl Tafl {
     /// The position with `board` and `side` to move under `rules`; decides whether the game is
     /// already over (king gone, king escaped, edge fort, encirclement, no move).
     #[must_use]
     pub fn new(rules: &'static Rules, board: Board, side: Side) -> Tafl {
-        let n = rules.dim * rules.dim;
-        let king = (0..n)
-            .find(|&sq| board.get(sq) == Piece::King)
-            .map_or(NONE, |sq| sq as u16);
+        assert_eq!(board.dim(), rules.dim, "board and rules sizes differ");
         let mut state = Tafl {
             rules,
             board,
-            king,
             side,
             outcome: None,
             hash: 0,
             counts: [0, 0],
-            witness: [NONE, NONE],
         };
-        for sq in 0..n {
-            let piece = board.get(sq);
-            if piece != Piece::Empty {
-                state.counts[usize::from(piece != Piece::Attacker)] += 1;
-            }
+        for s in 0..2 {
+            state.counts[s] = board.rows[s].iter().map(|r| r.count_ones() as u16).sum();
         }
         state.hash = state.hash_from_scratch();
         state.outcome = state.static_outcome();
@@ -95,7 +94,20 @@ impl Tafl {
     /// The king's square, if the king is on the board.
     #[must_use]
     pub fn king_square(&self) -> Option<usize> {
-        (self.king != NONE).then_some(self.king as usize)
+        self.board.king()
+    }
+
+    /// The king's square or [`NO_SQUARE`].
+    #[inline]
+    pub(crate) fn king(&self) -> u16 {
+        self.board.king
+    }
+
+    /// The piece on `sq` (through the rules' coordinate table: no division).
+    #[inline]
+    pub(crate) fn piece_at(&self, sq: usize) -> Piece {
+        let (r, f) = self.rules.coords[sq];
+        self.board.at(usize::from(r), usize::from(f), sq)
     }
 
     /// The same board and side under a decided `outcome` (used by game records to end a game
@@ -108,13 +120,24 @@ impl Tafl {
         }
     }
 
-    fn static_outcome(&mut self) -> Option<Outcome> {
+    /// Whether the king on `k` has escaped.
+    #[inline]
+    pub(crate) fn escaped(&self, k: usize) -> bool {
         let r = self.rules;
-        if self.king == NONE {
+        if r.edge_escape {
+            r.is_edge(k)
+        } else {
+            r.is_corner(k)
+        }
+    }
+
+    fn static_outcome(&self) -> Option<Outcome> {
+        let r = self.rules;
+        if self.king() == NO_SQUARE {
             return Some(Outcome::Win(Side::First));
         }
-        let k = self.king as usize;
-        if (r.edge_escape && r.is_edge(k)) || (!r.edge_escape && r.is_corner(k)) {
+        let k = self.king() as usize;
+        if self.escaped(k) {
             return Some(Outcome::Win(Side::Second));
         }
         if r.edge_fort && self.edge_fort() {
@@ -129,102 +152,114 @@ impl Tafl {
         None
     }
 
-    /// Calls `visit(to)` for each square the piece on `from` may stop on; stops early when
-    /// `visit` returns `false` (and then returns `false`).
+    /// The squares of rank index `r` that the piece of kind `piece` on file `f` there may
+    /// stop on, moving along the rank.
     #[inline]
-    fn for_each_target(
+    fn rank_targets(&self, r: usize, f: usize, piece: Piece) -> u32 {
+        let rl = self.rules;
+        let occ = self.board.rows[0][r] | self.board.rows[1][r];
+        let block = occ | rl.no_pass[piece as usize][r];
+        let dim = rl.dim as u32;
+        let f = f as u32;
+        let above = block & (u32::MAX << (f + 1));
+        let right_end = if above == 0 {
+            dim
+        } else {
+            let b = above.trailing_zeros();
+            if occ & (1 << b) == 0 { b + 1 } else { b }
+        };
+        let below = block & ((1u32 << f) - 1);
+        let left_start = if below == 0 {
+            0
+        } else {
+            let b = 31 - below.leading_zeros();
+            if occ & (1 << b) == 0 { b } else { b + 1 }
+        };
+        let mut targets =
+            (span(f + 1, right_end) | span(left_start, f)) & !rl.no_stop[piece as usize][r] & !occ;
+        if let Some(limit) = rl.speed[usize::from(piece != Piece::Attacker)] {
+            let limit = u32::from(limit);
+            targets &= span(f.saturating_sub(limit), (f + limit + 1).min(dim));
+        }
+        targets
+    }
+
+    /// Calls `visit(to)` for each square the piece `piece` on `from` may stop on; stops early
+    /// when `visit` returns `false` (and then returns `false`).
+    #[inline]
+    pub(crate) fn for_each_target(
         &self,
         from: usize,
         piece: Piece,
         mut visit: impl FnMut(usize) -> bool,
     ) -> bool {
-        let r = self.rules;
-        for d in 0..4 {
-            let mut s = r.neighbours[from][d];
-            while s != NONE && self.board.0[s as usize] == 0 {
-                let sq = s as usize;
-                let role = r.roles[sq];
-                if role == 0 {
-                    if !visit(sq) {
-                        return false;
-                    }
-                } else {
-                    let corner = r.is_corner(sq);
-                    let throne = r.is_throne(sq);
-                    let stop = (!corner || r.corner_stop.contains(piece))
-                        && (!throne || r.throne_stop.contains(piece));
-                    if stop && !visit(sq) {
-                        return false;
-                    }
-                    let pass = (!corner || r.corner_pass.contains(piece))
-                        && (!throne || r.throne_pass.contains(piece));
-                    if !pass {
-                        break;
-                    }
-                }
-                s = r.neighbours[sq][d];
+        let rl = self.rules;
+        let dim = rl.dim;
+        let (r, f) = rl.coords[from];
+        let (r, f) = (usize::from(r), usize::from(f));
+        let mut along = self.rank_targets(r, f, piece);
+        let base = r * dim;
+        while along != 0 {
+            let t = along.trailing_zeros() as usize;
+            along &= along - 1;
+            if !visit(base + t) {
+                return false;
+            }
+        }
+        let bit = 1u32 << f;
+        let no_stop = &rl.no_stop[piece as usize];
+        let no_pass = &rl.no_pass[piece as usize];
+        let rows = &self.board.rows;
+        let reach = rl.speed[usize::from(piece != Piece::Attacker)].map_or(dim, usize::from);
+        let mut s = r + 1;
+        while s < dim && s <= r + reach && (rows[0][s] | rows[1][s]) & bit == 0 {
+            if no_stop[s] & bit == 0 && !visit(s * dim + f) {
+                return false;
+            }
+            if no_pass[s] & bit != 0 {
+                break;
+            }
+            s += 1;
+        }
+        let mut s = r;
+        while s > 0 && s + reach > r && (rows[0][s - 1] | rows[1][s - 1]) & bit == 0 {
+            s -= 1;
+            if no_stop[s] & bit == 0 && !visit(s * dim + f) {
+                return false;
+            }
+            if no_pass[s] & bit != 0 {
+                break;
             }
         }
         true
     }
 
-    /// Whether `side` has at least one legal move on this board. Tries the remembered
-    /// witness (a square whose piece had a move, `witness[side]`) first, and remembers the
-    /// piece found by a scan; the witness is only a hint, checked every time.
-    pub(crate) fn has_any_move(&mut self, side: Side) -> bool {
-        let movable = |state: &Tafl, sq: usize| {
-            let piece = state.board.get(sq);
-            owns(side, piece) && !state.for_each_target(sq, piece, |_| false)
-        };
-        let w = self.witness[side.index()] as usize;
-        if w < self.rules.dim * self.rules.dim && movable(self, w) {
-            return true;
-        }
-        if side == Side::Second && self.king != NONE && movable(self, self.king as usize) {
-            self.witness[1] = self.king;
-            return true;
-        }
-        let n = self.rules.dim * self.rules.dim;
-        match (0..n).find(|&sq| movable(self, sq)) {
-            Some(sq) => {
-                self.witness[side.index()] = sq as u16;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Empties `sq`, keeping the hash (not the counts: see [`Tafl::capture`]).
-    #[inline]
-    pub(crate) fn lift(&mut self, sq: usize) {
-        let code = self.board.0[sq];
-        self.hash ^= piece_key(code, sq);
-        self.board.0[sq] = 0;
-    }
-
     /// Removes a captured piece, keeping hash and counts.
     #[inline]
     pub(crate) fn capture(&mut self, sq: usize) {
-        let code = self.board.0[sq];
-        self.counts[usize::from(code != Piece::Attacker as u8)] -= 1;
-        self.lift(sq);
+        let piece = self.piece_at(sq);
+        let (r, f) = self.rules.coords[sq];
+        self.counts[usize::from(piece != Piece::Attacker)] -= 1;
+        self.hash ^= piece_key(piece as u8, sq);
+        self.board.remove(usize::from(r), usize::from(f), sq);
     }
 
-    #[inline]
-    fn put(&mut self, sq: usize, code: u8) {
-        self.hash ^= piece_key(code, sq);
-        self.board.0[sq] = code;
-    }
-
-    /// The squares whose pieces `mv` captures, in the position after it (for full OTN moves
-    /// and record checks).
+    /// The squares whose pieces `mv` captures (for full OTN moves and record checks).
     #[must_use]
     pub fn captured_by(&self, mv: TaflMove) -> Vec<usize> {
-        let next = self.play(mv);
-        let n = self.rules.dim * self.rules.dim;
-        (0..n)
-            .filter(|&sq| sq != mv.from as usize && self.board.0[sq] != 0 && next.board.0[sq] == 0)
-            .collect()
+        let caps = self.captures(mv.from as usize, mv.to as usize);
+        let mut out = Vec::new();
+        caps.for_each(self.rules, &self.board, |sq| out.push(sq));
+        if caps.king {
+            out.push(self.king() as usize);
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Whether the move from `from` to `to` wins at once, found by playing it.
+    pub(crate) fn wins_by_playing(&self, mv: TaflMove) -> bool {
+        self.play(mv).outcome == Some(Outcome::Win(self.side))
     }
 }
 
@@ -240,10 +275,20 @@ impl Game for Tafl {
         if self.outcome.is_some() {
             return;
         }
-        let n = self.rules.dim * self.rules.dim;
-        for from in 0..n {
-            let piece = self.board.get(from);
-            if owns(self.side, piece) {
+        let dim = self.rules.dim;
+        let own = &self.board.rows[self.side.index()];
+        let king = self.king() as usize;
+        for r in 0..dim {
+            let mut pieces = own[r];
+            while pieces != 0 {
+                let f = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let from = r * dim + f;
+                let piece = match self.side {
+                    Side::First => Piece::Attacker,
+                    Side::Second if from == king => Piece::King,
+                    Side::Second => Piece::Defender,
+                };
                 self.for_each_target(from, piece, |to| {
                     moves.push(TaflMove {
                         from: from as u16,
@@ -255,30 +300,42 @@ impl Game for Tafl {
         }
     }
 
+    fn generate_noisy_moves(&self, moves: &mut Vec<TaflMove>) {
+        self.generate_split(moves, true);
+    }
+
+    fn generate_quiet_moves(&self, moves: &mut Vec<TaflMove>) {
+        self.generate_split(moves, false);
+    }
+
     fn play(&self, mv: TaflMove) -> Tafl {
         let mut next = *self;
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let code = self.board.0[from];
-        let piece = Piece::from_code(code);
-        next.lift(from);
-        next.put(to, code);
-        if piece == Piece::King {
-            next.king = to as u16;
+        let piece = self.piece_at(from);
+        let caps = self.captures(from, to);
+        let rl = self.rules;
+        let (fr, ff) = rl.coords[from];
+        let (tr, tf) = rl.coords[to];
+        next.board.remove(usize::from(fr), usize::from(ff), from);
+        next.board.put(usize::from(tr), usize::from(tf), to, piece);
+        next.hash ^= piece_key(piece as u8, from) ^ piece_key(piece as u8, to);
+        let board = next.board;
+        caps.for_each(rl, &board, |sq| next.capture(sq));
+        if caps.king {
+            next.capture(next.king() as usize);
         }
-        next.resolve_captures(to, piece);
         let mover = self.side;
         next.side = mover.opponent();
         next.hash ^= defenders_to_move_key();
-        let r = self.rules;
         next.outcome = if mover == Side::Second {
-            let escaped = piece == Piece::King
-                && ((r.edge_escape && r.is_edge(to)) || (!r.edge_escape && r.is_corner(to)));
-            (escaped || (r.edge_fort && next.edge_fort())).then_some(Outcome::Win(Side::Second))
+            let escaped = piece == Piece::King && next.escaped(to);
+            (escaped || (rl.edge_fort && next.edge_fort())).then_some(Outcome::Win(Side::Second))
         } else {
-            let captured = next.counts[1] != self.counts[1];
-            let encircled =
-                r.surround_fatal && (captured || next.may_close_ring(to)) && next.encircled();
-            (next.king == NONE || encircled).then_some(Outcome::Win(Side::First))
+            let encircled = rl.surround_fatal
+                && !caps.king
+                && (caps.any() || next.may_close_ring(to))
+                && next.encircled();
+            (caps.king || encircled).then_some(Outcome::Win(Side::First))
         };
         if next.outcome.is_none() && !next.has_any_move(next.side) {
             next.outcome = Some(Outcome::Win(mover));
@@ -304,9 +361,9 @@ impl Game for Tafl {
             0
         };
         for sq in 0..n {
-            let code = self.board.0[sq];
-            if code != 0 {
-                h ^= piece_key(code, sq);
+            let piece = self.board.get(sq);
+            if piece != Piece::Empty {
+                h ^= piece_key(piece as u8, sq);
             }
         }
         h
@@ -329,17 +386,44 @@ impl Game for Tafl {
         dim * dim * 2 * dim
     }
 
-    fn classify(&self, mv: TaflMove) -> MoveClass {
-        let next = self.play(mv);
-        if next.outcome == Some(Outcome::Win(self.side)) {
-            return MoveClass::Win;
+    fn move_from_index(&self, index: usize) -> Option<TaflMove> {
+        let dim = self.rules.dim;
+        if self.outcome.is_some() || index >= self.move_index_bound() {
+            return None;
         }
-        let them = self.side.opponent().index();
-        if next.counts[them] < self.counts[them] {
-            MoveClass::Capture
+        let from = index / (2 * dim);
+        let lane = index % (2 * dim);
+        let (fr, ff) = (from / dim, from % dim);
+        let to = if lane < dim {
+            fr * dim + lane
         } else {
-            MoveClass::Quiet
+            (lane - dim) * dim + ff
+        };
+        let piece = self.piece_at(from);
+        if to == from || !owns(self.side, piece) {
+            return None;
         }
+        let mut found = false;
+        self.for_each_target(from, piece, |t| {
+            found = t == to;
+            !found
+        });
+        found.then_some(TaflMove {
+            from: from as u16,
+            to: to as u16,
+        })
+    }
+
+    fn classify(&self, mv: TaflMove) -> MoveClass {
+        let facts = Facts {
+            no_move_squares: self.no_move_squares(),
+            ring_path: None,
+        };
+        self.classify_with(mv, &facts)
+    }
+
+    fn is_threatened(&self) -> bool {
+        self.outcome.is_none() && self.side == Side::First && self.king_sees_escape()
     }
 }
 

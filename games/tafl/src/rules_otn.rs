@@ -1,0 +1,286 @@
+//! Reading and writing the OTN rules string: [`Rules::parse`] and [`Rules::to_otn`].
+//!
+//! Key invariants: every key of rules/tafl.md is understood or rejected with an error naming
+//! the key; unknown keys are tolerated; [`Rules::to_otn`] writes every supported key
+//! explicitly, so parsing its output gives equal [`Rules`].
+
+use plies::NotationError;
+
+use crate::board::{Board, MAX_DIM, parse_square, square_name};
+use crate::rules::{KingArmed, KingStrength, PieceSet, Repetition, Rules, Shieldwall};
+
+pub(crate) fn bad(key: &str, value: &str, reason: &str) -> NotationError {
+    NotationError::new(
+        format!("{key}:{value}"),
+        format!("rules key '{key}': {reason}"),
+    )
+}
+
+fn yes_no(key: &str, value: &str) -> Result<bool, NotationError> {
+    match value {
+        "y" => Ok(true),
+        "n" => Ok(false),
+        _ => Err(bad(key, value, "expected y or n")),
+    }
+}
+
+/// `spd`: `-1` (unlimited), one speed for every piece, or `attackers,defenders,`.
+fn speeds(key: &str, value: &str) -> Result<[Option<u8>; 2], NotationError> {
+    let one = |text: &str| -> Result<Option<u8>, NotationError> {
+        match text.trim().parse::<i32>() {
+            Ok(-1) => Ok(None),
+            Ok(n) if (1..=18).contains(&n) => Ok(Some(n as u8)),
+            _ => Err(bad(
+                key,
+                value,
+                &format!("'{text}' is not a speed (-1 or 1..18)"),
+            )),
+        }
+    };
+    let parts: Vec<&str> = value.split(',').filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        [all] => {
+            let s = one(all)?;
+            Ok([s, s])
+        }
+        [attackers, defenders] => Ok([one(attackers)?, one(defenders)?]),
+        _ => Err(bad(
+            key,
+            value,
+            "expected one speed or 'attackers,defenders,' (per-piece-type lists are not supported)",
+        )),
+    }
+}
+
+fn squares(key: &str, value: &str, dim: usize) -> Result<Vec<u16>, NotationError> {
+    let mut out = Vec::new();
+    for part in value.split(',').filter(|p| !p.is_empty()) {
+        let sq = parse_square(part, dim).ok_or_else(|| {
+            bad(
+                key,
+                value,
+                &format!("'{part}' is not a square of this board"),
+            )
+        })?;
+        if !out.contains(&(sq as u16)) {
+            out.push(sq as u16);
+        }
+    }
+    Ok(out)
+}
+
+impl Rules {
+    /// Parses an OTN rules string: `dim:` first, `start:`/`starti:` last (required), other keys
+    /// in any order, unknown keys ignored. Returns the rules and the start board.
+    pub fn parse(text: &str) -> Result<(Rules, Board), NotationError> {
+        let mut tokens = text.split_whitespace();
+        let first = tokens
+            .next()
+            .ok_or_else(|| NotationError::new("", "empty rules string"))?;
+        let dim_text = first
+            .strip_prefix("dim:")
+            .ok_or_else(|| NotationError::new(first, "a rules string starts with dim:<size>"))?;
+        let dim: usize = dim_text
+            .parse()
+            .ok()
+            .filter(|d| (7..=MAX_DIM).contains(d))
+            .ok_or_else(|| bad("dim", dim_text, "expected a board size 7..19"))?;
+        let mut rules = Rules::defaults(dim);
+        let mut board = None;
+        for token in tokens {
+            if board.is_some() {
+                return Err(NotationError::new(
+                    token,
+                    "nothing may follow start: in a rules string",
+                ));
+            }
+            let Some((key, value)) = token.split_once(':') else {
+                return Err(NotationError::new(token, "expected key:value"));
+            };
+            match key {
+                "start" => board = Some(Board::parse(value, dim, false)?),
+                "starti" => board = Some(Board::parse(value, dim, true)?),
+                "name" => rules.name = value.replace('_', " "),
+                "esc" => {
+                    rules.edge_escape = match value {
+                        "c" => false,
+                        "e" => true,
+                        _ => return Err(bad(key, value, "expected c or e")),
+                    }
+                }
+                "tfrd" => {
+                    let on = yes_no(key, value)?;
+                    rules.repetition = if on {
+                        Repetition::DefendersLose
+                    } else {
+                        rules.repetition
+                    };
+                }
+                "surf" => rules.surround_fatal = yes_no(key, value)?,
+                "atkf" => rules.attackers_first = yes_no(key, value)?,
+                "tfr" if rules.repetition != Repetition::DefendersLose => {
+                    rules.repetition = match value {
+                        "d" => Repetition::Draw,
+                        "w" => Repetition::MoverLoses,
+                        "l" => Repetition::MoverWins,
+                        "i" => Repetition::Ignore,
+                        _ => return Err(bad(key, value, "expected d, w, l or i")),
+                    }
+                }
+                "ka" => {
+                    rules.king_armed = match value {
+                        "y" => KingArmed::Yes,
+                        "n" => KingArmed::No,
+                        "a" => KingArmed::Anvil,
+                        "h" => KingArmed::Hammer,
+                        _ => return Err(bad(key, value, "expected y, n, a or h")),
+                    }
+                }
+                "ks" => {
+                    rules.king_strength = match value {
+                        "s" | "y" => KingStrength::Strong,
+                        "c" => KingStrength::Throne,
+                        "w" | "n" => KingStrength::Weak,
+                        "m" => KingStrength::Middleweight,
+                        _ => return Err(bad(key, value, "expected s, c, m or w")),
+                    }
+                }
+                "kj" | "nj" | "cj" | "mj" | "gj" => {
+                    if !matches!(value, "n" | "r" | "j" | "c") {
+                        return Err(bad(key, value, "expected n, r, j or c"));
+                    }
+                    if key == "kj" && value != "n" {
+                        return Err(bad(key, value, "king jumps are not supported"));
+                    }
+                }
+                "spd" => rules.speed = speeds(key, value)?,
+                "ber" => match value {
+                    "n" => {}
+                    "c" | "m" => return Err(bad(key, value, "berserk is not supported")),
+                    _ => return Err(bad(key, value, "expected n, c or m")),
+                },
+                "cor" => rules.corners = squares(key, value, dim)?,
+                "cen" => rules.thrones = squares(key, value, dim)?,
+                "afor" => rules.attacker_forts = squares(key, value, dim)?,
+                "dfor" => rules.defender_forts = squares(key, value, dim)?,
+                "corh" => rules.corner_hostile = PieceSet::parse(key, value)?,
+                "cenh" => rules.throne_hostile = PieceSet::parse(key, value)?,
+                "cenhe" => rules.throne_hostile_empty = PieceSet::parse(key, value)?,
+                "corp" => rules.corner_pass = PieceSet::parse(key, value)?,
+                "cenp" => rules.throne_pass = PieceSet::parse(key, value)?,
+                "cors" => rules.corner_stop = PieceSet::parse(key, value)?,
+                "cens" => rules.throne_stop = PieceSet::parse(key, value)?,
+                "aforh" => rules.afort_hostile = PieceSet::parse(key, value)?,
+                "dforh" => rules.dfort_hostile = PieceSet::parse(key, value)?,
+                "aforp" => rules.afort_pass = PieceSet::parse(key, value)?,
+                "dforp" => rules.dfort_pass = PieceSet::parse(key, value)?,
+                "afors" => rules.afort_stop = PieceSet::parse(key, value)?,
+                "dfors" => rules.dfort_stop = PieceSet::parse(key, value)?,
+                "sw" => {
+                    rules.shieldwall = match value {
+                        "n" => Shieldwall::None,
+                        "w" => Shieldwall::Weak,
+                        "s" => Shieldwall::Strong,
+                        _ => return Err(bad(key, value, "expected n, w or s")),
+                    }
+                }
+                "swf" => rules.shieldwall_flank = yes_no(key, value)?,
+                "efe" => rules.edge_fort = yes_no(key, value)?,
+                "linc" => rules.linnaean = yes_no(key, value)?,
+                "dim" => return Err(bad(key, value, "dim: must come first, once")),
+                _ => {} // unknown keys are tolerated
+            }
+        }
+        let board =
+            board.ok_or_else(|| NotationError::new(text.trim(), "missing start:<position>"))?;
+        rules.derive_tables();
+        Ok((rules, board))
+    }
+
+    /// The OTN rules string of these rules with `board` as its start position (every
+    /// supported key written explicitly).
+    #[must_use]
+    pub fn to_otn(&self, board: &Board) -> String {
+        let list = |sqs: &[u16]| -> String {
+            sqs.iter()
+                .map(|&s| format!("{},", square_name(s as usize, self.dim)))
+                .collect()
+        };
+        let yn = |b: bool| if b { "y" } else { "n" };
+        let mut s = format!("dim:{}", self.dim);
+        if !self.name.is_empty() {
+            s += &format!(" name:{}", self.name.replace(' ', "_"));
+        }
+        s += &format!(
+            " esc:{} surf:{} atkf:{} tfr:{} ka:{} ks:{}",
+            if self.edge_escape { "e" } else { "c" },
+            yn(self.surround_fatal),
+            yn(self.attackers_first),
+            match self.repetition {
+                Repetition::Draw => "d",
+                Repetition::MoverLoses | Repetition::DefendersLose => "w",
+                Repetition::MoverWins => "l",
+                Repetition::Ignore => "i",
+            },
+            match self.king_armed {
+                KingArmed::Yes => "y",
+                KingArmed::No => "n",
+                KingArmed::Anvil => "a",
+                KingArmed::Hammer => "h",
+            },
+            match self.king_strength {
+                KingStrength::Strong => "s",
+                KingStrength::Throne => "c",
+                KingStrength::Weak => "w",
+                KingStrength::Middleweight => "m",
+            },
+        );
+        if self.repetition == Repetition::DefendersLose {
+            s += " tfrd:y";
+        }
+        s += &format!(
+            " cor:{} cen:{} corh:{} cenh:{} cenhe:{} corp:{} cenp:{} cors:{} cens:{}",
+            list(&self.corners),
+            list(&self.thrones),
+            self.corner_hostile.to_otn(),
+            self.throne_hostile.to_otn(),
+            self.throne_hostile_empty.to_otn(),
+            self.corner_pass.to_otn(),
+            self.throne_pass.to_otn(),
+            self.corner_stop.to_otn(),
+            self.throne_stop.to_otn(),
+        );
+        let speed = |v: Option<u8>| v.map_or_else(|| "-1".to_string(), |n| n.to_string());
+        // One value when both sides move alike (OpenTafl's own form), else `a,d,`.
+        let spd = if self.speed[0] == self.speed[1] {
+            speed(self.speed[0])
+        } else {
+            format!("{},{},", speed(self.speed[0]), speed(self.speed[1]))
+        };
+        s += &format!(
+            " afor:{} dfor:{} aforh:{} dforh:{} aforp:{} dforp:{} afors:{} dfors:{} spd:{}",
+            list(&self.attacker_forts),
+            list(&self.defender_forts),
+            self.afort_hostile.to_otn(),
+            self.dfort_hostile.to_otn(),
+            self.afort_pass.to_otn(),
+            self.dfort_pass.to_otn(),
+            self.afort_stop.to_otn(),
+            self.dfort_stop.to_otn(),
+            spd,
+        );
+        s += &format!(
+            " sw:{} swf:{} efe:{} linc:{} start:{}",
+            match self.shieldwall {
+                Shieldwall::None => "n",
+                Shieldwall::Weak => "w",
+                Shieldwall::Strong => "s",
+            },
+            yn(self.shieldwall_flank),
+            yn(self.edge_fort),
+            yn(self.linnaean),
+            board.to_otn(self.dim)
+        );
+        s
+    }
+}
