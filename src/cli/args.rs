@@ -25,7 +25,7 @@ pub(crate) enum Command {
     Play(PlayArgs),
     /// Search the game's fixed bench positions to a fixed depth; the total node count is a
     /// signature of the search.
-    Bench(BenchArgs),
+    Bench(super::bench::BenchArgs),
     /// Play a match (two engines) or a round robin (more) over openings, each played twice
     /// with colours swapped; prints each game and a results table with Elo and its 95% interval.
     Arena(super::arena::ArenaArgs),
@@ -108,17 +108,4 @@ pub(crate) struct PlayArgs {
     /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
-}
-
-/// `bench`.
-#[derive(Args, Debug)]
-pub(crate) struct BenchArgs {
-    #[command(flatten)]
-    pub start: PositionArgs,
-    /// Depth instead of the game's bench depth (changes the signature).
-    #[arg(long, short = 'd')]
-    pub depth: Option<u32>,
-    /// End with one JSON line: nodes, seconds, nodes_per_second.
-    #[arg(long)]
-    pub json: bool,
 }

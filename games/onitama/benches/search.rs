@@ -47,10 +47,14 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
         let s = &it.stats;
         if verbose {
             println!(
-                "  depth {:>2} {:>8.3} s {:>11} states  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
+                "  depth {:>2} {:>8.3} s {:>11} states ({} q, {} leaves, {} probes, {} cutoffs)  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
                 it.depth,
                 s.elapsed.as_secs_f64(),
                 s.nodes,
+                s.qnodes,
+                s.leaves,
+                s.tt_probes,
+                s.cutoffs,
                 it.score,
                 s.tt_hit_rate(),
                 s.tt_fill,

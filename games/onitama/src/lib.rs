@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod bitboard;
 pub mod card;
 pub mod eval;
@@ -39,6 +40,7 @@ pub mod square;
 pub mod state;
 mod zobrist;
 
+pub use bench::{BENCH_DEPTH, BENCH_SUITE};
 pub use bitboard::Bitboard;
 pub use card::{Card, CardSpec};
 pub use eval::{MaterialEvaluator, PstEvaluator, PstWeights};
