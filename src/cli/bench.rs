@@ -248,7 +248,9 @@ pub(super) fn run<G: Notation>(
             &[]
         };
         let expected = own_positions.then_some(suite);
-        return full::run(spec, expected, &positions, &ladder, proofs, args.json, output);
+        return full::run(
+            spec, expected, &positions, &ladder, proofs, args.json, output,
+        );
     }
     let depth = check_depth(args.depth.unwrap_or(spec.bench_depth))?;
     let limits = SearchLimits::depth(depth);

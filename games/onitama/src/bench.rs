@@ -26,10 +26,7 @@ pub const SAMPLE_MAX_DEPTH: u32 = 30;
 
 /// Total positions made over the eight [`crate::BENCH_DEALS`] searched to each depth.
 pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
-    BenchSignature {
-        depth: 8,
-        nodes: 0,
-    },
+    BenchSignature { depth: 8, nodes: 0 },
     BenchSignature {
         depth: 10,
         nodes: 3_556_587,

@@ -139,7 +139,10 @@ pub(super) fn run<G: Notation>(
         let verdict = if found.proven {
             format!("{} at depth {}", found.score, found.depth)
         } else {
-            format!("not proven by depth {} (score {})", found.depth, found.score)
+            format!(
+                "not proven by depth {} (score {})",
+                found.depth, found.score
+            )
         };
         writeln!(
             output,
