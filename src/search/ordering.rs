@@ -223,7 +223,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
     /// the order of a stable sort by descending score, so the move order (and every node count)
     /// is the one the repeated selection gave, at far less work for nodes that search many
     /// quiets.
-    #[inline]
+    #[inline(always)]
     fn pick<G: Game<Move = M>>(
         &mut self,
         state: &G,

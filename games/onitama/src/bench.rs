@@ -29,7 +29,7 @@ pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
     BenchSignature { depth: 8, nodes: 0 },
     BenchSignature {
         depth: 10,
-        nodes: 3_556_587,
+        nodes: 3_281_726,
     },
     BenchSignature {
         depth: 12,
