@@ -26,24 +26,27 @@ pub const SAMPLE_MAX_DEPTH: u32 = 30;
 
 /// Total positions made over the eight [`crate::BENCH_DEALS`] searched to each depth.
 pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
-    BenchSignature { depth: 8, nodes: 0 },
+    BenchSignature {
+        depth: 8,
+        nodes: 522_450,
+    },
     BenchSignature {
         depth: 10,
         nodes: 3_281_726,
     },
     BenchSignature {
         depth: 12,
-        nodes: 0,
+        nodes: 18_743_847,
     },
     BenchSignature {
         depth: 14,
-        nodes: 0,
+        nodes: 88_767_294,
     },
 ];
 
 /// The proof positions: the sample, with the positions made up to the iteration that proves it.
 pub const BENCH_PROOFS: [BenchProof; 1] =
-    [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(0)];
+    [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(10_439_239)];
 
 /// The whole benchmark, for [`plies::cli::main_with_suite`].
 pub const BENCH_SUITE: BenchSuite = BenchSuite::new()

@@ -52,7 +52,9 @@ static EXCHANGE_KEYS: [[u64; 32]; 2] = {
 /// the side, `taken` from the side to the hand, and the side to move changes.
 #[inline]
 pub(crate) fn turn_key(player: usize, used: usize, taken: usize) -> u64 {
-    EXCHANGE_KEYS[player & 1][used & 31] ^ EXCHANGE_KEYS[player & 1][taken & 31] ^ blue_to_move_key()
+    EXCHANGE_KEYS[player & 1][used & 31]
+        ^ EXCHANGE_KEYS[player & 1][taken & 31]
+        ^ blue_to_move_key()
 }
 
 /// The key of a piece of `side` (0 red, 1 blue), `kind` (0 student, 1 master) on `square`.
