@@ -1,6 +1,7 @@
 //! MCTS speed per game: playouts per second (criterion's throughput, one element = one
 //! iteration = one playout from an unproven start position) for light and heavy playouts on
-//! Onitama and on Kalah (the tutorial game in `examples/kalah`).
+//! Onitama and on Kalah (the tutorial game in `examples/kalah`); then the same Onitama search on
+//! one thread and on two (tree and root parallelism).
 //!
 //! Key invariant: every measured search runs a fixed number of iterations from a fixed seed on
 //! one thread and asserts its node count (positions made, playout plies included) against a
@@ -15,7 +16,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use game::{Kalah, StoreDifference};
-use plies::mcts::{HeavyPlayout, Mcts, MctsConfig};
+use plies::mcts::{HeavyPlayout, Mcts, MctsConfig, Parallel};
 use plies::{Evaluator, Game, Notation, SearchLimits, Searcher};
 use plies_onitama::{Onitama, PstEvaluator};
 
@@ -99,5 +100,46 @@ fn bench_mcts(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_mcts);
+/// Iterations of each thread-scaling case, in total over the threads.
+const THREAD_ITERATIONS: u64 = 8_000;
+
+/// Light playouts on Onitama with one thread, then two threads on one tree (tree parallelism,
+/// virtual loss) and two trees (root parallelism): the same total of iterations each, so the
+/// throughputs compare directly (two threads cannot be faster than two cores allow; on a loaded
+/// machine the ratio says little). The node counts of two threads depend on the interleaving, so
+/// only the iteration total is asserted.
+fn bench_threads(c: &mut Criterion) {
+    let state = Onitama::parse_position("bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon")
+        .expect("bench position parses");
+    let mut group = c.benchmark_group("mcts_threads_onitama");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(THREAD_ITERATIONS));
+    let cases = [
+        ("one", 1, Parallel::Root, THREAD_ITERATIONS),
+        ("tree2", 2, Parallel::Tree, THREAD_ITERATIONS),
+        ("root2", 2, Parallel::Root, THREAD_ITERATIONS / 2),
+    ];
+    for (name, threads, parallel, iterations) in cases {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let config = MctsConfig::iterations(iterations).with_threads(threads, parallel);
+                    Mcts::new(PstEvaluator::default(), config)
+                },
+                |mut mcts| {
+                    let result = mcts.search(black_box(&state), &SearchLimits::default());
+                    assert_eq!(mcts.last_stats().iterations, THREAD_ITERATIONS);
+                    result.best_move
+                },
+                BatchSize::PerIteration,
+            );
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_mcts, bench_threads);
 criterion_main!(benches);

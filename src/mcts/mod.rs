@@ -8,8 +8,9 @@
 //!   knowledge, the logistic mapping of evaluations to win probabilities;
 //! - the [`worker`] module: one tree's iterations, the MCTS-solver's proof propagation and
 //!   tree reuse;
-//! - the [`search`] module: [`Mcts`], root parallelism and the answer (most visited move unless
-//!   proven);
+//! - the [`search`] module: [`Mcts`] and its answer (most visited move unless proven), run by
+//!   one or more threads: root parallelism (a tree each, merged at the root) or tree parallelism
+//!   (one tree under a lock, with virtual loss), chosen by [`MctsConfig::parallel`];
 //! - the [`names`] module: `mcts` and `mcts-heavy` for the command line and the arena.
 //!
 //! Key invariants:
@@ -61,6 +62,7 @@
 
 pub mod config;
 pub mod names;
+mod parallel;
 pub mod playout;
 pub mod search;
 pub mod selection;
@@ -71,7 +73,7 @@ pub mod worker;
 #[cfg(test)]
 mod tests;
 
-pub use config::MctsConfig;
+pub use config::{MctsConfig, Parallel};
 pub use names::{MCTS_NAMES, mcts_by_name};
 pub use playout::{
     HeavyMode, HeavyPlayout, LightPlayout, PlayoutContext, PlayoutPolicy, score_of_probability,

@@ -1,5 +1,6 @@
 //! [`Mcts`]: the Monte-Carlo tree searcher behind the [`Searcher`] interface, with root
-//! parallelism (independent trees merged at the root), tree reuse and the solver's answers.
+//! parallelism (independent trees merged at the root) or tree parallelism (one tree shared by
+//! the threads, worker 0 keeping it between searches), tree reuse and the solver's answers.
 //!
 //! Key invariants:
 //! - limits: `SearchLimits::nodes` bounds the positions made (tree descents plus playout plies,
@@ -7,27 +8,25 @@
 //!   it by one iteration; `time` and `stop` are checked between iterations too; `depth` does not
 //!   bound MCTS (with no other limit, [`MctsConfig::default_iterations`] apply);
 //! - one thread and a node or iteration limit give the same move, score and node count for the
-//!   same seed and the same sequence of searches (tree reuse included);
+//!   same seed and the same sequence of searches (tree reuse included), in either parallel mode;
 //! - a proven root ends the search at once and is reported as `Score::win_in(n)` /
 //!   `Score::loss_in(n)` (`n` plies from the root along the proof) or a draw.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use super::config::MctsConfig;
+use super::config::{MctsConfig, Parallel};
+use super::parallel::{Budget, Setting, run_root, run_tree, snapshot};
 use super::playout::{LightPlayout, PlayoutPolicy, score_of_probability};
 use super::selection::most_visited_child;
 use super::stats::MctsStats;
 use super::tree::Tree;
 use super::worker::Worker;
 use crate::eval::{Evaluator, Score};
-use crate::game::Game;
+use crate::game::{Game, Side};
 use crate::rng::SplitMix64;
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
-
-/// Iterations of the first progress report of tree 0; the next ones come at each doubling.
-const FIRST_REPORT: u64 = 1024;
 
 /// What the search knows about one root move (merged over the trees).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -48,7 +47,7 @@ pub struct Mcts<G: Game, E> {
     evaluator: E,
     config: MctsConfig,
     policy: Arc<dyn PlayoutPolicy<G>>,
-    workers: Vec<Worker<G>>,
+    pub(super) workers: Vec<Worker<G>>,
     last: MctsStats,
 }
 
@@ -171,7 +170,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
 /// The line from the root through `child`: then proven moves where the node is proven, the
 /// most visited child elsewhere, while the children have been visited.
-fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
+pub(super) fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
     let mut line = vec![tree.node(child).mv.expect("a child has a move")];
     let mut index = child;
     while line.len() < crate::eval::Score::MAX_PLY as usize {
@@ -187,50 +186,6 @@ fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
         index = next;
     }
     line
-}
-
-/// When a worker must stop.
-struct Budget<'a> {
-    iterations: Option<u64>,
-    nodes: Option<u64>,
-    deadline: Option<Instant>,
-    limits: &'a SearchLimits,
-    proven: &'a AtomicBool,
-}
-
-impl Budget<'_> {
-    fn is_spent<G: Game>(&self, worker: &Worker<G>) -> bool {
-        if worker.tree.node(0).proof.is_some() {
-            self.proven.store(true, Ordering::Relaxed);
-            return true;
-        }
-        self.iterations
-            .is_some_and(|n| worker.stats.iterations >= n)
-            || self.nodes.is_some_and(|n| worker.stats.nodes >= n)
-            || self.proven.load(Ordering::Relaxed)
-            || self.limits.is_stop_raised()
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
-/// Runs `worker` until its budget is spent, calling `report` at 1024, 2048, 4096… iterations.
-fn run<G: Game>(
-    worker: &mut Worker<G>,
-    state: &G,
-    config: &MctsConfig,
-    evaluator: &dyn Evaluator<G>,
-    policy: &dyn PlayoutPolicy<G>,
-    budget: &Budget<'_>,
-    mut report: impl FnMut(&Worker<G>),
-) {
-    let mut next_report = FIRST_REPORT;
-    while !budget.is_spent(worker) {
-        worker.iterate(state, config, evaluator, policy);
-        if worker.stats.iterations == next_report {
-            next_report *= 2;
-            report(worker);
-        }
-    }
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -266,19 +221,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             return SearchResult::game_over(outcome, state.side_to_move());
         }
         let threads = self.config.threads.max(1);
+        let shared_tree = self.config.parallel == Parallel::Tree && threads > 1;
         if self.workers.len() != threads {
             self.workers = (0..threads).map(|t| Worker::new(self.seed(t))).collect();
         }
-        for worker in &mut self.workers {
-            worker.prepare(state, self.config.reuse_tree, self.config.max_nodes);
+        for (index, worker) in self.workers.iter_mut().enumerate() {
+            if shared_tree && index > 0 {
+                worker.prepare_helper();
+            } else {
+                worker.prepare(state, self.config.reuse_tree, self.config.max_nodes);
+            }
         }
         let unbounded = limits.nodes.is_none() && limits.time.is_none() && limits.stop.is_none();
         let proven = AtomicBool::new(false);
+        let claimed = AtomicU64::new(0);
         let budget = Budget {
             iterations: self
                 .config
                 .max_iterations
                 .or(unbounded.then_some(self.config.default_iterations)),
+            claimed: shared_tree.then_some(&claimed),
             nodes: limits.nodes.map(|n| n.div_ceil(threads as u64)),
             deadline: limits.time.map(|t| start + t),
             limits,
@@ -291,43 +253,60 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             workers,
             ..
         } = self;
-        let (evaluator, config, policy): (&dyn Evaluator<G>, &MctsConfig, &dyn PlayoutPolicy<G>) =
-            (evaluator, config, policy.as_ref());
+        let (config, evaluator): (&MctsConfig, &dyn Evaluator<G>) = (config, evaluator);
+        let setting = Setting {
+            state,
+            config,
+            evaluator,
+            policy: policy.as_ref(),
+        };
         let (main, others) = workers.split_at_mut(1);
-        std::thread::scope(|scope| {
-            for worker in others.iter_mut() {
-                let budget = &budget;
-                scope.spawn(move || run(worker, state, config, evaluator, policy, budget, |_| {}));
-            }
-            run(
-                &mut main[0],
-                state,
-                config,
-                evaluator,
-                policy,
-                &budget,
-                |worker| {
-                    let snapshot = Snapshot { worker, config };
-                    let (_, score, pv) = snapshot.answer();
-                    on_iteration(&Iteration {
-                        depth: pv.len() as u32,
-                        seldepth: worker.stats.seldepth,
-                        score,
-                        pv,
-                        stats: SearchStats {
-                            nodes: worker.stats.nodes,
-                            leaves: worker.stats.leaves,
-                            seldepth: worker.stats.seldepth,
-                            elapsed: start.elapsed(),
-                            ..SearchStats::default()
-                        },
-                    });
+        let main = &mut main[0];
+        let shared = shared_tree
+            .then(|| Mutex::new(std::mem::replace(&mut main.tree, Tree::new(Side::First, 0))));
+        let mut report = |stats: &MctsStats, tree: &Tree<G::Move>| {
+            let (_, score, pv) = snapshot(tree, config.eval_scale);
+            on_iteration(&Iteration {
+                depth: pv.len() as u32,
+                seldepth: stats.seldepth,
+                score,
+                pv,
+                stats: SearchStats {
+                    nodes: stats.nodes,
+                    leaves: stats.leaves,
+                    seldepth: stats.seldepth,
+                    elapsed: start.elapsed(),
+                    ..SearchStats::default()
                 },
-            );
+            });
+        };
+        std::thread::scope(|scope| {
+            let budget = &budget;
+            match &shared {
+                Some(tree) => {
+                    for worker in others.iter_mut() {
+                        scope.spawn(move || run_tree(worker, tree, setting, budget, |_, _| {}));
+                    }
+                    run_tree(main, tree, setting, budget, &mut report);
+                }
+                None => {
+                    for worker in others.iter_mut() {
+                        scope.spawn(move || run_root(worker, setting, budget, |_, _| {}));
+                    }
+                    run_root(main, setting, budget, &mut report);
+                }
+            }
         });
+        if let Some(tree) = shared {
+            main.tree = tree.into_inner().unwrap_or_else(PoisonError::into_inner);
+        }
         let mut total = MctsStats::default();
         for worker in &self.workers {
             total.merge(&worker.stats);
+        }
+        if shared_tree {
+            // One tree, not one per worker.
+            total.tree_nodes = self.workers[0].tree.len();
         }
         self.last = total;
         let (best_move, score, pv) = self.answer();
@@ -352,28 +331,5 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
     fn clear(&mut self) {
         self.workers.clear();
         self.last = MctsStats::default();
-    }
-}
-
-/// One tree seen on its own, for progress reports during a search.
-struct Snapshot<'a, G: Game> {
-    worker: &'a Worker<G>,
-    config: &'a MctsConfig,
-}
-
-impl<G: Game> Snapshot<'_, G> {
-    fn answer(&self) -> (Option<G::Move>, Score, Vec<G::Move>) {
-        let tree = &self.worker.tree;
-        match most_visited_child(tree, 0) {
-            Some(child) => {
-                let side = tree.node(0).side;
-                let node = tree.node(child);
-                let score = node
-                    .proof_for(side)
-                    .unwrap_or_else(|| score_of_probability(node.mean(), self.config.eval_scale));
-                (node.mv, score, pv_line(tree, child))
-            }
-            None => (None, Score::DRAW, Vec::new()),
-        }
     }
 }

@@ -198,3 +198,97 @@ fn limits_stop_the_search_and_a_finished_root_has_no_move() {
     let over = TwoPiles::new(0, 0, Side::First);
     assert_eq!(mcts.search(&over, &SearchLimits::default()).best_move, None);
 }
+
+#[test]
+fn tree_parallel_on_one_thread_is_the_plain_search() {
+    let state = TwoPiles::new(15, 14, Side::First);
+    let run = |parallel: Parallel| {
+        let mut mcts = Mcts::new(
+            PileDifference,
+            MctsConfig::iterations(3_000).with_threads(1, parallel),
+        );
+        let result = mcts.search(&state, &SearchLimits::default());
+        (
+            result.best_move,
+            result.score,
+            result.stats.nodes,
+            mcts.root_children(),
+        )
+    };
+    assert_eq!(run(Parallel::Tree), run(Parallel::Root));
+}
+
+#[test]
+fn tree_parallel_threads_share_one_tree_and_every_visit_is_counted() {
+    let state = TwoPiles::new(12, 13, Side::First);
+    let config = MctsConfig::iterations(4_000).with_threads(2, Parallel::Tree);
+    let mut mcts = Mcts::new(PileDifference, config);
+    let result = mcts.search(&state, &SearchLimits::default());
+    let mv = result.best_move.expect("a move");
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    assert!(moves.contains(&mv), "{mv:?} is not legal");
+    let stats = mcts.last_stats().clone();
+    // The threads claim iterations from one counter: exactly the limit, in one tree.
+    assert_eq!(stats.iterations, 4_000);
+    let tree = &mcts.workers[0].tree;
+    assert_eq!(stats.tree_nodes, tree.len());
+    assert!(mcts.workers[1].tree.len() == 1, "the helper keeps no tree");
+    // Every virtual loss was taken back: the root has exactly one visit per iteration, and
+    // each iteration went through exactly one root child.
+    assert_eq!(u64::from(tree.node(0).visits), stats.iterations);
+    let children: u64 = mcts.root_children().iter().map(|c| c.visits).sum();
+    assert_eq!(children, stats.iterations);
+    // No node has more visits than its parent, nor more reward than visits.
+    for index in 0..tree.len() {
+        let node = tree.node(index);
+        assert!(node.value <= f64::from(node.visits) + 1e-9, "node {index}");
+        for child in tree.children(index) {
+            assert!(tree.node(child).visits <= node.visits, "node {child}");
+        }
+    }
+    // The reported nodes are the workers' sum, and both workers worked.
+    let per_worker: Vec<u64> = mcts.workers.iter().map(|w| w.stats.nodes).collect();
+    assert_eq!(result.stats.nodes, per_worker.iter().sum::<u64>());
+    assert_eq!(stats.nodes, result.stats.nodes);
+    let iterations: Vec<u64> = mcts.workers.iter().map(|w| w.stats.iterations).collect();
+    assert_eq!(iterations.iter().sum::<u64>(), 4_000);
+}
+
+#[test]
+fn tree_parallel_solver_agrees_with_minimax_and_reuses_its_tree() {
+    for (a, b, side) in [
+        (4, 0, Side::First),
+        (5, 3, Side::Second),
+        (6, 2, Side::First),
+    ] {
+        let state = TwoPiles::new(a, b, side);
+        let values = exact_values(&state);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let config = MctsConfig::iterations(50_000).with_threads(2, Parallel::Tree);
+        let mut mcts = Mcts::new(PileDifference, config);
+        let result = mcts.search(&state, &SearchLimits::default());
+        assert!(result.score.is_decisive(), "{a} {b}: {result:?}");
+        assert_eq!(result.score.is_win(), best.is_win(), "{a} {b}: {result:?}");
+        let value = values
+            .iter()
+            .find(|&&(m, _)| Some(m) == result.best_move)
+            .unwrap()
+            .1;
+        assert_eq!(value.is_win(), best.is_win(), "{a} {b}: a losing move");
+    }
+    // Tree reuse works on the shared tree too.
+    let state = TwoPiles::new(15, 15, Side::First);
+    let config = MctsConfig::iterations(4_000).with_threads(2, Parallel::Tree);
+    let mut mcts = Mcts::new(PileDifference, config);
+    let first = mcts.search(&state, &SearchLimits::default());
+    let mv = first.best_move.unwrap();
+    let visits = mcts
+        .root_children()
+        .iter()
+        .find(|c| c.mv == mv)
+        .unwrap()
+        .visits;
+    mcts.search(&state.play(mv), &SearchLimits::default());
+    assert_eq!(mcts.last_stats().reused_visits, visits);
+}

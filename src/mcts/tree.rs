@@ -239,33 +239,36 @@ impl<M: Copy> Tree<M> {
     }
 
     /// The index of the node whose position has hash `hash`, searching the visited nodes at
-    /// most `max_depth` plies below the root, with the moves that lead there; the caller
+    /// most `max_depth` plies below the root breadth first (so the shallowest match wins, not a
+    /// transposition deeper in an earlier subtree), with the moves that lead there; the caller
     /// confirms the match by replaying them.
     #[must_use]
     pub fn find(&self, hash: u64, max_depth: usize) -> Option<(usize, Vec<M>)> {
-        let mut path = Vec::new();
-        self.find_from(0, hash, max_depth, &mut path)
-            .map(|index| (index, path))
-    }
-
-    fn find_from(&self, index: usize, hash: u64, depth: usize, path: &mut Vec<M>) -> Option<usize> {
-        let node = &self.nodes[index];
-        if node.hash == hash && node.visits > 0 {
-            return Some(index);
-        }
-        if depth == 0 {
-            return None;
-        }
-        for child in node.children() {
-            let c = &self.nodes[child];
-            if c.visits == 0 {
-                continue;
+        // (node, entry of its parent in `seen`, depth)
+        let mut seen: Vec<(usize, usize, usize)> = vec![(0, usize::MAX, 0)];
+        let mut next = 0;
+        while next < seen.len() {
+            let (index, _, depth) = seen[next];
+            let node = &self.nodes[index];
+            if node.hash == hash && node.visits > 0 {
+                let mut path = Vec::new();
+                let mut entry = next;
+                while entry != 0 {
+                    let (index, parent, _) = seen[entry];
+                    path.push(self.nodes[index].mv.expect("a child has a move"));
+                    entry = parent;
+                }
+                path.reverse();
+                return Some((index, path));
             }
-            path.push(c.mv.expect("a child has a move"));
-            if let Some(found) = self.find_from(child, hash, depth - 1, path) {
-                return Some(found);
+            if depth < max_depth {
+                for child in node.children() {
+                    if self.nodes[child].visits > 0 {
+                        seen.push((child, next, depth + 1));
+                    }
+                }
             }
-            path.pop();
+            next += 1;
         }
         None
     }

@@ -1,6 +1,7 @@
 //! One MCTS worker: a tree, its random generator and its buffers, running iterations
 //! (select → expand → playout → backpropagate, with the solver's proof propagation) and
-//! keeping its tree from one search to the next when the new root lies in it.
+//! keeping its tree from one search to the next when the new root lies in it; or, with tree
+//! parallelism, running iterations on a tree shared with other workers behind a lock.
 //!
 //! Key invariants:
 //! - an iteration replays moves from the root position, so the tree stores no position;
@@ -8,7 +9,11 @@
 //!   turns (the same side moving again) are handled without special cases;
 //! - no heap allocation per iteration once the buffers have grown (the tree grows by whole child
 //!   ranges at expansion, up to the node budget);
-//! - with the same seed, the same root and the same limits the worker does the same work.
+//! - with the same seed, the same root and the same limits the worker does the same work;
+//! - on a shared tree every virtual loss a descent adds is taken back by its backpropagation,
+//!   both under the lock, so between iterations visits count real playouts only.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::config::MctsConfig;
 use super::playout::{PlayoutContext, PlayoutPolicy, outcome_reward, win_probability};
@@ -82,7 +87,8 @@ impl<G: Game> Worker<G> {
         self.stats.tree_nodes = self.tree.len();
     }
 
-    /// Runs one iteration from `root` (the position [`Worker::prepare`] was given).
+    /// Runs one iteration from `root` (the position [`Worker::prepare`] was given) on this
+    /// worker's own tree.
     pub fn iterate(
         &mut self,
         root: &G,
@@ -99,67 +105,192 @@ impl<G: Game> Worker<G> {
             scores,
             ..
         } = self;
-        path.clear();
-        path.push(0);
-        let mut state = root.clone();
-        let mut index = 0;
-        let mut newly_proven = false;
-        // 1. Selection and expansion: descend while the node is expanded.
-        let reward_first = loop {
-            let node = tree.node(index);
-            if let Some(proof) = node.proof {
-                break proof_reward(proof, node.side);
-            }
-            if !node.is_expanded() {
-                let ready = node.visits > 0 || index == 0;
-                if !ready || !tree.try_expand(index, &state, config.max_nodes, moves) {
-                    if ready {
-                        stats.budget_hits += 1;
-                    }
-                    // 2. Playout from this leaf.
-                    break playout(&state, config, evaluator, policy, rng, moves, scores, stats);
-                }
-            }
-            let Some(child) = select_child(tree, index, config.exploration) else {
-                // Unreachable for a consistent tree (all children proven => proven).
-                break 0.5;
-            };
-            state = state.play(tree.node(child).mv.expect("a child has a move"));
-            stats.nodes += 1;
-            path.push(child);
-            stats.seldepth = stats.seldepth.max(path.len() as u32 - 1);
-            let node = tree.node_mut(child);
-            if node.visits == 0 {
-                node.side = state.side_to_move();
-                node.hash = state.hash();
-                if let Some(outcome) = state.outcome() {
-                    node.proof = Some(Score::terminal(outcome, node.side, 0));
-                    newly_proven = true;
-                    stats.leaves += 1;
-                }
-            }
-            index = child;
+        let leaf = descend(tree, root, config, path, moves, stats);
+        let reward = match leaf.reward {
+            Some(reward) => reward,
+            None => playout(
+                &leaf.state,
+                config,
+                evaluator,
+                policy,
+                rng,
+                moves,
+                scores,
+                stats,
+            ),
         };
-        // 3. Backpropagation, by side.
-        for &index in path.iter() {
-            let node = tree.node_mut(index);
-            node.visits = node.visits.saturating_add(1);
-            node.value += if node.chooser == Side::First {
-                reward_first
-            } else {
-                1.0 - reward_first
-            };
-        }
-        // 4. Solver: a new proof may prove ancestors.
-        if newly_proven {
-            for &index in path.iter().rev().skip(1) {
-                if !tree.update_proof(index) {
-                    break;
-                }
-            }
-        }
+        backpropagate(tree, path, reward, leaf.newly_proven, 0);
         stats.iterations += 1;
         stats.tree_nodes = tree.len();
+    }
+
+    /// Gets ready to help search a tree shared with other workers (tree parallelism): drops the
+    /// worker's own tree and resets its counters.
+    pub fn prepare_helper(&mut self) {
+        self.tree = Tree::new(Side::First, 0);
+        self.root = None;
+        self.stats = MctsStats::default();
+    }
+
+    /// Runs one iteration from `root` on the tree `shared` with other workers: the descent and
+    /// expansion, then the backpropagation, each under the lock, the playout outside it. The
+    /// path is given `config.virtual_loss` extra visits without reward while the playout runs
+    /// (taken back by the backpropagation), so other workers prefer other lines meanwhile.
+    /// Returns whether the root is proven.
+    pub fn iterate_shared(
+        &mut self,
+        shared: &Mutex<Tree<G::Move>>,
+        root: &G,
+        config: &MctsConfig,
+        evaluator: &dyn Evaluator<G>,
+        policy: &dyn PlayoutPolicy<G>,
+    ) -> bool {
+        let Worker {
+            rng,
+            stats,
+            moves,
+            path,
+            scores,
+            ..
+        } = self;
+        let leaf = {
+            let mut tree = lock(shared);
+            let leaf = descend(&mut tree, root, config, path, moves, stats);
+            for &index in path.iter() {
+                let node = tree.node_mut(index);
+                node.visits = node.visits.saturating_add(config.virtual_loss);
+            }
+            leaf
+        };
+        let reward = match leaf.reward {
+            Some(reward) => reward,
+            None => playout(
+                &leaf.state,
+                config,
+                evaluator,
+                policy,
+                rng,
+                moves,
+                scores,
+                stats,
+            ),
+        };
+        let mut tree = lock(shared);
+        backpropagate(
+            &mut tree,
+            path,
+            reward,
+            leaf.newly_proven,
+            config.virtual_loss,
+        );
+        stats.iterations += 1;
+        stats.tree_nodes = tree.len();
+        tree.node(0).proof.is_some()
+    }
+}
+
+/// Locks a shared tree (a worker that panicked leaves it usable: every change to the tree is
+/// complete before the lock is released).
+pub fn lock<M>(shared: &Mutex<Tree<M>>) -> MutexGuard<'_, Tree<M>> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Where a descent ended: the position there, the reward when no playout is needed (a proven
+/// node), and whether the descent proved a node (a finished position met for the first time).
+struct Leaf<G> {
+    state: G,
+    reward: Option<f64>,
+    newly_proven: bool,
+}
+
+/// Selection and expansion: descends from the root (`path` receives the indices, root first)
+/// while the node is expanded, expanding a leaf on its second visit (the root at once) within
+/// the node budget, and filling in a node's side, hash and terminal proof on its first visit.
+fn descend<G: Game>(
+    tree: &mut Tree<G::Move>,
+    root: &G,
+    config: &MctsConfig,
+    path: &mut Vec<usize>,
+    moves: &mut Vec<G::Move>,
+    stats: &mut MctsStats,
+) -> Leaf<G> {
+    path.clear();
+    path.push(0);
+    let mut state = root.clone();
+    let mut index = 0;
+    let mut newly_proven = false;
+    let reward = loop {
+        let node = tree.node(index);
+        if let Some(proof) = node.proof {
+            break Some(proof_reward(proof, node.side));
+        }
+        if !node.is_expanded() {
+            let ready = node.visits > 0 || index == 0;
+            if !ready || !tree.try_expand(index, &state, config.max_nodes, moves) {
+                if ready {
+                    stats.budget_hits += 1;
+                }
+                break None;
+            }
+        }
+        let Some(child) = select_child(tree, index, config.exploration) else {
+            // Every child proven but the node not yet (another worker proved the last child and
+            // has not backpropagated): prove it now. Unreachable on one thread.
+            if tree.update_proof(index) {
+                newly_proven = true;
+                let node = tree.node(index);
+                break node.proof.map(|proof| proof_reward(proof, node.side));
+            }
+            break Some(0.5);
+        };
+        state = state.play(tree.node(child).mv.expect("a child has a move"));
+        stats.nodes += 1;
+        path.push(child);
+        stats.seldepth = stats.seldepth.max(path.len() as u32 - 1);
+        let node = tree.node_mut(child);
+        if node.visits == 0 {
+            node.side = state.side_to_move();
+            node.hash = state.hash();
+            if let Some(outcome) = state.outcome() {
+                node.proof = Some(Score::terminal(outcome, node.side, 0));
+                newly_proven = true;
+                stats.leaves += 1;
+            }
+        }
+        index = child;
+    };
+    Leaf {
+        state,
+        reward,
+        newly_proven,
+    }
+}
+
+/// Backpropagation by side along `path`, taking back `virtual_loss` visits per node (0 on one
+/// tree of one worker); then, when the descent proved a node, the solver's proof propagation
+/// up the path as far as it goes.
+fn backpropagate<M: Copy>(
+    tree: &mut Tree<M>,
+    path: &[usize],
+    reward_first: f64,
+    newly_proven: bool,
+    virtual_loss: u32,
+) {
+    for &index in path {
+        let node = tree.node_mut(index);
+        node.visits = node.visits.saturating_sub(virtual_loss).saturating_add(1);
+        node.value += if node.chooser == Side::First {
+            reward_first
+        } else {
+            1.0 - reward_first
+        };
+    }
+    if newly_proven {
+        for &index in path.iter().rev().skip(1) {
+            if !tree.update_proof(index) {
+                break;
+            }
+        }
     }
 }
 

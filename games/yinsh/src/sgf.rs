@@ -4,7 +4,9 @@
 //! `place wr G 11` / `place br …` (ring placement), `place w K 8` followed by `drop board K 9`
 //! (a human ring move: marker into the ring on K8, ring to K9), `move G 9 F 9` (a robot ring
 //! move), `remove w D 5 H 5` (a row by its end points), `remove wr F 8` (a ring), `pass`; `Done`
-//! and `Start` carry no decision and are skipped; `Resign` ends the record.
+//! and `Start`, the players' `id "name"` and the closing `time 0:01:29` carry no decision and are
+//! skipped; `Resign` ends the record. Real records (`tests/boardspace_records.rs`) replay to
+//! their recorded result.
 //!
 //! Key invariant: every decision read is checked for legality in the position reached; the
 //! first bad or illegal command gives an error naming it.
@@ -79,7 +81,9 @@ pub fn read_sgf(text: &str) -> Result<SgfGame, NotationError> {
         let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
         let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
         let text = match lower.as_slice() {
-            [] | ["done"] | ["start", ..] => continue,
+            // `P0[id "name"]` (players, in the header) and `P0[time 0:02:16]` (the clocks, in
+            // the last node) are not decisions.
+            [] | ["done"] | ["start", ..] | ["id", ..] | ["time", ..] => continue,
             ["resign"] => {
                 resigned = true;
                 break;

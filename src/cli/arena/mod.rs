@@ -1,6 +1,7 @@
 //! `arena`: a match (two engines) or round robin (more) over seeded random openings or an
 //! openings file, each opening played twice with colours swapped; one line per finished game,
-//! then the results table with Elo and its 95% interval.
+//! then the results table with Elo and its 95% interval; while it runs, a progress bar on stderr
+//! when stderr is a terminal (never with `--json`).
 //!
 //! Key invariants: every engine spec and every opening is checked before the first game, so bad
 //! input is a one-line error and never a panic in a worker; with `--depth` or `--nodes` the games
@@ -16,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Args;
 use serde_json::json;
 
+mod progress;
 mod setup;
 #[cfg(test)]
 mod tests;
@@ -27,6 +29,7 @@ use crate::arena::{
     Termination, Wdl,
 };
 use crate::notation::Notation;
+use progress::{ProgressLine, Tally};
 use setup::{describe, engines, limits, openings, parse_sprt};
 
 /// `arena`.
@@ -80,9 +83,13 @@ pub(crate) struct ArenaArgs {
     /// ELO0 stronger" and "it is ELO1 stronger", e.g. `--sprt 0,20` (games in progress finish).
     #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     pub sprt: Option<String>,
-    /// End with one JSON line: games, per-engine W/D/L, score and Elo with its interval.
+    /// End with one JSON line: games, per-engine W/D/L, score and Elo with its interval (no
+    /// progress bar then).
     #[arg(long)]
     pub json: bool,
+    /// Draw no progress bar (it is drawn on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// Runs `arena`.
@@ -151,6 +158,13 @@ pub(super) fn run<G: Notation>(
         workers
     )?;
     let mut failure: Option<CliError> = None;
+    let mut bar = ProgressLine::new(
+        schedule.len(),
+        done.len(),
+        Tally::new(&names, &done),
+        args.json,
+        args.no_progress,
+    );
     // The first engine's results so far, for the SPRT.
     let mut first = Wdl::default();
     for record in &done {
@@ -190,12 +204,14 @@ pub(super) fn run<G: Notation>(
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        if let Err(e) = game_line(record, progress, llr, output) {
+        bar.game(record, progress.done);
+        if let Err(e) = bar.suspend(|| game_line(record, progress, llr, output)) {
             failure = Some(e.into());
             stop.store(true, Ordering::Relaxed);
         }
     };
     let records = arena.run(&schedule, &done, &mut on_game);
+    bar.finish();
     if let Some(err) = failure {
         return Err(err);
     }

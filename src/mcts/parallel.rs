@@ -1,0 +1,154 @@
+//! Running the workers of one search until its budget is spent: root parallelism (each worker
+//! on its own tree) and tree parallelism (all workers on one tree behind a lock), with the
+//! progress reports of the main worker.
+//!
+//! Key invariants:
+//! - a worker checks the budget between iterations only, so every iteration it starts is
+//!   finished and counted (a node limit may be passed by one iteration per worker);
+//! - with root parallelism an iteration limit applies to each tree; with tree parallelism the
+//!   workers claim iterations from one shared counter, so the tree gets exactly that many;
+//! - a proven root stops every worker: the first to see it raises the shared `proven` flag.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::config::MctsConfig;
+use super::playout::{PlayoutPolicy, score_of_probability};
+use super::search::pv_line;
+use super::selection::most_visited_child;
+use super::stats::MctsStats;
+use super::tree::Tree;
+use super::worker::{Worker, lock};
+use crate::eval::{Evaluator, Score};
+use crate::game::Game;
+use crate::search::SearchLimits;
+
+/// Iterations of the first progress report of the main worker; the next ones come at each
+/// doubling.
+const FIRST_REPORT: u64 = 1024;
+
+/// When a worker must stop.
+pub(super) struct Budget<'a> {
+    /// The iteration limit (per tree, or for the shared tree when `claimed` is given).
+    pub iterations: Option<u64>,
+    /// Tree parallelism: the iterations claimed so far by all workers.
+    pub claimed: Option<&'a AtomicU64>,
+    /// The node limit of each worker.
+    pub nodes: Option<u64>,
+    /// When the search must end.
+    pub deadline: Option<Instant>,
+    /// The search limits (for the stop flag).
+    pub limits: &'a SearchLimits,
+    /// Raised once a worker has seen its root proven.
+    pub proven: &'a AtomicBool,
+}
+
+impl Budget<'_> {
+    /// Must a worker with counters `stats` stop (its root proven or not)? With a shared
+    /// iteration counter, a `false` answer claims the next iteration.
+    pub fn is_spent(&self, stats: &MctsStats, root_proven: bool) -> bool {
+        if root_proven {
+            self.proven.store(true, Ordering::Relaxed);
+            return true;
+        }
+        if self.nodes.is_some_and(|n| stats.nodes >= n)
+            || self.proven.load(Ordering::Relaxed)
+            || self.limits.is_stop_raised()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return true;
+        }
+        match (self.iterations, self.claimed) {
+            (Some(n), Some(claimed)) => claimed.fetch_add(1, Ordering::Relaxed) >= n,
+            (Some(n), None) => stats.iterations >= n,
+            (None, _) => false,
+        }
+    }
+}
+
+/// What a search runs with, shared by its workers.
+pub(super) struct Setting<'a, G: Game> {
+    /// The root position.
+    pub state: &'a G,
+    /// The settings.
+    pub config: &'a MctsConfig,
+    /// Scores cut-off playouts.
+    pub evaluator: &'a dyn Evaluator<G>,
+    /// Picks playout moves.
+    pub policy: &'a dyn PlayoutPolicy<G>,
+}
+
+impl<G: Game> Clone for Setting<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Setting<'_, G> {}
+
+/// Runs `worker` on its own tree until `budget` is spent, calling `report` with its counters
+/// and tree at 1024, 2048, 4096… iterations.
+pub(super) fn run_root<G: Game>(
+    worker: &mut Worker<G>,
+    setting: Setting<'_, G>,
+    budget: &Budget<'_>,
+    mut report: impl FnMut(&MctsStats, &Tree<G::Move>),
+) {
+    let Setting {
+        state,
+        config,
+        evaluator,
+        policy,
+    } = setting;
+    let mut next_report = FIRST_REPORT;
+    while !budget.is_spent(&worker.stats, worker.tree.node(0).proof.is_some()) {
+        worker.iterate(state, config, evaluator, policy);
+        if worker.stats.iterations == next_report {
+            next_report *= 2;
+            report(&worker.stats, &worker.tree);
+        }
+    }
+}
+
+/// Runs `worker` on the tree `shared` with other workers until `budget` is spent, calling
+/// `report` as [`run_root`] does (with the shared tree, locked meanwhile).
+pub(super) fn run_tree<G: Game>(
+    worker: &mut Worker<G>,
+    shared: &Mutex<Tree<G::Move>>,
+    setting: Setting<'_, G>,
+    budget: &Budget<'_>,
+    mut report: impl FnMut(&MctsStats, &Tree<G::Move>),
+) {
+    let Setting {
+        state,
+        config,
+        evaluator,
+        policy,
+    } = setting;
+    let mut next_report = FIRST_REPORT;
+    let mut proven = lock(shared).node(0).proof.is_some();
+    while !budget.is_spent(&worker.stats, proven) {
+        proven = worker.iterate_shared(shared, state, config, evaluator, policy);
+        if worker.stats.iterations == next_report {
+            next_report *= 2;
+            report(&worker.stats, &lock(shared));
+        }
+    }
+}
+
+/// The best move, score and line of one tree as it stands, for progress reports during a
+/// search (the final answer merges the trees of root parallelism).
+pub(super) fn snapshot<M: Copy>(tree: &Tree<M>, eval_scale: f64) -> (Option<M>, Score, Vec<M>) {
+    match most_visited_child(tree, 0) {
+        Some(child) => {
+            let side = tree.node(0).side;
+            let node = tree.node(child);
+            let score = node
+                .proof_for(side)
+                .unwrap_or_else(|| score_of_probability(node.mean(), eval_scale));
+            (node.mv, score, pv_line(tree, child))
+        }
+        None => (None, Score::DRAW, Vec::new()),
+    }
+}
