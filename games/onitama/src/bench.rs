@@ -8,12 +8,28 @@
 //! Key invariant: the signatures below are what `PvsConfig::full()` with
 //! [`crate::PstEvaluator::default`] and one thread makes, each search with a fresh searcher. The
 //! bench fails (exit code 1) when a count differs, so a search change that alters the tree must
-//! record its new counts here on purpose (together with `benches/onitama_search.rs`), and say
-//! why in its commit.
+//! record its new counts here on purpose, and say why in its commit (the criterion bench
+//! `benches/onitama_search.rs` reads them from here too).
 
 use plies::cli::{BenchProof, BenchSignature, BenchSuite};
 
-use crate::notation::SAMPLE_POSITION;
+use crate::notation::START_POSITION;
+
+/// The eight deals of the speed benchmark (start layout, red to move), the first being
+/// [`START_POSITION`]: the `bench` command and the search bench use them.
+pub const BENCH_DEALS: [&str; 8] = [
+    START_POSITION,
+    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
+    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
+    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
+    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
+    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
+    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
+    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
+];
+
+/// The Java engine's published sample position (blue to move wins; rules/onitama.md).
+pub const SAMPLE_POSITION: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
 
 /// The depth of the quick bench (`bench` without options).
 pub const BENCH_DEPTH: u32 = 10;
@@ -24,7 +40,7 @@ pub const BENCH_LADDER: [u32; 4] = [8, 10, 12, 14];
 /// The deepest iteration the sample proof may take before it counts as not proven.
 pub const SAMPLE_MAX_DEPTH: u32 = 30;
 
-/// Total positions made over the eight [`crate::BENCH_DEALS`] searched to each depth.
+/// Total positions made over the eight [`BENCH_DEALS`] searched to each depth.
 pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
     BenchSignature {
         depth: 8,
