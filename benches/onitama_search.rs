@@ -1,9 +1,10 @@
-//! Fixed-depth search speed of the full PVS searcher on Onitama deals.
+//! Fixed-depth search speed of the full PVS searcher on the eight Onitama bench deals.
 //!
-//! Key invariant: every measured search asserts its node count against a constant recorded once
-//! from this code: a signature of the whole search (ordering, pruning, table). A change to any
-//! signature must be intentional: a search change that alters it is a behaviour change, to be
-//! justified (and the constant updated in the same commit), never a side effect.
+//! Key invariant: every measured run asserts its node total against the signature recorded in
+//! `plies_onitama::bench` (the same numbers `cargo run --release --example onitama -- bench
+//! --full` checks): a signature of the whole search (ordering, pruning, table). A change to it
+//! must be intentional: a search change that alters it is a behaviour change, to be justified
+//! (and the constant updated in the same commit), never a side effect.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -11,46 +12,49 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use plies::search::searcher_by_name;
 use plies::{Notation, SearchLimits};
-use plies_onitama::{Onitama, PstEvaluator};
+use plies_onitama::bench::BENCH_SIGNATURES;
+use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
-/// (name, position, depth, node signature). Recorded with `PstEvaluator::default()` and the `pvs`
-/// searcher; `cargo run --release --example onitama -- bench --position P --depth D` prints the
-/// same numbers.
-const CASES: &[(&str, &str, u32, u64)] = &[
-    (
-        "monkey-crane pvs d9",
-        "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon",
-        9,
-        328_102,
-    ),
-    (
-        "ox-boar pvs d9",
-        "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
-        9,
-        401_061,
-    ),
-];
+/// The ladder depths measured here (the cheap rungs; `bench --full` runs all of them).
+const DEPTHS: [u32; 2] = [8, 10];
 
 fn bench_search(c: &mut Criterion) {
+    let deals: Vec<Onitama> = BENCH_DEALS
+        .iter()
+        .map(|text| Onitama::parse_position(text).expect("bench deal parses"))
+        .collect();
     let mut group = c.benchmark_group("onitama_search");
     group
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3));
-    for &(name, position, depth, signature) in CASES {
-        let state = Onitama::parse_position(position).expect("bench position parses");
+        .measurement_time(Duration::from_secs(5));
+    for depth in DEPTHS {
+        let signature = BENCH_SIGNATURES
+            .iter()
+            .find(|s| s.depth == depth)
+            .expect("a recorded signature")
+            .nodes;
         let limits = SearchLimits::depth(depth);
-        group.bench_function(name, |b| {
+        group.bench_function(format!("eight deals pvs d{depth}"), |b| {
             b.iter_batched(
-                // A fresh searcher (empty table) for each run keeps every run identical.
-                || searcher_by_name::<Onitama, _>("pvs", PstEvaluator::default()).unwrap(),
-                |mut searcher| {
-                    let result = searcher.search(black_box(&state), &limits);
+                // A fresh searcher (empty table) per deal keeps every run identical.
+                || {
+                    (0..deals.len())
+                        .map(|_| {
+                            searcher_by_name::<Onitama, _>("pvs", PstEvaluator::default()).unwrap()
+                        })
+                        .collect::<Vec<_>>()
+                },
+                |mut searchers| {
+                    let mut nodes = 0;
+                    for (searcher, deal) in searchers.iter_mut().zip(&deals) {
+                        nodes += searcher.search(black_box(deal), &limits).stats.nodes;
+                    }
                     assert_eq!(
-                        result.stats.nodes, signature,
-                        "search signature changed for {position} at depth {depth}"
+                        nodes, signature,
+                        "search signature changed for the eight deals at depth {depth}"
                     );
-                    result.best_move
+                    nodes
                 },
                 BatchSize::PerIteration,
             );

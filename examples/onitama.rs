@@ -4,26 +4,26 @@
 //! cargo run --release --example onitama -- play
 //! cargo run --release --example onitama -- analyze --position "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon" --depth 10
 //! cargo run --release --example onitama -- perft --position "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab" --depth 5
-//! cargo run --release --example onitama -- bench
+//! cargo run --release --example onitama -- bench          # the eight deals to depth 10
+//! cargo run --release --example onitama -- bench --full   # depths 8/10/12/14 and the sample proof
 //! ```
 //!
-//! Key invariant: the bench positions and depth below fix the bench signature (its total node
-//! count); change them only on purpose, together with `benches/onitama_search.rs`.
+//! Key invariant: the bench positions, depths and node signatures come from
+//! `plies_onitama::bench` (one place); a bench whose counts differ from them fails.
 
 use std::process::ExitCode;
 
-use plies::cli::{GameCli, evaluator, main as cli_main};
-use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
-
-/// The bench depth: 3,556,587 nodes over the eight deals (the search signature; README), about
-/// a second in release.
-const BENCH_DEPTH: u32 = 10;
+use plies::cli::{GameCli, evaluator, main_with_suite};
+use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 fn main() -> ExitCode {
-    cli_main(GameCli::<Onitama> {
-        name: "onitama",
-        evaluator: evaluator(PstEvaluator::default()),
-        bench_positions: &BENCH_DEALS,
-        bench_depth: BENCH_DEPTH,
-    })
+    main_with_suite(
+        GameCli::<Onitama> {
+            name: "onitama",
+            evaluator: evaluator(PstEvaluator::default()),
+            bench_positions: &BENCH_DEALS,
+            bench_depth: BENCH_DEPTH,
+        },
+        BENCH_SUITE,
+    )
 }

@@ -25,7 +25,7 @@ pub(crate) enum Command {
     Play(PlayArgs),
     /// Search the game's fixed bench positions to a fixed depth; the total node count is a
     /// signature of the search.
-    Bench(BenchArgs),
+    Bench(super::bench::BenchArgs),
     /// Play a match (two engines) or a round robin (more) over openings, each played twice
     /// with colours swapped; prints each game and a results table with Elo and its 95% interval.
     Arena(super::arena::ArenaArgs),
@@ -118,23 +118,4 @@ pub(crate) struct PlayArgs {
     /// position after the reply it expects, and keeps that search if the reply comes.
     #[arg(long)]
     pub ponder: bool,
-}
-
-/// `bench`.
-#[derive(Args, Debug)]
-pub(crate) struct BenchArgs {
-    #[command(flatten)]
-    pub start: PositionArgs,
-    /// Depth instead of the game's bench depth (changes the signature).
-    #[arg(long, short = 'd')]
-    pub depth: Option<u32>,
-    /// Search threads (more than 1: Lazy SMP, whose node counts vary from run to run, so the
-    /// total is no longer a signature; compare times to depth with 1 thread).
-    // Read by `bench.rs` once it passes it to the searcher (`set_threads`).
-    #[allow(dead_code)]
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// End with one JSON line: nodes, seconds, nodes_per_second.
-    #[arg(long)]
-    pub json: bool,
 }

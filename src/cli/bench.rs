@@ -1,27 +1,248 @@
-//! `bench`: the game's fixed positions searched to its fixed depth with the full pvs searcher.
+//! `bench`: the game's fixed positions searched with the full `pvs` searcher; the node counts are
+//! a signature of the search, checked against the ones the game recorded.
 //!
-//! Key invariant: each position is searched by a fresh searcher (nothing carried over), so the
-//! total node count depends only on the code and is a signature of the search: a change to it
-//! must be intentional.
+//! Two forms:
+//! - the quick bench (`bench`): each bench position searched to the bench depth;
+//! - the whole benchmark (`bench --full`, or `bench --depths 8,10`): each bench position searched
+//!   once, by iterative deepening, to the deepest depth of the game's [`BenchSuite::ladder`],
+//!   reported at every ladder depth (time to depth, states, states/s); then each
+//!   [`BenchProof`] position searched until its score is a proven win or loss.
+//!
+//! Key invariants: each search uses a fresh searcher (nothing carried over) and no time limit, so
+//! every node count depends only on the code; the totals are compared with the game's recorded
+//! [`BenchSignature`]s and proof counts, and a mismatch is printed and ends the command with an
+//! error (exit code 1), so a changed search must update its signatures deliberately. Figures for
+//! positions the game did not choose (`--position`, `--moves`) are never checked.
+
+mod full;
 
 use std::io::Write;
 use std::time::Instant;
 
+use clap::Args;
 use serde_json::json;
 
-use super::args::BenchArgs;
+use super::args::PositionArgs;
 use super::{CliError, GameCli, check_depth, play_moves, rate, searcher};
 use crate::notation::Notation;
-use crate::search::SearchLimits;
+use crate::search::{SearchLimits, Searcher};
 
-/// Runs `bench`. `--position` replaces the game's bench positions by one; `--moves` is played
-/// from each position; `--depth` replaces the bench depth.
+/// `bench`.
+#[derive(Args, Debug)]
+pub(crate) struct BenchArgs {
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Depth instead of the game's bench depth (checked only where the game recorded a signature).
+    #[arg(long, short = 'd', conflicts_with_all = ["full", "depths"])]
+    pub depth: Option<u32>,
+    /// The whole benchmark: the game's depth ladder over the bench positions, then its proof
+    /// positions searched to their proven result.
+    #[arg(long)]
+    pub full: bool,
+    /// The ladder depths instead of the game's, comma-separated (e.g. `8,10,12`); without
+    /// `--full` the proof positions are skipped.
+    #[arg(long, value_delimiter = ',')]
+    pub depths: Option<Vec<u32>>,
+    /// Search threads (more than 1: Lazy SMP, whose node counts vary from run to run, so no
+    /// signature is checked; compare times to depth with 1 thread).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// End with one JSON line: nodes, seconds, nodes_per_second, signature (and with the ladder,
+    /// per depth and per proof).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The total node count of the game's bench positions searched to `depth` (iterations
+/// `1..=depth`, one fresh searcher each): the quick bench at that depth, and the ladder at that
+/// rung, must both give it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchSignature {
+    /// The search depth.
+    pub depth: u32,
+    /// The expected total of positions made.
+    pub nodes: u64,
+}
+
+/// A position the whole benchmark searches until its score is a proven win or loss.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchProof {
+    /// The position, in the game's notation.
+    pub position: &'static str,
+    /// The deepest iteration tried; a position not proven by then is reported as such.
+    pub max_depth: u32,
+    /// The expected positions made up to the proving iteration (`None`: not recorded, not
+    /// checked).
+    pub nodes: Option<u64>,
+}
+
+impl BenchProof {
+    /// A proof search of `position` up to `max_depth`, without a recorded node count.
+    #[must_use]
+    pub const fn new(position: &'static str, max_depth: u32) -> BenchProof {
+        BenchProof {
+            position,
+            max_depth,
+            nodes: None,
+        }
+    }
+
+    /// The same with its expected node count.
+    #[must_use]
+    pub const fn nodes(self, nodes: u64) -> BenchProof {
+        BenchProof {
+            nodes: Some(nodes),
+            ..self
+        }
+    }
+}
+
+/// What a game's benchmark holds beyond the quick bench of [`GameCli`]: the depth ladder, the
+/// proof positions and the recorded signatures. Built with [`BenchSuite::new`] and the builder
+/// methods (all `const`), and handed to [`super::main_with_suite`]; [`super::main`] uses the
+/// empty suite (no ladder beyond the bench depth, no proofs, nothing checked).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchSuite {
+    /// The depths `bench --full` reports for every bench position (ascending).
+    pub ladder: &'static [u32],
+    /// The positions `bench --full` searches to their proven result.
+    pub proofs: &'static [BenchProof],
+    /// The recorded totals per depth.
+    pub signatures: &'static [BenchSignature],
+}
+
+impl BenchSuite {
+    /// The empty suite.
+    #[must_use]
+    pub const fn new() -> BenchSuite {
+        BenchSuite {
+            ladder: &[],
+            proofs: &[],
+            signatures: &[],
+        }
+    }
+
+    /// With the depth ladder `depths` (ascending).
+    #[must_use]
+    pub const fn ladder(self, depths: &'static [u32]) -> BenchSuite {
+        BenchSuite {
+            ladder: depths,
+            ..self
+        }
+    }
+
+    /// With the proof positions `proofs`.
+    #[must_use]
+    pub const fn proofs(self, proofs: &'static [BenchProof]) -> BenchSuite {
+        BenchSuite { proofs, ..self }
+    }
+
+    /// With the recorded totals `signatures`.
+    #[must_use]
+    pub const fn signatures(self, signatures: &'static [BenchSignature]) -> BenchSuite {
+        BenchSuite { signatures, ..self }
+    }
+
+    /// The recorded total for `depth`, if any.
+    #[must_use]
+    pub fn signature(&self, depth: u32) -> Option<u64> {
+        self.signatures
+            .iter()
+            .find(|s| s.depth == depth)
+            .map(|s| s.nodes)
+    }
+}
+
+/// Collects the outcome of the signature checks of one run.
+#[derive(Debug, Default)]
+struct Checks {
+    checked: usize,
+    mismatches: Vec<String>,
+}
+
+impl Checks {
+    /// Compares `nodes` with `expected` (if recorded); returns the note printed beside it.
+    fn check(&mut self, what: &str, nodes: u64, expected: Option<u64>) -> String {
+        match expected {
+            None => "signature not recorded".to_string(),
+            Some(want) if want == nodes => {
+                self.checked += 1;
+                "signature ok".to_string()
+            }
+            Some(want) => {
+                self.checked += 1;
+                self.mismatches
+                    .push(format!("{what}: {nodes} nodes, expected {want}"));
+                format!("SIGNATURE MISMATCH (expected {want})")
+            }
+        }
+    }
+
+    /// `ok`, `mismatch` or `unchecked`, for the JSON line.
+    fn summary(&self) -> &'static str {
+        if !self.mismatches.is_empty() {
+            "mismatch"
+        } else if self.checked > 0 {
+            "ok"
+        } else {
+            "unchecked"
+        }
+    }
+
+    /// Prints the verdict line (before any JSON line).
+    fn report(&self, output: &mut dyn Write) -> Result<(), CliError> {
+        if self.mismatches.is_empty() {
+            if self.checked > 0 {
+                writeln!(output, "signatures: {} checked, all ok", self.checked)?;
+            } else {
+                writeln!(output, "signatures: none recorded for this run")?;
+            }
+        } else {
+            writeln!(
+                output,
+                "signatures: {} of {} MISMATCHED",
+                self.mismatches.len(),
+                self.checked
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A mismatch becomes the command's error.
+    fn finish(self) -> Result<(), CliError> {
+        if self.mismatches.is_empty() {
+            return Ok(());
+        }
+        Err(CliError::Invalid(format!(
+            "bench signature mismatch ({}); if the search was changed on purpose, record the new \
+             counts in the game's bench suite",
+            self.mismatches.join("; ")
+        )))
+    }
+}
+
+/// Runs `bench` (see the module docs). `--position` replaces the game's bench positions by one;
+/// `--moves` is played from each position.
+/// Makes a fresh bench searcher (the full `pvs`, with the requested threads).
+type Engine<'a, G> = dyn Fn() -> Result<Box<dyn Searcher<G>>, CliError> + 'a;
+
 pub(super) fn run<G: Notation>(
     spec: &GameCli<G>,
+    suite: &BenchSuite,
     args: &BenchArgs,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let depth = check_depth(args.depth.unwrap_or(spec.bench_depth))?;
+    let threads = args.threads;
+    let make = move || -> Result<Box<dyn Searcher<G>>, CliError> {
+        let mut engine = searcher(spec, "pvs")?;
+        engine
+            .set_threads(threads)
+            .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))?;
+        Ok(engine)
+    };
+    make()?;
+    // Signatures hold for the game's own positions searched by one thread.
+    let own_positions = args.start.position.is_none() && args.start.moves.is_none() && threads == 1;
     let texts: Vec<&str> = match &args.start.position {
         Some(text) => vec![text.as_str()],
         None => spec.bench_positions.to_vec(),
@@ -32,11 +253,28 @@ pub(super) fn run<G: Notation>(
             .map_err(|e| CliError::Invalid(format!("bad --position: {e} in '{text}'")))?;
         positions.push(play_moves(state, args.start.moves.as_deref())?);
     }
+    if args.full || args.depths.is_some() {
+        let ladder = match &args.depths {
+            Some(depths) => depths.clone(),
+            None if suite.ladder.is_empty() => vec![spec.bench_depth],
+            None => suite.ladder.to_vec(),
+        };
+        let proofs = if args.full && own_positions {
+            suite.proofs
+        } else {
+            &[]
+        };
+        let expected = own_positions.then_some(suite);
+        return full::run(
+            &make, expected, &positions, &ladder, proofs, args.json, output,
+        );
+    }
+    let depth = check_depth(args.depth.unwrap_or(spec.bench_depth))?;
     let limits = SearchLimits::depth(depth);
     let mut total_nodes = 0;
     let start = Instant::now();
     for (number, state) in positions.iter().enumerate() {
-        let mut engine = searcher(spec, "pvs")?;
+        let mut engine = make()?;
         let result = engine.search(state, &limits);
         total_nodes += result.stats.nodes;
         writeln!(
@@ -53,54 +291,30 @@ pub(super) fn run<G: Notation>(
     }
     let seconds = start.elapsed().as_secs_f64();
     let nps = rate(total_nodes, seconds);
+    let mut checks = Checks::default();
+    let expected = if own_positions {
+        suite.signature(depth)
+    } else {
+        None
+    };
+    let note = checks.check(&format!("depth {depth} total"), total_nodes, expected);
     writeln!(output, "depth {depth}, {} positions", positions.len())?;
-    writeln!(output, "total nodes {total_nodes}")?;
+    writeln!(output, "total nodes {total_nodes} ({note})")?;
     writeln!(output, "total time {seconds:.3} s")?;
     writeln!(output, "nodes/s {nps:.0}")?;
+    checks.report(output)?;
     if args.json {
         let line = json!({
             "depth": depth,
             "nodes": total_nodes,
             "seconds": seconds,
             "nodes_per_second": nps,
+            "signature": checks.summary(),
         });
         writeln!(output, "{line}")?;
     }
-    Ok(())
+    checks.finish()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::test_support::{last_json, run_invalid, run_ok};
-
-    #[test]
-    fn benches_every_position_and_totals() {
-        let out = run_ok("bench --json");
-        let lines: Vec<&str> = out.lines().collect();
-        assert!(lines[0].starts_with("position  1:") && lines[1].starts_with("position  2:"));
-        let per_position: u64 = lines[..2]
-            .iter()
-            .map(|l| l.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap())
-            .sum();
-        let json = last_json(&out);
-        assert_eq!(json["nodes"].as_u64(), Some(per_position));
-        assert_eq!(json["depth"], 5);
-        assert!(json["seconds"].as_f64().is_some() && json["nodes_per_second"].is_number());
-        assert!(out.contains(&format!("total nodes {per_position}")));
-    }
-
-    #[test]
-    fn deterministic_signature() {
-        let a = last_json(&run_ok("bench --json"))["nodes"].clone();
-        let b = last_json(&run_ok("bench --json"))["nodes"].clone();
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    fn one_position_and_depth() {
-        let out = run_ok("bench --position \"3 3 1\" --depth 2 --json");
-        assert_eq!(out.lines().filter(|l| l.starts_with("position")).count(), 1);
-        assert_eq!(last_json(&out)["depth"], 2);
-        assert!(run_invalid("bench --depth 0").contains("--depth"));
-    }
-}
+mod tests;

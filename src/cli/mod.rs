@@ -15,11 +15,16 @@
 //! }
 //! ```
 //!
+//! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
+//! hands a [`BenchSuite`] to [`main_with_suite`] instead; `GameCli` itself stays four fields,
+//! built as a struct literal.
+//!
 //! Commands (a contract: other tools drive plies through them):
 //! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
 //! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
-//! - `bench [--depth D] [--json]`
+//! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
+//!   differs from the signature the game recorded in its [`BenchSuite`])
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
@@ -52,6 +57,8 @@ use crate::game::{Outcome, Side};
 use crate::notation::Notation;
 use crate::search::Searcher;
 use args::{Cli, Command, PositionArgs};
+
+pub use bench::{BenchProof, BenchSignature, BenchSuite};
 
 /// Makes a fresh evaluator for each searcher the command line builds.
 pub type EvaluatorFactory<G> = Arc<dyn Fn() -> Box<dyn Evaluator<G>> + Send + Sync>;
@@ -110,11 +117,17 @@ impl From<io::Error> for CliError {
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr. Exit code 0 on success, 2 for unparsable arguments, 1 otherwise.
 pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
+    main_with_suite(spec, BenchSuite::new())
+}
+
+/// [`main`] for a game with a whole benchmark: `bench --full` runs `suite`'s ladder and proofs,
+/// and every `bench` checks its node totals against `suite`'s signatures.
+pub fn main_with_suite<G: Notation>(spec: GameCli<G>, suite: BenchSuite) -> ExitCode {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    match run(&spec, std::env::args(), &mut input, &mut output) {
+    match run_with_suite(&spec, &suite, std::env::args(), &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
@@ -134,6 +147,17 @@ pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
 /// `output`. `--help` and `--version` print to `output` and succeed.
 pub fn run<G: Notation>(
     spec: &GameCli<G>,
+    args: impl IntoIterator<Item = String>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    run_with_suite(spec, &BenchSuite::new(), args, input, output)
+}
+
+/// [`run`] with the game's whole benchmark (see [`main_with_suite`]).
+pub fn run_with_suite<G: Notation>(
+    spec: &GameCli<G>,
+    suite: &BenchSuite,
     args: impl IntoIterator<Item = String>,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -159,7 +183,7 @@ pub fn run<G: Notation>(
         Command::Perft(args) => perft::run::<G>(&args, output),
         Command::Analyze(args) => analyze::run(spec, &args, output),
         Command::Play(args) => play::run(spec, &args, input, output),
-        Command::Bench(args) => bench::run(spec, &args, output),
+        Command::Bench(args) => bench::run(spec, suite, &args, output),
         Command::Arena(args) => arena::run(spec, &args, output),
     }?;
     output.flush()?;

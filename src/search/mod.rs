@@ -43,18 +43,22 @@ use crate::game::Game;
 /// The plain names [`searcher_by_name`] knows (it also knows every rung name of
 /// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`], such as
 /// `pvs+tt+killers` or `pvs+tt+q`).
-pub const SEARCHER_NAMES: [&str; 6] = [
+pub const SEARCHER_NAMES: [&str; 8] = [
     "minimax",
     "minimax+q",
     "alphabeta",
     "pvs",
     "pvs-noq",
+    "pvs-noext",
+    "pvs-ext",
     "pvs-plain",
 ];
 
 /// A searcher by name: `minimax` ([`Minimax`]), `minimax+q` ([`Minimax::with_quiescence`]),
 /// `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with [`PvsConfig::full`]), `pvs-noq` (the full
-/// configuration without quiescence search, to measure what quiescence is worth), `pvs-plain`
+/// configuration without quiescence search, to measure what quiescence is worth), `pvs-noext` /
+/// `pvs-ext` (the full configuration with threat extensions forced off / on, to measure what
+/// they are worth whatever the default), `pvs-plain`
 /// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
 /// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
 /// valid ones.
@@ -70,6 +74,13 @@ pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
         "pvs-noq" => {
             let config = PvsConfig {
                 quiescence: false,
+                ..PvsConfig::full()
+            };
+            return Ok(Box::new(Pvs::new(evaluator, config)));
+        }
+        "pvs-noext" | "pvs-ext" => {
+            let config = PvsConfig {
+                threat_extensions: name == "pvs-ext",
                 ..PvsConfig::full()
             };
             return Ok(Box::new(Pvs::new(evaluator, config)));

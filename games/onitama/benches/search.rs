@@ -5,10 +5,12 @@
 //! `cargo bench -p plies-onitama --bench search` runs depth 12 on every deal and the sample
 //! (until the first iteration that finds the win);
 //! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
-//! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=64` sets the table size (default 256),
-//! `PLIES_ASPIRATION=1` switches aspiration windows on, `PLIES_EXTENSIONS=0` threat extensions
-//! off, `PLIES_LMR=0` late-move reductions off, `PLIES_VERBOSE=1` prints every iteration;
-//! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot. Wall time is noisy on a shared machine: compare states and
+//! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=16` sets the table size (default: `PvsConfig::full()`'s, like the `bench` command),
+//! `PLIES_ASPIRATION=1|0`, `PLIES_EXTENSIONS=1|0` (threat extensions), `PLIES_LMR=1|0` (late-move
+//! reductions) switch those on or off (default: as in `PvsConfig::full()`), `PLIES_VERBOSE=1` prints every iteration;
+//! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot.
+//! Wall time is noisy on a shared machine: compare states, the CPU seconds printed beside the wall
+//! time (the thread's own run time, from `/proc/thread-self/schedstat`) and
 //! `valgrind --tool=callgrind` instruction counts too.
 
 use std::sync::Arc;
@@ -19,6 +21,16 @@ use plies::search::pvs::{Pvs, PvsConfig};
 use plies::{Game, Notation, SearchLimits, Searcher};
 use plies_onitama::{BENCH_DEALS as DEALS, Onitama, PstEvaluator, SAMPLE_POSITION as SAMPLE};
 
+/// CPU time this thread has run, from `/proc/thread-self/schedstat` (Linux; 0 elsewhere): unlike
+/// wall time it does not grow while other processes hold the core, so A/B comparisons on a
+/// loaded machine use it.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
 fn env_number(name: &str, default: u32) -> u32 {
     std::env::var(name)
         .ok()
@@ -27,30 +39,36 @@ fn env_number(name: &str, default: u32) -> u32 {
 }
 
 /// Searches `text` within `limits` (with `prove`: until the first iteration with a decisive
-/// score) and prints one line; returns the states and the seconds.
-fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64) {
+/// score) and prints one line; returns the states, the seconds and the CPU seconds.
+fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64, f64) {
     let position = Onitama::parse_position(text).expect("valid position");
+    let full = PvsConfig::full();
     let config = PvsConfig {
-        tt_mb: env_number("PLIES_TT_MB", 256) as usize,
-        aspiration: env_number("PLIES_ASPIRATION", 0) != 0,
-        threat_extensions: env_number("PLIES_EXTENSIONS", 1) != 0,
-        late_move_reductions: env_number("PLIES_LMR", 1) != 0,
-        ..PvsConfig::full()
+        tt_mb: env_number("PLIES_TT_MB", full.tt_mb as u32) as usize,
+        aspiration: env_number("PLIES_ASPIRATION", u32::from(full.aspiration)) != 0,
+        threat_extensions: env_number("PLIES_EXTENSIONS", u32::from(full.threat_extensions)) != 0,
+        late_move_reductions: env_number("PLIES_LMR", u32::from(full.late_move_reductions)) != 0,
+        ..full
     };
     let mut pvs = Pvs::new(PstEvaluator::default(), config);
     let verbose = env_number("PLIES_VERBOSE", 0) != 0;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = limits.clone().with_stop(Arc::clone(&stop));
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut proof = None;
     let result = pvs.search_with(&position, &limits, &mut |it| {
         let s = &it.stats;
         if verbose {
             println!(
-                "  depth {:>2} {:>8.3} s {:>11} states  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
+                "  depth {:>2} {:>8.3} s {:>11} states ({} q, {} leaves, {} probes, {} cutoffs)  score {}  tt hit {:.2}  fill {:.2}  best-first {:.3}  bf {:.2}",
                 it.depth,
                 s.elapsed.as_secs_f64(),
                 s.nodes,
+                s.qnodes,
+                s.leaves,
+                s.tt_probes,
+                s.cutoffs,
                 it.score,
                 s.tt_hit_rate(),
                 s.tt_fill,
@@ -63,6 +81,7 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
             stop.store(true, Ordering::Relaxed);
         }
     });
+    let cpu = cpu_seconds() - cpu_start;
     let (depth, elapsed, nodes, qnodes, score) = proof.unwrap_or((
         result.depth,
         start.elapsed(),
@@ -72,13 +91,14 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
     ));
     let secs = elapsed.as_secs_f64();
     println!(
-        "{label:<8} depth {depth:>2} {secs:>8.3} s {nodes:>11} states ({qnodes:>10} q) {:>6.2} M states/s  score {score}  best {}",
+        "{label:<8} depth {depth:>2} {secs:>8.3} s {nodes:>11} states ({qnodes:>10} q) {:>6.2} M states/s  cpu {cpu:.3} s {:>6.2} M/cpu-s  score {score}  best {}",
         nodes as f64 / secs / 1e6,
+        nodes as f64 / cpu / 1e6,
         result
             .best_move
             .map_or_else(|| "-".to_string(), |mv| position.format_move(mv)),
     );
-    (nodes, secs)
+    (nodes, secs, cpu)
 }
 
 /// `count` searches of 50 ms each (one searcher, positions from the eight deals and the games
@@ -120,17 +140,19 @@ fn main() {
     }
     let depth = env_number("PLIES_DEPTH", 12);
     let deals = env_number("PLIES_DEALS", 8) as usize;
-    let (mut total, mut secs) = (0, 0.0);
+    let (mut total, mut secs, mut cpu) = (0, 0.0, 0.0);
     for (i, deal) in DEALS.iter().take(deals).enumerate() {
         let limits = SearchLimits::depth(depth);
-        let (nodes, time) = run(&format!("deal {}", i + 1), deal, &limits, false);
+        let (nodes, time, used) = run(&format!("deal {}", i + 1), deal, &limits, false);
         total += nodes;
         secs += time;
+        cpu += used;
     }
     if deals > 0 {
         println!(
-            "total    depth {depth:>2} {secs:>8.3} s {total:>11} states {:>18.2} M states/s",
-            total as f64 / secs / 1e6
+            "total    depth {depth:>2} {secs:>8.3} s {total:>11} states {:>18.2} M states/s  cpu {cpu:.3} s {:>6.2} M/cpu-s",
+            total as f64 / secs / 1e6,
+            total as f64 / cpu / 1e6
         );
     }
     if env_number("PLIES_SAMPLE", 1) != 0 {

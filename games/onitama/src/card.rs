@@ -108,65 +108,6 @@ const fn build_targets() -> [[[u32; 25]; 2]; 32] {
     table
 }
 
-/// The steps of one card for one player, for bit-parallel generation: offset `k` moves a piece
-/// on any square of `from_mask[k]` (the squares it does not leave the board from) by
-/// `left[k] - right[k]` square indices (shift left by `left`, then right by `right`); unused
-/// offsets (cards have two to four) have an empty `from_mask`.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Steps {
-    /// Left shift of offset `k` (0 when it moves toward lower indices).
-    pub(crate) left: [u32; 4],
-    /// Right shift of offset `k` (0 when it moves toward higher indices).
-    pub(crate) right: [u32; 4],
-    /// The squares offset `k` can start from.
-    pub(crate) from_mask: [u32; 4],
-}
-
-/// `STEPS[card][player]`: the card's offsets as shifts (same moves as [`TARGETS`]).
-pub(crate) static STEPS: [[Steps; 2]; 32] = build_steps();
-
-const fn build_steps() -> [[Steps; 2]; 32] {
-    let empty = Steps {
-        left: [0; 4],
-        right: [0; 4],
-        from_mask: [0; 4],
-    };
-    let mut table = [[empty; 2]; 32];
-    let mut card = 0;
-    while card < 32 {
-        let offsets = CARDS[card].offsets;
-        let mut player = 0;
-        while player < 2 {
-            let sign: i32 = if player == 0 { 1 } else { -1 };
-            let mut steps = empty;
-            let mut k = 0;
-            while k < offsets.len() {
-                let dx = sign * offsets[k].0 as i32;
-                let dy = sign * offsets[k].1 as i32;
-                let mut mask = 0u32;
-                let mut square = 0;
-                while square < 25 {
-                    let x = square % 5 + dx;
-                    let y = square / 5 + dy;
-                    if x >= 0 && x < 5 && y >= 0 && y < 5 {
-                        mask |= 1 << square;
-                    }
-                    square += 1;
-                }
-                let delta = dx + 5 * dy;
-                steps.left[k] = if delta > 0 { delta as u32 } else { 0 };
-                steps.right[k] = if delta < 0 { (-delta) as u32 } else { 0 };
-                steps.from_mask[k] = mask;
-                k += 1;
-            }
-            table[card][player] = steps;
-            player += 1;
-        }
-        card += 1;
-    }
-    table
-}
-
 /// A card, by id `0..32` (see [`CARDS`]).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Card(u8);

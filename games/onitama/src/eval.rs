@@ -76,38 +76,39 @@ impl PstEvaluator {
         PstEvaluator { weights }
     }
 
-    /// The score of one side's pieces, from that side's view.
+    /// The score of one side's students and master (bit sets of board squares), from that
+    /// side's view: blue (`BLUE`) reads the tables turned 180 degrees (`24 - index`).
     #[inline]
-    fn side_score(&self, state: &Onitama, side: Side) -> i32 {
+    fn side_score<const BLUE: bool>(&self, students: u32, master: u32) -> i32 {
         let w = &self.weights;
-        let view = |index: usize| {
-            if side == Side::First {
-                index
+        let view = |index: u32| {
+            if BLUE {
+                24 - index as usize
             } else {
-                24 - index
+                index as usize
             }
         };
-        let students = state.students(side);
-        let mut score = w.student * students.count() as i32;
-        for square in students {
-            score += w.student_squares[view(square.index())];
+        let mut score = 0;
+        let mut rest = students;
+        while rest != 0 {
+            score += w.student + w.student_squares[view(rest.trailing_zeros())];
+            rest &= rest - 1;
         }
-        if let Some(master) = state.master(side) {
-            score += w.master_squares[view(master.index())];
+        if master != 0 {
+            score += w.master_squares[view(master.trailing_zeros())];
         }
         score
     }
 }
 
 impl Evaluator<Onitama> for PstEvaluator {
-    #[inline]
+    #[inline(always)]
     fn evaluate(&self, state: &Onitama) -> Score {
-        let red = self.side_score(state, Side::First) - self.side_score(state, Side::Second);
-        Score::cp(if state.to_move() == Side::First {
-            red
-        } else {
-            -red
-        })
+        let [red_pieces, blue_pieces] = state.pieces;
+        let [red_master, blue_master] = state.masters;
+        let red = self.side_score::<false>(red_pieces & !red_master, red_master)
+            - self.side_score::<true>(blue_pieces & !blue_master, blue_master);
+        Score::cp(if state.to_move == 0 { red } else { -red })
     }
 }
 
@@ -173,6 +174,58 @@ mod tests {
             Onitama::parse_position("b1Bbb/5/5/5/rrRrr b monkey,crane tiger,crab dragon").unwrap();
         assert_eq!(MaterialEvaluator.evaluate(&pos), Score::cp(-100));
         assert!(PstEvaluator::default().evaluate(&pos) < Score::cp(0));
+    }
+
+    /// The sum written out square by square (each piece looked up with `piece_at`, blue's
+    /// squares turned by `24 - index`), on positions along a few random games.
+    #[test]
+    fn matches_a_square_by_square_sum() {
+        let mut eval = PstEvaluator::default();
+        let mut values = eval.parameters();
+        for (i, value) in values.iter_mut().enumerate() {
+            *value = (i as i32 * 37) % 23 - 11; // every square different, both signs
+        }
+        eval.set_parameters(&values).unwrap();
+        let w = &eval.weights;
+        let reference = |state: &Onitama| {
+            let mut red = 0;
+            for index in 0..25 {
+                let square = crate::Square::new(index).unwrap();
+                let (side, piece) = match state.piece_at(square) {
+                    Some(found) => found,
+                    None => continue,
+                };
+                let view = if side == Side::First {
+                    index
+                } else {
+                    24 - index
+                } as usize;
+                let value = match piece {
+                    crate::Piece::Student => w.student + w.student_squares[view],
+                    crate::Piece::Master => w.master_squares[view],
+                };
+                red += if side == Side::First { value } else { -value };
+            }
+            if state.to_move() == Side::First {
+                red
+            } else {
+                -red
+            }
+        };
+        let mut rng = plies::rng::SplitMix64::new(11);
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut state = Onitama::start_position();
+            for _ in 0..40 {
+                assert_eq!(eval.evaluate(&state), Score::cp(reference(&state)));
+                moves.clear();
+                plies::Game::generate_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                state = plies::Game::play(&state, moves[rng.below(moves.len())]);
+            }
+        }
     }
 
     #[test]

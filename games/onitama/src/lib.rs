@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod bitboard;
 pub mod card;
 pub mod eval;
@@ -39,10 +40,11 @@ pub mod square;
 pub mod state;
 mod zobrist;
 
+pub use bench::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, SAMPLE_POSITION};
 pub use bitboard::Bitboard;
 pub use card::{Card, CardSpec};
 pub use eval::{MaterialEvaluator, PstEvaluator, PstWeights};
 pub use moves::Move;
-pub use notation::{BENCH_DEALS, SAMPLE_POSITION, START_POSITION};
+pub use notation::START_POSITION;
 pub use square::Square;
 pub use state::{Onitama, Piece};

@@ -5,7 +5,7 @@
 //! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic;
 //! the noisy moves have their own order, see [`Onitama::noisy_moves`]).
 
-use crate::card::{STEPS, TARGETS};
+use crate::card::TARGETS;
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
 
@@ -54,37 +54,49 @@ impl Onitama {
     }
 
     /// Appends the noisy moves: captures, and master moves onto the enemy temple (wins).
-    /// Bit-parallel: each card offset shifts all pieces at once (the card's steps), so a
-    /// position without captures costs a few operations per offset. Order: by card id, then the
-    /// card's offsets, then target square.
+    ///
+    /// Looked up backwards from the targets (the squares a piece of the side to move reaches
+    /// `t` from with a card are the squares the opponent reaches from `t` with it), so a position
+    /// without captures costs two table look-ups per enemy piece. Order: the enemy master's
+    /// capture, then the students' captures by target square, then the step onto the empty
+    /// enemy temple; for each target, the lower card id first, then by from-square.
     #[inline]
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) {
         if self.is_over() {
             return;
         }
         let me = usize::from(self.to_move);
+        let opp = me ^ 1;
         let own = self.pieces[me];
-        let enemy = self.pieces[me ^ 1];
-        let master = self.masters[me];
-        let temple_step = TEMPLE_TARGET[me] & !enemy & !own;
-        let mut hand = self.hands[me];
-        while hand != 0 {
-            let card = hand.trailing_zeros();
-            hand &= hand - 1;
-            let steps = &STEPS[card as usize & 31][me];
-            // Missing offsets have an empty `from_mask`: four fixed rounds, no loop counter.
-            for k in 0..4 {
-                let (left, right) = (steps.left[k], steps.right[k]);
-                let from_mask = steps.from_mask[k];
-                let mut to_set = (((own & from_mask) << left) >> right) & enemy;
-                to_set |= (((master & from_mask) << left) >> right) & temple_step;
-                while to_set != 0 {
-                    let to = to_set.trailing_zeros();
-                    to_set &= to_set - 1;
-                    let from = (to + right) - left;
-                    moves.push(Move::from_raw(card, from, to));
+        let hand = self.hands[me];
+        let first = hand.trailing_zeros() & 31;
+        let second = (hand & hand.wrapping_sub(1)).trailing_zeros() & 31;
+        let back = [
+            &TARGETS[first as usize][opp],
+            &TARGETS[second as usize][opp],
+        ];
+        let mut push_from = |target: u32, movers: u32| {
+            let t = target as usize;
+            for (card, table) in [first, second].into_iter().zip(back) {
+                let mut from_set = table[t] & movers;
+                while from_set != 0 {
+                    let from = from_set.trailing_zeros();
+                    from_set &= from_set - 1;
+                    moves.push(Move::from_raw(card, from, target));
                 }
             }
+        };
+        let enemy_master = self.masters[opp];
+        push_from(enemy_master.trailing_zeros(), own);
+        let mut students = self.pieces[opp] & !enemy_master;
+        while students != 0 {
+            let target = students.trailing_zeros();
+            students &= students - 1;
+            push_from(target, own);
+        }
+        let temple = TEMPLE_TARGET[me];
+        if temple & (own | self.pieces[opp]) == 0 {
+            push_from(temple.trailing_zeros(), self.masters[me]);
         }
     }
 

@@ -26,22 +26,6 @@ use crate::state::{BLUE_TEMPLE, Onitama, Piece, RED_TEMPLE};
 /// red moves first).
 pub const START_POSITION: &str = "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon";
 
-/// The eight deals of the speed benchmark (start layout, red to move), the first being
-/// [`START_POSITION`]: the `bench` command and the search bench use them.
-pub const BENCH_DEALS: [&str; 8] = [
-    START_POSITION,
-    "bbBbb/5/5/5/rrRrr r monkey,frog elephant,boar cobra",
-    "bbBbb/5/5/5/rrRrr r monkey,frog eel,crab dragon",
-    "bbBbb/5/5/5/rrRrr r crab,frog crane,horse tiger",
-    "bbBbb/5/5/5/rrRrr r crane,horse frog,eel monkey",
-    "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
-    "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
-    "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
-];
-
-/// The Java engine's published sample position (blue to move wins; rules/onitama.md).
-pub const SAMPLE_POSITION: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
-
 fn side_name(side: Side) -> &'static str {
     match side {
         Side::First => "red",

@@ -12,7 +12,7 @@ use plies::{Game, MoveClass, Outcome, Side};
 use crate::card::TARGETS;
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
-use crate::zobrist::{SIDE_HOLDER, blue_to_move_key, card_key, piece_key};
+use crate::zobrist::{piece_key, turn_key};
 
 impl Onitama {
     /// The position after the legal move `mv`.
@@ -46,10 +46,8 @@ impl Onitama {
         debug_assert!(self.hands[me] & (1 << used) != 0);
         next.hands[me] ^= (1 << used) | (1 << taken);
         next.side_card = used as u8;
-        hash ^= card_key(used, me) ^ card_key(used, SIDE_HOLDER);
-        hash ^= card_key(taken, SIDE_HOLDER) ^ card_key(taken, me);
         next.to_move ^= 1;
-        next.hash = hash ^ blue_to_move_key();
+        next.hash = hash ^ turn_key(me, used, taken);
         next
     }
 

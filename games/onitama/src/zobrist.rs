@@ -35,6 +35,28 @@ static CARD_KEYS: [[u64; 4]; 32] = {
     table
 };
 
+/// `EXCHANGE_KEYS[player][card]`: the card's key in `player`'s hand XOR its key on the side, so
+/// one look-up moves a card between the hand and the side either way.
+static EXCHANGE_KEYS: [[u64; 32]; 2] = {
+    let mut table = [[0; 32]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let (player, card) = (i / 32, i % 32);
+        table[player][card] = CARD_KEYS[card][player] ^ CARD_KEYS[card][SIDE_HOLDER];
+        i += 1;
+    }
+    table
+};
+
+/// What a turn of `player` does to the hash besides the piece move: `used` goes from the hand to
+/// the side, `taken` from the side to the hand, and the side to move changes.
+#[inline]
+pub(crate) fn turn_key(player: usize, used: usize, taken: usize) -> u64 {
+    EXCHANGE_KEYS[player & 1][used & 31]
+        ^ EXCHANGE_KEYS[player & 1][taken & 31]
+        ^ blue_to_move_key()
+}
+
 /// The key of a piece of `side` (0 red, 1 blue), `kind` (0 student, 1 master) on `square`.
 #[inline]
 pub(crate) fn piece_key(side: usize, kind: usize, square: usize) -> u64 {
