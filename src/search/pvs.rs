@@ -44,6 +44,8 @@ mod quiescence;
 mod root;
 
 #[cfg(test)]
+mod extension_tests;
+#[cfg(test)]
 mod tests;
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
@@ -53,7 +55,13 @@ const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 const ASPIRATION_WINDOW: i32 = 40;
 
 /// Plies of killer slots: the deepest iteration plus quiescence plus the root and a spare.
-const KILLER_PLIES: usize = MAX_DEPTH as usize + QUIESCENCE_PLIES as usize + 2;
+const KILLER_PLIES: usize = stack_plies(MAX_DEPTH);
+
+/// The plies a search to `depth` can reach: threat extensions (granted only while `ply` is below
+/// the nominal depth, one ply each) can double a line, then quiescence adds its own plies.
+const fn stack_plies(depth: u32) -> usize {
+    2 * depth as usize + QUIESCENCE_PLIES as usize + 2
+}
 
 /// The ordering tables one search thread learns as it goes (each thread has its own).
 struct ThreadTables<M> {
@@ -169,7 +177,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
         watch: LimitWatch,
         last: u32,
     ) -> Run<'a, G, E> {
-        let plies = last as usize + QUIESCENCE_PLIES as usize + 2;
+        let plies = stack_plies(last);
         Run {
             root,
             evaluator,
