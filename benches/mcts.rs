@@ -1,7 +1,8 @@
 //! MCTS speed per game: playouts per second (criterion's throughput, one element = one
 //! iteration = one playout from an unproven start position) for light and heavy playouts on
-//! Onitama and on Kalah (the tutorial game in `examples/kalah`); then the same Onitama search on
-//! one thread and on two (tree and root parallelism).
+//! every game: Onitama, Brandub (tafl), Hus, Yinsh and Kalah (the tutorial game in
+//! `examples/kalah`); then the same Onitama search on one thread and on two (tree and root
+//! parallelism).
 //!
 //! Key invariant: every measured search runs a fixed number of iterations from a fixed seed on
 //! one thread and asserts its node count (positions made, playout plies included) against a
@@ -18,7 +19,10 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use game::{Kalah, StoreDifference};
 use plies::mcts::{HeavyPlayout, Mcts, MctsConfig, Parallel};
 use plies::{Evaluator, Game, Notation, SearchLimits, Searcher};
+use plies_hus::{Hus, HusEvaluator};
 use plies_onitama::{Onitama, PstEvaluator};
+use plies_tafl::{TaflEvaluator, start_of};
+use plies_yinsh::{Yinsh, YinshEvaluator};
 
 /// Iterations of a light-playout case.
 const LIGHT_ITERATIONS: u64 = 2_000;
@@ -29,6 +33,8 @@ const HEAVY_CUTOFF: u32 = 8;
 
 /// Node signatures: (onitama light, onitama heavy, kalah light, kalah heavy).
 const SIGNATURES: [u64; 4] = [50_818, 33_757, 80_989, 25_368];
+/// Node signatures of Brandub, Hus and Yinsh: (light, heavy) each.
+const MORE_SIGNATURES: [[u64; 2]; 3] = [[79_913, 131_174], [82_841, 66_265], [83_915, 323_595]];
 
 fn searcher<G: Game, E: Evaluator<G> + 'static>(evaluator: E, heavy: bool) -> Mcts<G, E> {
     if heavy {
@@ -97,6 +103,28 @@ fn bench_mcts(c: &mut Criterion) {
         &Kalah::start_position(),
         &StoreDifference::default(),
         [SIGNATURES[2], SIGNATURES[3]],
+    );
+    let brandub = start_of("brandub").expect("Brandub is a built-in variant");
+    bench_game(
+        c,
+        "brandub",
+        &brandub,
+        &TaflEvaluator::default(),
+        MORE_SIGNATURES[0],
+    );
+    bench_game(
+        c,
+        "hus",
+        &Hus::start_position(),
+        &HusEvaluator::default(),
+        MORE_SIGNATURES[1],
+    );
+    bench_game(
+        c,
+        "yinsh",
+        &Yinsh::start_position(),
+        &YinshEvaluator::default(),
+        MORE_SIGNATURES[2],
     );
 }
 
