@@ -4,49 +4,15 @@
 //! Key invariant: every expectation is derived from the rules text (rules/tafl.md and the
 //! Copenhagen rules), never from running the crate.
 
+mod common;
+use common::{after, has};
 use plies::{Game, Notation, Outcome, Side};
 use plies_tafl::{GameRecord, Tafl};
 
 /// A position of `variant` with `pieces` (square, letter) and `side` (`a`/`d`) to move.
 fn pos(variant: &str, dim: usize, pieces: &[(&str, char)], side: char) -> Tafl {
-    let mut grid = vec![vec!['.'; dim]; dim];
-    for (sq, c) in pieces {
-        let file = (sq.as_bytes()[0] - b'a') as usize;
-        let rank: usize = sq[1..].parse().unwrap();
-        grid[rank - 1][file] = *c;
-    }
-    let mut record = String::from("/");
-    for row in &grid {
-        let mut run = 0;
-        for &c in row {
-            if c == '.' {
-                run += 1;
-            } else {
-                if run > 0 {
-                    record += &run.to_string();
-                    run = 0;
-                }
-                record.push(c);
-            }
-        }
-        if run > 0 {
-            record += &run.to_string();
-        }
-        record.push('/');
-    }
+    let record = common::board_text(dim, pieces);
     Tafl::parse_position(&format!("{variant} {record} {side}")).unwrap()
-}
-
-fn after(state: &Tafl, mv: &str) -> Tafl {
-    state.play(state.parse_move(mv).unwrap())
-}
-
-/// Whether a piece stands on `sq`.
-fn has(state: &Tafl, sq: &str) -> bool {
-    let dim = state.rules().dim;
-    let file = (sq.as_bytes()[0] - b'a') as usize;
-    let rank: usize = sq[1..].parse().unwrap();
-    state.board().get((rank - 1) * dim + file) != plies_tafl::Piece::Empty
 }
 
 #[test]
