@@ -33,6 +33,20 @@ impl Tafl {
         }
         let facts = self.facts();
         let candidates = self.candidates(&facts);
+        self.for_each_move(|mv, piece| {
+            let (tr, tf) = self.rules.coords[usize::from(mv.to)];
+            let maybe = piece == Piece::King || candidates[usize::from(tr)] & (1 << tf) != 0;
+            let is_noisy = maybe && self.classify_with(mv, &facts).is_noisy();
+            if is_noisy == noisy {
+                moves.push(mv);
+            }
+        });
+    }
+
+    /// Calls `visit` with every move of the side to move and the piece that makes it (the game
+    /// must not be over): each piece of the side, in square order, then its slides.
+    #[inline]
+    pub(crate) fn for_each_move(&self, mut visit: impl FnMut(TaflMove, Piece)) {
         let dim = self.rules.dim;
         let own = &self.board.rows[self.side.index()];
         let king = self.king() as usize;
@@ -52,13 +66,7 @@ impl Tafl {
                         from: from as u16,
                         to: to as u16,
                     };
-                    let (tr, tf) = self.rules.coords[to];
-                    let maybe =
-                        piece == Piece::King || candidates[usize::from(tr)] & (1 << tf) != 0;
-                    let is_noisy = maybe && self.classify_with(mv, &facts).is_noisy();
-                    if is_noisy == noisy {
-                        moves.push(mv);
-                    }
+                    visit(mv, piece);
                     true
                 });
             }

@@ -275,29 +275,7 @@ impl Game for Tafl {
         if self.outcome.is_some() {
             return;
         }
-        let dim = self.rules.dim;
-        let own = &self.board.rows[self.side.index()];
-        let king = self.king() as usize;
-        for r in 0..dim {
-            let mut pieces = own[r];
-            while pieces != 0 {
-                let f = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                let from = r * dim + f;
-                let piece = match self.side {
-                    Side::First => Piece::Attacker,
-                    Side::Second if from == king => Piece::King,
-                    Side::Second => Piece::Defender,
-                };
-                self.for_each_target(from, piece, |to| {
-                    moves.push(TaflMove {
-                        from: from as u16,
-                        to: to as u16,
-                    });
-                    true
-                });
-            }
-        }
+        self.for_each_move(|mv, _| moves.push(mv));
     }
 
     fn generate_noisy_moves(&self, moves: &mut Vec<TaflMove>) {
