@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use plies::cli::{GameCli, evaluator, main as cli_main};
+use plies::cli::{BenchSignature, BenchSuite, GameCli, evaluator, main_with_suite};
 use plies_hus::{Hus, HusEvaluator};
 
 /// The start and the two infinite-move positions of the rules document.
@@ -26,11 +26,21 @@ const BENCH_POSITIONS: &[&str] = &[
 /// Depth of each bench search.
 const BENCH_DEPTH: u32 = 7;
 
+/// The bench's node total at [`BENCH_DEPTH`]: a signature of the search (`bench` fails when it
+/// changes; record a new one only for an intended change).
+const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
+    depth: BENCH_DEPTH,
+    nodes: 387_084,
+}];
+
 fn main() -> ExitCode {
-    cli_main(GameCli::<Hus> {
-        name: "hus",
-        evaluator: evaluator(HusEvaluator::default()),
-        bench_positions: BENCH_POSITIONS,
-        bench_depth: BENCH_DEPTH,
-    })
+    main_with_suite(
+        GameCli::<Hus> {
+            name: "hus",
+            evaluator: evaluator(HusEvaluator::default()),
+            bench_positions: BENCH_POSITIONS,
+            bench_depth: BENCH_DEPTH,
+        },
+        BenchSuite::new().signatures(BENCH_SIGNATURES),
+    )
 }

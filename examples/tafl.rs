@@ -37,7 +37,7 @@ use std::time::Instant;
 use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
 use plies::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
-use plies::cli::{GameCli, evaluator, run};
+use plies::cli::{BenchSignature, BenchSuite, GameCli, evaluator, run_with_suite};
 use plies::search::{SearchLimits, searcher_by_name};
 use plies_tafl::otep::run_engine;
 use plies_tafl::referee::{MatchConfig, run_match, summary};
@@ -319,6 +319,13 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
 }
 
 /// Takes a leading `--eval NAME` off the arguments.
+/// The bench's node total at [`BENCH_DEPTH`] with the default evaluator: a signature of the
+/// search (`bench` fails when it changes; record a new one only for an intended change).
+const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
+    depth: BENCH_DEPTH,
+    nodes: 240_573,
+}];
+
 fn take_eval(args: &mut Vec<String>) -> Result<TaflEvaluator, String> {
     match args.iter().position(|a| a == "--eval") {
         Some(i) if i + 1 < args.len() => {
@@ -404,8 +411,15 @@ fn main() -> ExitCode {
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    let result = run(
+    // The recorded signature holds for the default evaluator only.
+    let suite = if chosen == TaflEvaluator::default() {
+        BenchSuite::new().signatures(BENCH_SIGNATURES)
+    } else {
+        BenchSuite::new()
+    };
+    let result = run_with_suite(
         &spec,
+        &suite,
         args,
         &mut input as &mut dyn BufRead,
         &mut output as &mut dyn Write,

@@ -13,7 +13,7 @@
 
 use std::process::ExitCode;
 
-use plies::cli::{GameCli, evaluator, main as cli_main};
+use plies::cli::{BenchSignature, BenchSuite, GameCli, evaluator, main_with_suite};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
 /// The two openings of rules/yinsh.md after their ten placements, White to move.
@@ -25,11 +25,21 @@ const BENCH_POSITIONS: &[&str] = &[
 /// Depth of each bench search.
 const BENCH_DEPTH: u32 = 4;
 
+/// The bench's node total at [`BENCH_DEPTH`]: a signature of the search (`bench` fails when it
+/// changes; record a new one only for an intended change).
+const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
+    depth: BENCH_DEPTH,
+    nodes: 41_211,
+}];
+
 fn main() -> ExitCode {
-    cli_main(GameCli::<Yinsh> {
-        name: "yinsh",
-        evaluator: evaluator(YinshEvaluator::default()),
-        bench_positions: BENCH_POSITIONS,
-        bench_depth: BENCH_DEPTH,
-    })
+    main_with_suite(
+        GameCli::<Yinsh> {
+            name: "yinsh",
+            evaluator: evaluator(YinshEvaluator::default()),
+            bench_positions: BENCH_POSITIONS,
+            bench_depth: BENCH_DEPTH,
+        },
+        BenchSuite::new().signatures(BENCH_SIGNATURES),
+    )
 }
