@@ -61,6 +61,12 @@ pub trait DepthSearch<M> {
     fn proof_horizon(&self, depth: u32) -> u32 {
         depth
     }
+    /// The depth the last successful [`DepthSearch::search_depth`]`(depth)` completed: `depth`,
+    /// unless the search took over an iteration at least as deep that another thread completed
+    /// meanwhile (deepening then goes on from there).
+    fn completed_depth(&self, depth: u32) -> u32 {
+        depth
+    }
 }
 
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
@@ -78,7 +84,8 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
     let mut nodes_per_depth = Vec::new();
     let mut nodes_before = 0;
     let mut times = Vec::new();
-    for depth in first..=last {
+    let mut next = first;
+    while next <= last {
         if completed.is_some()
             && search
                 .watch()
@@ -88,9 +95,11 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
             break;
         }
         let started = search.watch().elapsed();
-        let Some(score) = search.search_depth(depth) else {
+        let Some(score) = search.search_depth(next) else {
             break;
         };
+        let depth = search.completed_depth(next).clamp(next, last);
+        next = depth + 1;
         times.push((search.watch().elapsed() - started).as_secs_f64());
         let mut stats = search.stats();
         nodes_per_depth.resize(depth as usize - 1, 0);

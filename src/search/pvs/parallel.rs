@@ -37,6 +37,14 @@ use crate::search::iterative::{DepthSearch, deepen};
 use crate::search::limits::{LimitWatch, SharedLimits};
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats};
 
+/// TEMP experiment knob.
+pub(super) fn knob(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A completed iteration of a helper thread.
 struct HelperIteration<M> {
     depth: u32,
@@ -70,17 +78,57 @@ impl<M: Copy> Shared<M> {
     }
 }
 
-/// The main thread's search as [`deepen`] drives it: tells the helpers the depth it is on, and
-/// reports the nodes of all threads in its iterations.
+/// The main thread's search as [`deepen`] drives it: tells the helpers the depth it is on,
+/// reports the nodes of all threads in its iterations, and takes over a helper's iteration at
+/// least as deep as its own when that completes first.
 struct MainThread<'r, 'a, G: Game, E> {
     run: Run<'a, G, E>,
     shared: &'r Shared<G::Move>,
+    /// The depth of the last completed (or taken over) iteration.
+    reached: u32,
+}
+
+impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
+    /// Takes over the deepest helper iteration if it is at least `depth` deep: its principal
+    /// variation and score become the main thread's, as if it had searched it.
+    fn take_over(&mut self, depth: u32) -> Option<Score> {
+        let best = self
+            .shared
+            .best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let iteration = best.as_ref().filter(|b| b.depth >= depth)?;
+        self.run.aborted = false;
+        self.run.root_best = None;
+        self.run.best_line.clone_from(&iteration.pv);
+        self.run.last_score = Some(iteration.score);
+        self.reached = iteration.depth;
+        Some(iteration.score)
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
         self.shared.main_depth.store(depth, Ordering::Relaxed);
-        self.run.search_depth(depth)
+        if self.shared.limits.completed() >= depth {
+            return self.take_over(depth);
+        }
+        match self.run.search_depth(depth) {
+            Some(score) => {
+                self.reached = depth;
+                if knob("SMP_TAKEOVER", 1) == 1 {
+                    self.shared.limits.complete(depth);
+                }
+                Some(score)
+            }
+            // Outdated: a helper completed this depth (or a deeper one) first.
+            None if !self.run.watch.is_halted() => self.take_over(depth),
+            None => None,
+        }
+    }
+
+    fn completed_depth(&self, _depth: u32) -> u32 {
+        self.reached
     }
 
     fn pv(&self) -> &[G::Move] {
@@ -110,16 +158,31 @@ fn helper<G: Game, E: Evaluator<G>>(
     (first, last): (u32, u32),
     stop_when_proven: bool,
 ) -> SearchStats {
-    let ahead = (index % 2) as u32;
+    let ahead = match knob("SMP_AHEAD", 0) {
+        0 => (index % 2) as u32,
+        1 => 1,
+        _ => 0,
+    };
     let mut done = 0;
-    while done < last {
+    while done < last && shared.limits.completed() < last {
         let main_depth = shared.main_depth.load(Ordering::Relaxed);
-        let depth = (done + 1).max(first).max(main_depth + ahead).min(last);
+        let depth = (done + 1)
+            .max(shared.limits.completed() + 1)
+            .max(first)
+            .max(main_depth + ahead)
+            .min(last);
         let Some(score) = run.search_depth(depth) else {
-            break;
+            if run.watch.is_halted() {
+                break;
+            }
+            // Outdated: another thread completed this depth first; go deeper.
+            continue;
         };
         done = depth;
         shared.offer(depth, score, run.pv());
+        if knob("SMP_TAKEOVER", 1) == 1 {
+            shared.limits.complete(depth);
+        }
         let proven = score
             .plies_to_end()
             .is_some_and(|plies| plies <= run.proof_horizon(depth));
@@ -217,6 +280,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let mut main = MainThread {
                 run: Run::new(state, evaluator, config, tt, tables, watch, last),
                 shared,
+                reached: 0,
             };
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
