@@ -29,6 +29,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::busy::Busy;
 use super::root::answer;
 use super::{Pvs, Run, ThreadTables};
 use crate::eval::{Evaluator, Score};
@@ -59,6 +60,8 @@ struct Shared<M> {
     main_depth: AtomicU32,
     /// The deepest iteration a helper completed.
     best: Mutex<Option<HelperIteration<M>>>,
+    /// The positions the threads are searching now.
+    busy: Busy,
 }
 
 impl<M: Copy> Shared<M> {
@@ -251,6 +254,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             limits: Arc::new(SharedLimits::new()),
             main_depth: AtomicU32::new(0),
             best: Mutex::new(None),
+            busy: Busy::new(),
         };
         let start = watch.start();
         let Pvs {
@@ -270,7 +274,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     let watch = LimitWatch::with_shared(limits, Arc::clone(&shared.limits))
                         .started_at(start);
                     scope.spawn(move || {
-                        let run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        run.busy = (knob("SMP_BUSY", 1) == 1).then_some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
                 })
@@ -282,6 +287,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 shared,
                 reached: 0,
             };
+            main.run.busy = (knob("SMP_BUSY", 1) == 1).then_some(&shared.busy);
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
