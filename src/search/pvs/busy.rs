@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Remaining depth from which a node defers moves another thread is searching (and marks the
 /// children it searches).
-pub(super) const BUSY_DEPTH: u32 = 4;
+pub(super) const BUSY_DEPTH: u32 = 6;
 
 /// Slots of the set (a power of two).
 const SLOTS: usize = 1 << 12;

@@ -6,7 +6,14 @@
 //! Diversity: the main thread deepens 1, 2, 3…; each helper chooses its next depth when it
 //! starts an iteration: one deeper than its last, and at least the main thread's current depth
 //! (even helpers) or one more (odd helpers), so that with two threads the helper is usually a
-//! ply ahead, filling the table with what the main thread will need next.
+//! ply ahead, filling the table with what the main thread will need next. An iteration that
+//! another thread completes first (at that depth or deeper) is outdated: its thread abandons it
+//! at its next poll ([`LimitWatch::begin_iteration`]); the main thread then takes over that
+//! thread's completed iteration as its own (reporting it to `on_iteration`, so time to depth is
+//! the time any thread first completes it) and deepens on from there, a helper picks a deeper
+//! depth. At nodes with enough depth left the threads also put off the moves another thread is
+//! searching right now ([`super::busy`]), so that they split a node's moves rather than search
+//! the same ones side by side.
 //!
 //! Stopping: all threads watch the same limits and share one [`SharedLimits`] (stop flag and
 //! summed node count, so a node limit holds for all threads together). The search ends when
@@ -15,7 +22,8 @@
 //! the shared flag and the others stop at their next poll.
 //!
 //! The answer: the main thread decides, from the deepest iteration any thread completed (ties go
-//! to the main thread; a helper's deeper iteration is also reported to `on_iteration`).
+//! to the main thread, which may have taken it over; a helper's deeper iteration is also reported
+//! to `on_iteration`).
 //! Statistics are summed over threads (`seldepth`: the maximum; table fill and
 //! `nodes_per_depth`: the main thread's view, whose iterations count every thread's nodes), and
 //! `thread_nodes` keeps each thread's nodes.
@@ -37,14 +45,6 @@ use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen};
 use crate::search::limits::{LimitWatch, SharedLimits};
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats};
-
-/// TEMP experiment knob.
-pub(super) fn knob(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A completed iteration of a helper thread.
 struct HelperIteration<M> {
@@ -119,9 +119,7 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E>
         match self.run.search_depth(depth) {
             Some(score) => {
                 self.reached = depth;
-                if knob("SMP_TAKEOVER", 1) == 1 {
-                    self.shared.limits.complete(depth);
-                }
+                self.shared.limits.complete(depth);
                 Some(score)
             }
             // Outdated: a helper completed this depth (or a deeper one) first.
@@ -161,11 +159,7 @@ fn helper<G: Game, E: Evaluator<G>>(
     (first, last): (u32, u32),
     stop_when_proven: bool,
 ) -> SearchStats {
-    let ahead = match knob("SMP_AHEAD", 0) {
-        0 => (index % 2) as u32,
-        1 => 1,
-        _ => 0,
-    };
+    let ahead = (index % 2) as u32;
     let mut done = 0;
     while done < last && shared.limits.completed() < last {
         let main_depth = shared.main_depth.load(Ordering::Relaxed);
@@ -183,9 +177,7 @@ fn helper<G: Game, E: Evaluator<G>>(
         };
         done = depth;
         shared.offer(depth, score, run.pv());
-        if knob("SMP_TAKEOVER", 1) == 1 {
-            shared.limits.complete(depth);
-        }
+        shared.limits.complete(depth);
         let proven = score
             .plies_to_end()
             .is_some_and(|plies| plies <= run.proof_horizon(depth));
@@ -275,7 +267,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                         .started_at(start);
                     scope.spawn(move || {
                         let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
-                        run.busy = (knob("SMP_BUSY", 1) == 1).then_some(&shared.busy);
+                        run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
                 })
@@ -287,7 +279,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 shared,
                 reached: 0,
             };
-            main.run.busy = (knob("SMP_BUSY", 1) == 1).then_some(&shared.busy);
+            main.run.busy = Some(&shared.busy);
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
