@@ -358,6 +358,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
+            // The child probes the table first thing (unless it is a horizon node).
+            if depth > 1 {
+                if let Some(tt) = self.tt {
+                    tt.prefetch(child.hash());
+                }
+            }
             let child_hash = busy.map(|busy| (busy, child.hash()));
             if let Some((busy, hash)) = child_hash {
                 if replayed == 0 && order > 1 && busy.contains(hash) {
