@@ -374,6 +374,29 @@ mod tests {
     }
 
     #[test]
+    fn an_iteration_another_thread_completed_is_outdated() {
+        let shared = Arc::new(SharedLimits::new());
+        let mut watch = LimitWatch::with_shared(&SearchLimits::default(), Arc::clone(&shared));
+        watch.begin_iteration(5);
+        shared.complete(4);
+        assert_eq!(run(&mut watch, 0, 1000), None);
+        shared.complete(6);
+        assert_eq!(shared.completed(), 6);
+        shared.complete(2);
+        assert_eq!(shared.completed(), 6, "the deepest stays");
+        let stopped = run(&mut watch, 1000, 2000).expect("outdated at the next poll");
+        assert!(!watch.is_halted());
+        // A deeper iteration runs on; a stop flag halts it for good.
+        watch.begin_iteration(7);
+        assert_eq!(run(&mut watch, stopped, stopped + 1000), None);
+        shared.raise_stop();
+        assert!(run(&mut watch, stopped + 1000, stopped + 2000).is_some());
+        assert!(watch.is_halted());
+        watch.begin_iteration(8);
+        assert!(watch.should_stop(stopped + 2000));
+    }
+
+    #[test]
     fn a_shared_start_moves_the_deadline() {
         let limits = SearchLimits::time(Duration::from_secs(60));
         let earlier = Instant::now() - Duration::from_secs(30);
