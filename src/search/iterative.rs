@@ -61,6 +61,12 @@ pub trait DepthSearch<M> {
     fn proof_horizon(&self, depth: u32) -> u32 {
         depth
     }
+    /// The depth the last successful [`DepthSearch::search_depth`]`(depth)` completed: `depth`,
+    /// unless the search took over an iteration at least as deep that another thread completed
+    /// meanwhile (deepening then goes on from there).
+    fn completed_depth(&self, depth: u32) -> u32 {
+        depth
+    }
 }
 
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
@@ -78,7 +84,8 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
     let mut nodes_per_depth = Vec::new();
     let mut nodes_before = 0;
     let mut times = Vec::new();
-    for depth in first..=last {
+    let mut next = first;
+    while next <= last {
         if completed.is_some()
             && search
                 .watch()
@@ -88,9 +95,11 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
             break;
         }
         let started = search.watch().elapsed();
-        let Some(score) = search.search_depth(depth) else {
+        let Some(score) = search.search_depth(next) else {
             break;
         };
+        let depth = search.completed_depth(next).clamp(next, last);
+        next = depth + 1;
         times.push((search.watch().elapsed() - started).as_secs_f64());
         let mut stats = search.stats();
         nodes_per_depth.resize(depth as usize - 1, 0);
@@ -133,6 +142,8 @@ mod tests {
         nodes: u64,
         fail_at: u32,
         win_at: u32,
+        /// A search asked for this depth completes two deeper (taken over from another thread).
+        jump_at: u32,
         pv: Vec<u32>,
     }
 
@@ -161,6 +172,13 @@ mod tests {
         fn watch(&self) -> &LimitWatch {
             &self.watch
         }
+        fn completed_depth(&self, depth: u32) -> u32 {
+            if depth == self.jump_at {
+                depth + 2
+            } else {
+                depth
+            }
+        }
     }
 
     fn fake(fail_at: u32, win_at: u32) -> Fake {
@@ -169,6 +187,7 @@ mod tests {
             nodes: 0,
             fail_at,
             win_at,
+            jump_at: 0,
             pv: Vec::new(),
         }
     }
@@ -181,6 +200,23 @@ mod tests {
         assert_eq!((it.depth, it.score, it.pv.len()), (3, Score::cp(3), 3));
         assert_eq!(it.stats.nodes_per_depth, [10, 20, 30]);
         assert!(deepen(&mut fake(1, 99), 1, 9, false, &mut |_| {}).is_none());
+    }
+
+    #[test]
+    fn a_taken_over_iteration_skips_depths() {
+        let mut search = fake(99, 99);
+        search.jump_at = 3;
+        let mut seen = Vec::new();
+        let it = deepen(&mut search, 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
+        assert_eq!(seen, [1, 2, 5, 6, 7, 8, 9]);
+        assert_eq!(it.depth, 9);
+        // The skipped depths count no nodes of their own.
+        assert_eq!(it.stats.nodes_per_depth[..5], [10, 20, 0, 0, 30]);
+        // A jump past the last depth stops at it.
+        let mut search = fake(99, 99);
+        search.jump_at = 8;
+        let it = deepen(&mut search, 1, 9, false, &mut |_| {}).unwrap();
+        assert_eq!(it.depth, 9);
     }
 
     #[test]

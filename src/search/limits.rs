@@ -8,7 +8,7 @@
 //! stop them all; a one-thread search has none and pays nothing for it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The limits of one search. A limit left `None` does not apply; with no limit at all a search
@@ -91,12 +91,15 @@ impl SearchLimits {
 /// How many positions a [`LimitWatch`] lets pass between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 256;
 
-/// What the threads of one search share: a stop flag any of them can raise and the sum of their
-/// node counts (each thread adds its own every poll interval).
+/// What the threads of one search share: a stop flag any of them can raise, the sum of their
+/// node counts (each thread adds its own every poll interval) and the deepest iteration any of
+/// them has completed (an iteration no deeper than it is outdated: see
+/// [`LimitWatch::begin_iteration`]).
 #[derive(Debug, Default)]
 pub struct SharedLimits {
     stop: AtomicBool,
     nodes: AtomicU64,
+    completed: AtomicU32,
 }
 
 impl SharedLimits {
@@ -122,6 +125,18 @@ impl SharedLimits {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
+
+    /// Records that a thread completed an iteration `depth` plies deep (publish its result
+    /// first: a thread that sees the depth here also sees what was written before).
+    pub fn complete(&self, depth: u32) {
+        self.completed.fetch_max(depth, Ordering::Release);
+    }
+
+    /// The deepest iteration any thread has completed (0 before the first).
+    #[must_use]
+    pub fn completed(&self) -> u32 {
+        self.completed.load(Ordering::Acquire)
+    }
 }
 
 /// The per-node form of [`SearchLimits`] for hot search loops: the node limit is checked on every
@@ -130,14 +145,20 @@ impl SharedLimits {
 ///
 /// A watch made with [`LimitWatch::with_shared`] also reports its nodes to the [`SharedLimits`]
 /// at each poll, stops when their sum reaches the node limit, and stops when any thread raises
-/// the shared flag.
+/// the shared flag. It also says "stop" (until the next [`LimitWatch::begin_iteration`]) when
+/// another thread has completed an iteration at least as deep as the one it watches.
 #[derive(Clone, Debug)]
 pub struct LimitWatch {
     node_limit: u64,
     deadline: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
     next_poll: u64,
+    /// What [`LimitWatch::should_stop`] says: `halted`, or the iteration is outdated.
     stopped: bool,
+    /// A limit or a stop flag ended the search (for good).
+    halted: bool,
+    /// The depth of the iteration being watched (0: none).
+    iteration: u32,
     start: Instant,
     shared: Option<Arc<SharedLimits>>,
     /// Nodes already added to `shared`.
@@ -155,6 +176,8 @@ impl LimitWatch {
             stop: limits.stop.clone(),
             next_poll: 0,
             stopped: false,
+            halted: false,
+            iteration: 0,
             start,
             shared: None,
             reported: 0,
@@ -194,13 +217,40 @@ impl LimitWatch {
         }
         if nodes >= self.node_limit {
             self.stopped = true;
+            self.halted = true;
             return true;
         }
         if nodes >= self.next_poll {
             self.next_poll = nodes + POLL_INTERVAL;
-            self.stopped = self.poll(nodes);
+            self.halted = self.poll(nodes);
+            self.stopped = self.halted || self.is_outdated();
         }
         self.stopped
+    }
+
+    /// Starts watching an iteration `depth` plies deep: the watch says "stop" if another thread
+    /// sharing its limits completes an iteration that deep or deeper (it checks at each poll).
+    /// Clears such an earlier "stop", never one from a limit or a stop flag.
+    pub fn begin_iteration(&mut self, depth: u32) {
+        self.iteration = depth;
+        self.stopped = self.halted;
+    }
+
+    /// Has another thread completed an iteration at least as deep as the one being watched?
+    #[inline]
+    fn is_outdated(&self) -> bool {
+        self.iteration > 0
+            && self
+                .shared
+                .as_ref()
+                .is_some_and(|shared| shared.completed() >= self.iteration)
+    }
+
+    /// Has a limit or a stop flag ended the search (not just the iteration being outdated)?
+    #[inline]
+    #[must_use]
+    pub fn is_halted(&self) -> bool {
+        self.halted
     }
 
     /// Looks at the stop flags, the shared node count and the clock now.
@@ -321,6 +371,29 @@ mod tests {
         let mut alone = LimitWatch::new(&SearchLimits::default());
         assert_eq!(run(&mut alone, 0, 5000), None);
         assert_eq!(alone.total_nodes(77), 77);
+    }
+
+    #[test]
+    fn an_iteration_another_thread_completed_is_outdated() {
+        let shared = Arc::new(SharedLimits::new());
+        let mut watch = LimitWatch::with_shared(&SearchLimits::default(), Arc::clone(&shared));
+        watch.begin_iteration(5);
+        shared.complete(4);
+        assert_eq!(run(&mut watch, 0, 1000), None);
+        shared.complete(6);
+        assert_eq!(shared.completed(), 6);
+        shared.complete(2);
+        assert_eq!(shared.completed(), 6, "the deepest stays");
+        let stopped = run(&mut watch, 1000, 2000).expect("outdated at the next poll");
+        assert!(!watch.is_halted());
+        // A deeper iteration runs on; a stop flag halts it for good.
+        watch.begin_iteration(7);
+        assert_eq!(run(&mut watch, stopped, stopped + 1000), None);
+        shared.raise_stop();
+        assert!(run(&mut watch, stopped + 1000, stopped + 2000).is_some());
+        assert!(watch.is_halted());
+        watch.begin_iteration(8);
+        assert!(watch.should_stop(stopped + 2000));
     }
 
     #[test]

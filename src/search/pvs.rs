@@ -38,6 +38,7 @@ use crate::search::tt::{Bound, TranspositionTable};
 pub use crate::search::config::PvsConfig;
 pub use root::MAX_THREADS;
 
+mod busy;
 mod iteration;
 mod parallel;
 mod quiescence;
@@ -154,6 +155,11 @@ struct Run<'a, G: Game, E> {
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
+    /// Moves put off per ply (move, its place in the picker's order, plain quiet?) because
+    /// another thread is searching them ([`busy`]).
+    deferred: Vec<Vec<(G::Move, usize, bool)>>,
+    /// The positions the threads are searching (threaded searches only).
+    busy: Option<&'a busy::Busy>,
     /// The PV of the last completed iteration (its first move is searched first next time).
     best_line: Vec<G::Move>,
     /// The score of the last completed iteration (for aspiration windows).
@@ -192,6 +198,8 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            deferred: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            busy: None,
             best_line: Vec::with_capacity(plies),
             last_score: None,
             root_depth: 0,
@@ -322,9 +330,26 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         let mut best_move = None;
         let mut best_first = false;
         let side = state.side_to_move();
+        // Threads defer moves another thread is searching (see [`busy`]) at deep enough nodes.
+        let busy = self.busy.filter(|_| depth >= busy::BUSY_DEPTH);
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let mut replayed = 0;
         loop {
-            let history = self.config.history.then_some(&*self.history);
-            let Some(mv) = picker.next(state, &mut moves, &mut scores, history) else {
+            let (mv, order, plain_quiet) = if replayed == 0 {
+                let history = self.config.history.then_some(&*self.history);
+                match picker.next(state, &mut moves, &mut scores, history) {
+                    Some(mv) => (mv, picker.picked(), picker.last_was_plain_quiet()),
+                    None if deferred.is_empty() => break,
+                    None => {
+                        replayed = 1;
+                        deferred[0]
+                    }
+                }
+            } else if let Some(&entry) = deferred.get(replayed) {
+                replayed += 1;
+                entry
+            } else {
                 break;
             };
             if self.watch.should_stop(self.stats.nodes) {
@@ -333,8 +358,22 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
+            // The child probes the table first thing (unless it is a horizon node).
+            if depth > 1 {
+                if let Some(tt) = self.tt {
+                    tt.prefetch(child.hash());
+                }
+            }
+            let child_hash = busy.map(|busy| (busy, child.hash()));
+            if let Some((busy, hash)) = child_hash {
+                if replayed == 0 && order > 1 && busy.contains(hash) {
+                    deferred.push((mv, order, plain_quiet));
+                    continue;
+                }
+                busy.enter(hash);
+            }
             let same_side = child.side_to_move() == side;
-            let first = picker.picked() == 1;
+            let first = order == 1;
             let value = if first || !self.config.pvs {
                 self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
             } else {
@@ -343,8 +382,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                     && depth >= 3
                     && !pv_node
                     && !threatened
-                    && picker.picked() > 3
-                    && picker.last_was_plain_quiet();
+                    && order > 3
+                    && plain_quiet;
                 let mut value = if reduce {
                     self.stats.reductions += 1;
                     self.child_value(&child, same_side, depth - 2, ply + 1, alpha, null_beta)
@@ -361,6 +400,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                     value
                 }
             };
+            if let Some((busy, hash)) = child_hash {
+                busy.leave(hash);
+            }
             if self.aborted {
                 break;
             }
@@ -386,6 +428,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
+        self.deferred[ply] = deferred;
         if self.aborted {
             return best;
         }

@@ -5,7 +5,9 @@
 //! Key invariant: a ladder rung reports the statistics of the search *when that iteration
 //! completed* (cumulative time and positions from the search's start), so the figure at depth `d`
 //! equals what a separate search to depth `d` makes, and the per-depth totals are checked against
-//! the same [`super::BenchSignature`]s as the quick bench.
+//! the same [`super::BenchSignature`]s as the quick bench. (With threads a search may skip a
+//! depth, taking over a deeper iteration another thread completed; the skipped rung then reports
+//! that deeper iteration, the first time the search got at least that deep.)
 
 use std::io::Write;
 use std::sync::Arc;
@@ -65,8 +67,14 @@ pub(super) fn run<G: Notation>(
         let mut engine = make()?;
         let mut found: Vec<Option<Rung>> = vec![None; depths.len()];
         engine.search_with(state, &SearchLimits::depth(deepest), &mut |it| {
-            if let Some(i) = depths.iter().position(|&d| d == it.depth) {
-                found[i] = Some(Rung {
+            // A rung is reached by its own iteration or, when threads skip depths (one takes
+            // over another's deeper iteration), by the first deeper one.
+            for (rung, _) in found
+                .iter_mut()
+                .zip(&depths)
+                .filter(|(rung, depth)| **depth <= it.depth && rung.is_none())
+            {
+                *rung = Some(Rung {
                     seconds: it.stats.elapsed.as_secs_f64(),
                     nodes: it.stats.nodes,
                     score: it.score,

@@ -17,6 +17,8 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
         self.root_depth = depth;
         self.root_best = None;
+        self.aborted = false;
+        self.watch.begin_iteration(depth);
         let score = match self.last_score {
             Some(last) if self.config.aspiration && !last.is_decisive() => {
                 // Narrow window around the last score, widened on each failure.

@@ -6,7 +6,14 @@
 //! Diversity: the main thread deepens 1, 2, 3…; each helper chooses its next depth when it
 //! starts an iteration: one deeper than its last, and at least the main thread's current depth
 //! (even helpers) or one more (odd helpers), so that with two threads the helper is usually a
-//! ply ahead, filling the table with what the main thread will need next.
+//! ply ahead, filling the table with what the main thread will need next. An iteration that
+//! another thread completes first (at that depth or deeper) is outdated: its thread abandons it
+//! at its next poll ([`LimitWatch::begin_iteration`]); the main thread then takes over that
+//! thread's completed iteration as its own (reporting it to `on_iteration`, so time to depth is
+//! the time any thread first completes it) and deepens on from there, a helper picks a deeper
+//! depth. At nodes with enough depth left the threads also put off the moves another thread is
+//! searching right now ([`super::busy`]), so that they split a node's moves rather than search
+//! the same ones side by side.
 //!
 //! Stopping: all threads watch the same limits and share one [`SharedLimits`] (stop flag and
 //! summed node count, so a node limit holds for all threads together). The search ends when
@@ -15,7 +22,8 @@
 //! the shared flag and the others stop at their next poll.
 //!
 //! The answer: the main thread decides, from the deepest iteration any thread completed (ties go
-//! to the main thread; a helper's deeper iteration is also reported to `on_iteration`).
+//! to the main thread, which may have taken it over; a helper's deeper iteration is also reported
+//! to `on_iteration`).
 //! Statistics are summed over threads (`seldepth`: the maximum; table fill and
 //! `nodes_per_depth`: the main thread's view, whose iterations count every thread's nodes), and
 //! `thread_nodes` keeps each thread's nodes.
@@ -29,6 +37,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::busy::Busy;
 use super::root::answer;
 use super::{Pvs, Run, ThreadTables};
 use crate::eval::{Evaluator, Score};
@@ -51,6 +60,8 @@ struct Shared<M> {
     main_depth: AtomicU32,
     /// The deepest iteration a helper completed.
     best: Mutex<Option<HelperIteration<M>>>,
+    /// The positions the threads are searching now.
+    busy: Busy,
 }
 
 impl<M: Copy> Shared<M> {
@@ -70,17 +81,55 @@ impl<M: Copy> Shared<M> {
     }
 }
 
-/// The main thread's search as [`deepen`] drives it: tells the helpers the depth it is on, and
-/// reports the nodes of all threads in its iterations.
+/// The main thread's search as [`deepen`] drives it: tells the helpers the depth it is on,
+/// reports the nodes of all threads in its iterations, and takes over a helper's iteration at
+/// least as deep as its own when that completes first.
 struct MainThread<'r, 'a, G: Game, E> {
     run: Run<'a, G, E>,
     shared: &'r Shared<G::Move>,
+    /// The depth of the last completed (or taken over) iteration.
+    reached: u32,
+}
+
+impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
+    /// Takes over the deepest helper iteration if it is at least `depth` deep: its principal
+    /// variation and score become the main thread's, as if it had searched it.
+    fn take_over(&mut self, depth: u32) -> Option<Score> {
+        let best = self
+            .shared
+            .best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let iteration = best.as_ref().filter(|b| b.depth >= depth)?;
+        self.run.aborted = false;
+        self.run.root_best = None;
+        self.run.best_line.clone_from(&iteration.pv);
+        self.run.last_score = Some(iteration.score);
+        self.reached = iteration.depth;
+        Some(iteration.score)
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
         self.shared.main_depth.store(depth, Ordering::Relaxed);
-        self.run.search_depth(depth)
+        if self.shared.limits.completed() >= depth {
+            return self.take_over(depth);
+        }
+        match self.run.search_depth(depth) {
+            Some(score) => {
+                self.reached = depth;
+                self.shared.limits.complete(depth);
+                Some(score)
+            }
+            // Outdated: a helper completed this depth (or a deeper one) first.
+            None if !self.run.watch.is_halted() => self.take_over(depth),
+            None => None,
+        }
+    }
+
+    fn completed_depth(&self, _depth: u32) -> u32 {
+        self.reached
     }
 
     fn pv(&self) -> &[G::Move] {
@@ -112,14 +161,23 @@ fn helper<G: Game, E: Evaluator<G>>(
 ) -> SearchStats {
     let ahead = (index % 2) as u32;
     let mut done = 0;
-    while done < last {
+    while done < last && shared.limits.completed() < last {
         let main_depth = shared.main_depth.load(Ordering::Relaxed);
-        let depth = (done + 1).max(first).max(main_depth + ahead).min(last);
+        let depth = (done + 1)
+            .max(shared.limits.completed() + 1)
+            .max(first)
+            .max(main_depth + ahead)
+            .min(last);
         let Some(score) = run.search_depth(depth) else {
-            break;
+            if run.watch.is_halted() {
+                break;
+            }
+            // Outdated: another thread completed this depth first; go deeper.
+            continue;
         };
         done = depth;
         shared.offer(depth, score, run.pv());
+        shared.limits.complete(depth);
         let proven = score
             .plies_to_end()
             .is_some_and(|plies| plies <= run.proof_horizon(depth));
@@ -188,6 +246,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             limits: Arc::new(SharedLimits::new()),
             main_depth: AtomicU32::new(0),
             best: Mutex::new(None),
+            busy: Busy::new(),
         };
         let start = watch.start();
         let Pvs {
@@ -207,7 +266,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     let watch = LimitWatch::with_shared(limits, Arc::clone(&shared.limits))
                         .started_at(start);
                     scope.spawn(move || {
-                        let run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
                 })
@@ -217,7 +277,9 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let mut main = MainThread {
                 run: Run::new(state, evaluator, config, tt, tables, watch, last),
                 shared,
+                reached: 0,
             };
+            main.run.busy = Some(&shared.busy);
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
