@@ -196,6 +196,17 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// The fewest plies left at which a table-using searcher probes and writes its
+    /// transposition table (at least 1: every node above the horizon). A game whose positions
+    /// are very cheap to make and evaluate can lose more to the table's cache misses one ply
+    /// above the horizon, its most numerous nodes, than their entries save, and answer 2. Only
+    /// a speed hint, asked once per search of the root position; a searcher's own setting
+    /// ([`crate::search::PvsConfig::tt_min_depth`]) overrides it.
+    #[inline]
+    fn table_min_depth(&self) -> u32 {
+        1
+    }
+
     /// The legal move of this position whose [`Game::move_index`] is `index`, found without
     /// generating every move, or `None` if there is none **or the game does not support the
     /// look-up** (the default). Searchers use it to try a transposition-table move before

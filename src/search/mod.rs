@@ -43,7 +43,7 @@ use crate::game::Game;
 /// The plain names [`searcher_by_name`] knows (it also knows every rung name of
 /// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`], such as
 /// `pvs+tt+killers` or `pvs+tt+q`).
-pub const SEARCHER_NAMES: [&str; 8] = [
+pub const SEARCHER_NAMES: [&str; 9] = [
     "minimax",
     "minimax+q",
     "alphabeta",
@@ -51,6 +51,7 @@ pub const SEARCHER_NAMES: [&str; 8] = [
     "pvs-noq",
     "pvs-noext",
     "pvs-ext",
+    "pvs-ext1",
     "pvs-plain",
 ];
 
@@ -58,7 +59,8 @@ pub const SEARCHER_NAMES: [&str; 8] = [
 /// `alphabeta` ([`AlphaBeta`]), `pvs` ([`Pvs`] with [`PvsConfig::full`]), `pvs-noq` (the full
 /// configuration without quiescence search, to measure what quiescence is worth), `pvs-noext` /
 /// `pvs-ext` (the full configuration with threat extensions forced off / on, to measure what
-/// they are worth whatever the default), `pvs-plain`
+/// they are worth whatever the default), `pvs-ext1` (the full configuration extending threats at
+/// every depth, [`PvsConfig::extension_depth`] 1, to measure the depth limit), `pvs-plain`
 /// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
 /// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
 /// valid ones.
@@ -81,6 +83,14 @@ pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
         "pvs-noext" | "pvs-ext" => {
             let config = PvsConfig {
                 threat_extensions: name == "pvs-ext",
+                ..PvsConfig::full()
+            };
+            return Ok(Box::new(Pvs::new(evaluator, config)));
+        }
+        "pvs-ext1" => {
+            let config = PvsConfig {
+                threat_extensions: true,
+                extension_depth: 1,
                 ..PvsConfig::full()
             };
             return Ok(Box::new(Pvs::new(evaluator, config)));

@@ -166,6 +166,8 @@ struct Run<'a, G: Game, E> {
     last_score: Option<Score>,
     /// The nominal depth of the iteration being searched.
     root_depth: u32,
+    /// The fewest plies left at which the table is used ([`PvsConfig::tt_min_depth`]).
+    tt_min_depth: u32,
     /// The best root move of the iteration being searched so far (with its value, and whether
     /// it was the first move searched), for when a limit interrupts the iteration.
     root_best: Option<(G::Move, Score, bool)>,
@@ -203,6 +205,10 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             best_line: Vec::with_capacity(plies),
             last_score: None,
             root_depth: 0,
+            tt_min_depth: config
+                .tt_min_depth
+                .unwrap_or_else(|| root.table_min_depth())
+                .max(1),
             root_best: None,
             aborted: false,
         }
@@ -251,8 +257,9 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
         // A threatened side gets one more ply (only within the nominal depth, so a line grows to
-        // at most twice it).
+        // at most twice it, and only with enough plies left).
         let threatened = self.config.threat_extensions
+            && depth >= self.config.extension_depth
             && (ply as u32) < self.root_depth
             && state.is_threatened();
         let depth = depth + u32::from(threatened);
@@ -280,10 +287,12 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             beta = beta.min(Score::from_raw(best_possible.raw() + 1));
         }
 
-        // 4. Table probe: a usable bound answers a non-PV node; any entry gives a move to try.
+        // 4. Table probe: a usable bound answers a non-PV node; any entry gives a move to try
+        //    (only with enough plies left: nodes nearer the horizon neither probe nor store).
         let hash = state.hash();
         let mut tt_index = None;
-        if let Some(tt) = self.tt {
+        let tt_here = self.tt.filter(|_| depth >= self.tt_min_depth);
+        if let Some(tt) = tt_here {
             let slot = (depth as usize).min(DEPTH_SLOTS - 1);
             self.tt_probes[slot] += 1;
             if let Some(entry) = tt.probe(hash, depth, self.config.tt_exact_depth) {
@@ -358,8 +367,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
-            // The child probes the table first thing (unless it is a horizon node).
-            if depth > 1 {
+            // The child probes the table soon (if it has plies enough to use the table).
+            if depth > self.tt_min_depth {
                 if let Some(tt) = self.tt {
                     tt.prefetch(child.hash());
                 }
@@ -440,7 +449,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
 
         // 6. Remember the result: fail-soft bounds say which side of the window it fell on.
-        if let Some(tt) = self.tt {
+        if let Some(tt) = tt_here {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_start {

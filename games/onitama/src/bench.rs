@@ -44,25 +44,25 @@ pub const SAMPLE_MAX_DEPTH: u32 = 30;
 pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
     BenchSignature {
         depth: 8,
-        nodes: 522_450,
+        nodes: 478_094,
     },
     BenchSignature {
         depth: 10,
-        nodes: 3_281_726,
+        nodes: 2_774_330,
     },
     BenchSignature {
         depth: 12,
-        nodes: 18_743_847,
+        nodes: 13_481_084,
     },
     BenchSignature {
         depth: 14,
-        nodes: 88_767_294,
+        nodes: 71_379_178,
     },
 ];
 
 /// The proof positions: the sample, with the positions made up to the iteration that proves it.
 pub const BENCH_PROOFS: [BenchProof; 1] =
-    [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(10_439_239)];
+    [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(9_394_974)];
 
 /// The whole benchmark, for [`plies::cli::main_with_suite`].
 pub const BENCH_SUITE: BenchSuite = BenchSuite::new()

@@ -168,6 +168,14 @@ impl Game for Onitama {
         Onitama::is_threatened(self)
     }
 
+    /// 2: a position costs a few nanoseconds to make and evaluate, so one ply above the horizon
+    /// a table probe (usually a cache miss) costs more than its entry saves (measured on the
+    /// bench: depth 12 over the eight deals about 9% sooner than with 1).
+    #[inline]
+    fn table_min_depth(&self) -> u32 {
+        2
+    }
+
     /// Decodes the index ([`Move::index`]) and checks the move is legal here, without generating.
     #[inline]
     fn move_from_index(&self, index: usize) -> Option<Move> {

@@ -1,5 +1,6 @@
 //! Threat extensions at the deepest iteration: a line of threatened positions grows to twice the
-//! nominal depth plus quiescence, and the per-ply stacks and killer slots must hold all of it.
+//! nominal depth plus quiescence, and the per-ply stacks and killer slots must hold all of it;
+//! extensions start only at nodes with [`PvsConfig::extension_depth`] plies left.
 //!
 //! Key invariant: the corridor game has one move per position and every position is threatened,
 //! so every line is extended at every ply the rule allows, the worst case of the stack sizes.
@@ -81,7 +82,16 @@ impl Evaluator<Corridor> for Level {
 
 #[test]
 fn extended_lines_fit_at_the_deepest_iteration() {
-    for config in [PvsConfig::full(), PvsConfig::full().with_threads(2)] {
+    let everywhere = PvsConfig {
+        extension_depth: 1,
+        ..PvsConfig::full()
+    };
+    for config in [
+        PvsConfig::full(),
+        PvsConfig::full().with_threads(2),
+        everywhere,
+        everywhere.with_threads(2),
+    ] {
         let mut pvs = Pvs::new(Level, config);
         let result = pvs.search(&Corridor { step: 0 }, &SearchLimits::depth(MAX_DEPTH));
         assert_eq!(result.depth, MAX_DEPTH);
@@ -92,6 +102,26 @@ fn extended_lines_fit_at_the_deepest_iteration() {
             result.stats.seldepth > MAX_DEPTH,
             "{:?}",
             result.stats.seldepth
+        );
+    }
+}
+
+#[test]
+fn extensions_wait_for_enough_plies_left() {
+    // Every corridor position is threatened: with extensions allowed at the root's depth, each
+    // node inside the nominal depth keeps its remaining depth, so the line doubles; one ply
+    // more required and nothing is extended.
+    for (extension_depth, seldepth) in [(6, 12), (7, 6)] {
+        let config = PvsConfig {
+            extension_depth,
+            ..PvsConfig::full()
+        };
+        let mut pvs = Pvs::new(Level, config);
+        let result = pvs.search(&Corridor { step: 0 }, &SearchLimits::depth(6));
+        assert_eq!(result.depth, 6);
+        assert_eq!(
+            result.stats.seldepth, seldepth,
+            "extension depth {extension_depth}"
         );
     }
 }
