@@ -63,41 +63,79 @@ impl Default for PstWeights {
 }
 
 /// Material plus piece-square tables.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+///
+/// The weights are folded into lookup tables when they are set (by [`PstEvaluator::new`] or
+/// [`Tunable::set_parameters`]): the students of one board row, a 5-bit pattern, are worth one
+/// table entry, so an evaluation is ten row lookups and two master lookups, with no loop over
+/// the pieces.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PstEvaluator {
-    /// The weights; set them directly or through [`Tunable`].
-    pub weights: PstWeights,
+    weights: PstWeights,
+    /// `rows[side][row][pattern]`: what the students of `pattern` (bit `f` = file `f`) on
+    /// `row` are worth to `side` (0 = red, 1 = blue, reading the tables turned 180 degrees).
+    rows: Box<[[[i32; 32]; 5]; 2]>,
+    /// `masters[side][square]`: what `side`'s master on `square` is worth; index 32 (no
+    /// master, the `trailing_zeros` of an empty set) is worth 0.
+    masters: [[i32; 33]; 2],
+}
+
+impl Default for PstEvaluator {
+    fn default() -> PstEvaluator {
+        PstEvaluator::new(PstWeights::default())
+    }
 }
 
 impl PstEvaluator {
     /// An evaluator with the given weights.
     #[must_use]
     pub fn new(weights: PstWeights) -> PstEvaluator {
-        PstEvaluator { weights }
+        let mut evaluator = PstEvaluator {
+            weights,
+            rows: Box::new([[[0; 32]; 5]; 2]),
+            masters: [[0; 33]; 2],
+        };
+        evaluator.build_tables();
+        evaluator
+    }
+
+    /// The weights.
+    #[must_use]
+    pub fn weights(&self) -> &PstWeights {
+        &self.weights
+    }
+
+    /// Folds the weights into the row and master tables.
+    fn build_tables(&mut self) {
+        let w = &self.weights;
+        for side in 0..2 {
+            // Blue reads the tables turned 180 degrees.
+            let view = |index: usize| if side == 0 { index } else { 24 - index };
+            for row in 0..5 {
+                for pattern in 0..32usize {
+                    self.rows[side][row][pattern] = (0..5)
+                        .filter(|file| pattern & (1 << file) != 0)
+                        .map(|file| w.student + w.student_squares[view(5 * row + file)])
+                        .sum();
+                }
+            }
+            for square in 0..25 {
+                self.masters[side][square] = w.master_squares[view(square)];
+            }
+            self.masters[side][32] = 0;
+        }
     }
 
     /// The score of one side's students and master (bit sets of board squares), from that
-    /// side's view: blue (`BLUE`) reads the tables turned 180 degrees (`24 - index`).
-    #[inline]
-    fn side_score<const BLUE: bool>(&self, students: u32, master: u32) -> i32 {
-        let w = &self.weights;
-        let view = |index: u32| {
-            if BLUE {
-                24 - index as usize
-            } else {
-                index as usize
-            }
-        };
-        let mut score = 0;
-        let mut rest = students;
-        while rest != 0 {
-            score += w.student + w.student_squares[view(rest.trailing_zeros())];
-            rest &= rest - 1;
-        }
-        if master != 0 {
-            score += w.master_squares[view(master.trailing_zeros())];
-        }
-        score
+    /// side's view.
+    #[inline(always)]
+    fn side_score(&self, side: usize, students: u32, master: u32) -> i32 {
+        let rows = &self.rows[side];
+        rows[0][(students & 31) as usize]
+            + rows[1][(students >> 5 & 31) as usize]
+            + rows[2][(students >> 10 & 31) as usize]
+            + rows[3][(students >> 15 & 31) as usize]
+            + rows[4][(students >> 20 & 31) as usize]
+            + self.masters[side][master.trailing_zeros().min(32) as usize]
     }
 }
 
@@ -106,8 +144,8 @@ impl Evaluator<Onitama> for PstEvaluator {
     fn evaluate(&self, state: &Onitama) -> Score {
         let [red_pieces, blue_pieces] = state.pieces;
         let [red_master, blue_master] = state.masters;
-        let red = self.side_score::<false>(red_pieces & !red_master, red_master)
-            - self.side_score::<true>(blue_pieces & !blue_master, blue_master);
+        let red = self.side_score(0, red_pieces & !red_master, red_master)
+            - self.side_score(1, blue_pieces & !blue_master, blue_master);
         Score::cp(if state.to_move == 0 { red } else { -red })
     }
 }
@@ -142,6 +180,7 @@ impl Tunable for PstEvaluator {
         self.weights.student = values[0];
         self.weights.student_squares.copy_from_slice(&values[1..26]);
         self.weights.master_squares.copy_from_slice(&values[26..51]);
+        self.build_tables();
         Ok(())
     }
 }
@@ -186,7 +225,7 @@ mod tests {
             *value = (i as i32 * 37) % 23 - 11; // every square different, both signs
         }
         eval.set_parameters(&values).unwrap();
-        let w = &eval.weights;
+        let w = eval.weights().clone();
         let reference = |state: &Onitama| {
             let mut red = 0;
             for index in 0..25 {
@@ -239,8 +278,8 @@ mod tests {
         values[0] = 250;
         values[50] = -7;
         eval.set_parameters(&values).unwrap();
-        assert_eq!(eval.weights.student, 250);
-        assert_eq!(eval.weights.master_squares[24], -7);
+        assert_eq!(eval.weights().student, 250);
+        assert_eq!(eval.weights().master_squares[24], -7);
         assert!(eval.set_parameters(&values[1..]).is_err());
     }
 }
