@@ -60,7 +60,7 @@ impl Onitama {
     /// without captures costs two table look-ups per enemy piece. Order: the enemy master's
     /// capture, then the students' captures by target square, then the step onto the empty
     /// enemy temple; for each target, the lower card id first, then by from-square.
-    #[inline]
+    #[inline(always)]
     pub fn noisy_moves(&self, moves: &mut Vec<Move>) {
         if self.is_over() {
             return;

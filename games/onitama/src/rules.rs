@@ -16,7 +16,7 @@ use crate::zobrist::{piece_key, turn_key};
 
 impl Onitama {
     /// The position after the legal move `mv`.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn after(&self, mv: Move) -> Onitama {
         let mut next = *self;
@@ -118,7 +118,7 @@ impl Game for Onitama {
         self.legal_moves(moves);
     }
 
-    #[inline]
+    #[inline(always)]
     fn generate_noisy_moves(&self, moves: &mut Vec<Move>) {
         self.noisy_moves(moves);
     }
@@ -128,7 +128,7 @@ impl Game for Onitama {
         self.quiet_moves(moves);
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&self, mv: Move) -> Onitama {
         self.after(mv)
     }
