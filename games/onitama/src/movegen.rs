@@ -71,6 +71,28 @@ impl Onitama {
         let hand = self.hands[me];
         let first = hand.trailing_zeros() & 31;
         let second = (hand & hand.wrapping_sub(1)).trailing_zeros() & 31;
+        // Most positions have no noisy move: the squares the pieces reach with either card,
+        // ten look-ups, usually say so before any target is examined.
+        let forward = [&TARGETS[first as usize][me], &TARGETS[second as usize][me]];
+        let mut reach = 0;
+        let mut from_set = own;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros() as usize;
+            from_set &= from_set - 1;
+            reach |= forward[0][from] | forward[1][from];
+        }
+        let temple = TEMPLE_TARGET[me];
+        let master = self.masters[me];
+        let temple_open = temple & (own | self.pieces[opp]) == 0;
+        let master_wins = || {
+            let square = master.trailing_zeros() as usize;
+            (forward[0][square] | forward[1][square]) & temple != 0
+        };
+        if reach & self.pieces[opp] == 0
+            && !(temple_open && reach & temple != 0 && master != 0 && master_wins())
+        {
+            return;
+        }
         let back = [
             &TARGETS[first as usize][opp],
             &TARGETS[second as usize][opp],
@@ -94,9 +116,8 @@ impl Onitama {
             students &= students - 1;
             push_from(target, own);
         }
-        let temple = TEMPLE_TARGET[me];
-        if temple & (own | self.pieces[opp]) == 0 {
-            push_from(temple.trailing_zeros(), self.masters[me]);
+        if temple_open {
+            push_from(temple.trailing_zeros(), master);
         }
     }
 
