@@ -33,7 +33,9 @@ use crate::search::iterative::MAX_DEPTH;
 use crate::search::limits::LimitWatch;
 use crate::search::minimax::QUIESCENCE_PLIES;
 use crate::search::ordering::{History, Killers, MovePicker};
-use crate::search::tt::{Bound, TranspositionTable};
+use std::sync::Arc;
+
+use crate::search::tt::{Bound, SharedTable, TranspositionTable};
 
 pub use crate::search::config::PvsConfig;
 pub use root::MAX_THREADS;
@@ -46,6 +48,8 @@ mod root;
 
 #[cfg(test)]
 mod extension_tests;
+#[cfg(test)]
+mod resize_tests;
 #[cfg(test)]
 mod tests;
 
@@ -98,7 +102,7 @@ impl<M: Copy + PartialEq> ThreadTables<M> {
 pub struct Pvs<G: Game, E> {
     evaluator: E,
     config: PvsConfig,
-    tt: Option<TranspositionTable>,
+    tt: Option<Arc<SharedTable>>,
     /// The main thread's tables.
     tables: ThreadTables<G::Move>,
     /// The helper threads' tables, kept from search to search ([`PvsConfig::threads`] - 1 of
@@ -112,7 +116,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
         Pvs {
             evaluator,
             config,
-            tt: (config.tt_mb > 0).then(|| TranspositionTable::new(config.tt_mb)),
+            tt: (config.tt_mb > 0).then(|| Arc::new(SharedTable::new(config.tt_mb))),
             tables: ThreadTables::new(),
             helpers: Vec::new(),
         }
@@ -129,14 +133,24 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     }
 
     /// Changes the table size to `megabytes` MB, keeping what it holds (0 drops the table; a
-    /// searcher without a table gets a fresh one). Call it between searches.
+    /// searcher without a table gets a fresh one). Call it between searches; to resize during
+    /// a search, use the handle of [`Pvs::table`].
     pub fn resize_tt(&mut self, megabytes: usize) {
         self.config.tt_mb = megabytes;
-        match (&mut self.tt, megabytes) {
+        match (&self.tt, megabytes) {
             (_, 0) => self.tt = None,
             (Some(tt), mb) => tt.resize(mb),
-            (None, mb) => self.tt = Some(TranspositionTable::new(mb)),
+            (None, mb) => self.tt = Some(Arc::new(SharedTable::new(mb))),
         }
+    }
+
+    /// A handle on the transposition table (none without one), for resizing it from another
+    /// thread while a search runs: [`SharedTable::resize`] keeps the entries, and every thread
+    /// of the search moves to the new table at its next iteration. ([`PvsConfig::tt_mb`] in
+    /// [`Pvs::config`] keeps the size set through the searcher.)
+    #[must_use]
+    pub fn table(&self) -> Option<Arc<SharedTable>> {
+        self.tt.clone()
     }
 }
 
@@ -145,7 +159,10 @@ struct Run<'a, G: Game, E> {
     root: &'a G,
     evaluator: &'a E,
     config: PvsConfig,
-    tt: Option<&'a TranspositionTable>,
+    /// The table the searcher shares (with its other threads, and with whoever resizes it).
+    shared_tt: Option<&'a SharedTable>,
+    /// The table this thread uses during the current iteration (a snapshot of `shared_tt`).
+    tt: Option<Arc<TranspositionTable>>,
     killers: &'a mut Killers<G::Move>,
     history: &'a mut History,
     watch: LimitWatch,
@@ -180,7 +197,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
         root: &'a G,
         evaluator: &'a E,
         config: PvsConfig,
-        tt: Option<&'a TranspositionTable>,
+        tt: Option<&'a SharedTable>,
         tables: &'a mut ThreadTables<G::Move>,
         watch: LimitWatch,
         last: u32,
@@ -190,7 +207,8 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             root,
             evaluator,
             config,
-            tt,
+            shared_tt: tt,
+            tt: tt.map(SharedTable::snapshot),
             killers: &mut tables.killers,
             history: &mut tables.history,
             watch,
@@ -291,8 +309,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         //    (only with enough plies left: nodes nearer the horizon neither probe nor store).
         let hash = state.hash();
         let mut tt_index = None;
-        let tt_here = self.tt.filter(|_| depth >= self.tt_min_depth);
-        if let Some(tt) = tt_here {
+        let use_tt = depth >= self.tt_min_depth;
+        if let Some(tt) = self.tt.as_deref().filter(|_| use_tt) {
             let slot = (depth as usize).min(DEPTH_SLOTS - 1);
             self.tt_probes[slot] += 1;
             if let Some(entry) = tt.probe(hash, depth, self.config.tt_exact_depth) {
@@ -369,7 +387,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             self.stats.nodes += 1;
             // The child probes the table soon (if it has plies enough to use the table).
             if depth > self.tt_min_depth {
-                if let Some(tt) = self.tt {
+                if let Some(tt) = self.tt.as_deref() {
                     tt.prefetch(child.hash());
                 }
             }
@@ -449,7 +467,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         }
 
         // 6. Remember the result: fail-soft bounds say which side of the window it fell on.
-        if let Some(tt) = tt_here {
+        if let Some(tt) = self.tt.as_deref().filter(|_| use_tt) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_start {

@@ -27,7 +27,8 @@
 //! at worst lose one of their stores. The table can therefore be used through `&self`.
 //!
 //! # Resizing
-//! [`TranspositionTable::resize`] keeps entries: shrinking folds the buckets whose low bits
+//! [`TranspositionTable::resize`] (between searches) and [`SharedTable::resize`] (while searches
+//! use the table) keep entries: shrinking folds the buckets whose low bits
 //! agree into one (the usual replacement rules decide what stays); growing copies each bucket
 //! into every new bucket whose low bits extend its index (the position's own bucket is among
 //! them; the other copies match only as often as a false hit of the old, smaller table, and are
@@ -39,6 +40,8 @@
 //! whether deeper entries may cut is the searcher's choice (`PvsConfig::tt_exact_depth`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use shared::SharedTable;
 
 use crate::eval::Score;
 
@@ -164,7 +167,9 @@ pub struct TranspositionTable {
     clusters: Vec<Cluster>,
     /// `buckets - 1`; the bucket count is a power of two.
     mask: usize,
-    generation: u64,
+    /// The current generation (0..64); atomic so that a table shared by searches can start a
+    /// new search through `&self`.
+    generation: AtomicU64,
 }
 
 /// How many clusters [`TranspositionTable::fill`] samples.
@@ -201,7 +206,7 @@ impl TranspositionTable {
                 .map(|_| Cluster::default())
                 .collect(),
             mask: buckets - 1,
-            generation: 0,
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -217,25 +222,27 @@ impl TranspositionTable {
         self.clusters.len() * std::mem::size_of::<Cluster>()
     }
 
-    /// Empties every slot.
-    pub fn clear(&mut self) {
-        for cluster in &mut self.clusters {
-            for slot in &mut cluster.0 {
-                *slot.get_mut() = 0;
+    /// Empties every slot (call it between searches: a search storing meanwhile may leave
+    /// entries behind).
+    pub fn clear(&self) {
+        for cluster in &self.clusters {
+            for slot in &cluster.0 {
+                slot.store(0, Ordering::Relaxed);
             }
         }
-        self.generation = 0;
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries of earlier searches become replaceable first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & GENERATION_MASK;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & GENERATION_MASK;
+        self.generation.store(next, Ordering::Relaxed);
     }
 
     /// The current generation (0..64).
     #[must_use]
     pub fn generation(&self) -> u8 {
-        self.generation as u8
+        self.generation.load(Ordering::Relaxed) as u8
     }
 
     /// The two slots of the bucket of `hash`.
@@ -325,7 +332,7 @@ impl TranspositionTable {
             | ((code as u64) << MOVE_SHIFT)
             | (u64::from(depth.min(255)) << DEPTH_SHIFT)
             | (bound.code() << BOUND_SHIFT)
-            | (self.generation << GENERATION_SHIFT)
+            | (self.generation.load(Ordering::Relaxed) << GENERATION_SHIFT)
             | (check_of(hash) << CHECK_SHIFT);
         self.put(self.slots(hash), word);
     }
@@ -359,14 +366,22 @@ impl TranspositionTable {
     }
 
     /// Changes the size to at most `megabytes` MB, keeping the entries (see the module docs).
-    /// Can be called between iterations or between searches.
+    /// Call it between searches; [`SharedTable::resize`] resizes a table searches are using.
     pub fn resize(&mut self, megabytes: usize) {
-        let buckets = Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER);
-        if buckets == self.bucket_count() {
-            return;
+        if Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER) != self.bucket_count() {
+            *self = self.resized(megabytes);
         }
-        let mut table = TranspositionTable::with_buckets(buckets);
-        table.generation = self.generation;
+    }
+
+    /// A copy of this table at most `megabytes` MB large (at least one cluster), holding its
+    /// entries (see the module docs) and its generation.
+    #[must_use]
+    pub fn resized(&self, megabytes: usize) -> TranspositionTable {
+        let buckets = Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER);
+        let table = TranspositionTable::with_buckets(buckets);
+        table
+            .generation
+            .store(self.generation.load(Ordering::Relaxed), Ordering::Relaxed);
         let old = self.bucket_count();
         if buckets > old {
             for index in 0..buckets {
@@ -387,7 +402,7 @@ impl TranspositionTable {
                 }
             }
         }
-        *self = table;
+        table
     }
 
     /// The share of slots (0.0..=1.0) holding entries of the current search, estimated on the
@@ -417,7 +432,7 @@ impl TranspositionTable {
     }
 
     fn current_entries<'a>(&self, sample: &'a [Cluster]) -> impl Iterator<Item = u64> + 'a {
-        let generation = self.generation;
+        let generation = self.generation.load(Ordering::Relaxed);
         sample
             .iter()
             .flat_map(|cluster| cluster.0.iter())
@@ -436,5 +451,6 @@ fn keep_move(word: u64, old: u64) -> u64 {
     }
 }
 
+mod shared;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,10 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
         self.root_best = None;
         self.aborted = false;
         self.watch.begin_iteration(depth);
+        // A table resized since the last iteration is taken up now.
+        if let Some(shared) = self.shared_tt {
+            self.tt = Some(shared.snapshot());
+        }
         let score = match self.last_score {
             Some(last) if self.config.aspiration && !last.is_decisive() => {
                 // Narrow window around the last score, widened on each failure.
@@ -53,7 +57,7 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn stats(&self) -> SearchStats {
         let mut stats = self.stats.clone();
         stats.elapsed = self.watch.start().elapsed();
-        if let Some(tt) = self.tt {
+        if let Some(tt) = self.tt.as_deref() {
             stats.tt_fill = tt.fill();
             stats.tt_fill_by_depth = tt.fill_by_depth();
             let used = self

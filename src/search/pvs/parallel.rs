@@ -256,7 +256,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             tables,
             helpers: helper_tables,
         } = self;
-        let (evaluator, config, tt) = (&*evaluator, *config, tt.as_ref());
+        let (evaluator, config, tt) = (&*evaluator, *config, tt.as_deref());
         let (completed, partial, mut stats) = std::thread::scope(|scope| {
             let shared = &shared;
             let handles: Vec<_> = helper_tables[..helpers]

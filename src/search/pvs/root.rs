@@ -89,8 +89,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             return SearchResult::game_over(outcome, state.side_to_move());
         }
         // Prepare the tables: a new generation, aged history, fresh killers.
-        if let Some(tt) = self.tt.as_mut() {
-            tt.new_search();
+        if let Some(tt) = &self.tt {
+            tt.snapshot().new_search();
         }
         let bound = state.move_index_bound();
         self.tables.prepare(bound);
@@ -103,7 +103,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             state,
             &self.evaluator,
             self.config,
-            self.tt.as_ref(),
+            self.tt.as_deref(),
             &mut self.tables,
             watch,
             last,
@@ -115,8 +115,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
     }
 
     fn clear(&mut self) {
-        if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
+        if let Some(tt) = &self.tt {
+            tt.snapshot().clear();
         }
         self.tables.clear();
         for helper in &mut self.helpers {

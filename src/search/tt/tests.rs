@@ -83,7 +83,7 @@ fn two_tiers_keep_deep_and_recent() {
 
 #[test]
 fn old_generations_give_way() {
-    let mut tt = TranspositionTable::with_buckets(4);
+    let tt = TranspositionTable::with_buckets(4);
     tt.store(key(1), 0, 9, Bound::Exact, Score::cp(1), Some(1));
     assert_eq!(tt.fill(), 1.0 / 8.0);
     tt.new_search();

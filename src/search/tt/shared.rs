@@ -1,0 +1,150 @@
+//! [`SharedTable`]: a transposition table that can be resized while searches are using it.
+//!
+//! A search does not hold the table itself but a *snapshot*: a counted reference to the table
+//! current when its iteration began ([`SharedTable::snapshot`]; every thread of a search takes
+//! its own at each iteration). [`SharedTable::resize`] builds the new table from the current one,
+//! keeping its entries as [`TranspositionTable::resize`] does, and makes it current; each
+//! search moves to it at its next iteration, and the old table is freed when the last snapshot
+//! of it goes.
+//!
+//! Key invariant: every entry stored before a resize is in the new table; only what a search
+//! stores into its old snapshot after the copy (until its iteration ends) is not carried over,
+//! which never makes an entry wrong, only absent. Resizes are serialised: while one copies,
+//! another resize or a new snapshot waits for it.
+
+use std::sync::{Arc, RwLock};
+
+use super::TranspositionTable;
+
+/// A transposition table behind a swappable reference, resizable through `&self` (see the
+/// module docs).
+#[derive(Debug)]
+pub struct SharedTable {
+    current: RwLock<Arc<TranspositionTable>>,
+}
+
+impl SharedTable {
+    /// A table of at most `megabytes` MB (as [`TranspositionTable::new`]).
+    #[must_use]
+    pub fn new(megabytes: usize) -> SharedTable {
+        SharedTable::from_table(TranspositionTable::new(megabytes))
+    }
+
+    /// Shares `table`.
+    #[must_use]
+    pub fn from_table(table: TranspositionTable) -> SharedTable {
+        SharedTable {
+            current: RwLock::new(Arc::new(table)),
+        }
+    }
+
+    /// The current table (a search takes one at each iteration and uses it until the next).
+    #[must_use]
+    pub fn snapshot(&self) -> Arc<TranspositionTable> {
+        // A panic elsewhere cannot leave the reference half-written: it is swapped in one step.
+        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(&current)
+    }
+
+    /// Makes the table at most `megabytes` MB large (at least one cluster), keeping its
+    /// entries; searches using it move to the new table at their next iteration. The size
+    /// unchanged, nothing happens.
+    pub fn resize(&self, megabytes: usize) {
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        let resized = {
+            let table: &TranspositionTable = &current;
+            if TranspositionTable::buckets_for(megabytes).max(super::BUCKETS_PER_CLUSTER)
+                == table.bucket_count()
+            {
+                return;
+            }
+            table.resized(megabytes)
+        };
+        *current = Arc::new(resized);
+    }
+
+    /// The size in bytes of the current table.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.snapshot().bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Score;
+    use crate::search::tt::Bound;
+
+    fn hash(n: u64) -> u64 {
+        n.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (n << 40)
+    }
+
+    #[test]
+    fn resizing_keeps_entries_and_old_snapshots_stay_usable() {
+        let shared = SharedTable::new(1);
+        let before = shared.snapshot();
+        for n in 0..1000 {
+            before.store(hash(n), 0, 3, Bound::Exact, Score::cp(n as i32), None);
+        }
+        shared.resize(4);
+        let after = shared.snapshot();
+        assert_eq!(after.bytes(), 4 << 20);
+        assert_eq!(shared.bytes(), 4 << 20);
+        assert!(!Arc::ptr_eq(&before, &after));
+        for n in 0..1000 {
+            let entry = after.probe(hash(n), 3, false).expect("kept");
+            assert_eq!(entry.score(0), Score::cp(n as i32));
+        }
+        // The old snapshot still answers (a search finishing its iteration on it).
+        assert!(before.probe(hash(7), 3, false).is_some());
+        // Shrinking keeps what fits: the depth-preferred slots of 1,000 entries in 1 MB.
+        shared.resize(1);
+        let small = shared.snapshot();
+        assert_eq!(small.bytes(), 1 << 20);
+        let kept = (0..1000)
+            .filter(|&n| small.probe(hash(n), 3, false).is_some())
+            .count();
+        assert!(kept > 990, "{kept}");
+    }
+
+    #[test]
+    fn same_size_resize_keeps_the_table() {
+        let shared = SharedTable::new(2);
+        let before = shared.snapshot();
+        shared.resize(2);
+        assert!(Arc::ptr_eq(&before, &shared.snapshot()));
+    }
+
+    #[test]
+    fn resizing_from_another_thread_while_one_stores() {
+        let shared = Arc::new(SharedTable::new(1));
+        let writer = {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || {
+                for round in 0..50u64 {
+                    let table = shared.snapshot();
+                    for n in 0..200 {
+                        table.store(hash(round * 200 + n), 0, 2, Bound::Lower, Score::DRAW, None);
+                    }
+                }
+            })
+        };
+        for megabytes in [2, 1, 4, 2] {
+            shared.resize(megabytes);
+        }
+        writer.join().expect("writer");
+        assert_eq!(shared.bytes(), 2 << 20);
+        // Whatever the timing, every entry found is one the writer stored, whole.
+        let table = shared.snapshot();
+        let mut found = 0;
+        for n in 0..50 * 200 {
+            if let Some(entry) = table.probe(hash(n), 2, false) {
+                assert_eq!((entry.depth, entry.bound), (2, Bound::Lower));
+                assert_eq!(entry.score(0), Score::DRAW);
+                found += 1;
+            }
+        }
+        assert!(found > 0);
+    }
+}
