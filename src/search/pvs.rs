@@ -245,10 +245,36 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         alpha: Score,
         beta: Score,
     ) -> Score {
+        // A horizon node goes straight to quiescence (or the evaluation): it is never extended
+        // (extensions need plies left) and has nothing else to do.
+        if depth == 0 {
+            self.pv[ply].clear();
+            return if same_side {
+                self.horizon(child, ply, alpha, beta)
+            } else {
+                -self.horizon(child, ply, -beta, -alpha)
+            };
+        }
         if same_side {
             self.search(child, depth, ply, alpha, beta)
         } else {
             -self.search(child, depth, ply, -beta, -alpha)
+        }
+    }
+
+    /// The value of a horizon node: quiescence, or the evaluation (a finished game scored).
+    #[inline]
+    fn horizon(&mut self, state: &G, ply: usize, alpha: Score, beta: Score) -> Score {
+        if self.config.quiescence {
+            return self.quiesce(state, 0, ply, alpha, beta);
+        }
+        if ply as u32 > self.stats.seldepth {
+            self.stats.seldepth = ply as u32;
+        }
+        self.stats.leaves += 1;
+        match state.outcome() {
+            Some(outcome) => Score::terminal(outcome, state.side_to_move(), ply as u32),
+            None => self.evaluator.evaluate(state),
         }
     }
 
@@ -277,7 +303,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // A threatened side gets one more ply (only within the nominal depth, so a line grows to
         // at most twice it, and only with enough plies left).
         let threatened = self.config.threat_extensions
-            && depth >= self.config.extension_depth
+            && depth >= self.config.extension_depth.max(1)
             && (ply as u32) < self.root_depth
             && state.is_threatened();
         let depth = depth + u32::from(threatened);
