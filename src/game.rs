@@ -200,7 +200,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// transposition table (at least 1: every node above the horizon). A game whose positions
     /// are very cheap to make and evaluate can lose more to the table's cache misses one ply
     /// above the horizon, its most numerous nodes, than their entries save, and answer 2. Only
-    /// a speed hint, asked once per search of the root position; a searcher's own setting
+    /// a speed hint, asked once per search thread of the root position; a searcher's own setting
     /// ([`crate::search::PvsConfig::tt_min_depth`]) overrides it.
     #[inline]
     fn table_min_depth(&self) -> u32 {

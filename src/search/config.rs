@@ -38,11 +38,11 @@ pub struct PvsConfig {
     /// ([`crate::Game::is_threatened`]) is searched one ply deeper (at most doubling the
     /// nominal depth along a line). Not value-exact (off in the ladders).
     pub threat_extensions: bool,
-    /// Threat extensions are granted only at nodes with at least this many plies left (1, or 0: at
-    /// every node inside the nominal depth). Extensions near the horizon are the most numerous
-    /// and the least useful: on the Onitama bench, 4 reaches depth 12 with 66% of the
-    /// positions of 1, proves the sample win with 81%, and scored +60 Elo against 1 at 100 ms
-    /// per move (128 games; level on Brandub).
+    /// Threat extensions are granted only at nodes with at least this many plies left (1, or 0:
+    /// at every node inside the nominal depth with a ply left). Extensions near the horizon are
+    /// the most numerous and the least useful: on the Onitama bench, 4 reaches depth 12 with 66%
+    /// of the positions of 1 and proves the sample win with 81%; at 100 ms per move it scored
+    /// +27 (-33, +89) Elo against 1 over 128 games (+60 in an earlier run; level on Brandub).
     pub extension_depth: u32,
     /// Late-move reductions: at non-PV nodes at least 3 plies deep, plain quiet moves after the
     /// first three are searched one ply shallower with a null window first, and again at full

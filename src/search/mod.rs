@@ -60,7 +60,8 @@ pub const SEARCHER_NAMES: [&str; 9] = [
 /// configuration without quiescence search, to measure what quiescence is worth), `pvs-noext` /
 /// `pvs-ext` (the full configuration with threat extensions forced off / on, to measure what
 /// they are worth whatever the default), `pvs-ext1` (the full configuration extending threats at
-/// every depth, [`PvsConfig::extension_depth`] 1, to measure the depth limit), `pvs-plain`
+/// every node with a ply left, [`PvsConfig::extension_depth`] 1, to measure the depth limit),
+/// `pvs-plain`
 /// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
 /// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
 /// valid ones.

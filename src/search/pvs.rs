@@ -147,7 +147,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     /// A handle on the transposition table (none without one), for resizing it from another
     /// thread while a search runs: [`SharedTable::resize`] keeps the entries, and every thread
     /// of the search moves to the new table at its next iteration. ([`PvsConfig::tt_mb`] in
-    /// [`Pvs::config`] keeps the size set through the searcher.)
+    /// [`Pvs::config`] keeps the size set through the searcher; a handle taken before
+    /// [`Pvs::resize_tt`] drops the table, with 0, no longer reaches the searcher's later one.)
     #[must_use]
     pub fn table(&self) -> Option<Arc<SharedTable>> {
         self.tt.clone()
@@ -307,6 +308,8 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             && (ply as u32) < self.root_depth
             && state.is_threatened();
         let depth = depth + u32::from(threatened);
+        // Horizon children normally go straight to [`Run::horizon`] from their parent; this is
+        // for a search started at depth 0.
         if depth == 0 {
             if self.config.quiescence {
                 return self.quiesce(state, 0, ply, alpha, beta);

@@ -56,8 +56,9 @@ impl Onitama {
     /// Appends the noisy moves: captures, and master moves onto the enemy temple (wins).
     ///
     /// Looked up backwards from the targets (the squares a piece of the side to move reaches
-    /// `t` from with a card are the squares the opponent reaches from `t` with it), so a position
-    /// without captures costs two table look-ups per enemy piece. Order: the enemy master's
+    /// `t` from with a card are the squares the opponent reaches from `t` with it), after a
+    /// forward check (two look-ups per own piece) that returns at once when no piece reaches an
+    /// enemy piece or the temple, as in most positions. Order: the enemy master's
     /// capture, then the students' captures by target square, then the step onto the empty
     /// enemy temple; for each target, the lower card id first, then by from-square.
     #[inline(always)]

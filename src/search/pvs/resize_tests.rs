@@ -32,7 +32,12 @@ fn exact() -> PvsConfig {
 const DEPTH: u32 = 7;
 
 /// Searches `position` to [`DEPTH`]; after the first iteration of depth 3 or more reported,
-/// `during` gets the searcher's table.
+/// `during` gets the searcher's table. Returns the score, the positions searched and the size
+/// of the table afterwards. With one thread, it first checks that the last iteration stored
+/// the root in the table current at the end (so the search moved to a resized table: in the
+/// one it left, the root is at most as deep as the iteration before the resize). With more, a
+/// helper may already be in the last iteration on the old table when the resize comes, and
+/// what it stores there is not carried over (see [`crate::search::tt::SharedTable`]).
 fn search(
     config: PvsConfig,
     position: &Maze,
@@ -49,6 +54,14 @@ fn search(
         }
     });
     assert!(done);
+    if config.threads == 1 {
+        let root = table.snapshot().probe(position.hash(), DEPTH, true);
+        assert_eq!(
+            root.map(|entry| u32::from(entry.depth)),
+            Some(DEPTH),
+            "{position:?}"
+        );
+    }
     assert_eq!(result.depth, DEPTH);
     (result.score, result.stats.nodes, table.bytes())
 }
@@ -101,11 +114,10 @@ fn a_resize_during_a_threaded_search_keeps_it_exact() {
             let (score, _, bytes) = search(config, &position, &|table| table.resize(8));
             assert_eq!(bytes, 8 << 20);
             assert_eq!(Some(score), best, "{position:?} x{threads}");
-            // The full configuration too (not exact: only sound).
+            // The full configuration too (not exact: only sound), shrinking.
             let full = PvsConfig::full().with_threads(threads);
-            let (_, nodes, bytes) = search(full, &position, &|table| table.resize(2));
+            let (_, _, bytes) = search(full, &position, &|table| table.resize(2));
             assert_eq!(bytes, 2 << 20);
-            assert!(nodes > 0);
         }
     }
 }

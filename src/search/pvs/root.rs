@@ -90,7 +90,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         }
         // Prepare the tables: a new generation, aged history, fresh killers.
         if let Some(tt) = &self.tt {
-            tt.snapshot().new_search();
+            tt.new_search();
         }
         let bound = state.move_index_bound();
         self.tables.prepare(bound);
@@ -116,7 +116,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
 
     fn clear(&mut self) {
         if let Some(tt) = &self.tt {
-            tt.snapshot().clear();
+            tt.clear();
         }
         self.tables.clear();
         for helper in &mut self.helpers {

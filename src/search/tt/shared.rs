@@ -3,16 +3,18 @@
 //! A search does not hold the table itself but a *snapshot*: a counted reference to the table
 //! current when its iteration began ([`SharedTable::snapshot`]; every thread of a search takes
 //! its own at each iteration). [`SharedTable::resize`] builds the new table from the current one,
-//! keeping its entries as [`TranspositionTable::resize`] does, and makes it current; each
-//! search moves to it at its next iteration, and the old table is freed when the last snapshot
-//! of it goes.
+//! keeping its entries as [`TranspositionTable::resize`] does (all of them when growing, what
+//! fits when shrinking), and makes it current; each search moves to it at its next iteration,
+//! and the old table is freed when the last snapshot of it goes.
 //!
-//! Key invariant: every entry stored before a resize is in the new table; only what a search
+//! Key invariants: a resize copies without holding the lock snapshots take (it holds it only to
+//! swap the reference), so a search starting an iteration never waits for a copy; resizes,
+//! [`SharedTable::new_search`] and [`SharedTable::clear`] are serialised with one another, so a
+//! new generation or a clearing is never lost to a copy made at the same time. What a search
 //! stores into its old snapshot after the copy (until its iteration ends) is not carried over,
-//! which never makes an entry wrong, only absent. Resizes are serialised: while one copies,
-//! another resize or a new snapshot waits for it.
+//! which never makes an entry wrong, only absent.
 
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use super::TranspositionTable;
 
@@ -21,6 +23,8 @@ use super::TranspositionTable;
 #[derive(Debug)]
 pub struct SharedTable {
     current: RwLock<Arc<TranspositionTable>>,
+    /// Held by resizes, new searches and clearings (never by searches).
+    changing: Mutex<()>,
 }
 
 impl SharedTable {
@@ -35,6 +39,7 @@ impl SharedTable {
     pub fn from_table(table: TranspositionTable) -> SharedTable {
         SharedTable {
             current: RwLock::new(Arc::new(table)),
+            changing: Mutex::new(()),
         }
     }
 
@@ -46,21 +51,31 @@ impl SharedTable {
         Arc::clone(&current)
     }
 
-    /// Makes the table at most `megabytes` MB large (at least one cluster), keeping its
-    /// entries; searches using it move to the new table at their next iteration. The size
-    /// unchanged, nothing happens.
+    /// Makes the table at most `megabytes` MB large (at least one cluster), keeping its entries
+    /// (what fits, when it shrinks); searches using it move to the new table at their next
+    /// iteration. The size unchanged, nothing happens.
     pub fn resize(&self, megabytes: usize) {
-        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
-        let resized = {
-            let table: &TranspositionTable = &current;
-            if TranspositionTable::buckets_for(megabytes).max(super::BUCKETS_PER_CLUSTER)
-                == table.bucket_count()
-            {
-                return;
-            }
-            table.resized(megabytes)
-        };
-        *current = Arc::new(resized);
+        let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
+        let table = self.snapshot();
+        if TranspositionTable::buckets_for(megabytes).max(super::BUCKETS_PER_CLUSTER)
+            == table.bucket_count()
+        {
+            return;
+        }
+        let resized = Arc::new(table.resized(megabytes));
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = resized;
+    }
+
+    /// Starts a new search ([`TranspositionTable::new_search`] on the current table).
+    pub fn new_search(&self) {
+        let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
+        self.snapshot().new_search();
+    }
+
+    /// Empties the current table ([`TranspositionTable::clear`]).
+    pub fn clear(&self) {
+        let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
+        self.snapshot().clear();
     }
 
     /// The size in bytes of the current table.
