@@ -31,6 +31,15 @@ fn exact() -> PvsConfig {
 
 const DEPTH: u32 = 7;
 
+/// Plain minimax's value of `position` at [`DEPTH`] (none if it has no move).
+fn minimax_value(position: &Maze) -> Option<crate::eval::Score> {
+    Minimax::new(HashEvaluator::new(5, 4))
+        .root_values(position, DEPTH)
+        .iter()
+        .map(|&(_, v)| v)
+        .max()
+}
+
 /// Searches `position` to [`DEPTH`]; after the first iteration of depth 3 or more reported,
 /// `during` gets the searcher's table. Returns the score, the positions searched and the size
 /// of the table afterwards. With one thread, it first checks that the last iteration stored
@@ -68,14 +77,9 @@ fn search(
 
 #[test]
 fn a_resize_between_iterations_keeps_every_entry() {
-    let minimax = Minimax::new(HashEvaluator::new(5, 4));
     let mut cleared_differs = false;
     for position in tangled() {
-        let best = minimax
-            .root_values(&position, DEPTH)
-            .iter()
-            .map(|&(_, v)| v)
-            .max();
+        let best = minimax_value(&position);
         let (score, nodes, bytes) = search(exact(), &position, &|_| {});
         assert_eq!(Some(score), best, "{position:?}");
         assert_eq!(bytes, 4 << 20);
@@ -91,9 +95,7 @@ fn a_resize_between_iterations_keeps_every_entry() {
         }
         // The control: emptying the table instead costs positions (so the equality above is
         // the entries' doing).
-        let (cleared, cleared_nodes, _) = search(exact(), &position, &|table| {
-            table.snapshot().clear();
-        });
+        let (cleared, cleared_nodes, _) = search(exact(), &position, &|table| table.clear());
         assert_eq!(cleared, score);
         cleared_differs |= cleared_nodes != nodes;
     }
@@ -102,14 +104,9 @@ fn a_resize_between_iterations_keeps_every_entry() {
 
 #[test]
 fn a_resize_during_a_threaded_search_keeps_it_exact() {
-    let minimax = Minimax::new(HashEvaluator::new(5, 4));
     for threads in [2, 3] {
         for position in tangled() {
-            let best = minimax
-                .root_values(&position, DEPTH)
-                .iter()
-                .map(|&(_, v)| v)
-                .max();
+            let best = minimax_value(&position);
             let config = exact().with_threads(threads);
             let (score, _, bytes) = search(config, &position, &|table| table.resize(8));
             assert_eq!(bytes, 8 << 20);
