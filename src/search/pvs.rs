@@ -26,6 +26,8 @@
 //! - nothing is allocated in the node loop: move, score and PV buffers are per-ply stacks built
 //!   when the search starts.
 
+use std::sync::Arc;
+
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
 use crate::search::SearchStats;
@@ -33,8 +35,6 @@ use crate::search::iterative::MAX_DEPTH;
 use crate::search::limits::LimitWatch;
 use crate::search::minimax::QUIESCENCE_PLIES;
 use crate::search::ordering::{History, Killers, MovePicker};
-use std::sync::Arc;
-
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
 
 pub use crate::search::config::PvsConfig;
