@@ -311,11 +311,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // Horizon children normally go straight to [`Run::horizon`] from their parent; this is
         // for a search started at depth 0.
         if depth == 0 {
-            if self.config.quiescence {
-                return self.quiesce(state, 0, ply, alpha, beta);
-            }
-            self.stats.leaves += 1;
-            return self.evaluator.evaluate(state);
+            return self.horizon(state, ply, alpha, beta);
         }
 
         // 3. Mate-distance pruning: nothing here beats a win next move or loses faster. The

@@ -192,8 +192,14 @@ impl TranspositionTable {
         Self::with_buckets(Self::buckets_for(megabytes))
     }
 
+    /// The bucket count of a table of at most `megabytes` MB (at least one cluster).
     fn buckets_for(megabytes: usize) -> usize {
-        floor_pow2(megabytes.saturating_mul(1 << 20) / 16)
+        floor_pow2(megabytes.saturating_mul(1 << 20) / 16).max(BUCKETS_PER_CLUSTER)
+    }
+
+    /// Is this table already the size [`TranspositionTable::new`] gives for `megabytes`?
+    fn has_size(&self, megabytes: usize) -> bool {
+        Self::buckets_for(megabytes) == self.bucket_count()
     }
 
     /// A table of `count` buckets rounded down to a power of two, at least one cluster (four
@@ -368,7 +374,7 @@ impl TranspositionTable {
     /// Changes the size to at most `megabytes` MB, keeping the entries (see the module docs).
     /// Call it between searches; [`SharedTable::resize`] resizes a table searches are using.
     pub fn resize(&mut self, megabytes: usize) {
-        if Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER) != self.bucket_count() {
+        if !self.has_size(megabytes) {
             *self = self.resized(megabytes);
         }
     }
@@ -377,7 +383,7 @@ impl TranspositionTable {
     /// entries (see the module docs) and its generation.
     #[must_use]
     pub fn resized(&self, megabytes: usize) -> TranspositionTable {
-        let buckets = Self::buckets_for(megabytes).max(BUCKETS_PER_CLUSTER);
+        let buckets = Self::buckets_for(megabytes);
         let table = TranspositionTable::with_buckets(buckets);
         table
             .generation

@@ -135,7 +135,7 @@ impl PstEvaluator {
             + rows[2][(students >> 10 & 31) as usize]
             + rows[3][(students >> 15 & 31) as usize]
             + rows[4][(students >> 20 & 31) as usize]
-            + self.masters[side][master.trailing_zeros().min(32) as usize]
+            + self.masters[side][master.trailing_zeros() as usize]
     }
 }
 

@@ -57,9 +57,7 @@ impl SharedTable {
     pub fn resize(&self, megabytes: usize) {
         let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
         let table = self.snapshot();
-        if TranspositionTable::buckets_for(megabytes).max(super::BUCKETS_PER_CLUSTER)
-            == table.bucket_count()
-        {
+        if table.has_size(megabytes) {
             return;
         }
         let resized = Arc::new(table.resized(megabytes));
