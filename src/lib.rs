@@ -55,8 +55,6 @@
 #![deny(missing_docs)]
 
 pub mod agent;
-pub mod arena;
-pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod harness;
@@ -65,8 +63,8 @@ pub mod notation;
 pub mod rng;
 pub mod search;
 
-#[cfg(test)]
-pub(crate) mod testing;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 pub use eval::{Evaluator, Score, Tunable};
 pub use game::{Game, MoveClass, Outcome, Side};

@@ -1,5 +1,6 @@
 //! Toy games for the core's own unit tests (the real games live in other crates, which unit
-//! tests inside `src/` cannot use).
+//! tests inside `src/` cannot use), and, behind the `testing` feature, for the unit tests of
+//! crates built on plies (the command line's, for one).
 //!
 //! [`TwoPiles`]: two piles of stones; a move takes 1–3 stones from one pile; whoever takes the
 //! last stone of all wins; taking exactly 2 from a pile that still has stones gives the mover an
@@ -16,14 +17,18 @@ static KEYS: [u64; 2 * 16 + 1] = random_keys(0x0707_11e5);
 /// Take `count` stones from pile `pile`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Take {
+    /// The pile, 0 or 1.
     pub pile: u8,
+    /// Stones taken, 1 to 3.
     pub count: u8,
 }
 
 /// The two-piles game state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TwoPiles {
+    /// The stones left in each pile.
     pub piles: [u8; 2],
+    /// The side to move.
     pub to_move: Side,
     /// Who took the last stone (set once both piles are empty).
     pub last_mover: Side,
@@ -170,6 +175,7 @@ impl Notation for TwoPiles {
 }
 
 /// A deliberately poor evaluator: pile difference from the mover's view.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PileDifference;
 
 impl Evaluator<TwoPiles> for PileDifference {

@@ -6,7 +6,7 @@
 //! Key invariant: the searchers here are independent of `plies::search` (only the traits are
 //! shared), so this also cross-checks the harness against a second alpha-beta implementation.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use std::collections::HashMap;

@@ -3,9 +3,9 @@
 //! catches each kind of bug in a deliberately broken Kalah.
 //!
 //! Key invariant: the expected positions here were worked out by hand from the rules in
-//! `examples/kalah/game.rs`, not printed by the code.
+//! `cli/examples/kalah/game.rs`, not printed by the code.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use game::{Kalah, Sow};

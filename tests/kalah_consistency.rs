@@ -6,7 +6,7 @@
 //! Key invariant: the expected values come from `Minimax::root_values`, never from the
 //! searchers under test.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use game::{Kalah, StoreDifference};

@@ -5,7 +5,7 @@
 //! and the reference children are computed by the naive generator, and the two must agree move
 //! for move (children compared as position text) as well as in total.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use std::collections::BTreeSet;

@@ -1,4 +1,4 @@
-//! MCTS on Kalah (the tutorial game in `examples/kalah`), whose extra turns keep the same side
+//! MCTS on Kalah (the tutorial game in `cli/examples/kalah`), whose extra turns keep the same side
 //! to move: the solver proves the short wins alpha-beta finds in random positions (and picks a
 //! move alpha-beta scores as winning), the proofs go through extra turns, and MCTS crushes a
 //! random mover.
@@ -6,7 +6,7 @@
 //! Key invariant: the expected results come from `AlphaBeta` (the reference) and from the
 //! rules, never from MCTS.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use game::{Kalah, StoreDifference};

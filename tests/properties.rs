@@ -4,7 +4,7 @@
 //! Key invariant: every property is a pure function of `(seed, picks)`, so quickcheck's shrunk
 //! counterexample replays exactly.
 
-#[path = "../examples/kalah/game.rs"]
+#[path = "../cli/examples/kalah/game.rs"]
 mod game;
 
 use game::{Kalah, StoreDifference};

@@ -67,8 +67,8 @@ pub mod playout;
 pub mod search;
 pub mod selection;
 pub mod stats;
-pub mod tree;
-pub mod worker;
+pub(crate) mod tree;
+pub(crate) mod worker;
 
 #[cfg(test)]
 mod tests;

@@ -292,13 +292,6 @@ impl LimitWatch {
         }
     }
 
-    /// Has the watch said "stop"?
-    #[inline]
-    #[must_use]
-    pub fn is_stopped(&self) -> bool {
-        self.stopped
-    }
-
     /// The time since the watch started.
     #[must_use]
     pub fn elapsed(&self) -> Duration {
@@ -310,17 +303,6 @@ impl LimitWatch {
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|deadline| deadline.saturating_duration_since(Instant::now()))
-    }
-
-    /// Is less than `share` of the time limit left (false without a time limit)? Iterative
-    /// deepening uses it not to start an iteration it cannot finish.
-    #[must_use]
-    pub fn is_time_nearly_up(&self, share: f64) -> bool {
-        self.deadline.is_some_and(|deadline| {
-            let total = deadline.saturating_duration_since(self.start);
-            let left = deadline.saturating_duration_since(Instant::now());
-            left.as_secs_f64() < total.as_secs_f64() * share
-        })
     }
 }
 

@@ -15,15 +15,15 @@
 
 pub mod alphabeta;
 pub mod config;
-pub mod heuristics;
-pub mod iterative;
-pub mod limits;
+pub(crate) mod heuristics;
+pub(crate) mod iterative;
+pub(crate) mod limits;
 pub mod minimax;
-pub mod ordering;
+pub(crate) mod ordering;
 pub mod ponder;
 pub mod pvs;
 pub mod stats;
-pub mod tt;
+pub(crate) mod tt;
 
 #[cfg(test)]
 mod agreement_tests;
@@ -36,6 +36,7 @@ pub use minimax::Minimax;
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs, PvsConfig};
 pub use stats::SearchStats;
+pub use tt::SharedTable;
 
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;

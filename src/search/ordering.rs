@@ -91,6 +91,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
 
     /// A picker over the noisy moves only ([`Game::generate_noisy_moves`]), wins first, for
     /// quiescence search.
+    #[cfg(test)]
     #[inline]
     #[must_use]
     pub fn noisy() -> Self {

@@ -11,7 +11,7 @@
 //! record its new counts here on purpose, and say why in its commit (the criterion bench
 //! `benches/onitama_search.rs` reads them from here too).
 
-use plies::cli::{BenchProof, BenchSignature, BenchSuite};
+use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
 
 use crate::notation::START_POSITION;
 
@@ -64,7 +64,7 @@ pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
 pub const BENCH_PROOFS: [BenchProof; 1] =
     [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(9_394_974)];
 
-/// The whole benchmark, for [`plies::cli::main_with_suite`].
+/// The whole benchmark, for `plies_cli::main_with_suite`.
 pub const BENCH_SUITE: BenchSuite = BenchSuite::new()
     .ladder(&BENCH_LADDER)
     .proofs(&BENCH_PROOFS)

@@ -15,8 +15,9 @@
 mod generation;
 
 use std::fmt;
-
 use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use ahash::AHashMap;
 
 use crate::game::{Game, MoveClass, Outcome};
 use crate::harness::random::random_game;
@@ -295,21 +296,22 @@ impl<G: Notation> Checker<G> {
 
     fn check_move_indices(&self, state: &G, moves: &[G::Move]) -> Result<(), ConformanceFailure> {
         let bound = state.move_index_bound();
-        let mut seen: Vec<(usize, G::Move)> = Vec::with_capacity(moves.len());
+        // Tafl and Yinsh positions have hundreds of moves: a hash map keeps this linear.
+        let mut seen: AHashMap<usize, G::Move> = AHashMap::with_capacity(moves.len());
         for &mv in moves {
             let index = state.move_index(mv);
             if index >= bound {
                 let detail = format!("move_index {index} not below move_index_bound {bound}");
                 return Err(self.fail(Check::MoveIndex, state, Some(mv), detail));
             }
-            if let Some(&(_, other)) = seen.iter().find(|&&(i, _)| i == index) {
+            if let Some(&other) = seen.get(&index) {
                 let detail = format!(
                     "move_index {index} shared with {} ({other:?})",
                     state.format_move(other)
                 );
                 return Err(self.fail(Check::MoveIndex, state, Some(mv), detail));
             }
-            seen.push((index, mv));
+            seen.insert(index, mv);
         }
         Ok(())
     }

@@ -1,0 +1,265 @@
+//! `analyze`: iterative search of one position, one Crafty-style line per completed iteration
+//! and a summary built from [`SearchStats`].
+//!
+//! Key invariant: every line is printed from what the searcher reported (the iteration callback
+//! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
+
+use std::io::Write;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::args::AnalyzeArgs;
+use super::{CliError, GameCli, check_depth, move_texts, searcher, start_position};
+use plies::eval::Score;
+use plies::notation::Notation;
+use plies::search::{Iteration, SearchLimits, SearchStats, Searcher};
+
+/// Runs `analyze`.
+pub(super) fn run<G: Notation>(
+    spec: &GameCli<G>,
+    args: &AnalyzeArgs,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let limits = limits(args)?;
+    let mut searcher = searcher(spec, &args.searcher)?;
+    set_threads(searcher.as_mut(), args.threads)?;
+    let state: G = start_position(&args.start)?;
+    if let Some(outcome) = state.outcome() {
+        return Err(CliError::Invalid(format!(
+            "nothing to analyze: the game is over ({})",
+            super::outcome_text(outcome)
+        )));
+    }
+    writeln!(
+        output,
+        "{} analyzing {}",
+        searcher.name(),
+        state.format_position()
+    )?;
+    writeln!(
+        output,
+        "{:>7} {:>9} {:>10} {:>12}  pv",
+        "depth", "time", "score", "nodes"
+    )?;
+    let mut failure = None;
+    let result = searcher.search_with(&state, &limits, &mut |iteration: &Iteration<G::Move>| {
+        if failure.is_none() {
+            failure = iteration_line(&state, iteration, output).err();
+        }
+    });
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    let stats = &result.stats;
+    let pv = move_texts(&state, &result.pv);
+    let best = result.best_move.map(|mv| state.format_move(mv));
+    writeln!(
+        output,
+        "best {} score {} depth {} pv {}",
+        best.as_deref().unwrap_or("(none)"),
+        result.score,
+        result.depth,
+        state.format_line(&result.pv)
+    )?;
+    summary(stats, output)?;
+    if args.json {
+        let line = json!({
+            "depth": result.depth,
+            "score": score_json(result.score),
+            "best": best,
+            "pv": pv,
+            "nodes": stats.nodes,
+            "seconds": stats.elapsed.as_secs_f64(),
+        });
+        writeln!(output, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The search limits asked for; at least one is present (clap enforces it).
+fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = args.depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    if let Some(ms) = args.time {
+        if ms == 0 {
+            return Err(CliError::Invalid(
+                "bad --time 0: expected milliseconds >= 1".into(),
+            ));
+        }
+        limits.time = Some(Duration::from_millis(ms));
+    }
+    if let Some(nodes) = args.nodes {
+        if nodes == 0 {
+            return Err(CliError::Invalid("bad --nodes 0: expected >= 1".into()));
+        }
+        limits.nodes = Some(nodes);
+    }
+    Ok(limits)
+}
+
+/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
+/// searchers without threads).
+pub(super) fn set_threads<G: Notation>(
+    searcher: &mut dyn Searcher<G>,
+    threads: usize,
+) -> Result<(), CliError> {
+    searcher
+        .set_threads(threads)
+        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
+}
+
+/// One line per completed iteration: `depth/seldepth time score nodes pv`.
+fn iteration_line<G: Notation>(
+    state: &G,
+    iteration: &Iteration<G::Move>,
+    output: &mut dyn Write,
+) -> std::io::Result<()> {
+    let depth = format!("{}/{}", iteration.depth, iteration.seldepth);
+    let time = format!("{:.3}s", iteration.stats.elapsed.as_secs_f64());
+    writeln!(
+        output,
+        "{depth:>7} {time:>9} {:>10} {:>12}  {}",
+        iteration.score.to_string(),
+        iteration.stats.nodes,
+        state.format_line(&iteration.pv)
+    )
+}
+
+/// The closing summary: nodes and speed, then table and ordering figures.
+fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        output,
+        "nodes {} (quiescence {}), time {:.3} s, {:.0} nodes/s",
+        stats.nodes,
+        stats.qnodes,
+        stats.elapsed.as_secs_f64(),
+        stats.nodes_per_second()
+    )?;
+    let branching = stats
+        .branching_factor()
+        .map_or_else(|| "n/a".to_string(), |b| format!("{b:.2}"));
+    let first_cut = if stats.cutoffs == 0 {
+        0.0
+    } else {
+        stats.first_move_cutoffs as f64 / stats.cutoffs as f64
+    };
+    writeln!(
+        output,
+        "tt fill {:.1}%, hit rate {:.1}%, branching factor {branching}, first-move cutoffs {:.1}%",
+        stats.tt_fill * 100.0,
+        stats.tt_hit_rate() * 100.0,
+        first_cut * 100.0
+    )?;
+    if let Some((main, helpers)) = stats.thread_nodes.split_first() {
+        let helpers: Vec<String> = helpers.iter().map(u64::to_string).collect();
+        writeln!(
+            output,
+            "threads {}: main {main} nodes, helpers {}",
+            stats.thread_nodes.len(),
+            helpers.join(" ")
+        )?;
+    }
+    Ok(())
+}
+
+/// `{"cp": n}`, `{"win_in": plies}` or `{"loss_in": plies}`.
+pub(super) fn score_json(score: Score) -> Value {
+    match score.plies_to_end() {
+        Some(plies) if score.is_win() => json!({ "win_in": plies }),
+        Some(plies) => json!({ "loss_in": plies }),
+        None => json!({ "cp": score.raw() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CliError;
+    use super::super::test_support::{last_json, run_invalid, run_ok, run_with};
+    use super::*;
+
+    #[test]
+    fn prints_iterations_summary_and_json() {
+        let out = run_ok("analyze --position \"7 5 1\" --depth 4 --searcher minimax --json");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[1].contains("depth") && lines[1].contains("pv"),
+            "{out}"
+        );
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with("4/")),
+            "{out}"
+        );
+        assert!(
+            out.contains("nodes/s") && out.contains("branching factor"),
+            "{out}"
+        );
+        let json = last_json(&out);
+        assert_eq!(json["depth"], 4);
+        assert!(json["score"]["cp"].is_i64(), "{json}");
+        let pv: Vec<&str> = json["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(pv.len(), 4);
+        assert_eq!(json["best"], pv[0]);
+        assert!(json["nodes"].as_u64().unwrap() > 0);
+        assert!(json["seconds"].as_f64().is_some());
+    }
+
+    /// From (1,1) the mover loses in 2 whatever it does: one stone each side.
+    #[test]
+    fn decisive_scores_in_json() {
+        let out = run_ok("analyze --position \"1 1 1\" --depth 3 --json");
+        assert_eq!(last_json(&out)["score"], json!({ "loss_in": 2 }));
+        // (0,2): take both stones and win at once.
+        let out = run_ok("analyze --position \"0 2 2\" --depth 2 --json");
+        let json = last_json(&out);
+        assert_eq!(json["score"], json!({ "win_in": 1 }));
+        assert_eq!(json["best"], "b2");
+    }
+
+    /// Two threads find the same forced win as one (a value-exact fact at any thread count).
+    #[test]
+    fn threads_find_the_same_win() {
+        let out = run_ok("analyze --position \"0 2 2\" --depth 4 --threads 2 --json");
+        assert!(out.starts_with("pvs+") && out.lines().next().unwrap().contains("+t2"));
+        assert!(out.contains("threads 2: main "), "{out}");
+        let json = last_json(&out);
+        assert_eq!(json["score"], json!({ "win_in": 1 }));
+        assert_eq!(json["best"], "b2");
+    }
+
+    #[test]
+    fn node_limit_and_moves() {
+        let out = run_ok("analyze --moves \"a1\" --nodes 100 --searcher minimax --json");
+        assert!(last_json(&out)["nodes"].as_u64().unwrap() <= 100);
+    }
+
+    #[test]
+    fn bad_arguments() {
+        assert!(run_invalid("analyze --depth 0").contains("--depth 0"));
+        assert!(run_invalid("analyze --time 0").contains("--time 0"));
+        assert!(run_invalid("analyze --depth 2 --searcher nosuch").contains("nosuch"));
+        assert!(run_invalid("analyze --depth 2 --threads 0").contains("--threads 0"));
+        assert!(run_invalid("analyze --depth 2 --threads 999").contains("1..=256"));
+        assert!(run_invalid("analyze --depth 2 --searcher minimax --threads 2").contains("one"));
+        assert!(run_invalid("analyze --position \"0 0 1\" --depth 2").contains("over"));
+        assert!(matches!(run_with("analyze", ""), Err(CliError::Usage(_))));
+        assert!(matches!(
+            run_with("analyze --depth -3", ""),
+            Err(CliError::Usage(_))
+        ));
+    }
+
+    #[test]
+    fn score_shapes() {
+        assert_eq!(score_json(Score::cp(-12)), json!({ "cp": -12 }));
+        assert_eq!(score_json(Score::win_in(3)), json!({ "win_in": 3 }));
+        assert_eq!(score_json(Score::loss_in(4)), json!({ "loss_in": 4 }));
+    }
+}

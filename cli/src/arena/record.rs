@@ -1,0 +1,229 @@
+//! What one arena game leaves behind: a [`GameRecord`], serde-serializable so that results can
+//! be written as JSON lines as they happen and read back to resume a run.
+//!
+//! Key invariants: a record names its engines both by schedule index and by name, and its
+//! `id` is the game's place in the schedule, so a set of records says exactly which games are
+//! done; a record holds no game-specific types (moves and positions are text), so one reader
+//! serves every game.
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::elo::Wdl;
+use plies::game::{Outcome, Side};
+
+/// How a game ended, by colour.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum GameResult {
+    /// The engine playing [`Side::First`] won.
+    FirstWins,
+    /// The engine playing [`Side::Second`] won.
+    SecondWins,
+    /// Nobody won (by the rules, or by the ply cap).
+    Draw,
+}
+
+impl GameResult {
+    /// The result of a game the rules ended with `outcome`.
+    #[must_use]
+    pub const fn from_outcome(outcome: Outcome) -> GameResult {
+        match outcome {
+            Outcome::Win(Side::First) => GameResult::FirstWins,
+            Outcome::Win(Side::Second) => GameResult::SecondWins,
+            Outcome::Draw => GameResult::Draw,
+        }
+    }
+
+    /// A win for `side`.
+    #[must_use]
+    pub const fn win_for(side: Side) -> GameResult {
+        GameResult::from_outcome(Outcome::Win(side))
+    }
+
+    /// Points scored by `side`: 1, ½ or 0.
+    #[must_use]
+    pub fn points_for(self, side: Side) -> f64 {
+        match (self, side) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::FirstWins, Side::First) | (GameResult::SecondWins, Side::Second) => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2` (first player's score first).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Termination {
+    /// The rules ended it ([`crate::Game::outcome`]).
+    Rules,
+    /// It reached the match's ply cap: a draw (the arena's draw rule, for games such as Onitama
+    /// that have none of their own).
+    PlyCap,
+    /// The side to move returned a move that is not legal there, or none at all while moves
+    /// remained; it loses.
+    Forfeit {
+        /// The side that forfeited.
+        side: SideName,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// [`Side`] in a serializable form (the core's `Side` stays free of serde).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum SideName {
+    /// [`Side::First`].
+    First,
+    /// [`Side::Second`].
+    Second,
+}
+
+impl From<Side> for SideName {
+    fn from(side: Side) -> SideName {
+        match side {
+            Side::First => SideName::First,
+            Side::Second => SideName::Second,
+        }
+    }
+}
+
+/// What one side did in one game, summed over its moves.
+#[derive(Copy, Clone, PartialEq, Debug, Default, Serialize, Deserialize)]
+pub struct SideStats {
+    /// Moves made (with extra turns, one side may make more than the other).
+    pub moves: u32,
+    /// Positions made by its searches.
+    pub nodes: u64,
+    /// Sum of the depths its searches reached (divide by `moves` for the mean).
+    pub depth_sum: u64,
+    /// Seconds spent choosing moves.
+    pub seconds: f64,
+}
+
+impl SideStats {
+    /// Mean search depth per move.
+    #[must_use]
+    pub fn mean_depth(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.depth_sum as f64 / f64::from(self.moves)
+        }
+    }
+}
+
+/// One finished arena game.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's place in the schedule (unique within a run).
+    pub id: usize,
+    /// Index of the opening in the run's list of openings.
+    pub opening: usize,
+    /// The opening position as text, when the game has a notation.
+    pub opening_position: Option<String>,
+    /// Engine indices (in the run's engine list) playing `[Side::First, Side::Second]`.
+    pub engines: [usize; 2],
+    /// Engine names playing `[Side::First, Side::Second]`.
+    pub names: [String; 2],
+    /// How it ended, by colour.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// Moves played (extra turns count as moves).
+    pub plies: u32,
+    /// The moves in the game's notation (empty when the game has none).
+    pub moves: Vec<String>,
+    /// Per-side statistics, `[Side::First, Side::Second]`.
+    pub stats: [SideStats; 2],
+}
+
+impl GameRecord {
+    /// The side engine `engine` played in this game, if it played.
+    #[must_use]
+    pub fn side_of(&self, engine: usize) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|side| self.engines[side.index()] == engine)
+    }
+
+    /// The game as a win, draw or loss of engine `engine` (all zero if it did not play).
+    #[must_use]
+    pub fn wdl_for(&self, engine: usize) -> Wdl {
+        match self
+            .side_of(engine)
+            .map(|side| self.result.points_for(side))
+        {
+            Some(1.0) => Wdl::new(1, 0, 0),
+            Some(0.0) => Wdl::new(0, 0, 1),
+            Some(_) => Wdl::new(0, 1, 0),
+            None => Wdl::default(),
+        }
+    }
+
+    /// One JSON line (no newline).
+    #[must_use]
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("a game record always serializes")
+    }
+
+    /// Reads a record written by [`GameRecord::to_json_line`].
+    pub fn from_json_line(line: &str) -> Result<GameRecord, String> {
+        serde_json::from_str(line).map_err(|e| format!("bad game record '{line}': {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> GameRecord {
+        GameRecord {
+            id: 3,
+            opening: 1,
+            opening_position: Some("7 5 1".into()),
+            engines: [1, 0],
+            names: ["b".into(), "a".into()],
+            result: GameResult::SecondWins,
+            termination: Termination::Forfeit {
+                side: SideName::First,
+                reason: "illegal move".into(),
+            },
+            plies: 2,
+            moves: vec!["a2".into(), "b1".into()],
+            stats: [SideStats::default(); 2],
+        }
+    }
+
+    #[test]
+    fn wdl_follows_the_engine_not_the_colour() {
+        let r = record();
+        assert_eq!(r.side_of(0), Some(Side::Second));
+        assert_eq!(r.wdl_for(0), Wdl::new(1, 0, 0));
+        assert_eq!(r.wdl_for(1), Wdl::new(0, 0, 1));
+        assert_eq!(r.wdl_for(2), Wdl::default());
+        let draw = GameRecord {
+            result: GameResult::Draw,
+            ..r
+        };
+        assert_eq!(draw.wdl_for(1), Wdl::new(0, 1, 0));
+    }
+
+    #[test]
+    fn json_line_round_trip() {
+        let r = record();
+        let line = r.to_json_line();
+        assert!(!line.contains('\n'));
+        assert_eq!(GameRecord::from_json_line(&line).unwrap(), r);
+        let err = GameRecord::from_json_line("{\"id\": 1}").unwrap_err();
+        assert!(err.contains("bad game record"), "{err}");
+    }
+}

@@ -1,0 +1,317 @@
+//! `arena`: a match (two engines) or round robin (more) over seeded random openings or an
+//! openings file, each opening played twice with colours swapped; one line per finished game,
+//! then the results table with Elo and its 95% interval; while it runs, a progress bar on stderr
+//! when stderr is a terminal (never with `--json`).
+//!
+//! Key invariants: every engine spec and every opening is checked before the first game, so bad
+//! input is a one-line error and never a panic in a worker; with `--depth` or `--nodes` the games
+//! are the same every run (any `--concurrency`); with `--results FILE` every finished game is
+//! appended to FILE at once and a rerun with the same arguments plays only the missing games;
+//! with `--sprt` the match stops once the test decides (games in progress finish and count).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Args;
+use serde_json::json;
+
+mod progress;
+mod setup;
+#[cfg(test)]
+mod tests;
+
+use super::args::PositionArgs;
+use super::{CliError, GameCli};
+use crate::arena::{
+    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, SprtVerdict, Standings,
+    Termination, Wdl,
+};
+use plies::notation::Notation;
+use progress::{ProgressLine, Tally};
+use setup::{describe, engines, limits, openings, parse_sprt};
+
+/// `arena`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
+    .args(["depth", "time", "nodes"])))]
+pub(crate) struct ArenaArgs {
+    /// Where the random openings start (default the start position).
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
+    /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
+    /// `pvs:time=50`. Give two for a match, more for a round robin.
+    #[arg(long = "engine", short = 'e', required = true)]
+    pub engines: Vec<String>,
+    /// Number of openings (each played twice, colours swapped); default 10.
+    #[arg(long, conflicts_with = "games")]
+    pub openings: Option<usize>,
+    /// Games per pairing (rounded up to an even number: openings = games / 2).
+    #[arg(long, short = 'g')]
+    pub games: Option<usize>,
+    /// Random moves from the start position to each opening.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Read the openings from a file instead, one position per line (blank lines and lines
+    /// starting with # skipped); --openings/--games then take the first ones.
+    #[arg(long)]
+    pub openings_file: Option<PathBuf>,
+    /// Milliseconds per move.
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Plies per move.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// Positions per move.
+    #[arg(long, short = 'n')]
+    pub nodes: Option<u64>,
+    /// A game still running after this many plies is a draw (the arena's draw rule).
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: u32,
+    /// Seed of the openings and of random engines.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (default: one per core).
+    #[arg(long, short = 'c')]
+    pub concurrency: Option<usize>,
+    /// Append each finished game to this JSON-lines file; rerun to resume a killed match.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Stop a two-engine match once an SPRT (α = β = 0.05) decides between "the first engine is
+    /// ELO0 stronger" and "it is ELO1 stronger", e.g. `--sprt 0,20` (games in progress finish).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// End with one JSON line: games, per-engine W/D/L, score and Elo with its interval (no
+    /// progress bar then).
+    #[arg(long)]
+    pub json: bool,
+    /// Draw no progress bar (it is drawn on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Runs `arena`.
+pub(super) fn run<G: Notation>(
+    spec: &GameCli<G>,
+    args: &ArenaArgs,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let limits = limits(args.depth, args.time, args.nodes, "--")?;
+    let engines = engines(spec, &args.engines)?;
+    let openings = openings::<G>(args)?;
+    let schedule = if engines.len() == 2 {
+        Schedule::head_to_head(openings.len())
+    } else {
+        Schedule::round_robin(engines.len(), openings.len())
+    };
+    if args.max_plies == 0 {
+        return Err(CliError::Invalid("bad --max-plies 0: expected >= 1".into()));
+    }
+    let workers = match args.concurrency {
+        Some(0) => {
+            return Err(CliError::Invalid(
+                "bad --concurrency 0: expected >= 1".into(),
+            ));
+        }
+        Some(n) => n,
+        None => ArenaConfig::default_workers(),
+    };
+    let sprt = match &args.sprt {
+        Some(text) => Some(parse_sprt(text, engines.len())?),
+        None => None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = ArenaConfig {
+        limits: limits.clone(),
+        max_plies: args.max_plies,
+        workers,
+        seed: args.seed,
+        stop: Some(Arc::clone(&stop)),
+    };
+    let opening_texts: Vec<String> = openings.iter().map(G::format_position).collect();
+    let arena = Arena::new(engines, openings, config).with_notation();
+    let names = arena.names();
+    let (mut journal, done) = match &args.results {
+        Some(path) => {
+            let (journal, done) = Journal::open(path).map_err(CliError::Invalid)?;
+            Journal::check(&done, &schedule, &names, Some(&opening_texts))
+                .map_err(|e| CliError::Invalid(format!("cannot resume {}: {e}", path.display())))?;
+            (Some(journal), done)
+        }
+        None => (None, Vec::new()),
+    };
+    writeln!(
+        output,
+        "arena: {} | {} openings x 2 colours = {} games{} | {} per move | cap {} plies | {} at a time",
+        names.join(" vs "),
+        arena.openings().len(),
+        schedule.len(),
+        if done.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} already played)", done.len())
+        },
+        describe(&limits),
+        args.max_plies,
+        workers
+    )?;
+    let mut failure: Option<CliError> = None;
+    let mut bar = ProgressLine::new(
+        schedule.len(),
+        done.len(),
+        Tally::new(&names, &done),
+        args.json,
+        args.no_progress,
+    );
+    // The first engine's results so far, for the SPRT.
+    let mut first = Wdl::default();
+    for record in &done {
+        first.add(record.wdl_for(0));
+    }
+    // The first decisive verdict with the games and LLR it came at (games in progress then still
+    // finish and count in the table).
+    let mut decided: Option<(SprtVerdict, u64, f64)> = None;
+    if let Some(test) = &sprt {
+        // A resumed match may be decided already.
+        let verdict = test.verdict(first);
+        if verdict != SprtVerdict::Continue {
+            decided = Some((verdict, first.games(), test.llr(first)));
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+    let mut on_game = |record: &GameRecord, progress: Progress| {
+        if failure.is_some() {
+            return;
+        }
+        if let Some(journal) = journal.as_mut() {
+            if let Err(e) = journal.append(record) {
+                failure = Some(CliError::Invalid(format!(
+                    "cannot write {}: {e}",
+                    journal.path().display()
+                )));
+                stop.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+        first.add(record.wdl_for(0));
+        let llr = sprt.map(|test| test.llr(first));
+        if let (Some(test), None, Some(llr)) = (&sprt, decided, llr) {
+            let verdict = test.verdict(first);
+            if verdict != SprtVerdict::Continue {
+                decided = Some((verdict, first.games(), llr));
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        bar.game(record, progress.done);
+        if let Err(e) = bar.suspend(|| game_line(record, progress, llr, output)) {
+            failure = Some(e.into());
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let records = arena.run(&schedule, &done, &mut on_game);
+    bar.finish();
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    let standings = Standings::new(&names, &records);
+    write!(output, "{}", standings.table())?;
+    let (verdict, decided_after, decided_llr) =
+        decided.unwrap_or((SprtVerdict::Continue, first.games(), 0.0));
+    if let Some(test) = &sprt {
+        let (lower, upper) = test.bounds();
+        let llr = if decided.is_some() {
+            decided_llr
+        } else {
+            test.llr(first)
+        };
+        writeln!(
+            output,
+            "SPRT elo0 {} elo1 {} (alpha {}, beta {}): {} after {} games, LLR {:.2} (bounds {:.2}, {:.2})",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            verdict_text(verdict),
+            decided_after,
+            llr,
+            lower,
+            upper
+        )?;
+    }
+    if args.json {
+        let engines: Vec<_> = standings
+            .engines
+            .iter()
+            .map(|e| {
+                json!({
+                    "name": e.name,
+                    "games": e.wdl.games(),
+                    "wins": e.wdl.wins,
+                    "draws": e.wdl.draws,
+                    "losses": e.wdl.losses,
+                    "score": e.elo.score,
+                    "elo": e.elo.elo,
+                    "elo_lower": e.elo.lower,
+                    "elo_upper": e.elo.upper,
+                })
+            })
+            .collect();
+        let line = json!({
+            "games": standings.games,
+            "engines": engines,
+            "first_wins": standings.first_wins,
+            "second_wins": standings.second_wins,
+            "draws": standings.draws,
+            "ply_caps": standings.ply_caps,
+            "forfeits": standings.forfeits,
+            "sprt": sprt.map(|test| json!({
+                "elo0": test.elo0,
+                "elo1": test.elo1,
+                "llr": test.llr(first),
+                "verdict": verdict_text(verdict),
+                "decided_after": decided.map(|(_, games, _)| games),
+            })),
+        });
+        writeln!(output, "{line}")?;
+    }
+    Ok(())
+}
+
+/// One line per finished game: `[done/total] game id (opening o): first - second  result  why`.
+fn game_line(
+    record: &GameRecord,
+    progress: Progress,
+    llr: Option<f64>,
+    output: &mut dyn Write,
+) -> std::io::Result<()> {
+    let why = match &record.termination {
+        Termination::Rules => "rules".to_string(),
+        Termination::PlyCap => "ply cap".to_string(),
+        Termination::Forfeit { side, reason } => format!("{side:?} forfeits: {reason}"),
+    };
+    writeln!(
+        output,
+        "[{}/{}] game {} (opening {}): {} - {}  {}  ({}, {} plies){}",
+        progress.done,
+        progress.total,
+        record.id,
+        record.opening,
+        record.names[0],
+        record.names[1],
+        record.result.as_str(),
+        why,
+        record.plies,
+        llr.map_or_else(String::new, |llr| format!("  LLR {llr:.2}"))
+    )
+}
+
+/// `H1 accepted`, `H0 accepted` or `undecided`.
+fn verdict_text(verdict: SprtVerdict) -> &'static str {
+    match verdict {
+        SprtVerdict::AcceptH1 => "H1 accepted",
+        SprtVerdict::AcceptH0 => "H0 accepted",
+        SprtVerdict::Continue => "undecided",
+    }
+}

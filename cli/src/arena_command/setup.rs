@@ -1,0 +1,319 @@
+//! What an `arena` run is made of, checked before the first game: the per-move limits, the
+//! engines of the `--engine` specs and the openings.
+//!
+//! Key invariant: everything a worker thread will later rely on (searcher names, limits, opening
+//! positions) is validated here, so bad input is a one-line [`CliError`], never a worker panic.
+
+use std::time::Duration;
+
+use super::ArenaArgs;
+use crate::arena::{Engine, Sprt, random_openings};
+use crate::searcher_by_name;
+use crate::{CliError, GameCli, check_depth, start_position};
+use plies::agent::{Agent, RandomAgent, SearchAgent};
+use plies::notation::Notation;
+use plies::search::SearchLimits;
+
+/// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
+pub(super) fn limits(
+    depth: Option<u32>,
+    time: Option<u64>,
+    nodes: Option<u64>,
+    flag: &str,
+) -> Result<SearchLimits, CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    if let Some(ms) = time {
+        if ms == 0 {
+            return Err(CliError::Invalid(format!(
+                "bad {flag}time 0: expected milliseconds >= 1"
+            )));
+        }
+        limits.time = Some(Duration::from_millis(ms));
+    }
+    if let Some(nodes) = nodes {
+        if nodes == 0 {
+            return Err(CliError::Invalid(format!(
+                "bad {flag}nodes 0: expected >= 1"
+            )));
+        }
+        limits.nodes = Some(nodes);
+    }
+    Ok(limits)
+}
+
+/// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
+pub(super) fn describe(limits: &SearchLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(depth) = limits.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        parts.push(format!("{nodes} nodes"));
+    }
+    if let Some(time) = limits.time {
+        parts.push(format!("{} ms", time.as_millis()));
+    }
+    parts.join(", ")
+}
+
+/// The engines of the `--engine` specs, checked (names made unique with `#2`, `#3`…).
+pub(super) fn engines<G: Notation>(
+    spec: &GameCli<G>,
+    specs: &[String],
+) -> Result<Vec<Engine<G>>, CliError> {
+    if specs.len() < 2 {
+        return Err(CliError::Invalid(
+            "an arena needs at least two --engine".into(),
+        ));
+    }
+    let mut engines: Vec<Engine<G>> = Vec::new();
+    for (index, text) in specs.iter().enumerate() {
+        let EngineSpec {
+            name,
+            limits: own,
+            threads,
+            ponder,
+        } = parse_engine(text)?;
+        let mut shown = text.clone();
+        let mut copy = 1;
+        while engines.iter().any(|e| e.name == shown) {
+            copy += 1;
+            shown = format!("{text}#{copy}");
+        }
+        let engine = if name == "random" {
+            let seed = index as u64;
+            Engine::new(shown, move || -> Box<dyn Agent<G>> {
+                Box::new(RandomAgent::new(seed))
+            })
+        } else {
+            let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
+            searcher_by_name::<G>(&name, (spec.evaluator)())
+                .map_err(bad)?
+                .set_threads(threads)
+                .map_err(bad)?;
+            let evaluator = spec.evaluator.clone();
+            Engine::new(shown, move || -> Box<dyn Agent<G>> {
+                let mut searcher =
+                    searcher_by_name(&name, evaluator()).expect("engine name checked before");
+                searcher
+                    .set_threads(threads)
+                    .expect("thread count checked before");
+                let agent = match &own {
+                    Some(limits) => SearchAgent::with_limits(searcher, limits.clone()),
+                    None => SearchAgent::new(searcher),
+                };
+                Box::new(if ponder { agent.pondering() } else { agent })
+            })
+        };
+        engines.push(engine);
+    }
+    Ok(engines)
+}
+
+/// One `--engine` spec, parsed.
+#[derive(Debug)]
+struct EngineSpec {
+    /// The searcher name, lowercased.
+    name: String,
+    /// Its own limits, if any (otherwise the arena's).
+    limits: Option<SearchLimits>,
+    /// Search threads.
+    threads: usize,
+    /// Think on the opponent's time ([`SearchAgent::pondering`]).
+    ponder: bool,
+}
+
+/// `name[:depth=D][:nodes=N][:time=MS][:threads=T][:ponder=0|1]` -> the lowercased name, its own
+/// limits (if any), threads and pondering.
+fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
+    let mut parts = text.split(':');
+    let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+    if name.is_empty() {
+        return Err(CliError::Invalid(format!(
+            "bad --engine '{text}': no searcher name"
+        )));
+    }
+    let (mut depth, mut time, mut nodes) = (None, None, None);
+    let (mut threads, mut ponder) = (1, false);
+    let mut any = false;
+    let mut options = false;
+    for part in parts {
+        let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| bad("is not key=value (depth=, nodes=, time=, threads=, ponder=)"))?;
+        let number: u64 = value
+            .trim()
+            .parse()
+            .map_err(|_| bad("needs a whole number"))?;
+        match key.trim() {
+            "depth" => depth = Some(u32::try_from(number).map_err(|_| bad("is too deep"))?),
+            "time" => time = Some(number),
+            "nodes" => nodes = Some(number),
+            "threads" => {
+                threads = usize::try_from(number)
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| bad("needs at least 1 thread"))?;
+                options = true;
+                continue;
+            }
+            "ponder" => {
+                ponder = match number {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(bad("needs 0 or 1")),
+                };
+                options = true;
+                continue;
+            }
+            _ => {
+                return Err(bad(
+                    "has an unknown key (depth, nodes, time, threads, ponder)",
+                ));
+            }
+        }
+        any = true;
+    }
+    if name == "random" && (any || options) {
+        return Err(CliError::Invalid(format!(
+            "bad --engine '{text}': random takes no limit or option"
+        )));
+    }
+    let limits = if any {
+        Some(limits(depth, time, nodes, &format!("--engine '{text}' "))?)
+    } else {
+        None
+    };
+    Ok(EngineSpec {
+        name,
+        limits,
+        threads,
+        ponder,
+    })
+}
+
+/// The openings: from `--openings-file`, or seeded random walks from the start position.
+pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError> {
+    let wanted = match (args.openings, args.games) {
+        (Some(0), _) => return Err(CliError::Invalid("bad --openings 0: expected >= 1".into())),
+        (_, Some(0)) => return Err(CliError::Invalid("bad --games 0: expected >= 1".into())),
+        (Some(n), _) => Some(n),
+        (None, Some(games)) => Some(games.div_ceil(2)),
+        (None, None) => None,
+    };
+    if let Some(path) = &args.openings_file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            CliError::Invalid(format!(
+                "cannot read --openings-file {}: {e}",
+                path.display()
+            ))
+        })?;
+        let mut openings = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let position = G::parse_position(line).map_err(|e| {
+                CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
+            })?;
+            if position.outcome().is_some() {
+                return Err(CliError::Invalid(format!(
+                    "{} line {}: the game is already over",
+                    path.display(),
+                    number + 1
+                )));
+            }
+            openings.push(position);
+        }
+        if let Some(n) = wanted {
+            openings.truncate(n);
+        }
+        if openings.is_empty() {
+            return Err(CliError::Invalid(format!(
+                "{} holds no position",
+                path.display()
+            )));
+        }
+        return Ok(openings);
+    }
+    let start: G = start_position(&args.start)?;
+    if start.outcome().is_some() {
+        return Err(CliError::Invalid(
+            "no openings: the start position is over".into(),
+        ));
+    }
+    let count = wanted.unwrap_or(10);
+    let openings = random_openings(&start, args.seed, count, args.opening_plies);
+    if openings.is_empty() {
+        return Err(CliError::Invalid(format!(
+            "no openings: every {}-ply walk from the start ends the game",
+            args.opening_plies
+        )));
+    }
+    Ok(openings)
+}
+
+/// `ELO0,ELO1` (ELO0 < ELO1) for a two-engine match.
+pub(super) fn parse_sprt(text: &str, engines: usize) -> Result<Sprt, CliError> {
+    let bad = |why: &str| CliError::Invalid(format!("bad --sprt '{text}': {why}"));
+    if engines != 2 {
+        return Err(bad("an SPRT needs exactly two engines"));
+    }
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| bad("expected ELO0,ELO1, e.g. 0,20"))?;
+    let number = |word: &str| -> Result<f64, CliError> {
+        word.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && x.abs() < 2000.0)
+            .ok_or_else(|| bad(&format!("'{}' is not an Elo value", word.trim())))
+    };
+    let (elo0, elo1) = (number(a)?, number(b)?);
+    if elo0 >= elo1 {
+        return Err(bad("ELO0 must be below ELO1"));
+    }
+    Ok(Sprt::new(elo0, elo1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::spec;
+
+    #[test]
+    fn engine_specs_take_threads_and_ponder() {
+        let parsed = parse_engine("PVS:threads=2:ponder=1:depth=3").unwrap();
+        assert_eq!(parsed.name, "pvs");
+        assert_eq!((parsed.threads, parsed.ponder), (2, true));
+        assert_eq!(parsed.limits.unwrap().depth, Some(3));
+        let plain = parse_engine("pvs:threads=1").unwrap();
+        assert!(plain.limits.is_none() && !plain.ponder);
+        for (text, word) in [
+            ("pvs:threads=0", "at least 1"),
+            ("pvs:ponder=2", "0 or 1"),
+            ("pvs:threads=x", "whole number"),
+            ("random:ponder=1", "random"),
+        ] {
+            let err = parse_engine(text).unwrap_err().to_string();
+            assert!(err.contains(word) && err.contains(text), "{err}");
+        }
+        // The searcher checks the count: too many, or threads for a one-thread searcher.
+        let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
+        let err = engines(&spec(), &specs("pvs:threads=999")).err().unwrap();
+        assert!(err.to_string().contains("1..=256"), "{err}");
+        let err = engines(&spec(), &specs("minimax:threads=2")).err().unwrap();
+        assert!(err.to_string().contains("one thread"), "{err}");
+        assert_eq!(
+            engines(&spec(), &specs("pvs:threads=2:ponder=1"))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+}

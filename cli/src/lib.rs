@@ -1,0 +1,294 @@
+//! # plies-cli
+//!
+//! The application side of plies, kept out of the core library so that a game or a program
+//! embedding the searchers compiles no command-line, serialisation or progress-bar code:
+//! - the generic command line (this crate's root): one call gives any game `perft`, `analyze`,
+//!   `play`, `bench` and `arena`;
+//! - [`arena`]: matches and round robins between engine configurations, Elo, SPRT and resumable
+//!   JSON-lines results;
+//! - the bots of the bundled games (`examples/`: onitama, tafl, hus, yinsh and the Kalah
+//!   tutorial), run from the workspace root with `cargo run --release --example <game>`.
+//!
+//!
+//! A game's binary is a few lines:
+//!
+//! ```no_run
+//! use plies_onitama::{Onitama, PstEvaluator};
+//!
+//! fn main() -> std::process::ExitCode {
+//!     plies_cli::main(plies_cli::GameCli::<Onitama> {
+//!         name: "onitama",
+//!         evaluator: plies_cli::evaluator(PstEvaluator::default()),
+//!         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
+//!         bench_depth: 8,
+//!     })
+//! }
+//! ```
+//!
+//! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
+//! hands a [`BenchSuite`] to [`main_with_suite`] instead; `GameCli` itself stays four fields,
+//! built as a struct literal.
+//!
+//! Commands (a contract: other tools drive plies through them):
+//! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
+//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]`
+//! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
+//! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
+//!   differs from the signature the game recorded in its [`BenchSuite`])
+//! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
+//!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
+//!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
+//!
+//! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
+//! played from it first. Position text is handed to the game exactly as written, because case
+//! can carry meaning (Onitama: `r` student, `R` master); move text is case-insensitive as far as
+//! the game's parser allows. With `--json` the last line printed is one JSON object.
+//!
+//! Key invariant: bad input of any kind (arguments, positions, moves) ends in a [`CliError`]
+//! whose display is one line naming the problem, never a panic; [`run`] reads only from its
+//! `input` and writes only to its `output`, so every command is testable.
+
+#![deny(missing_docs)]
+
+mod analyze;
+pub mod arena;
+mod arena_command;
+mod args;
+mod bench;
+mod perft;
+mod play;
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use args::{Cli, Command, PositionArgs};
+use plies::eval::Evaluator;
+use plies::game::{Outcome, Side};
+use plies::notation::Notation;
+use plies::search::Searcher;
+
+pub use bench::{BenchProof, BenchSignature, BenchSuite};
+
+/// Makes a fresh evaluator for each searcher the command line builds.
+pub type EvaluatorFactory<G> = Arc<dyn Fn() -> Box<dyn Evaluator<G>> + Send + Sync>;
+
+/// An [`EvaluatorFactory`] that clones `evaluator` each time.
+pub fn evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
+where
+    G: Notation,
+    E: Evaluator<G> + Clone + 'static,
+{
+    Arc::new(move || Box::new(evaluator.clone()))
+}
+
+/// What a game supplies to get its command line.
+pub struct GameCli<G: Notation> {
+    /// The program name shown in help and usage text.
+    pub name: &'static str,
+    /// The evaluator the searchers use.
+    pub evaluator: EvaluatorFactory<G>,
+    /// The positions `bench` searches, in the game's notation.
+    pub bench_positions: &'static [&'static str],
+    /// The depth `bench` searches them to.
+    pub bench_depth: u32,
+}
+
+/// Why a command failed. Displays as one line (clap's usage errors excepted, which carry their
+/// own usage text).
+#[derive(Debug)]
+pub enum CliError {
+    /// The arguments did not parse (unknown flag, missing value, a value of the wrong type).
+    Usage(String),
+    /// An argument parsed but is not acceptable: a bad position, move, depth, name.
+    Invalid(String),
+    /// Reading input or writing output failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(text) => write!(f, "{}", text.trim_end()),
+            CliError::Invalid(text) => write!(f, "error: {text}"),
+            CliError::Io(err) => write!(f, "error: i/o: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<io::Error> for CliError {
+    fn from(err: io::Error) -> CliError {
+        CliError::Io(err)
+    }
+}
+
+/// Runs the command line of the game described by `spec` on the process's arguments, stdin and
+/// stdout; errors go to stderr. Exit code 0 on success, 2 for unparsable arguments, 1 otherwise.
+pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
+    main_with_suite(spec, BenchSuite::new())
+}
+
+/// [`main`] for a game with a whole benchmark: `bench --full` runs `suite`'s ladder and proofs,
+/// and every `bench` checks its node totals against `suite`'s signatures.
+pub fn main_with_suite<G: Notation>(spec: GameCli<G>, suite: BenchSuite) -> ExitCode {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let stdout = io::stdout();
+    let mut output = stdout.lock();
+    match run_with_suite(&spec, &suite, std::env::args(), &mut input, &mut output) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
+        Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        Err(err) => {
+            let _ = output.flush();
+            eprintln!("{err}");
+            match err {
+                CliError::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
+        }
+    }
+}
+
+/// Runs one command. `args` are the program name followed by its arguments (as
+/// [`std::env::args`] gives them); `play` reads moves from `input`; everything is printed to
+/// `output`. `--help` and `--version` print to `output` and succeed.
+pub fn run<G: Notation>(
+    spec: &GameCli<G>,
+    args: impl IntoIterator<Item = String>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    run_with_suite(spec, &BenchSuite::new(), args, input, output)
+}
+
+/// [`run`] with the game's whole benchmark (see [`main_with_suite`]).
+pub fn run_with_suite<G: Notation>(
+    spec: &GameCli<G>,
+    suite: &BenchSuite,
+    args: impl IntoIterator<Item = String>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let command = Cli::command().name(spec.name).bin_name(spec.name);
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            return match err.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    write!(output, "{}", err.render())?;
+                    Ok(())
+                }
+                _ => Err(CliError::Usage(err.render().to_string())),
+            };
+        }
+    };
+    match cli.command {
+        Command::Perft(args) => perft::run::<G>(&args, output),
+        Command::Analyze(args) => analyze::run(spec, &args, output),
+        Command::Play(args) => play::run(spec, &args, input, output),
+        Command::Bench(args) => bench::run(spec, suite, &args, output),
+        Command::Arena(args) => arena_command::run(spec, &args, output),
+    }?;
+    output.flush()?;
+    Ok(())
+}
+
+/// The position a command starts from: `--position` (or the start position), then `--moves`.
+fn start_position<G: Notation>(start: &PositionArgs) -> Result<G, CliError> {
+    let base = match &start.position {
+        Some(text) => G::parse_position(text)
+            .map_err(|e| CliError::Invalid(format!("bad --position: {e}")))?,
+        None => G::start_position(),
+    };
+    play_moves(base, start.moves.as_deref())
+}
+
+/// `state` after the `--moves` line, if any.
+fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError> {
+    match moves {
+        Some(line) => state
+            .play_line(line)
+            .map_err(|e| CliError::Invalid(format!("bad --moves: {e}"))),
+        None => Ok(state),
+    }
+}
+
+/// A searcher by name with a fresh evaluator from the game.
+fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
+    searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
+        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+}
+
+/// [`plies::search::searcher_by_name`] plus the MCTS names ([`plies::mcts::MCTS_NAMES`]).
+pub(crate) fn searcher_by_name<G: Notation>(
+    name: &str,
+    evaluator: Box<dyn Evaluator<G>>,
+) -> Result<Box<dyn Searcher<G>>, String> {
+    if plies::mcts::MCTS_NAMES.contains(&name) {
+        return Ok(plies::mcts::mcts_by_name(name, evaluator).expect("an MCTS name"));
+    }
+    plies::search::searcher_by_name(name, evaluator)
+        .map_err(|e| format!("{e}; mcts: {}", plies::mcts::MCTS_NAMES.join(", ")))
+}
+
+/// Checks a search depth: at least 1, at most the deepest ply a score can record.
+fn check_depth(depth: u32) -> Result<u32, CliError> {
+    let max = plies::eval::Score::MAX_PLY - 1;
+    if depth == 0 || depth > max {
+        Err(CliError::Invalid(format!(
+            "bad --depth {depth}: expected 1..={max}"
+        )))
+    } else {
+        Ok(depth)
+    }
+}
+
+/// Each move of `line` formatted in the position it is played from.
+fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
+    let mut state = state.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = state.format_move(mv);
+            state = state.play(mv);
+            text
+        })
+        .collect()
+}
+
+/// `first` or `second`.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+/// `first player wins` or `draw`.
+fn outcome_text(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(side) => format!("{} player wins", side_name(side)),
+        Outcome::Draw => "draw".to_string(),
+    }
+}
+
+/// Positions per second, 0 when no time was measured.
+fn rate(nodes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support;

@@ -1,0 +1,96 @@
+//! `perft`: counts the leaf positions of the move tree, optionally per root move (divide).
+//!
+//! Key invariant: with `--divide` the total printed is the sum of the per-move counts of
+//! [`perft_divide`], which equals [`perft`] at the same depth.
+
+use std::io::Write;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::args::PerftArgs;
+use super::{CliError, rate, start_position};
+use plies::harness::perft::{PerftConvention, perft, perft_divide};
+use plies::notation::Notation;
+
+/// Runs `perft`.
+pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Result<(), CliError> {
+    let convention: PerftConvention = args
+        .convention
+        .parse()
+        .map_err(|e| CliError::Invalid(format!("bad --convention: {e}")))?;
+    let state: G = start_position(&args.start)?;
+    let depth = args.depth;
+    let start = Instant::now();
+    let nodes = if args.divide && depth > 0 {
+        let mut total = 0;
+        for (mv, count) in perft_divide(&state, depth, convention) {
+            writeln!(output, "{:<16} {count}", state.format_move(mv))?;
+            total += count;
+        }
+        total
+    } else {
+        perft(&state, depth, convention)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    writeln!(output, "perft {depth} ({convention}): {nodes} nodes")?;
+    writeln!(
+        output,
+        "time {seconds:.3} s, {:.0} nodes/s",
+        rate(nodes, seconds)
+    )?;
+    if args.json {
+        let line = json!({ "depth": depth, "nodes": nodes, "seconds": seconds });
+        writeln!(output, "{line}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{last_json, run_invalid, run_ok};
+
+    /// Leaf perft of TwoPiles counted by hand: from (2,1) the moves are a1, a2, b1; their
+    /// children (1,1), (0,1), (2,0) have 2, 1 and 2 moves.
+    #[test]
+    fn counts_and_divides() {
+        let out = run_ok("perft --position \"2 1 1\" --depth 2");
+        assert!(out.contains("perft 2 (leaf): 5 nodes"), "{out}");
+        let out = run_ok("perft --position \"2 1 1\" --depth 2 --divide");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["a1", "2"]);
+        assert_eq!(lines[1].split_whitespace().collect::<Vec<_>>(), ["a2", "1"]);
+        assert_eq!(lines[2].split_whitespace().collect::<Vec<_>>(), ["b1", "2"]);
+        assert!(lines[3].contains("5 nodes"));
+        assert!(lines[4].contains("nodes/s"));
+    }
+
+    /// From (1,1): a1 and b1 each leave (0,1)/(1,0) with one move that ends the game. At depth
+    /// 3 the finished positions after two plies count once with `leaf`, not at all with `stop`.
+    #[test]
+    fn conventions_differ_on_early_ends() {
+        let leaf = last_json(&run_ok("perft --position \"1 1 1\" --depth 3 --json"));
+        assert_eq!(leaf["nodes"], 2);
+        assert_eq!(leaf["depth"], 3);
+        assert!(leaf["seconds"].as_f64().is_some());
+        let stop = run_ok("perft --position \"1 1 1\" --depth 3 --convention stop --json");
+        assert_eq!(last_json(&stop)["nodes"], 0);
+    }
+
+    #[test]
+    fn moves_then_perft() {
+        // 7 5 after a1 b3: (6,2), first player to move again: a1 a2 a3 b1 b2 = 5 moves.
+        let out = run_ok("perft --moves \"A1 b3\" --depth 1 --json");
+        assert_eq!(last_json(&out)["nodes"], 5);
+    }
+
+    #[test]
+    fn bad_convention() {
+        let err = run_invalid("perft --depth 1 --convention both");
+        assert!(
+            err.contains("--convention") && err.contains("both"),
+            "{err}"
+        );
+    }
+}

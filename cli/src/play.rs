@@ -1,0 +1,241 @@
+//! `play`: a game in the terminal, human against engine or engine against engine.
+//!
+//! With `--ponder` the engine thinks while the human chooses: after its move it searches the
+//! position after the reply its principal variation expects ([`Ponderer`]); if the human plays
+//! that reply the search goes on within the engine's budget (`[ponder hit]`), otherwise it starts
+//! afresh with what it learnt (`[ponder miss]`).
+//!
+//! Key invariant: only legal moves are ever played (human text goes through
+//! [`Notation::parse_move`], which checks legality; a rejected move is re-prompted with the
+//! reason), and the loop always ends: by the game's outcome, the `--max-plies` cap, `quit`, or
+//! the end of the input (a background ponder search is stopped on every way out).
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use super::analyze::set_threads;
+use super::args::PlayArgs;
+use super::{CliError, GameCli, check_depth, outcome_text, searcher, side_name, start_position};
+use plies::game::Side;
+use plies::notation::Notation;
+use plies::search::{PonderOutcome, Ponderer, SearchLimits};
+
+/// Runs `play`.
+pub(super) fn run<G: Notation>(
+    spec: &GameCli<G>,
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let human = match args.human.to_ascii_lowercase().as_str() {
+        "first" => Some(Side::First),
+        "second" => Some(Side::Second),
+        "none" => None,
+        other => {
+            return Err(CliError::Invalid(format!(
+                "bad --human '{other}': expected first, second or none"
+            )));
+        }
+    };
+    let limits = limits(args)?;
+    let mut searcher = searcher(spec, &args.searcher)?;
+    set_threads(searcher.as_mut(), args.threads)?;
+    let mut engine = Ponderer::new(searcher);
+    let mut state: G = start_position(&args.start)?;
+    let mut record: Vec<String> = Vec::new();
+    writeln!(output, "{}", state.display_board())?;
+    loop {
+        if let Some(outcome) = state.outcome() {
+            writeln!(output, "game over: {}", outcome_text(outcome))?;
+            break;
+        }
+        if record.len() >= args.max_plies as usize {
+            writeln!(output, "game over: draw by the {}-ply cap", args.max_plies)?;
+            break;
+        }
+        let side = state.side_to_move();
+        let mv = if human == Some(side) {
+            match human_move(&state, record.len(), input, output)? {
+                Some(mv) => mv,
+                None => return Ok(()),
+            }
+        } else {
+            let result = engine.search(&state, &limits);
+            let Some(mv) = result.best_move else {
+                return Err(CliError::Invalid("the engine found no move".into()));
+            };
+            let pondered = match engine.last_outcome() {
+                PonderOutcome::Idle => "",
+                PonderOutcome::Hit => " [ponder hit]",
+                PonderOutcome::Miss => " [ponder miss]",
+            };
+            writeln!(
+                output,
+                "{} player (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]{pondered}",
+                side_name(side),
+                state.format_move(mv),
+                result.score,
+                result.depth,
+                result.stats.nodes,
+                result.stats.elapsed.as_secs_f64()
+            )?;
+            // Think on the human's time (the ponderer declines when no reply is predicted).
+            if args.ponder && human.is_some() && result.pv.first() == Some(&mv) {
+                engine.ponder(&state, &result.pv);
+            }
+            mv
+        };
+        record.push(state.format_move(mv));
+        state = state.play(mv);
+        writeln!(output, "{}", state.display_board())?;
+    }
+    writeln!(output, "moves: {}", record.join(" "))?;
+    writeln!(output, "final position: {}", state.format_position())?;
+    Ok(())
+}
+
+/// The engine's limits per move: `--depth`, `--time`, or one second.
+fn limits(args: &PlayArgs) -> Result<SearchLimits, CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = args.depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    match args.time {
+        Some(0) => {
+            return Err(CliError::Invalid(
+                "bad --time 0: expected milliseconds >= 1".into(),
+            ));
+        }
+        Some(ms) => limits.time = Some(Duration::from_millis(ms)),
+        None if args.depth.is_none() => limits.time = Some(Duration::from_millis(1000)),
+        None => {}
+    }
+    Ok(limits)
+}
+
+/// Reads the human's move, re-prompting on bad text. `None` when the human quits or the input
+/// ends.
+fn human_move<G: Notation>(
+    state: &G,
+    ply: usize,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<Option<G::Move>, CliError> {
+    loop {
+        write!(
+            output,
+            "ply {} ({} player) - your move, 'moves' or 'quit': ",
+            ply + 1,
+            side_name(state.side_to_move())
+        )?;
+        output.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(output)?;
+            writeln!(output, "end of input: leaving the game")?;
+            return Ok(None);
+        }
+        let text = line.trim();
+        match text.to_ascii_lowercase().as_str() {
+            "" => continue,
+            "quit" | "exit" => {
+                writeln!(output, "bye")?;
+                return Ok(None);
+            }
+            "moves" | "help" | "?" => {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut moves);
+                let texts: Vec<String> = moves.iter().map(|&m| state.format_move(m)).collect();
+                writeln!(output, "legal moves: {}", texts.join(", "))?;
+                continue;
+            }
+            _ => {}
+        }
+        match state.parse_move(text) {
+            Ok(mv) => return Ok(Some(mv)),
+            Err(err) => writeln!(output, "bad move {err}")?,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{run_invalid, run_ok, run_with};
+
+    #[test]
+    fn human_bad_move_then_quit() {
+        let out = run_with("play --depth 3", "c1\n\nA1\nmoves\nquit\n").unwrap();
+        assert!(out.starts_with("7 5 1\n"), "{out}");
+        assert!(out.contains("bad move 'c1': expected pile a or b"), "{out}");
+        // A1 is played (case-insensitive), then the engine answers and the human is asked again.
+        assert!(out.contains("6 5 2\n"), "{out}");
+        assert!(out.contains("second player (engine) plays"), "{out}");
+        assert!(out.contains("legal moves: a1, "), "{out}");
+        assert!(out.trim_end().ends_with("bye"), "{out}");
+    }
+
+    #[test]
+    fn end_of_input_leaves_cleanly() {
+        let out = run_with("play --human second --depth 2 --position \"3 3 2\"", "").unwrap();
+        assert!(out.contains("end of input"), "{out}");
+    }
+
+    #[test]
+    fn engine_against_engine_finishes() {
+        let out = run_ok("play --human none --depth 4 --searcher minimax");
+        assert!(out.contains("game over: "), "{out}");
+        assert!(out.contains("player wins"), "{out}");
+        let record = out.lines().find(|l| l.starts_with("moves: ")).unwrap();
+        // The record replays to a finished game.
+        let replay = run_ok(&format!("perft --depth 1 --moves \"{}\"", &record[7..]));
+        assert!(
+            replay.contains(": 0 nodes") || replay.contains(": 1 nodes"),
+            "{replay}"
+        );
+    }
+
+    #[test]
+    fn ply_cap_draws() {
+        let out = run_ok("play --human none --depth 2 --max-plies 3");
+        assert!(out.contains("draw by the 3-ply cap"), "{out}");
+        assert_eq!(
+            out.lines()
+                .find(|l| l.starts_with("moves: "))
+                .unwrap()
+                .split(' ')
+                .count(),
+            4
+        );
+    }
+
+    #[test]
+    fn bad_options() {
+        assert!(run_invalid("play --human both").contains("both"));
+        assert!(run_invalid("play --depth 0").contains("--depth"));
+        assert!(run_invalid("play --threads 0").contains("--threads 0"));
+        let err = run_invalid("play --threads 2 --searcher minimax");
+        assert!(err.contains("one thread"), "{err}");
+    }
+
+    /// The engine ponders on the human's time: its answers to the human's moves are marked as
+    /// a hit or a miss of its prediction, and threads are accepted.
+    #[test]
+    fn pondering_engine_marks_its_answers() {
+        let out = run_with(
+            "play --depth 4 --ponder --threads 2 --position \"7 5 1\"",
+            "a1\nb1\nquit\n",
+        )
+        .unwrap();
+        let engine: Vec<&str> = out.lines().filter(|l| l.contains("(engine)")).collect();
+        assert!(!engine[0].contains("[ponder"), "{out}");
+        assert!(
+            engine[1..]
+                .iter()
+                .any(|l| l.ends_with("[ponder hit]") || l.ends_with("[ponder miss]")),
+            "{out}"
+        );
+        // Without --ponder nothing is marked.
+        let out = run_with("play --depth 4 --position \"7 5 1\"", "a1\nb1\nquit\n").unwrap();
+        assert!(!out.contains("[ponder"), "{out}");
+    }
+}

@@ -1,0 +1,120 @@
+//! Test helpers for the command line: a [`GameCli`] for the toy game `TwoPiles` and a runner
+//! that captures what a command prints; plus the tests shared by every command.
+//!
+//! Key invariant: commands run exactly as from a terminal, through [`super::run`] with the
+//! arguments as strings, so clap's parsing is tested too.
+
+use super::{CliError, GameCli, evaluator, run};
+use plies::testing::{PileDifference, TwoPiles};
+
+/// The toy game's command line; its bench is two positions at depth 5.
+pub(crate) fn spec() -> GameCli<TwoPiles> {
+    GameCli {
+        name: "twopiles",
+        evaluator: evaluator(PileDifference),
+        bench_positions: &["7 5 1", "6 6 2"],
+        bench_depth: 5,
+    }
+}
+
+/// Runs `args` (without the program name) with `input` as stdin; returns what was printed.
+pub(crate) fn run_with(args: &str, input: &str) -> Result<String, CliError> {
+    let mut argv = vec!["twopiles".to_string()];
+    argv.extend(shell_words(args));
+    let mut reader = input.as_bytes();
+    let mut out = Vec::new();
+    run(&spec(), argv, &mut reader, &mut out)?;
+    Ok(String::from_utf8(out).expect("utf-8 output"))
+}
+
+/// Runs `args` and expects success.
+pub(crate) fn run_ok(args: &str) -> String {
+    match run_with(args, "") {
+        Ok(out) => out,
+        Err(err) => panic!("`{args}` failed: {err}"),
+    }
+}
+
+/// Runs `args` and expects a one-line `Invalid` error; returns it.
+pub(crate) fn run_invalid(args: &str) -> String {
+    match run_with(args, "") {
+        Err(err @ CliError::Invalid(_)) => {
+            let text = err.to_string();
+            assert_eq!(text.lines().count(), 1, "one-line error: {text}");
+            text
+        }
+        other => panic!("`{args}`: expected an invalid-argument error, got {other:?}"),
+    }
+}
+
+/// The last printed line parsed as JSON.
+pub(crate) fn last_json(out: &str) -> serde_json::Value {
+    let last = out.lines().last().expect("some output");
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("last line {last:?} is not JSON: {e}"))
+}
+
+/// Splits on spaces, keeping `"quoted words"` together.
+fn shell_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for ch in text.chars() {
+        match ch {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut current));
+                    any = false;
+                }
+            }
+            c => {
+                current.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(current);
+    }
+    words
+}
+
+#[test]
+fn help_prints_and_succeeds() {
+    let out = run_ok("--help");
+    assert!(out.contains("perft") && out.contains("analyze") && out.contains("bench"));
+    assert!(run_ok("analyze --help").contains("--searcher"));
+}
+
+#[test]
+fn unknown_flag_is_a_usage_error() {
+    assert!(matches!(
+        run_with("perft --depth 2 --bogus", ""),
+        Err(CliError::Usage(_))
+    ));
+    assert!(matches!(run_with("", ""), Err(CliError::Usage(_))));
+    assert!(matches!(
+        run_with("perft --depth x", ""),
+        Err(CliError::Usage(_))
+    ));
+}
+
+#[test]
+fn bad_position_and_moves_name_the_token() {
+    for command in ["perft --depth 1", "analyze --depth 1", "play", "bench"] {
+        let err = run_invalid(&format!("{command} --position \"7 x 1\""));
+        assert!(err.contains("--position") && err.contains("'x'"), "{err}");
+        let err = run_invalid(&format!("{command} --moves \"a1 c9\""));
+        assert!(err.contains("--moves") && err.contains("c9"), "{err}");
+    }
+}
+
+#[test]
+fn quoting_helper_splits_like_a_shell() {
+    assert_eq!(shell_words("a \"b c\" d"), ["a", "b c", "d"]);
+    assert_eq!(shell_words("--moves \"\""), ["--moves", ""]);
+}
