@@ -1,8 +1,11 @@
 //! Reading and writing the OTN rules string: [`Rules::parse`] and [`Rules::to_otn`].
 //!
-//! Key invariants: every key of rules/tafl.md is understood or rejected with an error naming
-//! the key; unknown keys are tolerated; [`Rules::to_otn`] writes every supported key
-//! explicitly, so parsing its output gives equal [`Rules`].
+//! Key invariants: every key in [`KNOWN_KEYS`] is understood (or, for the jump modes of
+//! berserk pieces this crate does not have, checked and deliberately ignored) and a bad value
+//! is an error naming the key; any other key is an error naming it and listing the known ones
+//! (a typo must not silently change the rules); the start position must hold exactly one
+//! king; [`Rules::to_otn`] writes every supported key explicitly, so parsing its output gives
+//! equal [`Rules`].
 
 use plies::NotationError;
 
@@ -69,9 +72,25 @@ fn squares(key: &str, value: &str, dim: usize) -> Result<Vec<u16>, NotationError
     Ok(out)
 }
 
+/// Every key a rules string may hold: OpenTafl's keys (its notation spec) plus this crate's
+/// extensions `name`, `spd`, `linc` and `tfrd`. `kj`, `nj`, `cj`, `mj` and `gj` (jump modes)
+/// are known but ignored: their values are checked, and only the pieces they govern (knights,
+/// commanders, ...) jump, which this crate does not support (a jumping king is rejected).
+pub const KNOWN_KEYS: &[&str] = &[
+    "dim", "name", "esc", "surf", "atkf", "tfr", "tfrd", "ka", "ks", "kj", "nj", "cj", "mj", "gj",
+    "spd", "ber", "cor", "cen", "afor", "dfor", "corh", "cenh", "cenhe", "aforh", "dforh", "corp",
+    "cenp", "aforp", "dforp", "cors", "cens", "afors", "dfors", "sw", "swf", "efe", "linc",
+    "start", "starti",
+];
+
 impl Rules {
     /// Parses an OTN rules string: `dim:` first, `start:`/`starti:` last (required), other keys
-    /// in any order, unknown keys ignored. Returns the rules and the start board.
+    /// (from [`KNOWN_KEYS`]) in any order. Returns the rules and the start board, which holds
+    /// exactly one king.
+    ///
+    /// # Errors
+    /// A missing or misplaced `dim:`/`start:`, an unknown key (named, with the known keys
+    /// listed), a bad value (naming its key), or a start position without a king.
     pub fn parse(text: &str) -> Result<(Rules, Board), NotationError> {
         let mut tokens = text.split_whitespace();
         let first = tokens
@@ -118,13 +137,17 @@ impl Rules {
                 }
                 "surf" => rules.surround_fatal = yes_no(key, value)?,
                 "atkf" => rules.attackers_first = yes_no(key, value)?,
-                "tfr" if rules.repetition != Repetition::DefendersLose => {
-                    rules.repetition = match value {
+                "tfr" => {
+                    let repetition = match value {
                         "d" => Repetition::Draw,
                         "w" => Repetition::MoverLoses,
                         "l" => Repetition::MoverWins,
                         "i" => Repetition::Ignore,
                         _ => return Err(bad(key, value, "expected d, w, l or i")),
+                    };
+                    // `tfrd:y` (in either order) overrides the plain repetition rule.
+                    if rules.repetition != Repetition::DefendersLose {
+                        rules.repetition = repetition;
                     }
                 }
                 "ka" => {
@@ -188,11 +211,25 @@ impl Rules {
                 "efe" => rules.edge_fort = yes_no(key, value)?,
                 "linc" => rules.linnaean = yes_no(key, value)?,
                 "dim" => return Err(bad(key, value, "dim: must come first, once")),
-                _ => {} // unknown keys are tolerated
+                _ => {
+                    return Err(NotationError::new(
+                        token,
+                        format!(
+                            "unknown rules key '{key}' (known keys: {})",
+                            KNOWN_KEYS.join(" ")
+                        ),
+                    ));
+                }
             }
         }
         let board =
             board.ok_or_else(|| NotationError::new(text.trim(), "missing start:<position>"))?;
+        if board.king().is_none() {
+            return Err(NotationError::new(
+                text.trim(),
+                "the start position has no king (K)",
+            ));
+        }
         rules.derive_tables();
         Ok((rules, board))
     }
