@@ -89,7 +89,10 @@ impl Model {
                         self.record.play_text(m).unwrap();
                     }
                 }
-                assert!(*self.record.current().board() == self.board(board), "{line}");
+                assert!(
+                    *self.record.current().board() == self.board(board),
+                    "{line}"
+                );
             }
             "error" => self.pending = None,
             _ => {}
@@ -195,14 +198,19 @@ fn valid_game_line(line: &str) -> Result<(), String> {
                 return Err(format!("clock needs 5 fields: {line}"));
             }
             for t in &f[..2] {
-                let ms: i64 = t.trim_end_matches('*').parse().map_err(|_| line.to_string())?;
+                let ms: i64 = t
+                    .trim_end_matches('*')
+                    .parse()
+                    .map_err(|_| line.to_string())?;
                 if t.ends_with('*') && ms <= 0 {
                     return Err(format!("no time left in the overtime period: {line}"));
                 }
             }
             Ok(())
         }
-        other => Err(format!("'{other}' is not sent to an engine in a game: {line}")),
+        other => Err(format!(
+            "'{other}' is not sent to an engine in a game: {line}"
+        )),
     }
 }
 
@@ -210,7 +218,8 @@ fn valid_game_line(line: &str) -> Result<(), String> {
 fn referee_sends_the_transcript_host_lines() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("otep-transcript");
     std::fs::create_dir_all(&dir).unwrap();
-    let transcript = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/otep-transcript.txt");
+    let transcript =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/otep-transcript.txt");
     let script = env!("CARGO_BIN_EXE_tafl-otep-script");
     let logs = [dir.join("attackers.log"), dir.join("defenders.log")];
     let engines = ["game-attackers", "game-defenders"]

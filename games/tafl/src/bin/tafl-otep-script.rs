@@ -19,10 +19,7 @@ fn section(text: &str, name: &str) -> Option<Vec<Line>> {
     let mut lines = None;
     for raw in text.lines() {
         let raw = raw.trim_end();
-        if let Some(title) = raw
-            .strip_prefix("== ")
-            .and_then(|t| t.strip_suffix(" =="))
-        {
+        if let Some(title) = raw.strip_prefix("== ").and_then(|t| t.strip_suffix(" ==")) {
             if lines.is_some() {
                 break;
             }
