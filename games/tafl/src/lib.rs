@@ -53,5 +53,6 @@ pub use board::{Board, Piece};
 pub use eval::{EVALUATOR_NAMES, TaflEvaluator};
 pub use record::{GameRecord, RecordError};
 pub use rules::Rules;
+pub use rules_otn::KNOWN_KEYS;
 pub use state::{Tafl, TaflMove};
 pub use variants::{VARIANTS, Variant, from_rules, start_of, variant};

@@ -3,7 +3,9 @@
 //!
 //! Position text (what `--position` takes), one of:
 //! - a full OTN rules string (`dim:... start:/.../`), optionally with the extension key
-//!   `turn:a` / `turn:d` (side to move; default from `atkf`) before `start:`;
+//!   `turn:a` / `turn:d` (side to move; default from `atkf`) before `start:`; without `turn:`
+//!   the board is a start position and needs a king, with it (a written position) the board
+//!   may be a finished game without one;
 //! - a built-in variant name, optionally followed by a position record (rank 1 first) and
 //!   `a` / `d` for the side to move: `brandub /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d`.
 //!
@@ -43,7 +45,13 @@ impl Tafl {
                     rest.push(token);
                 }
             }
-            let (rules, board) = Rules::parse(&rest.join(" "))?;
+            // With `turn:` this is a written position, which may be a game the attackers won
+            // by capturing the king; a plain rules string needs its king.
+            let (rules, board) = if side.is_some() {
+                Rules::parse_any_board(&rest.join(" "))?
+            } else {
+                Rules::parse(&rest.join(" "))?
+            };
             let side = side.unwrap_or(if rules.attackers_first {
                 Side::First
             } else {

@@ -1,12 +1,21 @@
-//! The engine side of the OpenTafl Engine Protocol (OTEP): [`OtepEngine`] turns each host
-//! line into reply lines, [`run_engine`] drives it over stdin/stdout.
+//! The engine side of the OpenTafl Engine Protocol (OTEP, OpenTafl's `engine-protocol.txt`):
+//! [`OtepEngine`] turns each host line into reply lines, [`run_engine`] drives it over
+//! stdin/stdout.
 //!
 //! Key invariants: the engine keeps its own game ([`GameRecord`], so repetition counts), and
-//! uses the host's position records only as a fallback when a move cannot be applied; unknown
-//! lines are ignored; a malformed line gets `error 0 <reason>` and the game goes on; nothing
-//! the host sends can panic the engine.
+//! uses the host's position records only as a fallback when a move cannot be applied; every
+//! line it cannot act on (unknown command, bad numbers, NaN/infinite/negative/huge times, bad
+//! move or position text, bytes that are not UTF-8, over-long lines) gets one
+//! `error 0 <reason>` reply in plain ASCII and the game goes on; nothing the host sends can
+//! panic or stop the engine except `goodbye` and the end of input.
+//!
+//! `side` only moves the turn when the board came from a `position` command (analysis or
+//! replay, where OpenTafl sends `position`, `side`, `analyze`); in a game, where the protocol
+//! text has a host send `side` before the start, it changes nothing, so the board cannot drift.
+//! Clock values follow the protocol text: a bare number is main time left, a number with `*`
+//! is what is left of the current overtime period (main time spent).
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, ErrorKind, Write};
 use std::time::Duration;
 
 use plies::search::{Pvs, PvsConfig, SearchLimits, Searcher};
@@ -17,11 +26,28 @@ use crate::eval::TaflEvaluator;
 use crate::record::GameRecord;
 use crate::state::{Tafl, TaflMove};
 
-/// Clock state from the host's last `clock` line.
-#[derive(Copy, Clone, Debug, Default)]
+/// The longest input line the engine reads (a 19x19 rules string is under 1 KiB); the rest of
+/// a longer line is skipped and the line answered with an error.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The largest clock time accepted, in milliseconds (30 days).
+pub const MAX_CLOCK_MS: u64 = 30 * 24 * 3600 * 1000;
+/// The longest overtime period accepted, in seconds (one day).
+pub const MAX_OVERTIME_S: u64 = 24 * 3600;
+/// The longest `analyze` time accepted, in seconds (one hour).
+pub const MAX_ANALYZE_S: f64 = 3600.0;
+
+/// Clock state from the host's last `clock` line; index 0 attackers, 1 defenders.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Clock {
+    /// Main time left (0 when there is none or it is spent).
     main_ms: [u64; 2],
+    /// Whether the side's main time is spent (its value carried `*`).
+    in_overtime: [bool; 2],
+    /// What is left of the current overtime period, when `in_overtime`.
+    period_left_ms: [u64; 2],
+    /// Length of one overtime period.
     overtime_s: u64,
+    /// Overtime periods left.
     overtime_left: [u64; 2],
 }
 
@@ -33,6 +59,9 @@ pub struct OtepEngine {
     default_move_time: Duration,
     /// Our move sent to the host and not yet confirmed.
     pending: Option<TaflMove>,
+    /// The board came from a `position` command and no move was made since: `side` and
+    /// `play` may set the side to move.
+    side_settable: bool,
     done: bool,
 }
 
@@ -42,6 +71,34 @@ fn side_word(word: &str) -> Option<Side> {
         "defenders" => Some(Side::Second),
         _ => None,
     }
+}
+
+fn side_name(side: Side) -> &'static str {
+    if side == Side::First {
+        "attackers"
+    } else {
+        "defenders"
+    }
+}
+
+/// An `error 0` (non-critical) reply: one line of printable ASCII, at most about 200 bytes,
+/// whatever the reason quotes from the input.
+fn error(reason: &str) -> String {
+    let mut clean: String = reason
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .take(200)
+        .collect();
+    if reason.chars().count() > 200 {
+        clean.push_str("...");
+    }
+    format!("error 0 {clean}")
 }
 
 impl OtepEngine {
@@ -55,6 +112,7 @@ impl OtepEngine {
             clock: None,
             default_move_time,
             pending: None,
+            side_settable: false,
             done: false,
         }
     }
@@ -71,53 +129,122 @@ impl OtepEngine {
         &self.record
     }
 
+    /// Handles one raw input line (without or with its `\n` / `\r\n`): bytes that are not
+    /// UTF-8 get an error reply instead of being read as a command.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> Vec<String> {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle(text),
+            Err(_) => vec![error(&format!(
+                "input line of {} bytes is not UTF-8 text (OTEP lines are US-ASCII)",
+                line.len()
+            ))],
+        }
+    }
+
     /// Handles one host line, returning the lines to send back.
     pub fn handle(&mut self, line: &str) -> Vec<String> {
         let line = line.trim();
-        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        if line.is_empty() {
+            return vec![];
+        }
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         match command {
             "rules" => match Tafl::parse(rest) {
-                Ok(start) => {
+                Ok(start) if rest.starts_with("dim:") => {
                     self.record = GameRecord::new(start);
                     self.searcher.clear();
                     self.pending = None;
+                    self.clock = None;
+                    self.side_settable = false;
                     vec![]
                 }
-                Err(e) => vec![format!("error 0 bad rules: {e}")],
+                Ok(_) => vec![error(&format!(
+                    "bad rules: expected an OTN rules string starting with dim:, got '{rest}'"
+                ))],
+                Err(e) => vec![error(&format!("bad rules: {e}"))],
             },
-            "position" => self.position(rest, None),
-            "side" | "finish" | "status" => vec![],
+            "position" => {
+                let out = self.position(rest, None);
+                if out.is_empty() {
+                    self.side_settable = true;
+                }
+                out
+            }
+            "side" => self.side(rest),
             "clock" => match parse_clock(rest) {
-                Some(c) => {
+                Ok(c) => {
                     self.clock = Some(c);
                     vec![]
                 }
-                None => vec![format!("error 0 bad clock line: {rest}")],
+                Err(e) => vec![error(&format!("bad clock line '{rest}': {e}"))],
             },
             "play" => match side_word(rest) {
                 Some(side) => self.play(side),
-                None => vec![format!("error 0 bad side: {rest}")],
+                None => vec![error(&format!(
+                    "bad side '{rest}': expected attackers or defenders"
+                ))],
             },
             "move" => {
                 if let Some(mv) = self.pending.take()
                     && self.record.current().outcome().is_none()
                 {
                     self.record.play(mv);
+                    self.side_settable = false;
                 }
                 self.check_record(rest)
             }
             "opponent-move" => self.opponent_move(rest),
             "error" => {
+                // The host refused our move; it re-sends the board and asks again.
                 self.pending = None;
-                vec![]
+                match rest.split_whitespace().next().map(str::parse::<i32>) {
+                    Some(Ok(_)) => vec![],
+                    _ => vec![error(&format!("bad error line: '{line}'"))],
+                }
+            }
+            "finish" => {
+                self.pending = None;
+                self.clock = None;
+                match rest.parse::<u8>() {
+                    Ok(0..=3) => vec![],
+                    _ => vec![error(&format!(
+                        "bad finish code '{rest}': expected 0, 1, 2 or 3"
+                    ))],
+                }
             }
             "analyze" => self.analyze(rest),
             "goodbye" => {
                 self.done = true;
                 vec![]
             }
-            _ => vec![],
+            // Announcements that need no action here.
+            "hello" | "start" => vec![],
+            _ => vec![error(&format!("unknown command '{command}'"))],
+        }
+    }
+
+    /// `side attackers|defenders`: after a `position` command, the side to move there; in a
+    /// game, which side the host wants us to play (the next `play` says it again), so the
+    /// board is left alone.
+    fn side(&mut self, rest: &str) -> Vec<String> {
+        let Some(side) = side_word(rest) else {
+            return vec![error(&format!(
+                "bad side '{rest}': expected attackers or defenders"
+            ))];
+        };
+        if self.side_settable {
+            self.set_side_to_move(side);
+        }
+        vec![]
+    }
+
+    fn set_side_to_move(&mut self, side: Side) {
+        let current = *self.record.current();
+        if current.side_to_move() != side {
+            self.record = GameRecord::new(Tafl::new(current.rules(), *current.board(), side));
         }
     }
 
@@ -131,7 +258,7 @@ impl OtepEngine {
                 self.record = GameRecord::new(Tafl::new(current.rules(), board, side));
                 vec![]
             }
-            Err(e) => vec![format!("error 0 bad position: {e}")],
+            Err(e) => vec![error(&format!("bad position: {e}"))],
         }
     }
 
@@ -144,7 +271,7 @@ impl OtepEngine {
         match Board::parse(record, current.rules().dim, false) {
             Ok(board) if board == *current.board() => vec![],
             Ok(_) => self.position(record, Some(current.side_to_move())),
-            Err(e) => vec![format!("error 0 bad position: {e}")],
+            Err(e) => vec![error(&format!("bad position: {e}"))],
         }
     }
 
@@ -152,15 +279,40 @@ impl OtepEngine {
         let mut words = rest.split_whitespace();
         let moves = words.next().unwrap_or("");
         let record = words.next().unwrap_or("");
+        if moves.split('|').all(str::is_empty) {
+            return vec![error(
+                "opponent-move needs a move: opponent-move <move-list> <position>",
+            )];
+        }
+        if let Some(extra) = words.next() {
+            return vec![error(&format!(
+                "opponent-move takes <move-list> <position>, not '{extra}' after them"
+            ))];
+        }
+        let dim = self.record.current().rules().dim;
+        let board = if record.is_empty() {
+            None
+        } else {
+            match Board::parse(record, dim, false) {
+                Ok(b) => Some(b),
+                Err(e) => return vec![error(&format!("bad position: {e}"))],
+            }
+        };
         for text in moves.split('|').filter(|m| !m.is_empty()) {
             if let Err(e) = self.record.play_text(text) {
-                let mut out = vec![format!("error 0 cannot apply opponent move: {e}")];
+                // After refusing our move the host re-sends the opponent's last move with the
+                // board after it: that board is ours already.
+                if board == Some(*self.record.current().board()) {
+                    return vec![];
+                }
+                let mut out = vec![error(&format!("cannot apply opponent move: {e}"))];
                 if !record.is_empty() {
                     let mover = self.record.current().side_to_move();
                     out.extend(self.position(record, Some(mover.opponent())));
                 }
                 return out;
             }
+            self.side_settable = false;
         }
         self.check_record(record)
     }
@@ -170,27 +322,32 @@ impl OtepEngine {
             return self.default_move_time;
         };
         let i = side.index();
-        let main = c.main_ms[i];
-        let overtime = if c.overtime_left[i] > 0 {
-            c.overtime_s * 1000
+        let ms = if c.in_overtime[i] {
+            c.period_left_ms[i] * 3 / 5
         } else {
-            0
-        };
-        let ms = if main > 0 {
-            main / 30 + overtime * 3 / 5
-        } else {
-            overtime * 3 / 5
+            let overtime = if c.overtime_left[i] > 0 {
+                c.overtime_s * 1000
+            } else {
+                0
+            };
+            c.main_ms[i] / 30 + overtime * 3 / 5
         };
         Duration::from_millis(ms.max(20))
     }
 
     fn play(&mut self, side: Side) -> Vec<String> {
+        if self.side_settable {
+            self.set_side_to_move(side);
+        }
         let state = *self.record.current();
         if state.side_to_move() != side {
-            return vec![format!("error 0 it is not the {side:?} side's turn here")];
+            return vec![error(&format!(
+                "it is not the {}' turn here",
+                side_name(side)
+            ))];
         }
         if state.outcome().is_some() {
-            return vec!["error 0 the game is over".to_string()];
+            return vec![error("the game is over")];
         }
         let result = self
             .searcher
@@ -213,62 +370,162 @@ impl OtepEngine {
                     format!("move {}", state.format_move(mv)),
                 ]
             }
-            None => vec!["error 0 no legal move".to_string()],
+            None => vec![error("no legal move")],
         }
     }
 
     fn analyze(&mut self, rest: &str) -> Vec<String> {
-        let mut words = rest.split_whitespace();
-        let n: Option<u32> = words.next().and_then(|w| w.parse().ok());
-        let secs: Option<f64> = words.next().and_then(|w| w.parse().ok());
-        let (Some(_n), Some(secs)) = (n, secs) else {
-            return vec![format!("error 0 bad analyze line: {rest}")];
+        // One line is enough: engines may return fewer lines than asked for.
+        let (_count, secs) = match parse_analyze(rest) {
+            Ok(v) => v,
+            Err(e) => return vec![error(&format!("bad analyze line '{rest}': {e}"))],
         };
         let state = *self.record.current();
-        let time = Duration::from_secs_f64(secs.clamp(0.01, 3600.0));
+        if state.outcome().is_some() {
+            return vec![error("cannot analyze: the game is over")];
+        }
+        let time = Duration::from_secs_f64(secs.max(0.01));
         let result = self.searcher.search(&state, &SearchLimits::time(time));
-        if result.pv.is_empty() {
-            return vec!["analysis 0".to_string()];
+        let line = if result.pv.is_empty() {
+            result.best_move.map(|m| vec![m]).unwrap_or_default()
+        } else {
+            result.pv.clone()
+        };
+        if line.is_empty() {
+            return vec![error("cannot analyze: no legal move")];
         }
         vec![format!(
             "analysis 1 {} {}",
-            state.format_line(&result.pv).replace(' ', "|"),
+            state.format_line(&line).replace(' ', "|"),
             result.score.raw()
         )]
     }
 }
 
-fn parse_clock(rest: &str) -> Option<Clock> {
+/// `analyze <number> <seconds>`: a count of at least 1 and a finite time in (0, an hour].
+fn parse_analyze(rest: &str) -> Result<(u32, f64), String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
-    if words.len() < 5 {
-        return None;
-    }
-    // Times may be -1 (no main time) and carry a `*` (that side's clock is running).
-    let num = |w: &str| {
-        w.trim_end_matches('*')
-            .parse::<i64>()
-            .ok()
-            .map(|v| v.max(0) as u64)
+    let [n, secs] = words.as_slice() else {
+        return Err("expected analyze <number> <seconds>".into());
     };
-    Some(Clock {
-        main_ms: [num(words[0])?, num(words[1])?],
-        overtime_s: num(words[2])?,
-        overtime_left: [num(words[3])?, num(words[4])?],
+    let n: u32 = n
+        .parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("'{n}' is not a move count (1 or more)"))?;
+    let secs: f64 = secs
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= MAX_ANALYZE_S)
+        .ok_or_else(|| {
+            format!("'{secs}' is not a time in seconds (more than 0, at most {MAX_ANALYZE_S})")
+        })?;
+    Ok((n, secs))
+}
+
+/// One `[millis][*]` clock field: `(ms, in_overtime)`; `-1` (no main time) reads as 0.
+fn clock_time(word: &str) -> Result<(u64, bool), String> {
+    let (digits, star) = match word.strip_suffix('*') {
+        Some(d) => (d, true),
+        None => (word, false),
+    };
+    let bad = || format!("'{word}' is not a time in milliseconds (0..{MAX_CLOCK_MS}, optional *)");
+    match digits.parse::<i64>() {
+        Ok(-1) if !star => Ok((0, false)),
+        Ok(v) if v >= 0 && v.unsigned_abs() <= MAX_CLOCK_MS => Ok((v.unsigned_abs(), star)),
+        _ => Err(bad()),
+    }
+}
+
+/// `clock <att-ms>[*] <def-ms>[*] <overtime-s> <att-overtimes> <def-overtimes>`.
+fn parse_clock(rest: &str) -> Result<Clock, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [att, def, ot, att_n, def_n] = words.as_slice() else {
+        return Err(format!("expected 5 fields, found {}", words.len()));
+    };
+    let (att, att_ot) = clock_time(att)?;
+    let (def, def_ot) = clock_time(def)?;
+    let overtime_s = ot
+        .parse::<u64>()
+        .ok()
+        .filter(|&s| s <= MAX_OVERTIME_S)
+        .ok_or_else(|| {
+            format!("'{ot}' is not an overtime length in seconds (0..{MAX_OVERTIME_S})")
+        })?;
+    let count = |w: &str| {
+        w.parse::<u32>()
+            .map(u64::from)
+            .map_err(|_| format!("'{w}' is not a count of overtime periods"))
+    };
+    let main = |ms: u64, ot: bool| if ot { 0 } else { ms };
+    let left = |ms: u64, ot: bool| if ot { ms } else { 0 };
+    Ok(Clock {
+        main_ms: [main(att, att_ot), main(def, def_ot)],
+        in_overtime: [att_ot, def_ot],
+        period_left_ms: [left(att, att_ot), left(def, def_ot)],
+        overtime_s,
+        overtime_left: [count(att_n)?, count(def_n)?],
     })
 }
 
+/// Reads one line's bytes (up to and including `\n`) into `buf`, keeping at most
+/// [`MAX_LINE_BYTES`] and skipping the rest. Returns `(bytes read, whether it was cut)`;
+/// 0 bytes read means end of input.
+fn read_line_bytes(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+    let mut total = 0;
+    let mut cut = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((total, cut));
+        }
+        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+        if used > room {
+            cut = true;
+        }
+        buf.extend_from_slice(&chunk[..used.min(room)]);
+        input.consume(used);
+        total += used;
+        if done {
+            return Ok((total, cut));
+        }
+    }
+}
+
 /// Runs the engine: prints `hello`, then answers host lines until `goodbye` or end of input.
+/// Input is read as bytes, so a line that is not UTF-8 (or is too long) is answered with an
+/// error and the engine carries on.
 pub fn run_engine(
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
     move_time: Duration,
 ) -> std::io::Result<()> {
     let mut engine = OtepEngine::new(move_time);
     writeln!(output, "hello")?;
     output.flush()?;
-    for line in input.lines() {
-        let line = line?;
-        for reply in engine.handle(&line) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let (read, cut) = read_line_bytes(&mut input, &mut buf)?;
+        if read == 0 {
+            break;
+        }
+        let replies = if cut {
+            vec![error(&format!(
+                "input line longer than {MAX_LINE_BYTES} bytes skipped"
+            ))]
+        } else {
+            engine.handle_bytes(&buf)
+        };
+        for reply in replies {
             writeln!(output, "{reply}")?;
         }
         output.flush()?;
@@ -277,4 +534,218 @@ pub fn run_engine(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::variant;
+
+    const BRANDUB_START: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+    fn brandub_engine() -> OtepEngine {
+        let mut e = OtepEngine::new(Duration::from_millis(20));
+        let rules = variant("brandub").unwrap().rules;
+        assert_eq!(e.handle(&format!("rules {rules}")), Vec::<String>::new());
+        e
+    }
+
+    /// The line gets exactly one `error 0` reply.
+    fn assert_error(e: &mut OtepEngine, line: &str) {
+        let out = e.handle(line);
+        assert_eq!(out.len(), 1, "{line}: {out:?}");
+        assert!(out[0].starts_with("error 0 "), "{line}: {out:?}");
+        assert!(
+            out[0].bytes().all(|b| b.is_ascii_graphic() || b == b' '),
+            "{out:?}"
+        );
+    }
+
+    /// The engine still plays a legal move for the side to move.
+    fn assert_still_plays(e: &mut OtepEngine) {
+        let state = *e.record().current();
+        let side = if state.side_to_move() == Side::First {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        let out = e.handle(&format!("play {side}"));
+        let mv = out
+            .iter()
+            .find_map(|l| l.strip_prefix("move "))
+            .unwrap_or_else(|| panic!("no move: {out:?}"));
+        assert!(state.parse_move(mv).is_ok(), "{mv}");
+    }
+
+    #[test]
+    fn analyze_rejects_bad_counts_and_times() {
+        let mut e = brandub_engine();
+        for line in [
+            "analyze 1 nan",
+            "analyze 1 NaN",
+            "analyze 1 inf",
+            "analyze 1 -inf",
+            "analyze 1 infinity",
+            "analyze 1 -1",
+            "analyze 1 0",
+            "analyze 1 1e300",
+            "analyze 1 3601",
+            "analyze 0 1",
+            "analyze -1 1",
+            "analyze 99999999999 1",
+            "analyze x 1",
+            "analyze 1",
+            "analyze",
+            "analyze 1 1 1",
+        ] {
+            assert_error(&mut e, line);
+        }
+        let out = e.handle("analyze 2 0.05");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("analysis 1 "), "{out:?}");
+        assert_still_plays(&mut e);
+    }
+
+    #[test]
+    fn clock_rejects_bad_numbers() {
+        let mut e = brandub_engine();
+        for line in [
+            "clock",
+            "clock 1000 1000 1 1",
+            "clock 1000 1000 1 1 1 1",
+            "clock nan 1000 1 1 1",
+            "clock inf 1000 1 1 1",
+            "clock 1000 -5 1 1 1",
+            "clock -1* 1000 1 1 1",
+            "clock 1000 1000 -1 1 1",
+            "clock 1000 1000 1 -1 1",
+            "clock 1.5 1000 1 1 1",
+            "clock 99999999999999999999 1000 1 1 1",
+            "clock 9999999999999 1000 1 1 1",
+            "clock 1000 1000 999999 1 1",
+            "clock 1000** 1000 1 1 1",
+            "clock *1000 1000 1 1 1",
+        ] {
+            assert_error(&mut e, line);
+        }
+        assert_eq!(e.clock, None, "a bad clock line must not set the clock");
+        assert_still_plays(&mut e);
+    }
+
+    #[test]
+    fn clock_reads_main_time_and_overtime_as_the_protocol_says() {
+        let c = parse_clock("60000 30000* 10 3 2").unwrap();
+        assert_eq!(c.main_ms, [60000, 0]);
+        assert_eq!(c.in_overtime, [false, true]);
+        assert_eq!(c.period_left_ms, [0, 30000]);
+        assert_eq!((c.overtime_s, c.overtime_left), (10, [3, 2]));
+        // -1: no main time.
+        assert_eq!(parse_clock("-1 -1 5 1 1").unwrap().main_ms, [0, 0]);
+        let mut e = brandub_engine();
+        e.handle("clock 5000* 5000* 5 1 1");
+        assert_eq!(e.budget(Side::First), Duration::from_millis(3000));
+        e.handle("clock 30000 0* 5 1 1");
+        assert_eq!(e.budget(Side::First), Duration::from_millis(1000 + 3000));
+        // No time left in the period: think briefly, do not fail.
+        assert_eq!(e.budget(Side::Second), Duration::from_millis(20));
+    }
+
+    #[test]
+    fn non_utf8_and_long_lines_get_an_error_and_the_engine_carries_on() {
+        let mut e = brandub_engine();
+        let out = e.handle_bytes(b"play \xff\xfeattackers\n");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("error 0 "), "{out:?}");
+        assert_still_plays(&mut e);
+
+        let rules = variant("brandub").unwrap().rules;
+        let mut input = Vec::new();
+        input.extend_from_slice(format!("rules {rules}\r\n").as_bytes());
+        input.extend_from_slice(b"\xc3\x28 bad\n");
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        input.extend_from_slice(b"\nanalyze 1 nan\nplay attackers\ngoodbye\nplay attackers\n");
+        let mut output = Vec::new();
+        run_engine(input.as_slice(), &mut output, Duration::from_millis(20)).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("status")).collect();
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert_eq!(lines[0], "hello");
+        for l in &lines[1..4] {
+            assert!(l.starts_with("error 0 "), "{lines:?}");
+        }
+        let mv = lines[4].strip_prefix("move ").expect("a move");
+        let start = Tafl::parse(rules).unwrap();
+        assert!(start.parse_move(mv).is_ok(), "{mv}");
+    }
+
+    #[test]
+    fn unknown_commands_and_bad_arguments_get_an_error() {
+        let mut e = brandub_engine();
+        for line in [
+            "frobnicate",
+            "status hi",
+            "PLAY attackers",
+            "play",
+            "play nobody",
+            "side",
+            "side both",
+            "rules",
+            "rules dim:7 start:/7/7/7/7/7/7/7/",
+            "rules dim:7 bogus:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "rules brandub",
+            "position /3t3/",
+            "position",
+            "move /zz/",
+            "opponent-move",
+            "opponent-move a1-a1 /3t3/",
+            "opponent-move d7-c7 /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ extra",
+            "finish 9",
+            "finish x",
+            "error",
+            "error x",
+        ] {
+            assert_error(&mut e, line);
+        }
+        // None of that changed the game.
+        assert!(e.record().moves().is_empty());
+        assert_eq!(e.record().current().board().to_otn(7), BRANDUB_START);
+        assert_still_plays(&mut e);
+        assert!(e.handle("").is_empty());
+        assert!(e.handle("start").is_empty());
+        assert!(e.handle("goodbye").is_empty());
+        assert!(e.finished());
+    }
+
+    #[test]
+    fn side_before_a_game_leaves_the_board_alone() {
+        let mut e = brandub_engine();
+        assert!(e.handle("side defenders").is_empty());
+        assert_eq!(e.record().current().side_to_move(), Side::First);
+        // After a position record, side says who is to move.
+        assert!(e.handle(&format!("position {BRANDUB_START}")).is_empty());
+        assert!(e.handle("side defenders").is_empty());
+        assert_eq!(e.record().current().side_to_move(), Side::Second);
+        assert_still_plays(&mut e);
+    }
+
+    #[test]
+    fn a_resent_opponent_move_after_an_error_is_not_an_error() {
+        let mut e = brandub_engine();
+        let after = "/3t3/3t3/3T3/t1TKTtt/3T3/1t1t3/3t3/";
+        assert!(e.handle(&format!("opponent-move b4-b6 {after}")).is_empty());
+        assert!(!e.handle("play defenders").is_empty());
+        assert!(e.handle("error 2").is_empty());
+        assert!(e.handle(&format!("opponent-move b4-b6 {after}")).is_empty());
+        assert_eq!(e.record().moves().len(), 1);
+        assert_eq!(e.record().current().side_to_move(), Side::Second);
+        assert_still_plays(&mut e);
+    }
+
+    #[test]
+    fn error_replies_are_short_printable_ascii() {
+        let line = error(&format!("caf\u{e9}\tbad {}", "y".repeat(500)));
+        assert!(line.starts_with("error 0 caf??bad y"), "{line}");
+        assert!(line.len() < 220, "{}", line.len());
+        assert!(line.bytes().all(|b| b.is_ascii_graphic() || b == b' '));
+    }
 }

@@ -3,8 +3,12 @@
 //! result summary.
 //!
 //! Key invariants: the referee owns the game ([`GameRecord`], repetition per the rules); an
-//! engine that does not answer in time, sends an illegal move or dies loses the game; engines
-//! are always sent `goodbye` and waited for (killed if they hang).
+//! engine that does not answer in time, sends an illegal move or dies loses the game (it is
+//! told `error 2`, illegal move); engines are always sent `goodbye` and waited for (killed if
+//! they hang). It speaks OTEP as OpenTafl hosts a game: `rules` to both engines, then per turn
+//! `clock` (a valid one, [`clock_line`]) and `play` to the mover, `move <board>` back to it
+//! and `opponent-move <a1-a2> <board>` (simple moves) to the other, `finish` and `goodbye`
+//! at the end; never `side` or `position`, which OpenTafl sends only for analysis.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -105,9 +109,9 @@ pub struct MatchConfig {
     pub variants: Vec<String>,
     /// Games per variant (sides alternate: even games engine 0 attacks).
     pub games_per_variant: usize,
-    /// Thinking time per move. From 1 s up it is sent to the engines as a `clock` (one
-    /// overtime period of that many whole seconds); below 1 s no clock is sent and engines use
-    /// their own default move time (a test setting).
+    /// Thinking time per move. From 1 s up it is sent to the engines as a `clock` (no main
+    /// time, one overtime period of that many whole seconds: see [`clock_line`]); below 1 s no
+    /// clock is sent and engines use their own default move time (a test setting).
     pub move_time: Duration,
     /// Extra time allowed for process and pipe latency before a move is forfeited.
     pub grace: Duration,
@@ -151,6 +155,24 @@ pub fn run_match(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
     Ok(results)
 }
 
+/// The `clock` line for a per-move time, or `None` below 1 s (no clock is sent then).
+///
+/// OTEP times are milliseconds of main time, or, followed by `*`, what is left of the current
+/// overtime period once main time is spent; then the overtime period length in seconds and
+/// the periods left for each side. A per-move clock is "no main time, in overtime, a whole
+/// period of the move time left, one period": `clock 5000* 5000* 5 1 1` for 5 s. (`0*` would
+/// say no time is left: OpenTafl's engine then plans a negative think time and fails.) It is
+/// sent right before `play`, as OpenTafl itself does, because engines read it when asked to
+/// play.
+#[must_use]
+pub fn clock_line(move_time: Duration) -> Option<String> {
+    let secs = move_time.as_secs();
+    (secs >= 1).then(|| {
+        let ms = secs * 1000;
+        format!("clock {ms}* {ms}* {secs} 1 1")
+    })
+}
+
 fn finish_code(outcome: Option<Outcome>) -> u8 {
     match outcome {
         None | Some(Outcome::Draw) => 1,
@@ -170,19 +192,15 @@ fn play_game(
         Engine::launch(&config.engines[0])?,
         Engine::launch(&config.engines[1])?,
     ];
-    for (i, e) in engines.iter_mut().enumerate() {
+    // As OpenTafl hosts a game: `rules` only. `side` belongs to analysis (after `position`);
+    // OpenTafl's engine reads it as "this side is to move", so sent before a game it turns
+    // the engine's board to the wrong side. `play` names the side instead.
+    for e in &mut engines {
         e.send(&format!("rules {rules}"));
-        let side = if i == attacker_engine {
-            "attackers"
-        } else {
-            "defenders"
-        };
-        e.send(&format!("side {side}"));
     }
     let mut record = GameRecord::new(start);
     let mut outcome = None;
     let mut reason = String::from("ply limit");
-    let ms = config.move_time.as_millis();
     while record.moves().len() < config.max_plies {
         let state = *record.current();
         if let Some(o) = state.outcome() {
@@ -205,16 +223,8 @@ fn play_game(
         } else {
             "defenders"
         };
-        if ms >= 1000 {
-            // A per-move clock as OTEP can say it: no main time, one overtime period of the
-            // move time (whole seconds) for each side.
-            let star = |s: Side| if s == side { "*" } else { "" };
-            engines[mover].send(&format!(
-                "clock 0{} 0{} {} 1 1",
-                star(Side::First),
-                star(Side::Second),
-                ms / 1000
-            ));
+        if let Some(clock) = clock_line(config.move_time) {
+            engines[mover].send(&clock);
         }
         engines[mover].send(&format!("play {word}"));
         let answer = engines[mover].expect("move", config.move_time + config.grace);
@@ -235,7 +245,7 @@ fn play_game(
                 engines[1 - mover].send(&format!("opponent-move {full} {board}"));
             }
             Err(e) => {
-                engines[mover].send("error 3");
+                engines[mover].send("error 2");
                 (outcome, reason) = forfeit(format!("engine {mover} illegal move: {e}"));
                 break;
             }

@@ -1,8 +1,11 @@
 //! Reading and writing the OTN rules string: [`Rules::parse`] and [`Rules::to_otn`].
 //!
-//! Key invariants: every key of rules/tafl.md is understood or rejected with an error naming
-//! the key; unknown keys are tolerated; [`Rules::to_otn`] writes every supported key
-//! explicitly, so parsing its output gives equal [`Rules`].
+//! Key invariants: every key in [`KNOWN_KEYS`] is understood (or, for the jump modes of
+//! berserk pieces this crate does not have, checked and deliberately ignored) and a bad value
+//! is an error naming the key; any other key is an error naming it and listing the known ones
+//! (a typo must not silently change the rules); the start position must hold exactly one
+//! king; [`Rules::to_otn`] writes every supported key explicitly, so parsing its output gives
+//! equal [`Rules`].
 
 use plies::NotationError;
 
@@ -69,10 +72,39 @@ fn squares(key: &str, value: &str, dim: usize) -> Result<Vec<u16>, NotationError
     Ok(out)
 }
 
+/// Every key a rules string may hold: OpenTafl's keys (its notation spec) plus this crate's
+/// extensions `name`, `spd`, `linc` and `tfrd`. `kj`, `nj`, `cj`, `mj` and `gj` (jump modes)
+/// are known but ignored: their values are checked, and only the pieces they govern (knights,
+/// commanders, ...) jump, which this crate does not support (a jumping king is rejected).
+pub const KNOWN_KEYS: &[&str] = &[
+    "dim", "name", "esc", "surf", "atkf", "tfr", "tfrd", "ka", "ks", "kj", "nj", "cj", "mj", "gj",
+    "spd", "ber", "cor", "cen", "afor", "dfor", "corh", "cenh", "cenhe", "aforh", "dforh", "corp",
+    "cenp", "aforp", "dforp", "cors", "cens", "afors", "dfors", "sw", "swf", "efe", "linc",
+    "start", "starti",
+];
+
 impl Rules {
     /// Parses an OTN rules string: `dim:` first, `start:`/`starti:` last (required), other keys
-    /// in any order, unknown keys ignored. Returns the rules and the start board.
+    /// (from [`KNOWN_KEYS`]) in any order. Returns the rules and the start board, which holds
+    /// exactly one king.
+    ///
+    /// # Errors
+    /// A missing or misplaced `dim:`/`start:`, an unknown key (named, with the known keys
+    /// listed), a bad value (naming its key), or a start position without a king.
     pub fn parse(text: &str) -> Result<(Rules, Board), NotationError> {
+        let (rules, board) = Rules::parse_any_board(text)?;
+        if board.king().is_none() {
+            return Err(NotationError::new(
+                text.trim(),
+                "the start position has no king (K)",
+            ));
+        }
+        Ok((rules, board))
+    }
+
+    /// [`Rules::parse`] without the king check, for a written position (`turn:` given) whose
+    /// board may be a finished game with the king captured.
+    pub(crate) fn parse_any_board(text: &str) -> Result<(Rules, Board), NotationError> {
         let mut tokens = text.split_whitespace();
         let first = tokens
             .next()
@@ -118,13 +150,17 @@ impl Rules {
                 }
                 "surf" => rules.surround_fatal = yes_no(key, value)?,
                 "atkf" => rules.attackers_first = yes_no(key, value)?,
-                "tfr" if rules.repetition != Repetition::DefendersLose => {
-                    rules.repetition = match value {
+                "tfr" => {
+                    let repetition = match value {
                         "d" => Repetition::Draw,
                         "w" => Repetition::MoverLoses,
                         "l" => Repetition::MoverWins,
                         "i" => Repetition::Ignore,
                         _ => return Err(bad(key, value, "expected d, w, l or i")),
+                    };
+                    // `tfrd:y` (in either order) overrides the plain repetition rule.
+                    if rules.repetition != Repetition::DefendersLose {
+                        rules.repetition = repetition;
                     }
                 }
                 "ka" => {
@@ -188,7 +224,15 @@ impl Rules {
                 "efe" => rules.edge_fort = yes_no(key, value)?,
                 "linc" => rules.linnaean = yes_no(key, value)?,
                 "dim" => return Err(bad(key, value, "dim: must come first, once")),
-                _ => {} // unknown keys are tolerated
+                _ => {
+                    return Err(NotationError::new(
+                        token,
+                        format!(
+                            "unknown rules key '{key}' (known keys: {})",
+                            KNOWN_KEYS.join(" ")
+                        ),
+                    ));
+                }
             }
         }
         let board =
@@ -282,5 +326,84 @@ impl Rules {
             board.to_otn(self.dim)
         );
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::VARIANTS;
+
+    const START: &str = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+    /// The error of a rules string that must not parse.
+    fn parse_error(text: &str) -> String {
+        match Rules::parse(text) {
+            Ok(_) => panic!("parsed: {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_naming_the_key_and_the_known_ones() {
+        for typo in ["kss:w", "atk:y", "surff:n", "Esc:e", "bogus:"] {
+            let text = format!("dim:7 {typo} {START}");
+            let e = parse_error(&text);
+            let key = typo.split(':').next().unwrap();
+            assert!(e.contains(&format!("unknown rules key '{key}'")), "{e}");
+            assert!(e.contains("known keys: dim name esc"), "{e}");
+        }
+    }
+
+    #[test]
+    fn position_text_with_rules_rejects_unknown_keys_too() {
+        // What `--rules` / `--position` read (the tafl binary, the OTEP `rules` command).
+        use plies::Notation;
+        let text = format!("dim:7 kss:w turn:d {START}");
+        match crate::state::Tafl::parse_position(&text) {
+            Ok(_) => panic!("parsed: {text}"),
+            Err(e) => assert!(e.to_string().contains("unknown rules key 'kss'"), "{e}"),
+        }
+    }
+
+    #[test]
+    fn known_but_ignored_keys_are_still_checked() {
+        for key in ["nj", "cj", "mj", "gj"] {
+            assert!(
+                Rules::parse(&format!("dim:7 {key}:c {START}")).is_ok(),
+                "{key}"
+            );
+            let e = parse_error(&format!("dim:7 {key}:q {START}"));
+            assert!(e.contains(key), "{e}");
+        }
+        // A plain tfr next to tfrd:y is read (a bad value is an error) but does not win.
+        let (r, _) = Rules::parse(&format!("dim:7 tfrd:y tfr:d {START}")).unwrap();
+        assert_eq!(r.repetition, Repetition::DefendersLose);
+        assert!(Rules::parse(&format!("dim:7 tfrd:y tfr:q {START}")).is_err());
+    }
+
+    #[test]
+    fn every_written_key_is_known() {
+        for v in VARIANTS {
+            let (rules, board) = Rules::parse(v.rules).unwrap();
+            for token in rules.to_otn(&board).split_whitespace() {
+                let key = token.split(':').next().unwrap();
+                assert!(KNOWN_KEYS.contains(&key), "{key} in {}", v.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_start_position_needs_one_king() {
+        let e = parse_error("dim:7 start:/3t3/3t3/3T3/ttTTTtt/3T3/3t3/3t3/");
+        assert!(e.contains("no king"), "{e}");
+        let e = parse_error("dim:7 start:/3t3/3t3/3K3/ttTKTtt/3T3/3t3/3t3/");
+        assert!(e.contains("more than one king"), "{e}");
+        assert!(Rules::parse(&format!("dim:7 {START}")).is_ok());
+        // A written position (`turn:`) may be a finished game without the king.
+        use plies::Notation;
+        let done = "dim:7 turn:d start:/7/t6/6t/T6/3T3/1t5/7/";
+        assert!(crate::state::Tafl::parse_position(done).is_ok());
+        assert!(crate::state::Tafl::parse_position(&done.replace("turn:d ", "")).is_err());
     }
 }

@@ -38,7 +38,9 @@ fn engine_answers_and_survives_bad_lines() {
         );
         assert!(!out.is_empty(), "{bad}");
     }
-    assert!(e.handle("some unknown command").is_empty());
+    let out = e.handle("some unknown command");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("error 0 "), "{out:?}");
     let out = e.handle("analyze 1 0.05");
     assert!(out[0].starts_with("analysis 1 "), "{out:?}");
     e.handle("goodbye");
