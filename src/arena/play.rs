@@ -4,13 +4,15 @@
 //! `state.side_to_move()` (so extra turns just ask the same agent again); every returned move is
 //! checked against the legal moves, and an illegal move or a missing one loses the game
 //! ([`Termination::Forfeit`]) instead of panicking; a game that reaches `max_plies` moves without
-//! an outcome is a draw ([`Termination::PlyCap`]).
+//! an outcome is a draw ([`Termination::PlyCap`]); the agents get the game's history with their
+//! budget, and a position the game's repetition rule ends ([`Game::repetition_outcome`]) ends the
+//! game with that outcome ([`Termination::Rules`]).
 
 use std::time::Instant;
 
 use crate::agent::Agent;
 use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
-use crate::game::{Game, Side};
+use crate::game::{Game, GameHistory, Side};
 use crate::notation::Notation;
 use crate::search::SearchLimits;
 
@@ -80,6 +82,7 @@ pub fn play_game<G: Game>(
         agent.new_game(game_seed);
     }
     let mut state = opening.clone();
+    let mut history = GameHistory::new(&state);
     let mut moves = Vec::new();
     let mut legal = Vec::new();
     let mut stats = [SideStats::default(); 2];
@@ -93,7 +96,8 @@ pub fn play_game<G: Game>(
         }
         let side = state.side_to_move();
         let clock = Instant::now();
-        let choice = agents[side.index()].choose(&state, spec.limits);
+        let limits = history.limits(spec.limits);
+        let choice = agents[side.index()].choose(&state, &limits);
         let side_stats = &mut stats[side.index()];
         side_stats.seconds += clock.elapsed().as_secs_f64();
         let Some(choice) = choice else {
@@ -112,6 +116,9 @@ pub fn play_game<G: Game>(
         }
         state = state.play(choice.mv);
         plies += 1;
+        if let Some(outcome) = history.play(side, &state) {
+            break (GameResult::from_outcome(outcome), Termination::Rules);
+        }
     };
     GameRecord {
         id: task.id,
