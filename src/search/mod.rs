@@ -32,6 +32,8 @@ pub mod tt;
 #[cfg(test)]
 mod agreement_tests;
 #[cfg(test)]
+mod repetition_tests;
+#[cfg(test)]
 pub(crate) mod maze;
 
 pub use alphabeta::AlphaBeta;
