@@ -32,9 +32,9 @@ pub mod tt;
 #[cfg(test)]
 mod agreement_tests;
 #[cfg(test)]
-mod repetition_tests;
-#[cfg(test)]
 pub(crate) mod maze;
+#[cfg(test)]
+mod repetition_tests;
 
 pub use alphabeta::AlphaBeta;
 pub use limits::SearchLimits;
