@@ -192,9 +192,10 @@ impl OtepEngine {
         if state.outcome().is_some() {
             return vec!["error 0 the game is over".to_string()];
         }
-        let result = self
-            .searcher
-            .search(&state, &SearchLimits::time(self.budget(side)));
+        let result = self.searcher.search(
+            &state,
+            &SearchLimits::time(self.budget(side)).with_history(self.record.history()),
+        );
         let mv = result.best_move.or_else(|| {
             let mut moves = Vec::new();
             state.generate_moves(&mut moves);
@@ -226,7 +227,8 @@ impl OtepEngine {
         };
         let state = *self.record.current();
         let time = Duration::from_secs_f64(secs.clamp(0.01, 3600.0));
-        let result = self.searcher.search(&state, &SearchLimits::time(time));
+        let limits = SearchLimits::time(time).with_history(self.record.history());
+        let result = self.searcher.search(&state, &limits);
         if result.pv.is_empty() {
             return vec!["analysis 0".to_string()];
         }
