@@ -59,7 +59,9 @@ pub trait Agent<G: Game>: Send {
     }
 
     /// The move to play in `state` (whose side to move is this agent's side) within `budget`;
-    /// `None` only when `state` is over.
+    /// `None` only when `state` is over. The budget carries the game's history
+    /// ([`SearchLimits::history`]) for games with a repetition rule; a searching agent passes
+    /// it on to its searcher, even when it uses its own limits.
     fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>>;
 }
 
@@ -144,7 +146,12 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
     }
 
     fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>> {
-        let limits = self.limits.as_ref().unwrap_or(budget);
+        // Its own limits replace the budget's, but the game history comes with the budget.
+        let own = self.limits.as_ref().map(|limits| SearchLimits {
+            history: budget.history.clone(),
+            ..limits.clone()
+        });
+        let limits = own.as_ref().unwrap_or(budget);
         let result = self.searcher.search(state, limits);
         if self.ponder
             && result.best_move.is_some()

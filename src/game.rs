@@ -12,12 +12,18 @@
 //! - every noisy move ([`Game::generate_noisy_moves`]) is also a legal move, and the noisy and
 //!   quiet moves ([`Game::generate_quiet_moves`]) together are exactly the legal moves.
 //!
+//! Repetition: a position holds no history; a game whose rules decide repeated positions says so
+//! through [`Game::has_repetition_rule`] and [`Game::repetition_outcome`], and whoever knows the
+//! game's history (the arena, a searcher given [`crate::search::SearchLimits::history`]) counts
+//! the occurrences and asks it.
+//!
 //! The side to move need not alternate: a move after which the same side moves again (Kalah's
 //! extra turn, Yinsh's multi-part turn) is fine, and searchers negate scores only when
 //! [`Game::side_to_move`] changes between a position and its child.
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::Arc;
 
 /// One of the two players. `First` is whoever the game's rules call the first player
 /// (Onitama: red; Kalah: south); which side actually moves first in a position is up to the game.
@@ -218,5 +224,91 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_from_index(&self, index: usize) -> Option<Self::Move> {
         let _ = index;
         None
+    }
+
+    /// Does this game (this variant) have a repetition rule, so that the history of the
+    /// positions played matters? Searchers ask it once per search and, when it says `false`
+    /// (the default), skip every repetition look-up: games without the rule pay nothing.
+    /// A game that answers `true` implements [`Game::repetition_outcome`].
+    #[inline]
+    fn has_repetition_rule(&self) -> bool {
+        false
+    }
+
+    /// What the rules say when the position `self`, just reached by a move of `mover`, now
+    /// occurs for the `occurrences`-th time in the game (counting every earlier position with
+    /// the same [`Game::hash`], this one included; asked only for 2 and more): `Some` ends the
+    /// game there with that outcome (threefold repetition: `Some` from 3 on), `None` lets it go
+    /// on. Asked only when [`Game::has_repetition_rule`] is `true`; the default says `None`.
+    /// Searchers score a position ended this way like any finished position
+    /// ([`crate::eval::Score::terminal`] at its ply).
+    #[inline]
+    fn repetition_outcome(&self, mover: Side, occurrences: u32) -> Option<Outcome> {
+        let _ = (mover, occurrences);
+        None
+    }
+}
+
+/// The positions of one game so far, by [`Game::hash`], oldest first and the current one last:
+/// what a game loop keeps to apply the repetition rule ([`Game::repetition_outcome`]) and to
+/// give searchers the history ([`crate::search::SearchLimits::history`]).
+///
+/// Key invariant: it holds exactly the positions played from the start given to
+/// [`GameHistory::new`], each once per occurrence, so its counts are the rules' counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameHistory {
+    hashes: Vec<u64>,
+}
+
+impl GameHistory {
+    /// A game starting at `start`.
+    #[must_use]
+    pub fn new<G: Game>(start: &G) -> GameHistory {
+        GameHistory {
+            hashes: vec![start.hash()],
+        }
+    }
+
+    /// Records `after`, the position `mover`'s move made, and returns the outcome the rules
+    /// give it for its repetition, if any ([`Game::repetition_outcome`], asked only for a game
+    /// with the rule, from the second occurrence on, and only when `after` is not finished
+    /// already): `Some` means the game ends there.
+    pub fn play<G: Game>(&mut self, mover: Side, after: &G) -> Option<Outcome> {
+        let hash = after.hash();
+        self.hashes.push(hash);
+        if !after.has_repetition_rule() || after.outcome().is_some() {
+            return None;
+        }
+        let occurrences = self.occurrences(hash);
+        if occurrences < 2 {
+            return None;
+        }
+        after.repetition_outcome(mover, occurrences)
+    }
+
+    /// How many times the position `hash` has occurred.
+    #[must_use]
+    pub fn occurrences(&self, hash: u64) -> u32 {
+        self.hashes.iter().filter(|&&h| h == hash).count() as u32
+    }
+
+    /// Every position so far, oldest first, the current one last.
+    #[must_use]
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// The positions before the current one, oldest first: the history a search of the
+    /// current position is given ([`crate::search::SearchLimits::with_history`]).
+    #[must_use]
+    pub fn before_current(&self) -> Arc<[u64]> {
+        let end = self.hashes.len().saturating_sub(1);
+        Arc::from(&self.hashes[..end])
+    }
+
+    /// `budget` with this history (see [`GameHistory::before_current`]).
+    #[must_use]
+    pub fn limits(&self, budget: &crate::search::SearchLimits) -> crate::search::SearchLimits {
+        budget.clone().with_history(self.before_current())
     }
 }

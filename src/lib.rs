@@ -67,6 +67,6 @@ pub mod search;
 pub mod testing;
 
 pub use eval::{Evaluator, Score, Tunable};
-pub use game::{Game, MoveClass, Outcome, Side};
+pub use game::{Game, GameHistory, MoveClass, Outcome, Side};
 pub use notation::{Notation, NotationError};
 pub use search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};

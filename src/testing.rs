@@ -188,3 +188,139 @@ impl Evaluator<TwoPiles> for PileDifference {
         })
     }
 }
+
+/// [`Cycle`]: a small seeded game graph full of cycles, with a repetition rule: a position
+/// occurring for the third time ends the game as [`CycleRule`] says. Position = (node, side to
+/// move); each node has 1 to 4 moves; some edges are captures (noisy) and a few nodes are
+/// finished games, so quiescence and terminal values are exercised too. With few nodes, lines
+/// of a few plies repeat positions often.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cycle {
+    /// The current node of the graph.
+    pub node: u64,
+    /// The side to move.
+    pub to_move: Side,
+    /// The number of nodes in the graph.
+    pub nodes: u64,
+    /// The seed the graph's edges are derived from.
+    pub seed: u64,
+    /// The repetition rule.
+    pub rule: CycleRule,
+}
+
+/// What the third occurrence of a [`Cycle`] position does.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum CycleRule {
+    /// Nothing (no repetition rule).
+    Ignore,
+    /// A draw.
+    Draw,
+    /// The side that made the repeating move loses.
+    MoverLoses,
+    /// The side that made the repeating move wins.
+    MoverWins,
+    /// [`Side::First`] wins whoever repeats.
+    FirstWins,
+}
+
+fn cycle_mix(x: u64) -> u64 {
+    crate::rng::SplitMix64::step(x).1
+}
+
+impl Cycle {
+    /// Node `node` of a graph of `nodes` nodes, first player to move.
+    pub fn new(node: u64, nodes: u64, seed: u64, rule: CycleRule) -> Cycle {
+        Cycle {
+            node: node % nodes,
+            to_move: Side::First,
+            nodes,
+            seed,
+            rule,
+        }
+    }
+
+    fn bits(&self) -> u64 {
+        cycle_mix(self.node ^ self.seed.rotate_left(23))
+    }
+
+    fn edge(&self, mv: u8) -> u64 {
+        cycle_mix(self.bits().wrapping_add(u64::from(mv) + 1))
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.bits() % 100 < 8
+    }
+}
+
+impl Game for Cycle {
+    type Move = u8;
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        if !self.is_terminal() {
+            moves.extend(0..(1 + (self.bits() >> 8) % 4) as u8);
+        }
+    }
+
+    fn play(&self, mv: u8) -> Cycle {
+        Cycle {
+            node: self.edge(mv) % self.nodes,
+            to_move: self.to_move.opponent(),
+            ..self.clone()
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.is_terminal().then(|| match (self.bits() >> 4) % 3 {
+            0 => Outcome::Win(Side::First),
+            1 => Outcome::Win(Side::Second),
+            _ => Outcome::Draw,
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        cycle_mix(self.node * 2 + self.to_move.index() as u64 + (self.seed << 24))
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.hash()
+    }
+
+    fn move_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
+
+    fn move_index_bound(&self) -> usize {
+        4
+    }
+
+    fn classify(&self, mv: u8) -> MoveClass {
+        if self.play(mv).outcome() == Some(Outcome::Win(self.to_move)) {
+            MoveClass::Win
+        } else if (self.edge(mv) >> 30) % 3 == 0 {
+            MoveClass::Capture
+        } else {
+            MoveClass::Quiet
+        }
+    }
+
+    fn has_repetition_rule(&self) -> bool {
+        self.rule != CycleRule::Ignore
+    }
+
+    fn repetition_outcome(&self, mover: Side, occurrences: u32) -> Option<Outcome> {
+        if occurrences < 3 {
+            return None;
+        }
+        match self.rule {
+            CycleRule::Ignore => None,
+            CycleRule::Draw => Some(Outcome::Draw),
+            CycleRule::MoverLoses => Some(Outcome::Win(mover.opponent())),
+            CycleRule::MoverWins => Some(Outcome::Win(mover)),
+            CycleRule::FirstWins => Some(Outcome::Win(Side::First)),
+        }
+    }
+}

@@ -8,7 +8,9 @@
 //! Key invariant: only legal moves are ever played (human text goes through
 //! [`Notation::parse_move`], which checks legality; a rejected move is re-prompted with the
 //! reason), and the loop always ends: by the game's outcome, the `--max-plies` cap, `quit`, or
-//! the end of the input (a background ponder search is stopped on every way out).
+//! the end of the input (a background ponder search is stopped on every way out). The engine
+//! searches with the game's history, and the repetition rule of a game that has one ends the
+//! game ([`GameHistory`]).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -16,7 +18,7 @@ use std::time::Duration;
 use super::analyze::set_threads;
 use super::args::PlayArgs;
 use super::{CliError, GameCli, check_depth, outcome_text, searcher, side_name, start_position};
-use plies::game::Side;
+use plies::game::{GameHistory, Side};
 use plies::notation::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
 
@@ -43,6 +45,7 @@ pub(super) fn run<G: Notation>(
     let mut engine = Ponderer::new(searcher);
     let mut state: G = start_position(&args.start)?;
     let mut record: Vec<String> = Vec::new();
+    let mut history = GameHistory::new(&state);
     writeln!(output, "{}", state.display_board())?;
     loop {
         if let Some(outcome) = state.outcome() {
@@ -60,7 +63,7 @@ pub(super) fn run<G: Notation>(
                 None => return Ok(()),
             }
         } else {
-            let result = engine.search(&state, &limits);
+            let result = engine.search(&state, &history.limits(&limits));
             let Some(mv) = result.best_move else {
                 return Err(CliError::Invalid("the engine found no move".into()));
             };
@@ -88,6 +91,10 @@ pub(super) fn run<G: Notation>(
         record.push(state.format_move(mv));
         state = state.play(mv);
         writeln!(output, "{}", state.display_board())?;
+        if let Some(outcome) = history.play(side, &state) {
+            writeln!(output, "game over by repetition: {}", outcome_text(outcome))?;
+            break;
+        }
     }
     writeln!(output, "moves: {}", record.join(" "))?;
     writeln!(output, "final position: {}", state.format_position())?;

@@ -238,6 +238,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             self.workers = (0..threads).map(|t| Worker::new(self.seed(t))).collect();
         }
         for (index, worker) in self.workers.iter_mut().enumerate() {
+            worker.track_repetitions(state, limits);
             if shared_tree && index > 0 {
                 worker.prepare_helper();
             } else {

@@ -23,6 +23,7 @@ use super::tree::Tree;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, Side};
 use crate::rng::SplitMix64;
+use crate::search::{Repetitions, SearchLimits};
 
 /// How many plies below the old root [`Worker::prepare`] looks for the new root.
 pub const MAX_REUSE_DEPTH: usize = 4;
@@ -40,6 +41,8 @@ pub struct Worker<G: Game> {
     moves: Vec<G::Move>,
     path: Vec<usize>,
     scores: Vec<f64>,
+    /// The game's history and the current line, for a game with a repetition rule.
+    repetitions: Option<Repetitions>,
 }
 
 impl<G: Game> Worker<G> {
@@ -54,7 +57,16 @@ impl<G: Game> Worker<G> {
             moves: Vec::new(),
             path: Vec::new(),
             scores: Vec::new(),
+            repetitions: None,
         }
+    }
+
+    /// Counts repetitions from `limits`' history on in the searches of `root` (for a game with
+    /// a repetition rule; nothing for others): a position the rule ends is a finished one, in
+    /// the tree and in playouts. A reused subtree stays right: the new root was reached by the
+    /// moves that lead to it in the old tree, so its history holds the same positions.
+    pub fn track_repetitions(&mut self, root: &G, limits: &SearchLimits) {
+        self.repetitions = Repetitions::new(root, limits, 64);
     }
 
     /// Gets ready to search `state`: keeps the subtree of `state` when `reuse` is on and the
@@ -103,9 +115,10 @@ impl<G: Game> Worker<G> {
             moves,
             path,
             scores,
+            repetitions,
             ..
         } = self;
-        let leaf = descend(tree, root, config, path, moves, stats);
+        let leaf = descend(tree, root, config, path, moves, stats, repetitions.as_mut());
         let reward = match leaf.reward {
             Some(reward) => reward,
             None => playout(
@@ -117,6 +130,7 @@ impl<G: Game> Worker<G> {
                 moves,
                 scores,
                 stats,
+                repetitions.as_mut().map(|r| (r, path.len() - 1)),
             ),
         };
         backpropagate(tree, path, reward, leaf.newly_proven, 0);
@@ -151,11 +165,20 @@ impl<G: Game> Worker<G> {
             moves,
             path,
             scores,
+            repetitions,
             ..
         } = self;
         let leaf = {
             let mut tree = lock(shared);
-            let leaf = descend(&mut tree, root, config, path, moves, stats);
+            let leaf = descend(
+                &mut tree,
+                root,
+                config,
+                path,
+                moves,
+                stats,
+                repetitions.as_mut(),
+            );
             for &index in path.iter() {
                 let node = tree.node_mut(index);
                 node.visits = node.visits.saturating_add(config.virtual_loss);
@@ -173,6 +196,7 @@ impl<G: Game> Worker<G> {
                 moves,
                 scores,
                 stats,
+                repetitions.as_mut().map(|r| (r, path.len() - 1)),
             ),
         };
         let mut tree = lock(shared);
@@ -205,7 +229,8 @@ struct Leaf<G> {
 
 /// Selection and expansion: descends from the root (`path` receives the indices, root first)
 /// while the node is expanded, expanding a leaf on its second visit (the root at once) within
-/// the node budget, and filling in a node's side, hash and terminal proof on its first visit.
+/// the node budget, and filling in a node's side, hash and terminal proof on its first visit
+/// (a position the repetition rule ends, counted with `repetitions`, is terminal).
 fn descend<G: Game>(
     tree: &mut Tree<G::Move>,
     root: &G,
@@ -213,6 +238,7 @@ fn descend<G: Game>(
     path: &mut Vec<usize>,
     moves: &mut Vec<G::Move>,
     stats: &mut MctsStats,
+    mut repetitions: Option<&mut Repetitions>,
 ) -> Leaf<G> {
     path.clear();
     path.push(0);
@@ -243,15 +269,21 @@ fn descend<G: Game>(
             }
             break Some(0.5);
         };
+        let mover = state.side_to_move();
         state = state.play(tree.node(child).mv.expect("a child has a move"));
         stats.nodes += 1;
         path.push(child);
         stats.seldepth = stats.seldepth.max(path.len() as u32 - 1);
+        // Every descent records its line; a repeated position is proven on its first visit.
+        let repeated = match repetitions.as_deref_mut() {
+            Some(repetitions) => repetitions.outcome(&state, mover, path.len() - 1),
+            None => None,
+        };
         let node = tree.node_mut(child);
         if node.visits == 0 {
             node.side = state.side_to_move();
             node.hash = state.hash();
-            if let Some(outcome) = state.outcome() {
+            if let Some(outcome) = state.outcome().or(repeated) {
                 node.proof = Some(Score::terminal(outcome, node.side, 0));
                 newly_proven = true;
                 stats.leaves += 1;
@@ -312,7 +344,8 @@ fn proof_reward(proof: Score, side: Side) -> f64 {
 
 /// Plays `policy` from `start` (not finished) until the game ends or `config.playout_cutoff`
 /// plies have been played, and returns the reward for [`Side::First`]: the outcome, or the
-/// evaluation mapped through [`win_probability`].
+/// evaluation mapped through [`win_probability`]. With `line` (the repetition bookkeeping and
+/// the ply of `start` below the root) a position the repetition rule ends ends the playout.
 #[allow(clippy::too_many_arguments)]
 fn playout<G: Game>(
     start: &G,
@@ -323,6 +356,7 @@ fn playout<G: Game>(
     moves: &mut Vec<G::Move>,
     scores: &mut Vec<f64>,
     stats: &mut MctsStats,
+    mut line: Option<(&mut Repetitions, usize)>,
 ) -> f64 {
     let mut state = start.clone();
     let mut context = PlayoutContext {
@@ -340,10 +374,18 @@ fn playout<G: Game>(
             break;
         }
         let pick = policy.choose(&state, moves, &mut context);
+        let mover = state.side_to_move();
         state = state.play(moves[pick]);
         stats.nodes += 1;
         stats.playout_plies += 1;
-        if let Some(outcome) = state.outcome() {
+        let repeated = match line.as_mut() {
+            Some((repetitions, ply)) => {
+                *ply += 1;
+                repetitions.outcome(&state, mover, *ply)
+            }
+            None => None,
+        };
+        if let Some(outcome) = state.outcome().or(repeated) {
             stats.nodes += context.made;
             return outcome_reward(outcome, Side::First);
         }

@@ -9,10 +9,13 @@
 //! unchanged and its value is not negated; otherwise the window becomes `(-beta, -alpha)` and the
 //! value is negated. Nodes are counted exactly as [`crate::search::Minimax`] counts them (one per
 //! [`Game::play`]), so alpha-beta's count is never above minimax's.
+//! Positions the game's repetition rule ends (history from [`SearchLimits::history`]) are
+//! finished positions, as for minimax.
 
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::limits::LimitWatch;
+use crate::search::repetition::Repetitions;
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
 
 /// Fixed-depth fail-soft alpha-beta ([`SearchLimits::depth`], default
@@ -43,13 +46,16 @@ struct Run<'a, G: Game, E> {
     buffers: Vec<Vec<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
     pv: Vec<Vec<G::Move>>,
+    /// The history and the current line, for a game with a repetition rule.
+    repetitions: Option<Repetitions>,
     aborted: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
-    fn new(evaluator: &'a E, limits: &SearchLimits, depth: u32) -> Self {
+    fn new(evaluator: &'a E, limits: &SearchLimits, root: &G, depth: u32) -> Self {
         let plies = depth as usize + 2;
         Run {
+            repetitions: Repetitions::new(root, limits, plies),
             evaluator,
             watch: LimitWatch::new(limits),
             stats: SearchStats::default(),
@@ -83,7 +89,22 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
-            let value = if child.side_to_move() == state.side_to_move() {
+            let repeated = self
+                .repetitions
+                .as_mut()
+                .and_then(|repetitions| repetitions.outcome(&child, state.side_to_move(), ply + 1));
+            let value = if let Some(outcome) = repeated {
+                // The repetition rule ends the game here: a finished position.
+                self.pv[ply + 1].clear();
+                self.stats.seldepth = self.stats.seldepth.max(ply as u32 + 1);
+                self.stats.leaves += 1;
+                let value = Score::terminal(outcome, child.side_to_move(), ply as u32 + 1);
+                if child.side_to_move() == state.side_to_move() {
+                    value
+                } else {
+                    -value
+                }
+            } else if child.side_to_move() == state.side_to_move() {
                 self.value(&child, depth - 1, ply + 1, alpha, beta)
             } else {
                 -self.value(&child, depth - 1, ply + 1, -beta, -alpha)
@@ -126,7 +147,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(&self.evaluator, limits, depth);
+        let mut run = Run::<G, E>::new(&self.evaluator, limits, state, depth);
         let score = run.value(state, depth, 0, -Score::INFINITY, Score::INFINITY);
         let mut stats = run.stats;
         stats.elapsed = run.watch.start().elapsed();

@@ -4,6 +4,9 @@
 //! Key invariant: the value of a position is the best over its moves of the child's value, negated
 //! exactly when the child has the other side to move; finished positions score
 //! [`Score::terminal`] at their ply, depth-0 positions the evaluator's value. Nothing else.
+//! A position that the game's repetition rule ends (given the history in
+//! [`SearchLimits::history`] and the line searched, see [`crate::search::repetition`]) is a
+//! finished position, in quiescence too.
 //!
 //! # With quiescence ([`Minimax::with_quiescence`])
 //! The same, except that a depth-0 position that is not finished gets its *quiescence value*
@@ -24,6 +27,7 @@ use std::time::Instant;
 
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
+use crate::search::repetition::Repetitions;
 use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
 
 /// The value of `child` seen from the side to move in `parent`.
@@ -58,6 +62,8 @@ struct Run<'a, G: Game, E> {
     buffers: Vec<Vec<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
     pv: Vec<Vec<G::Move>>,
+    /// The history and the current line, for a game with a repetition rule.
+    repetitions: Option<Repetitions>,
     aborted: bool,
 }
 
@@ -98,25 +104,50 @@ impl<E> Minimax<E> {
     where
         E: Evaluator<G>,
     {
-        let limits = SearchLimits::depth(depth);
-        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, &limits, depth);
+        self.root_values_with(state, &SearchLimits::depth(depth))
+    }
+
+    /// [`Minimax::root_values`] at `limits`' depth (default [`SearchLimits::DEFAULT_DEPTH`])
+    /// with its game history ([`SearchLimits::history`]); the other limits are ignored.
+    pub fn root_values_with<G: Game>(
+        &self,
+        state: &G,
+        limits: &SearchLimits,
+    ) -> Vec<(G::Move, Score)>
+    where
+        E: Evaluator<G>,
+    {
+        let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH);
+        let limits = SearchLimits {
+            depth: Some(depth),
+            history: limits.history.clone(),
+            ..SearchLimits::default()
+        };
+        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, &limits, state, depth);
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
         moves
             .into_iter()
             .map(|mv| {
                 let child = state.play(mv);
-                let value = run.value(&child, depth.saturating_sub(1), 1);
-                (mv, from_parent_view(state, &child, value))
+                let value = run.child_value(state, &child, depth.saturating_sub(1), 1);
+                (mv, value)
             })
             .collect()
     }
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
-    fn new(evaluator: &'a E, quiescence: bool, limits: &'a SearchLimits, depth: u32) -> Self {
+    fn new(
+        evaluator: &'a E,
+        quiescence: bool,
+        limits: &'a SearchLimits,
+        root: &G,
+        depth: u32,
+    ) -> Self {
         let plies = depth as usize + QUIESCENCE_PLIES as usize + 2;
         Run {
+            repetitions: Repetitions::new(root, limits, plies),
             evaluator,
             quiescence,
             limits,
@@ -126,6 +157,22 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
             aborted: false,
         }
+    }
+
+    /// The value of `child` (a child of `state`, `ply` plies below the root) from `state`'s
+    /// view: a position its repetition ends is finished, any other is searched `depth` more
+    /// plies.
+    fn child_value(&mut self, state: &G, child: &G, depth: u32, ply: usize) -> Score {
+        if let Some(repetitions) = self.repetitions.as_mut() {
+            if let Some(outcome) = repetitions.outcome(child, state.side_to_move(), ply) {
+                self.pv[ply].clear();
+                self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+                self.stats.leaves += 1;
+                let value = Score::terminal(outcome, child.side_to_move(), ply as u32);
+                return from_parent_view(state, child, value);
+            }
+        }
+        from_parent_view(state, child, self.value(child, depth, ply))
     }
 
     /// The minimax value of `state` (side to move's view) searched `depth` more plies, `ply`
@@ -155,7 +202,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             }
             let child = state.play(mv);
             self.stats.nodes += 1;
-            let value = from_parent_view(state, &child, self.value(&child, depth - 1, ply + 1));
+            let value = self.child_value(state, &child, depth - 1, ply + 1);
             if value > best {
                 best = value;
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -192,7 +239,18 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let child = state.play(mv);
             self.stats.nodes += 1;
             self.stats.qnodes += 1;
-            let value = self.quiescence_value(&child, k + 1, ply + 1);
+            let repeated = self
+                .repetitions
+                .as_mut()
+                .and_then(|repetitions| repetitions.outcome(&child, state.side_to_move(), ply + 1));
+            let value = match repeated {
+                Some(outcome) => {
+                    self.stats.seldepth = self.stats.seldepth.max(ply as u32 + 1);
+                    self.stats.leaves += 1;
+                    Score::terminal(outcome, child.side_to_move(), ply as u32 + 1)
+                }
+                None => self.quiescence_value(&child, k + 1, ply + 1),
+            };
             best = best.max(from_parent_view(state, &child, value));
         }
         self.buffers[ply] = moves;
@@ -216,7 +274,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, limits, depth);
+        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, limits, state, depth);
         let score = run.value(state, depth, 0);
         let mut stats = run.stats;
         stats.elapsed = run.start.elapsed();

@@ -11,6 +11,9 @@
 //!   quiescence included), so it is a deterministic signature of a fixed-depth, one-thread search
 //!   (with several threads it is their sum, which depends on timing);
 //! - depth is counted in plies (moves), whoever makes them;
+//! - for a game with a repetition rule every searcher counts each position's occurrences in the
+//!   game's history ([`SearchLimits::history`]) and along the searched line, and scores a
+//!   position the rule ends as finished ([`repetition`]); games without the rule pay nothing;
 //! - no heap allocation in the node loop: move buffers are kept per ply and reused.
 
 pub mod alphabeta;
@@ -22,6 +25,7 @@ pub mod minimax;
 pub(crate) mod ordering;
 pub mod ponder;
 pub mod pvs;
+pub mod repetition;
 pub mod stats;
 pub(crate) mod tt;
 
@@ -29,12 +33,15 @@ pub(crate) mod tt;
 mod agreement_tests;
 #[cfg(test)]
 pub(crate) mod maze;
+#[cfg(test)]
+mod repetition_tests;
 
 pub use alphabeta::AlphaBeta;
 pub use limits::SearchLimits;
 pub use minimax::Minimax;
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs, PvsConfig};
+pub use repetition::Repetitions;
 pub use stats::SearchStats;
 pub use tt::SharedTable;
 

@@ -134,6 +134,9 @@ pub struct Ponderer<G: Game> {
     searcher: Option<Box<dyn Searcher<G>>>,
     pondering: Option<Pondering<G>>,
     last: PonderOutcome,
+    /// The game history given with the last search ([`SearchLimits::history`]), so that a
+    /// pondering search knows it too.
+    history: Option<Arc<[u64]>>,
 }
 
 impl<G: Game> Ponderer<G> {
@@ -144,6 +147,7 @@ impl<G: Game> Ponderer<G> {
             searcher: Some(searcher),
             pondering: None,
             last: PonderOutcome::Idle,
+            history: None,
         }
     }
 
@@ -187,6 +191,7 @@ impl<G: Game> Ponderer<G> {
     /// stops it and searches afresh (see the module docs). The answer of a hit carries the whole
     /// background search's statistics (its time included).
     pub fn search(&mut self, state: &G, limits: &SearchLimits) -> SearchResult<G::Move> {
+        self.history.clone_from(&limits.history);
         let Some(pondering) = self.pondering.take() else {
             self.last = PonderOutcome::Idle;
             return self.searcher().search(state, limits);
@@ -227,10 +232,13 @@ impl<G: Game> Ponderer<G> {
         let us = root.side_to_move();
         let mut state = root.clone();
         let mut moves = Vec::new();
+        // The pondered position's history: the last search's, then the line up to it.
+        let mut history = self.history.as_deref().unwrap_or(&[]).to_vec();
         for (i, &mv) in line.iter().enumerate() {
             if i > 0 && state.side_to_move() == us {
                 break;
             }
+            history.push(state.hash());
             moves.clear();
             state.generate_moves(&mut moves);
             if !moves.contains(&mv) {
@@ -244,13 +252,18 @@ impl<G: Game> Ponderer<G> {
         if line.len() < 2 || state.side_to_move() != us {
             return false;
         }
-        self.ponder_position(state);
+        self.ponder_from(state, Some(history.into()));
         true
     }
 
     /// Starts searching `position` in the background with no limit (any earlier pondering is
-    /// stopped first).
+    /// stopped first), knowing no game history.
     pub fn ponder_position(&mut self, position: G) {
+        self.ponder_from(position, None);
+    }
+
+    /// [`Ponderer::ponder_position`] with the game's `history` before `position`.
+    fn ponder_from(&mut self, position: G, history: Option<Arc<[u64]>>) {
         self.stop();
         let mut searcher = self
             .searcher
@@ -267,7 +280,8 @@ impl<G: Game> Ponderer<G> {
             let position = position.clone();
             let progress = Arc::clone(&progress);
             std::thread::spawn(move || {
-                let limits = SearchLimits::default().with_stop(stop);
+                let mut limits = SearchLimits::default().with_stop(stop);
+                limits.history = history;
                 let result = searcher.search_with(&position, &limits, &mut |iteration| {
                     progress.completed(iteration.depth);
                 });

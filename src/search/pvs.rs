@@ -18,6 +18,13 @@
 //!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
 //!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);
 //! - the table never cuts at a PV node (open window), so the principal variation stays whole;
+//! - repetition (a game with a repetition rule, history from [`SearchLimits::history`]): a
+//!   position the rule ends is scored as finished ([`crate::search::repetition`]), in quiescence
+//!   too. Such a value depends on the path, so a node whose subtree met one stores nothing in the
+//!   table; and in a value-exact search (`tt_exact_depth`) the table never cuts for such a game
+//!   (its entries only order moves), because a value stored along one path may be wrong along
+//!   another whose earlier positions its subtree repeats. A strength search does cut with
+//!   path-free entries (the usual graph-history compromise);
 //! - when a limit interrupts an iteration, the answer is the last completed iteration's, unless
 //!   the interrupted one had already proved another root move better (it raised alpha after
 //!   the first move, which is the previous best): that move is played, with its value and a
@@ -30,12 +37,13 @@ use std::sync::Arc;
 
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
-use crate::search::SearchStats;
 use crate::search::iterative::MAX_DEPTH;
 use crate::search::limits::LimitWatch;
 use crate::search::minimax::QUIESCENCE_PLIES;
 use crate::search::ordering::{History, Killers, MovePicker};
+use crate::search::repetition::{self, Repetitions};
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
+use crate::search::{SearchLimits, SearchStats};
 
 pub use crate::search::config::PvsConfig;
 pub use root::MAX_THREADS;
@@ -189,6 +197,11 @@ struct Run<'a, G: Game, E> {
     /// The best root move of the iteration being searched so far (with its value, and whether
     /// it was the first move searched), for when a limit interrupts the iteration.
     root_best: Option<(G::Move, Score, bool)>,
+    /// The history and the current line, for a game with a repetition rule.
+    repetitions: Option<Repetitions>,
+    /// May a table entry cut? Not in a value-exact search of a game with a repetition rule: an
+    /// entry's value may hold for another path only (see the module docs).
+    tt_cuts: bool,
     aborted: bool,
 }
 
@@ -229,8 +242,17 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
                 .unwrap_or_else(|| root.table_min_depth())
                 .max(1),
             root_best: None,
+            repetitions: None,
+            tt_cuts: true,
             aborted: false,
         }
+    }
+
+    /// Counts repetitions from `limits`' history on (for a game with a repetition rule; nothing
+    /// for others). Call it before the search starts.
+    fn track_repetitions(&mut self, limits: &SearchLimits) {
+        self.repetitions = Repetitions::new(self.root, limits, self.moves.len());
+        self.tt_cuts = self.repetitions.is_none() || !self.config.tt_exact_depth;
     }
 }
 
@@ -333,6 +355,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         // 4. Table probe: a usable bound answers a non-PV node; any entry gives a move to try
         //    (only with enough plies left: nodes nearer the horizon neither probe nor store).
         let hash = state.hash();
+        let repetition_hits = repetition::hits(self.repetitions.as_ref());
         let mut tt_index = None;
         let use_tt = depth >= self.tt_min_depth;
         if let Some(tt) = self.tt.as_deref().filter(|_| use_tt) {
@@ -347,7 +370,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 } else {
                     stored >= depth
                 };
-                if deep_enough && !pv_node {
+                if deep_enough && !pv_node && self.tt_cuts {
                     let score = entry.score(ply as u32);
                     let cuts = match entry.bound {
                         Bound::Exact => true,
@@ -426,7 +449,20 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
             let same_side = child.side_to_move() == side;
             let first = order == 1;
-            let value = if first || !self.config.pvs {
+            let repeated = match self.repetitions.as_mut() {
+                Some(repetitions) => repetitions.outcome(&child, side, ply + 1),
+                None => None,
+            };
+            let value = if let Some(outcome) = repeated {
+                // The repetition rule ends the game here: a finished position.
+                self.pv[ply + 1].clear();
+                if ply as u32 + 1 > self.stats.seldepth {
+                    self.stats.seldepth = ply as u32 + 1;
+                }
+                self.stats.leaves += 1;
+                let value = Score::terminal(outcome, child.side_to_move(), ply as u32 + 1);
+                if same_side { value } else { -value }
+            } else if first || !self.config.pvs {
                 self.child_value(&child, same_side, depth - 1, ply + 1, alpha, beta)
             } else {
                 let null_beta = Score::from_raw(alpha.raw() + 1);
@@ -491,8 +527,10 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             }
         }
 
-        // 6. Remember the result: fail-soft bounds say which side of the window it fell on.
-        if let Some(tt) = self.tt.as_deref().filter(|_| use_tt) {
+        // 6. Remember the result: fail-soft bounds say which side of the window it fell on. A
+        //    value that a repetition below decided holds for this path only: not kept.
+        let path_free = repetition::hits(self.repetitions.as_ref()) == repetition_hits;
+        if let Some(tt) = self.tt.as_deref().filter(|_| use_tt && path_free) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_start {

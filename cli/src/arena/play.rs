@@ -4,13 +4,15 @@
 //! `state.side_to_move()` (so extra turns just ask the same agent again); every returned move is
 //! checked against the legal moves, and an illegal move or a missing one loses the game
 //! ([`Termination::Forfeit`]) instead of panicking; a game that reaches `max_plies` moves without
-//! an outcome is a draw ([`Termination::PlyCap`]).
+//! an outcome is a draw ([`Termination::PlyCap`]); the agents get the game's history with their
+//! budget, and a position the game's repetition rule ends ([`Game::repetition_outcome`]) ends the
+//! game with that outcome ([`Termination::Rules`]).
 
 use std::time::Instant;
 
 use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
 use plies::agent::Agent;
-use plies::game::{Game, Side};
+use plies::game::{Game, GameHistory, Side};
 use plies::notation::Notation;
 use plies::search::SearchLimits;
 
@@ -80,6 +82,7 @@ pub fn play_game<G: Game>(
         agent.new_game(game_seed);
     }
     let mut state = opening.clone();
+    let mut history = GameHistory::new(&state);
     let mut moves = Vec::new();
     let mut legal = Vec::new();
     let mut stats = [SideStats::default(); 2];
@@ -93,7 +96,8 @@ pub fn play_game<G: Game>(
         }
         let side = state.side_to_move();
         let clock = Instant::now();
-        let choice = agents[side.index()].choose(&state, spec.limits);
+        let limits = history.limits(spec.limits);
+        let choice = agents[side.index()].choose(&state, &limits);
         let side_stats = &mut stats[side.index()];
         side_stats.seconds += clock.elapsed().as_secs_f64();
         let Some(choice) = choice else {
@@ -112,6 +116,9 @@ pub fn play_game<G: Game>(
         }
         state = state.play(choice.mv);
         plies += 1;
+        if let Some(outcome) = history.play(side, &state) {
+            break (GameResult::from_outcome(outcome), Termination::Rules);
+        }
     };
     GameRecord {
         id: task.id,
@@ -276,5 +283,81 @@ mod tests {
         );
         assert_eq!(record.plies, 0);
         assert_eq!(record.result, GameResult::FirstWins);
+    }
+
+    /// Plays the first legal move, and checks that its budget brings the game's history.
+    struct FirstMove {
+        seen: Vec<usize>,
+    }
+
+    impl Agent<plies::testing::Cycle> for FirstMove {
+        fn name(&self) -> String {
+            "first".into()
+        }
+        fn choose(
+            &mut self,
+            s: &plies::testing::Cycle,
+            budget: &SearchLimits,
+        ) -> Option<Choice<u8>> {
+            self.seen.push(budget.history().len());
+            let mut moves = Vec::new();
+            s.generate_moves(&mut moves);
+            moves.first().map(|&mv| Choice::bare(mv))
+        }
+    }
+
+    #[test]
+    fn a_repetition_ends_the_game_as_the_rule_says() {
+        use plies::game::Outcome;
+        use plies::testing::{Cycle, CycleRule};
+        use std::collections::HashMap;
+        let limits = SearchLimits::depth(1);
+        let spec = GameSpec {
+            limits: &limits,
+            max_plies: 200,
+            text: None,
+        };
+        let mut checked = 0;
+        for start in 0..40 {
+            let opening = Cycle::new(start, 9, 4, CycleRule::MoverLoses);
+            // The expected end, replayed independently: the third occurrence loses for its mover.
+            let mut counts = HashMap::new();
+            let mut state = opening.clone();
+            counts.insert(state.hash(), 1);
+            let mut expected = None;
+            for ply in 1..=200u32 {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut moves);
+                let Some(&mv) = moves.first() else { break };
+                let mover = state.side_to_move();
+                state = state.play(mv);
+                let count = counts.entry(state.hash()).or_insert(0);
+                *count += 1;
+                if state.outcome().is_some() {
+                    break;
+                }
+                if *count == 3 {
+                    expected = Some((Outcome::Win(mover.opponent()), ply));
+                    break;
+                }
+            }
+            let Some((outcome, plies)) = expected else {
+                continue;
+            };
+            let (mut a, mut b) = (FirstMove { seen: vec![] }, FirstMove { seen: vec![] });
+            let record = play_game(TASK, &opening, [&mut a, &mut b], names(), &spec, 1);
+            assert_eq!(
+                record.result,
+                GameResult::from_outcome(outcome),
+                "start {start}"
+            );
+            assert_eq!(record.termination, Termination::Rules);
+            assert_eq!(record.plies, plies);
+            // Each agent saw the whole history before its move: 0, 2, 4… and 1, 3, 5…
+            assert!(a.seen.iter().enumerate().all(|(i, &n)| n == 2 * i));
+            assert!(b.seen.iter().enumerate().all(|(i, &n)| n == 2 * i + 1));
+            checked += 1;
+        }
+        assert!(checked >= 5, "only {checked} games ended by repetition");
     }
 }

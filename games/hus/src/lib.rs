@@ -13,7 +13,8 @@
 //!   sown on (relay). Repeat.
 //! - The round counter starts at 0 and grows after player 1's move.
 //! - After a move, if the opponent has no pit with 2+ seeds, the mover wins; otherwise the game
-//!   is drawn once the round counter exceeds 5,000.
+//!   is drawn once the round counter exceeds 5,000. There is no repetition rule (the round
+//!   counter is part of a position, so none repeats): searches ignore the game history.
 //!
 //! # Infinite-move policy
 //! A move needing more than [`MAX_LAPS`] laps (each relay or capture re-sow is one lap) never

@@ -11,7 +11,8 @@
 //! - [`Onitama`] is the position (`Copy`, 40 bytes, incremental Zobrist hash over pieces, cards
 //!   and side to move); it implements [`plies::Game`] and [`plies::Notation`].
 //! - Draws: the rulebook has no draw rule and neither has this crate; agents and the arena
-//!   apply a ply cap where they need one.
+//!   apply a ply cap where they need one. No repetition rule either: the search ignores the
+//!   game history ([`plies::Game::has_repetition_rule`] is `false`).
 //!
 //! ```
 //! use plies::{Game, Notation};

@@ -10,9 +10,12 @@
 //! - Rules: [`Rules`] parsed from the OTN string and interned, so a position carries a
 //!   `&'static Rules` (one pointer; equal rules share one copy).
 //! - Sides: [`plies::Side::First`] = attackers, [`plies::Side::Second`] = defenders.
-//! - Repetition: positions carry no history; [`GameRecord`] applies `tfr` when games are
-//!   played or replayed, and searches ignore repetition (a repeated position is searched like
-//!   any other).
+//! - Repetition: positions carry no history; the `tfr` rule (and the official Copenhagen
+//!   defenders-lose rule) is the [`plies::Game::repetition_outcome`] hook, which [`GameRecord`]
+//!   applies when games are played or replayed, and which the searches apply too when given the
+//!   game's history ([`plies::SearchLimits::history`]; [`GameRecord::history`], the arena, `play`
+//!   and the OTEP engine pass it): a line that repeats a position the third time ends there as
+//!   the rule says, so the search avoids (or seeks) such repetitions.
 //! - Supported beyond the built-ins: middleweight king (`ks:m`), speed limits (`spd:n` or
 //!   `spd:attackers,defenders,`), shieldwalls without the flanking rule (`swf:n`), attacker
 //!   and defender fortress squares (`afor`/`dfor` and their `h`/`p`/`s` sets).

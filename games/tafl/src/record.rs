@@ -4,14 +4,13 @@
 //! Key invariant: a position occurrence is (board, side to move), counted from the start
 //! position on; when a move makes some position occur the third time the rules' repetition
 //! rule decides the game at once (the last position then reports that outcome and has no
-//! moves).
+//! moves). The rule is the game's [`Game::repetition_outcome`], the one the searches apply.
 
 use std::collections::HashMap;
 use std::fmt;
 
-use plies::{Game, Notation, NotationError, Outcome, Side};
+use plies::{Game, Notation, NotationError, Side};
 
-use crate::rules::Repetition;
 use crate::state::{Tafl, TaflMove};
 
 /// Why a record could not be read or a move not played.
@@ -81,6 +80,14 @@ impl GameRecord {
         self.repetition_ended
     }
 
+    /// The hashes of the positions before the current one, oldest first: the history a search
+    /// of the current position needs ([`plies::SearchLimits::with_history`]) to know repetition.
+    #[must_use]
+    pub fn history(&self) -> std::sync::Arc<[u64]> {
+        let end = self.positions.len() - 1;
+        self.positions[..end].iter().map(Game::hash).collect()
+    }
+
     /// How often the current position has occurred so far.
     #[must_use]
     pub fn occurrences(&self) -> u32 {
@@ -93,19 +100,10 @@ impl GameRecord {
         let mut next = before.play(mv);
         let count = self.seen.entry(next.hash()).or_insert(0);
         *count += 1;
-        if *count >= 3 && next.outcome().is_none() {
-            let mover = before.side_to_move();
-            let outcome = match before.rules().repetition {
-                Repetition::Ignore => None,
-                Repetition::Draw => Some(Outcome::Draw),
-                Repetition::MoverLoses => Some(Outcome::Win(mover.opponent())),
-                Repetition::MoverWins => Some(Outcome::Win(mover)),
-                Repetition::DefendersLose => Some(Outcome::Win(Side::First)),
-            };
-            if let Some(o) = outcome {
-                next = next.with_outcome(o);
-                self.repetition_ended = true;
-            }
+        // The rule lives in one place: the game's repetition hook, which searches use too.
+        if let Some(outcome) = next.repetition_outcome(before.side_to_move(), *count) {
+            next = next.with_outcome(outcome);
+            self.repetition_ended = true;
         }
         self.moves.push(mv);
         self.positions.push(next);

@@ -14,7 +14,7 @@ use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::board::{Board, NO_SQUARE, Piece};
 use crate::classify::Facts;
-use crate::rules::Rules;
+use crate::rules::{Repetition, Rules};
 use crate::zobrist::{defenders_to_move_key, piece_key};
 
 /// A move: one piece slides from `from` to `to` along a rank or file.
@@ -402,6 +402,28 @@ impl Game for Tafl {
 
     fn is_threatened(&self) -> bool {
         self.outcome.is_none() && self.side == Side::First && self.king_sees_escape()
+    }
+
+    #[inline]
+    fn has_repetition_rule(&self) -> bool {
+        self.rules.repetition != Repetition::Ignore
+    }
+
+    /// Threefold repetition per `tfr` (and the official Copenhagen rule): the third occurrence
+    /// of a position (board and side to move) ends the game; `d` draws, `w` makes the mover
+    /// lose, `l` makes the mover win, the Copenhagen rule makes the defenders lose whoever
+    /// repeats, `i` ignores it. A finished position keeps its own outcome.
+    fn repetition_outcome(&self, mover: Side, occurrences: u32) -> Option<Outcome> {
+        if occurrences < 3 || self.outcome.is_some() {
+            return None;
+        }
+        match self.rules.repetition {
+            Repetition::Ignore => None,
+            Repetition::Draw => Some(Outcome::Draw),
+            Repetition::MoverLoses => Some(Outcome::Win(mover.opponent())),
+            Repetition::MoverWins => Some(Outcome::Win(mover)),
+            Repetition::DefendersLose => Some(Outcome::Win(Side::First)),
+        }
     }
 }
 

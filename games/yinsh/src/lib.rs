@@ -11,6 +11,8 @@
 //! ends: more rings removed wins, equal is a draw. A side whose rings cannot move passes.
 //!
 //! **Double-pass policy**: two passes in a row end the game as if the markers had run out.
+//! There is no repetition rule (every ring move adds a marker, so no position repeats):
+//! searches ignore the game history.
 //!
 //! # Modelling
 //! Each decision — place ring, move ring, pass, remove row, remove ring — is one [`Move`], so

@@ -267,6 +267,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                         .started_at(start);
                     scope.spawn(move || {
                         let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        run.track_repetitions(limits);
                         run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
@@ -279,6 +280,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 shared,
                 reached: 0,
             };
+            main.run.track_repetitions(limits);
             main.run.busy = Some(&shared.busy);
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();

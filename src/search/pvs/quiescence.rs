@@ -58,7 +58,23 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let child = state.play(mv);
             self.stats.nodes += 1;
             self.stats.qnodes += 1;
-            let value = if child.side_to_move() == side {
+            let repeated = match self.repetitions.as_mut() {
+                Some(repetitions) => repetitions.outcome(&child, side, ply + 1),
+                None => None,
+            };
+            let value = if let Some(outcome) = repeated {
+                // The repetition rule ends the game here: a finished position.
+                if ply as u32 + 1 > self.stats.seldepth {
+                    self.stats.seldepth = ply as u32 + 1;
+                }
+                self.stats.leaves += 1;
+                let value = Score::terminal(outcome, child.side_to_move(), ply as u32 + 1);
+                if child.side_to_move() == side {
+                    value
+                } else {
+                    -value
+                }
+            } else if child.side_to_move() == side {
                 self.quiesce(&child, qply + 1, ply + 1, alpha, beta)
             } else {
                 -self.quiesce(&child, qply + 1, ply + 1, -beta, -alpha)

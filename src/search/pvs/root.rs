@@ -108,6 +108,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             watch,
             last,
         );
+        run.track_repetitions(limits);
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
         let partial = run.root_best.filter(|_| run.aborted);
