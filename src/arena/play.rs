@@ -95,7 +95,9 @@ pub fn play_game<G: Game>(
         let clock = Instant::now();
         let choice = agents[side.index()].choose(&state, spec.limits);
         let side_stats = &mut stats[side.index()];
-        side_stats.seconds += clock.elapsed().as_secs_f64();
+        let seconds = clock.elapsed().as_secs_f64();
+        side_stats.seconds += seconds;
+        side_stats.max_seconds = side_stats.max_seconds.max(seconds);
         let Some(choice) = choice else {
             break forfeit(side, "no move while legal moves remain".to_string());
         };

@@ -305,6 +305,13 @@ impl LimitWatch {
         self.start.elapsed()
     }
 
+    /// The time limit from the watch's start (`None` without one).
+    #[must_use]
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(self.start))
+    }
+
     /// The time left before the time limit (`None` without one; zero once it has passed).
     #[must_use]
     pub fn remaining(&self) -> Option<Duration> {
