@@ -55,9 +55,9 @@ pub enum TimePolicy {
 
 /// Share of the hard limit below which a new iteration always starts when the best root move
 /// did not change in the last two iterations.
-const SOFT_SHARE: f64 = 0.7;
+const SOFT_SHARE: f64 = 0.9;
 /// What each change of the best root move in the last two iterations adds to [`SOFT_SHARE`].
-const SOFT_SHARE_PER_CHANGE: f64 = 0.15;
+const SOFT_SHARE_PER_CHANGE: f64 = 0.05;
 /// The largest safety margin between the budget and the hard limit.
 const MAX_HARD_MARGIN: Duration = Duration::from_millis(10);
 
@@ -359,19 +359,21 @@ mod tests {
     #[test]
     fn spend_starts_iterations_the_old_policy_would_not() {
         // 0.5 s into a 1 s limit, the last iteration took 0.3 s after 0.1 s: the next one
-        // (0.9 s predicted) cannot finish. The old policy stops; below the soft limit (0.7 s)
-        // the new one starts it anyway (the hard limit cuts it, its partial result counts).
+        // (0.9 s predicted) cannot finish. The old policy stops; below the soft limit the new
+        // one starts it anyway (the hard limit cuts it, its partial result counts).
         let times = [0.1, 0.3];
+        assert!(soft_share(0) > 0.5);
         assert!(!should_start(TimePolicy::Predict, 0.5, 1.0, &times, 0));
         assert!(should_start(TimePolicy::Spend, 0.5, 1.0, &times, 0));
         // Past the soft limit it starts only an iteration predicted to finish in time.
-        assert!(!should_start(TimePolicy::Spend, 0.75, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, 0.75, 1.0, &[0.05, 0.1], 0));
+        let late = soft_share(0) + 0.01;
+        assert!(!should_start(TimePolicy::Spend, late, 1.0, &times, 0));
+        assert!(should_start(TimePolicy::Spend, late, 1.0, &[0.0, 0.01], 0));
         assert!(should_start(
             TimePolicy::Predict,
-            0.75,
+            late,
             1.0,
-            &[0.05, 0.1],
+            &[0.0, 0.01],
             0
         ));
         // Never at or after the limit.
@@ -384,12 +386,15 @@ mod tests {
         assert!(soft_share(1) > soft_share(0));
         assert!(soft_share(2) > soft_share(1));
         assert!(soft_share(2) <= 1.0);
-        // 0.8 s into 1 s with a next iteration that cannot finish: only a best move that
-        // changed lately earns it.
+        // Between the stable and the unstable soft limits, with a next iteration that cannot
+        // finish: only a best move that changed lately earns it.
         let times = [0.1, 0.4];
-        assert!(!should_start(TimePolicy::Spend, 0.8, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, 0.8, 1.0, &times, 1));
-        assert!(should_start(TimePolicy::Spend, 0.95, 1.0, &times, 2));
+        let between = (soft_share(0) + soft_share(1)) / 2.0;
+        assert!(!should_start(TimePolicy::Spend, between, 1.0, &times, 0));
+        assert!(should_start(TimePolicy::Spend, between, 1.0, &times, 1));
+        let later = (soft_share(1) + soft_share(2)) / 2.0;
+        assert!(!should_start(TimePolicy::Spend, later, 1.0, &times, 1));
+        assert!(should_start(TimePolicy::Spend, later, 1.0, &times, 2));
     }
 
     #[test]
