@@ -368,12 +368,12 @@ mod tests {
         // Past the soft limit it starts only an iteration predicted to finish in time.
         let late = soft_share(0) + 0.01;
         assert!(!should_start(TimePolicy::Spend, late, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, late, 1.0, &[0.0, 0.01], 0));
+        assert!(should_start(TimePolicy::Spend, late, 1.0, &[0.01, 0.02], 0));
         assert!(should_start(
             TimePolicy::Predict,
             late,
             1.0,
-            &[0.0, 0.01],
+            &[0.01, 0.02],
             0
         ));
         // Never at or after the limit.
