@@ -1,23 +1,33 @@
 //! Iterative deepening: search depth 1, 2, 3… until a limit says stop, and answer with the last
-//! iteration that completed.
+//! iteration that completed; and the time manager deciding whether another iteration is worth
+//! starting ([`TimePolicy`]).
 //!
 //! Key invariants:
-//! - the result is always that of a *completed* iteration (an interrupted one is thrown away,
-//!   even if it had already found a better root move: simpler to reason about, and exact);
+//! - the result is that of the last *completed* iteration (the searcher may override its move
+//!   with one an interrupted iteration already proved better, see [`crate::search::pvs`]);
 //! - without a time limit or stop flag the sequence of iterations, and so every node count, is
-//!   deterministic; with a time limit an iteration is started only if it is predicted to finish:
-//!   its time is estimated as the last iteration's times the growth from the one before
-//!   (clamped to `MIN_GROWTH..=MAX_GROWTH`; `DEFAULT_GROWTH` after a single iteration), and it
-//!   must fit in the time left. The search itself stops at the limit (the clock is read every
-//!   256 positions), so a wrong prediction costs time, never the limit;
-//! - without a depth limit, deepening ends early once the root score is a win or loss whose
-//!   distance the last iteration saw in full (deeper iterations cannot change it).
+//!   deterministic: the time manager only ever reads the clock when there is a time limit;
+//! - deepening ends early once the root score is a win or loss whose distance the last iteration
+//!   saw in full (deeper iterations cannot change it), with or without a depth limit;
+//! - time limits ([`TimePolicy::Spend`], the default): the search's *hard* limit is the budget
+//!   minus a small safety margin ([`hard_margin`]); the search aborts there (the clock is read
+//!   every 256 positions), so it never answers later than the budget. Between iterations, the
+//!   next one starts while the time used is below the *soft* limit (a share of the hard limit
+//!   that grows when the best root move changed in the last iterations, see [`soft_share`]), or
+//!   when it is predicted to finish before the hard limit. An iteration started late and cut by
+//!   the hard limit is not wasted: its completed first root move is the previous best move
+//!   searched deeper, and a root move it already proved better is played;
+//! - [`TimePolicy::Predict`] (the policy before, kept for matches) starts an iteration only if
+//!   it is predicted to finish before the budget runs out, and stops at the budget itself;
+//! - predictions: the next iteration's time is the last one's times the growth from the one
+//!   before (clamped to `MIN_GROWTH..=MAX_GROWTH`; `DEFAULT_GROWTH` after a single iteration).
 
 use std::fmt::Debug;
+use std::time::Duration;
 
 use crate::eval::Score;
 use crate::search::limits::LimitWatch;
-use crate::search::{Iteration, SearchStats};
+use crate::search::{Iteration, SearchLimits, SearchStats};
 
 /// The deepest iteration when no depth limit is given.
 pub const MAX_DEPTH: u32 = 120;
@@ -30,6 +40,74 @@ const MIN_GROWTH: f64 = 1.5;
 const MAX_GROWTH: f64 = 10.0;
 /// Iterations shorter than this are assumed to take this long (timer noise).
 const MIN_ITERATION_SECS: f64 = 1e-4;
+
+/// How iterative deepening spends a time limit (see the module docs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TimePolicy {
+    /// Use the whole budget: a soft limit for starting iterations, stretched when the best move
+    /// is unstable, and a hard limit (the budget minus [`hard_margin`]) where the search stops.
+    #[default]
+    Spend,
+    /// The earlier policy: start an iteration only if it is predicted to fit in the time left,
+    /// stop at the budget (it used about half of it; kept to measure against).
+    Predict,
+}
+
+/// Share of the hard limit below which a new iteration always starts when the best root move
+/// did not change in the last two iterations.
+const SOFT_SHARE: f64 = 0.9;
+/// What each change of the best root move in the last two iterations adds to [`SOFT_SHARE`].
+const SOFT_SHARE_PER_CHANGE: f64 = 0.05;
+/// The largest safety margin between the budget and the hard limit.
+const MAX_HARD_MARGIN: Duration = Duration::from_millis(10);
+
+/// The margin [`TimePolicy::Spend`] keeps between a time budget and the moment the search must
+/// stop (for unwinding the search and answering): a fiftieth of the budget, at most 10 ms.
+#[must_use]
+pub fn hard_margin(budget: Duration) -> Duration {
+    (budget / 50).min(MAX_HARD_MARGIN)
+}
+
+/// The soft limit as a share of the hard limit, after `changes` (0..=2) changes of the best
+/// root move in the last two iterations: an unstable best move earns more time.
+#[must_use]
+pub fn soft_share(changes: u32) -> f64 {
+    (SOFT_SHARE + SOFT_SHARE_PER_CHANGE * f64::from(changes)).min(1.0)
+}
+
+/// Should the next iteration start, `elapsed` seconds into a search whose time limit is `limit`
+/// seconds (the hard limit under [`TimePolicy::Spend`]), given the times of the completed
+/// iterations and the changes of the best move in the last two of them?
+#[must_use]
+pub fn should_start(
+    policy: TimePolicy,
+    elapsed: f64,
+    limit: f64,
+    times: &[f64],
+    changes: u32,
+) -> bool {
+    let predicted_end = elapsed + predict_next(times);
+    match policy {
+        TimePolicy::Predict => predicted_end <= limit,
+        TimePolicy::Spend => {
+            elapsed < limit && (elapsed < limit * soft_share(changes) || predicted_end <= limit)
+        }
+    }
+}
+
+impl TimePolicy {
+    /// `limits` with the time limit this policy stops the search at: under
+    /// [`TimePolicy::Spend`] the budget minus [`hard_margin`]; unchanged under
+    /// [`TimePolicy::Predict`] or without a time limit.
+    #[must_use]
+    pub fn hard_limits(self, limits: &SearchLimits) -> SearchLimits {
+        let mut hard = limits.clone();
+        if self == TimePolicy::Spend {
+            hard.time = limits.time.map(|budget| budget - hard_margin(budget));
+        }
+        hard
+    }
+}
 
 /// The predicted time of the next iteration from the times of the completed ones.
 fn predict_next(times: &[f64]) -> f64 {
@@ -72,27 +150,30 @@ pub trait DepthSearch<M> {
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
 /// `on_iteration` and emitting a `tracing` event after each completed one. Returns the last
 /// completed iteration, if any. `stop_when_proven` ends deepening once the score is decisive and
-/// fully seen.
-pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
+/// fully seen; `policy` decides, under a time limit, whether the next iteration starts (the
+/// search's watch holds the limit itself).
+pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
     search: &mut S,
     first: u32,
     last: u32,
     stop_when_proven: bool,
+    policy: TimePolicy,
     on_iteration: &mut dyn FnMut(&Iteration<M>),
 ) -> Option<Iteration<M>> {
     let mut completed: Option<Iteration<M>> = None;
     let mut nodes_per_depth = Vec::new();
     let mut nodes_before = 0;
     let mut times = Vec::new();
+    // Did the best root move change from the iteration before, for the last two iterations?
+    let mut changed = [false; 2];
     let mut next = first;
     while next <= last {
-        if completed.is_some()
-            && search
-                .watch()
-                .remaining()
-                .is_some_and(|left| left.as_secs_f64() < predict_next(&times))
-        {
-            break;
+        if let (Some(_), Some(limit)) = (&completed, search.watch().time_limit()) {
+            let elapsed = search.watch().elapsed().as_secs_f64();
+            let changes = u32::from(changed[0]) + u32::from(changed[1]);
+            if !should_start(policy, elapsed, limit.as_secs_f64(), &times, changes) {
+                break;
+            }
         }
         let started = search.watch().elapsed();
         let Some(score) = search.search_depth(next) else {
@@ -121,6 +202,11 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
             "iteration complete"
         );
         on_iteration(&iteration);
+        let previous = completed.as_ref().and_then(|it| it.pv.first());
+        changed = [
+            changed[1],
+            previous.is_some() && previous != iteration.pv.first(),
+        ];
         let horizon = search.proof_horizon(depth);
         let proven = score.plies_to_end().is_some_and(|plies| plies <= horizon);
         completed = Some(iteration);
@@ -134,7 +220,6 @@ pub fn deepen<M: Copy + Debug, S: DepthSearch<M>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SearchLimits;
 
     /// A fake search: depth d scores d, is interrupted at `fail_at`, proves a win at `win_at`.
     struct Fake {
@@ -195,11 +280,24 @@ mod tests {
     #[test]
     fn keeps_last_completed_iteration() {
         let mut seen = Vec::new();
-        let it = deepen(&mut fake(4, 99), 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
+        let it = deepen(&mut fake(4, 99), 1, 9, false, TimePolicy::Spend, &mut |i| {
+            seen.push(i.depth)
+        })
+        .unwrap();
         assert_eq!(seen, [1, 2, 3]);
         assert_eq!((it.depth, it.score, it.pv.len()), (3, Score::cp(3), 3));
         assert_eq!(it.stats.nodes_per_depth, [10, 20, 30]);
-        assert!(deepen(&mut fake(1, 99), 1, 9, false, &mut |_| {}).is_none());
+        assert!(
+            deepen(
+                &mut fake(1, 99),
+                1,
+                9,
+                false,
+                TimePolicy::Spend,
+                &mut |_| {}
+            )
+            .is_none()
+        );
     }
 
     #[test]
@@ -207,7 +305,10 @@ mod tests {
         let mut search = fake(99, 99);
         search.jump_at = 3;
         let mut seen = Vec::new();
-        let it = deepen(&mut search, 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
+        let it = deepen(&mut search, 1, 9, false, TimePolicy::Spend, &mut |i| {
+            seen.push(i.depth)
+        })
+        .unwrap();
         assert_eq!(seen, [1, 2, 5, 6, 7, 8, 9]);
         assert_eq!(it.depth, 9);
         // The skipped depths count no nodes of their own.
@@ -215,7 +316,7 @@ mod tests {
         // A jump past the last depth stops at it.
         let mut search = fake(99, 99);
         search.jump_at = 8;
-        let it = deepen(&mut search, 1, 9, false, &mut |_| {}).unwrap();
+        let it = deepen(&mut search, 1, 9, false, TimePolicy::Spend, &mut |_| {}).unwrap();
         assert_eq!(it.depth, 9);
     }
 
@@ -231,11 +332,125 @@ mod tests {
 
     #[test]
     fn single_depth_and_proof_stop() {
-        let it = deepen(&mut fake(99, 99), 5, 5, false, &mut |_| {}).unwrap();
+        let it = deepen(
+            &mut fake(99, 99),
+            5,
+            5,
+            false,
+            TimePolicy::Spend,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(it.stats.nodes_per_depth, [0, 0, 0, 0, 50]);
-        let it = deepen(&mut fake(99, 3), 1, 9, true, &mut |_| {}).unwrap();
+        let it = deepen(&mut fake(99, 3), 1, 9, true, TimePolicy::Spend, &mut |_| {}).unwrap();
         assert_eq!(it.depth, 3);
-        let it = deepen(&mut fake(99, 3), 1, 9, false, &mut |_| {}).unwrap();
+        let it = deepen(
+            &mut fake(99, 3),
+            1,
+            9,
+            false,
+            TimePolicy::Spend,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(it.depth, 9);
+    }
+
+    #[test]
+    fn spend_starts_iterations_the_old_policy_would_not() {
+        // 0.5 s into a 1 s limit, the last iteration took 0.3 s after 0.1 s: the next one
+        // (0.9 s predicted) cannot finish. The old policy stops; below the soft limit the new
+        // one starts it anyway (the hard limit cuts it, its partial result counts).
+        let times = [0.1, 0.3];
+        assert!(soft_share(0) > 0.5);
+        assert!(!should_start(TimePolicy::Predict, 0.5, 1.0, &times, 0));
+        assert!(should_start(TimePolicy::Spend, 0.5, 1.0, &times, 0));
+        // Past the soft limit it starts only an iteration predicted to finish in time.
+        let late = soft_share(0) + 0.01;
+        assert!(!should_start(TimePolicy::Spend, late, 1.0, &times, 0));
+        assert!(should_start(TimePolicy::Spend, late, 1.0, &[0.01, 0.02], 0));
+        assert!(should_start(
+            TimePolicy::Predict,
+            late,
+            1.0,
+            &[0.01, 0.02],
+            0
+        ));
+        // Never at or after the limit.
+        assert!(!should_start(TimePolicy::Spend, 1.0, 1.0, &[0.0, 0.0], 2));
+    }
+
+    #[test]
+    fn an_unstable_best_move_stretches_the_soft_limit() {
+        assert!((soft_share(0) - SOFT_SHARE).abs() < 1e-12);
+        assert!(soft_share(1) > soft_share(0));
+        assert!(soft_share(2) > soft_share(1));
+        assert!(soft_share(2) <= 1.0);
+        // Between the stable and the unstable soft limits, with a next iteration that cannot
+        // finish: only a best move that changed lately earns it.
+        let times = [0.1, 0.4];
+        let between = (soft_share(0) + soft_share(1)) / 2.0;
+        assert!(!should_start(TimePolicy::Spend, between, 1.0, &times, 0));
+        assert!(should_start(TimePolicy::Spend, between, 1.0, &times, 1));
+        let later = (soft_share(1) + soft_share(2)) / 2.0;
+        assert!(!should_start(TimePolicy::Spend, later, 1.0, &times, 1));
+        assert!(should_start(TimePolicy::Spend, later, 1.0, &times, 2));
+    }
+
+    #[test]
+    fn the_hard_limit_keeps_a_margin() {
+        assert_eq!(
+            hard_margin(Duration::from_millis(100)),
+            Duration::from_millis(2)
+        );
+        assert_eq!(hard_margin(Duration::from_secs(10)), MAX_HARD_MARGIN);
+        let limits = SearchLimits::time(Duration::from_millis(100));
+        let hard = TimePolicy::Spend.hard_limits(&limits);
+        assert_eq!(hard.time, Some(Duration::from_millis(98)));
+        let old = TimePolicy::Predict.hard_limits(&limits);
+        assert_eq!(old.time, Some(Duration::from_millis(100)));
+        // Other limits pass unchanged.
+        let depth = TimePolicy::Spend.hard_limits(&SearchLimits::depth(7));
+        assert_eq!((depth.depth, depth.time), (Some(7), None));
+    }
+
+    /// Best moves of the fake per depth: changes at depths 3 and 4.
+    struct Wobbly {
+        inner: Fake,
+    }
+
+    impl DepthSearch<u32> for Wobbly {
+        fn search_depth(&mut self, depth: u32) -> Option<Score> {
+            let score = self.inner.search_depth(depth);
+            self.inner.pv = vec![match depth {
+                3 => 7,
+                4.. => 8,
+                _ => 1,
+            }];
+            score
+        }
+        fn pv(&self) -> &[u32] {
+            &self.inner.pv
+        }
+        fn stats(&self) -> SearchStats {
+            self.inner.stats()
+        }
+        fn watch(&self) -> &LimitWatch {
+            &self.inner.watch
+        }
+    }
+
+    #[test]
+    fn deepening_without_a_time_limit_ignores_the_clock_and_tracks_best_moves() {
+        // Depth-only: every iteration runs whatever the policy (deterministic).
+        for policy in [TimePolicy::Spend, TimePolicy::Predict] {
+            let mut search = Wobbly {
+                inner: fake(99, 99),
+            };
+            let mut best = Vec::new();
+            let it = deepen(&mut search, 1, 6, true, policy, &mut |i| best.push(i.pv[0])).unwrap();
+            assert_eq!(it.depth, 6);
+            assert_eq!(best, [1, 1, 7, 8, 8, 8]);
+        }
     }
 }

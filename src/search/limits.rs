@@ -316,11 +316,11 @@ impl LimitWatch {
         self.start.elapsed()
     }
 
-    /// The time left before the time limit (`None` without one; zero once it has passed).
+    /// The time limit from the watch's start (`None` without one).
     #[must_use]
-    pub fn remaining(&self) -> Option<Duration> {
+    pub fn time_limit(&self) -> Option<Duration> {
         self.deadline
-            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
+            .map(|deadline| deadline.saturating_duration_since(self.start))
     }
 }
 

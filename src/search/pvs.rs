@@ -60,6 +60,8 @@ mod extension_tests;
 mod resize_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod time_tests;
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;

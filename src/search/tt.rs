@@ -21,6 +21,12 @@
 //! `log2(buckets) + 16` bits of the hash (36 for 64 MB), so a false hit is rare but possible, as
 //! in any such table: a stored move is only a hint and a search must survive a wrong score.
 //!
+//! # Memory
+//! The slots are one zeroed allocation, which the operating system maps lazily: a table costs
+//! no time to set up and no memory until searches touch it (a 16 MB table used to cost about
+//! 11 ms per process start, writing zeros). Emptying a shared table swaps in a fresh one for the
+//! same reason ([`SharedTable::clear`]).
+//!
 //! # Sharing
 //! Loads and stores are single relaxed 64-bit atomic operations, so a reader sees either the old
 //! or the new entry, never a mix of two (no torn entries); two threads racing on one bucket can
@@ -151,20 +157,27 @@ fn unpack(word: u64) -> TtEntry {
     }
 }
 
-/// Four two-slot buckets on one cache line.
-#[repr(align(64))]
-#[derive(Debug, Default)]
-struct Cluster([AtomicU64; 8]);
-
+/// Slots of one cluster: four two-slot buckets on one 64-byte cache line.
+const CLUSTER_SLOTS: usize = 8;
 const BUCKETS_PER_CLUSTER: usize = 4;
+/// The bytes of one cluster (a cache line).
+const CLUSTER_BYTES: usize = 64;
 const _: () = assert!(std::mem::size_of::<AtomicU64>() == 8);
-const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
-const _: () = assert!(std::mem::align_of::<Cluster>() == 64);
+const _: () = assert!(CLUSTER_SLOTS * std::mem::size_of::<AtomicU64>() == CLUSTER_BYTES);
 
 /// A fixed-size, lock-free transposition table.
+///
+/// Its slots are one zeroed allocation (`calloc`: the operating system hands out zero pages only
+/// when they are first touched, so a large table costs nothing until searches fill it) of
+/// [`CLUSTER_SLOTS`] slots per cluster plus one spare cluster; clusters start at `base`, the
+/// first slot on a cache-line boundary.
 #[derive(Debug)]
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    slots: Box<[AtomicU64]>,
+    /// The index of the first slot of cluster 0 (aligned to a cache line).
+    base: usize,
+    /// The number of clusters.
+    clusters: usize,
     /// `buckets - 1`; the bucket count is a power of two.
     mask: usize,
     /// The current generation (0..64); atomic so that a table shared by searches can start a
@@ -174,6 +187,23 @@ pub struct TranspositionTable {
 
 /// How many clusters [`TranspositionTable::fill`] samples.
 const FILL_SAMPLE: usize = 1000;
+
+/// `count` slots, all zero (empty), from one zeroed allocation: the operating system maps the
+/// pages lazily, so nothing is written (or even backed by memory) until a slot is used.
+fn zeroed_slots(count: usize) -> Box<[AtomicU64]> {
+    // At least one cluster, so the layout is never zero-sized.
+    let count = count.max(CLUSTER_SLOTS);
+    let layout = std::alloc::Layout::array::<AtomicU64>(count)
+        .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()));
+    // SAFETY: the layout has a non-zero size; the pointer is checked for null below.
+    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if memory.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    // SAFETY: `memory` holds `count` zeroed `AtomicU64`s (all-zero bits are a valid `AtomicU64`,
+    // 0), allocated by the global allocator with the layout `Box<[AtomicU64]>` frees with.
+    unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count)) }
+}
 
 /// The largest power of two not above `n` (at least 1).
 fn floor_pow2(n: usize) -> usize {
@@ -207,10 +237,15 @@ impl TranspositionTable {
     #[must_use]
     pub fn with_buckets(count: usize) -> TranspositionTable {
         let buckets = floor_pow2(count).max(BUCKETS_PER_CLUSTER);
+        let clusters = buckets / BUCKETS_PER_CLUSTER;
+        let slots = zeroed_slots((clusters + 1) * CLUSTER_SLOTS);
+        // Slots before the first cache-line boundary are left unused.
+        let misalignment = (slots.as_ptr() as usize) % CLUSTER_BYTES;
+        let base = ((CLUSTER_BYTES - misalignment) % CLUSTER_BYTES) / 8;
         TranspositionTable {
-            clusters: (0..buckets / BUCKETS_PER_CLUSTER)
-                .map(|_| Cluster::default())
-                .collect(),
+            slots,
+            base,
+            clusters,
             mask: buckets - 1,
             generation: AtomicU64::new(0),
         }
@@ -225,16 +260,14 @@ impl TranspositionTable {
     /// The size in bytes.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        self.clusters * CLUSTER_BYTES
     }
 
     /// Empties every slot (call it between searches: a search storing meanwhile may leave
     /// entries behind).
     pub fn clear(&self) {
-        for cluster in &self.clusters {
-            for slot in &cluster.0 {
-                slot.store(0, Ordering::Relaxed);
-            }
+        for slot in self.used_slots() {
+            slot.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -255,9 +288,12 @@ impl TranspositionTable {
     #[inline]
     fn slots(&self, hash: u64) -> &[AtomicU64] {
         let bucket = hash as usize & self.mask;
-        let cluster = &self.clusters[bucket / BUCKETS_PER_CLUSTER];
-        let first = 2 * (bucket % BUCKETS_PER_CLUSTER);
-        &cluster.0[first..first + 2]
+        self.bucket(bucket)
+    }
+
+    /// The slots of the clusters (those before `base` and after the last cluster left out).
+    fn used_slots(&self) -> &[AtomicU64] {
+        &self.slots[self.base..self.base + self.clusters * CLUSTER_SLOTS]
     }
 
     /// Asks the processor to start loading the cache line of `hash`'s bucket, so that a probe
@@ -269,7 +305,8 @@ impl TranspositionTable {
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let bucket = hash as usize & self.mask;
-            let cluster: *const Cluster = &self.clusters[bucket / BUCKETS_PER_CLUSTER];
+            let first = self.base + bucket / BUCKETS_PER_CLUSTER * CLUSTER_SLOTS;
+            let cluster: *const AtomicU64 = &self.slots[first];
             // SAFETY: a prefetch never faults and reads nothing observable; the address is that
             // of a live cluster anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(cluster.cast::<i8>()) };
@@ -279,10 +316,10 @@ impl TranspositionTable {
     }
 
     /// The slots of bucket `index`, by raw index (for resizing).
+    #[inline]
     fn bucket(&self, index: usize) -> &[AtomicU64] {
-        let cluster = &self.clusters[index / BUCKETS_PER_CLUSTER];
-        let first = 2 * (index % BUCKETS_PER_CLUSTER);
-        &cluster.0[first..first + 2]
+        let first = self.base + 2 * index;
+        &self.slots[first..first + 2]
     }
 
     /// The entry for `hash`, if the table has one. When both slots hold the position, the one
@@ -415,16 +452,16 @@ impl TranspositionTable {
     /// first clusters (deterministic, cheap).
     #[must_use]
     pub fn fill(&self) -> f64 {
-        let sample = &self.clusters[..self.clusters.len().min(FILL_SAMPLE)];
+        let sample = self.sample();
         let used = self.current_entries(sample).count();
-        used as f64 / (8 * sample.len()) as f64
+        used as f64 / sample.len() as f64
     }
 
     /// The share of slots holding entries of the current search, by stored depth (index = depth,
     /// up to the deepest found), estimated on the first clusters like [`TranspositionTable::fill`].
     #[must_use]
     pub fn fill_by_depth(&self) -> Vec<f64> {
-        let sample = &self.clusters[..self.clusters.len().min(FILL_SAMPLE)];
+        let sample = self.sample();
         let mut counts = Vec::new();
         for word in self.current_entries(sample) {
             let depth = word_depth(word) as usize;
@@ -433,15 +470,19 @@ impl TranspositionTable {
             }
             counts[depth] += 1;
         }
-        let slots = (8 * sample.len()) as f64;
+        let slots = sample.len() as f64;
         counts.into_iter().map(|c| c as f64 / slots).collect()
     }
 
-    fn current_entries<'a>(&self, sample: &'a [Cluster]) -> impl Iterator<Item = u64> + 'a {
+    /// The slots of the first [`FILL_SAMPLE`] clusters.
+    fn sample(&self) -> &[AtomicU64] {
+        &self.used_slots()[..self.clusters.min(FILL_SAMPLE) * CLUSTER_SLOTS]
+    }
+
+    fn current_entries<'a>(&self, sample: &'a [AtomicU64]) -> impl Iterator<Item = u64> + 'a {
         let generation = self.generation.load(Ordering::Relaxed);
         sample
             .iter()
-            .flat_map(|cluster| cluster.0.iter())
             .map(|slot| slot.load(Ordering::Relaxed))
             .filter(move |&word| is_used(word) && word_generation(word) == generation)
     }

@@ -99,7 +99,9 @@ pub fn play_game<G: Game>(
         let limits = history.limits(spec.limits);
         let choice = agents[side.index()].choose(&state, &limits);
         let side_stats = &mut stats[side.index()];
-        side_stats.seconds += clock.elapsed().as_secs_f64();
+        let seconds = clock.elapsed().as_secs_f64();
+        side_stats.seconds += seconds;
+        side_stats.max_seconds = side_stats.max_seconds.max(seconds);
         let Some(choice) = choice else {
             break forfeit(side, "no move while legal moves remain".to_string());
         };

@@ -107,6 +107,10 @@ pub struct SideStats {
     pub depth_sum: u64,
     /// Seconds spent choosing moves.
     pub seconds: f64,
+    /// The longest time spent choosing one move, in seconds (0 in records written before it
+    /// was kept).
+    #[serde(default)]
+    pub max_seconds: f64,
 }
 
 impl SideStats {
@@ -117,6 +121,16 @@ impl SideStats {
             0.0
         } else {
             self.depth_sum as f64 / f64::from(self.moves)
+        }
+    }
+
+    /// Mean time per move, in milliseconds.
+    #[must_use]
+    pub fn mean_ms(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            1e3 * self.seconds / f64::from(self.moves)
         }
     }
 }

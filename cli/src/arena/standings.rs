@@ -92,6 +92,7 @@ impl Standings {
                 line.stats.nodes += stats.nodes;
                 line.stats.depth_sum += stats.depth_sum;
                 line.stats.seconds += stats.seconds;
+                line.stats.max_seconds = line.stats.max_seconds.max(stats.max_seconds);
             }
             if a != b {
                 pairs[a][b].add(record.wdl_for(a));
@@ -118,7 +119,8 @@ impl Standings {
     }
 
     /// The printable table: one row per engine (games, W, D, L, score, Elo with its 95%
-    /// interval, mean depth, thousands of nodes per second), the pairings when there are more
+    /// interval, mean depth, thousands of nodes per second, mean and longest milliseconds per
+    /// move), the pairings when there are more
     /// than two engines, and a line on colours, draws and game length.
     #[must_use]
     pub fn table(&self) -> String {
@@ -132,8 +134,18 @@ impl Standings {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<34} {:>6} {:>8}",
-            "engine", "games", "W", "D", "L", "score", "Elo [95% interval]", "depth", "knodes/s"
+            "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<34} {:>6} {:>8} {:>8} {:>8}",
+            "engine",
+            "games",
+            "W",
+            "D",
+            "L",
+            "score",
+            "Elo [95% interval]",
+            "depth",
+            "knodes/s",
+            "ms/move",
+            "max ms"
         );
         for e in &self.engines {
             let (depth, knps) = if e.stats.nodes == 0 {
@@ -147,7 +159,7 @@ impl Standings {
             };
             let _ = writeln!(
                 out,
-                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6} {:>8}",
+                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6} {:>8} {:>8.1} {:>8.1}",
                 e.name,
                 e.wdl.games(),
                 e.wdl.wins,
@@ -156,7 +168,9 @@ impl Standings {
                 100.0 * e.elo.score,
                 e.elo.to_string(),
                 depth,
-                knps
+                knps,
+                e.stats.mean_ms(),
+                1e3 * e.stats.max_seconds
             );
         }
         if self.engines.len() > 2 {
@@ -231,6 +245,7 @@ mod tests {
                 nodes: 1000,
                 depth_sum: 20,
                 seconds: 0.5,
+                max_seconds: 0.01 * id as f64,
             }; 2],
         }
     }
@@ -258,7 +273,13 @@ mod tests {
         );
         assert_eq!(s.engines[0].stats.moves, 20);
         assert!((s.engines[0].stats.mean_depth() - 4.0).abs() < 1e-12);
+        // 2 s over 20 moves; the longest move is that of the last game engine 0 played.
+        assert!((s.engines[0].stats.mean_ms() - 100.0).abs() < 1e-9);
+        assert!((s.engines[0].stats.max_seconds - 0.03).abs() < 1e-12);
+        assert!((s.engines[1].stats.max_seconds - 0.01).abs() < 1e-12);
         let table = s.table();
+        assert!(table.contains("ms/move"), "{table}");
+        assert!(table.contains("100.0"), "{table}");
         assert!(table.contains("a vs c: 1-1-0"), "{table}");
         assert!(table.contains("ply cap 1"), "{table}");
         let json: serde_json::Value = serde_json::from_str(&s.to_json_line()).unwrap();

@@ -255,6 +255,8 @@ pub(super) fn run<G: Notation>(
                     "elo": e.elo.elo,
                     "elo_lower": e.elo.lower,
                     "elo_upper": e.elo.upper,
+                    "mean_ms": e.stats.mean_ms(),
+                    "max_ms": 1e3 * e.stats.max_seconds,
                 })
             })
             .collect();

@@ -233,7 +233,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
         (first, last): (u32, u32),
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        let stop_when_proven = limits.depth.is_none();
+        // A proven win or loss seen in full ends deepening, even before a depth limit.
+        let stop_when_proven = true;
         let helpers = self.config.threads - 1;
         let bound = state.move_index_bound();
         while self.helpers.len() < helpers {
@@ -282,7 +283,14 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             };
             main.run.track_repetitions(limits);
             main.run.busy = Some(&shared.busy);
-            let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
+            let completed = deepen(
+                &mut main,
+                first,
+                last,
+                stop_when_proven,
+                config.time_policy,
+                on_iteration,
+            );
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
             main.run.watch.flush(nodes);

@@ -84,6 +84,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
+        // The search stops at the policy's hard limit (the budget minus a safety margin).
+        let limits = &self.config.time_policy.hard_limits(limits);
         let watch = LimitWatch::new(limits);
         if let Some(outcome) = state.outcome() {
             return SearchResult::game_over(outcome, state.side_to_move());
@@ -95,7 +97,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         let bound = state.move_index_bound();
         self.tables.prepare(bound);
         let (first, last) = depth_range(limits, self.config.iterative_deepening);
-        let stop_when_proven = limits.depth.is_none();
+        // A proven win or loss seen in full ends deepening, even before a depth limit.
+        let stop_when_proven = true;
         if self.config.threads > 1 {
             return self.search_threads(state, limits, watch, (first, last), on_iteration);
         }
@@ -109,7 +112,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             last,
         );
         run.track_repetitions(limits);
-        let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
+        let completed = deepen(
+            &mut run,
+            first,
+            last,
+            stop_when_proven,
+            self.config.time_policy,
+            on_iteration,
+        );
         let stats = run.stats();
         let partial = run.root_best.filter(|_| run.aborted);
         answer(state, &self.evaluator, completed, partial, stats)

@@ -70,10 +70,14 @@ impl SharedTable {
         self.snapshot().new_search();
     }
 
-    /// Empties the current table ([`TranspositionTable::clear`]).
+    /// Empties the table: a fresh, empty table of the same size becomes current (its memory is
+    /// mapped lazily, which is far cheaper than writing zeros over every slot of the old one);
+    /// searches move to it at their next iteration, like after a resize.
     pub fn clear(&self) {
         let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
-        self.snapshot().clear();
+        let buckets = self.snapshot().bucket_count();
+        let fresh = Arc::new(TranspositionTable::with_buckets(buckets));
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = fresh;
     }
 
     /// The size in bytes of the current table.
@@ -119,6 +123,21 @@ mod tests {
             .filter(|&n| small.probe(hash(n), 3, false).is_some())
             .count();
         assert!(kept > 990, "{kept}");
+    }
+
+    #[test]
+    fn clearing_empties_the_table_and_keeps_its_size() {
+        let shared = SharedTable::new(2);
+        let table = shared.snapshot();
+        table.new_search();
+        for n in 0..100 {
+            table.store(hash(n), 0, 3, Bound::Exact, Score::cp(1), None);
+        }
+        shared.clear();
+        let cleared = shared.snapshot();
+        assert_eq!(cleared.bytes(), 2 << 20);
+        assert_eq!(cleared.generation(), 0);
+        assert!((0..100).all(|n| cleared.probe(hash(n), 3, false).is_none()));
     }
 
     #[test]

@@ -144,3 +144,23 @@ fn resize_keeps_entries() {
         .count();
     assert_eq!(kept, 8);
 }
+
+#[test]
+fn clusters_start_on_cache_lines_and_stay_inside_the_allocation() {
+    for buckets in [4, 64, 1 << 12] {
+        let tt = TranspositionTable::with_buckets(buckets);
+        assert_eq!(tt.bucket(0).as_ptr() as usize % 64, 0, "{buckets} buckets");
+        // Bucket 4 starts the second cluster: one cache line further.
+        if buckets > 4 {
+            assert_eq!(tt.bucket(4).as_ptr() as usize % 64, 0);
+        }
+        // The last bucket is in range (the spare cluster covers the alignment shift).
+        assert_eq!(tt.bucket(buckets - 1).len(), 2);
+        assert_eq!(tt.used_slots().len(), buckets * 2);
+        assert!(
+            tt.used_slots()
+                .iter()
+                .all(|slot| slot.load(Ordering::Relaxed) == 0)
+        );
+    }
+}
