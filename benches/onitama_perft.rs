@@ -1,7 +1,7 @@
 //! Perft speed of Onitama through the generic `plies::harness::perft`, from community deals.
 //!
 //! Key invariant: every measured run asserts its node count against the community perft tables
-//! (/work/shared/design/rules/onitama.md), so a faster time cannot come from a wrong count.
+//! (docs/rules/onitama.md), so a faster time cannot come from a wrong count.
 
 use std::hint::black_box;
 use std::time::Duration;

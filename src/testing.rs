@@ -300,7 +300,7 @@ impl Game for Cycle {
     fn classify(&self, mv: u8) -> MoveClass {
         if self.play(mv).outcome() == Some(Outcome::Win(self.to_move)) {
             MoveClass::Win
-        } else if (self.edge(mv) >> 30) % 3 == 0 {
+        } else if (self.edge(mv) >> 30).is_multiple_of(3) {
             MoveClass::Capture
         } else {
             MoveClass::Quiet

@@ -82,22 +82,22 @@ impl<E> TableAlphaBeta<E> {
         if depth == 0 {
             return self.evaluator.evaluate(state);
         }
-        if let Some(entry) = self.table.get(&state.hash()) {
-            if entry.depth == depth {
-                let score = if self.bug == Bug::NoPlyAdjust {
-                    entry.score
-                } else {
-                    entry.score.from_tt(ply)
+        if let Some(entry) = self.table.get(&state.hash())
+            && entry.depth == depth
+        {
+            let score = if self.bug == Bug::NoPlyAdjust {
+                entry.score
+            } else {
+                entry.score.from_tt(ply)
+            };
+            let usable = self.bug == Bug::IgnoreBound
+                || match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
                 };
-                let usable = self.bug == Bug::IgnoreBound
-                    || match entry.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => score >= beta,
-                        Bound::Upper => score <= alpha,
-                    };
-                if usable {
-                    return score;
-                }
+            if usable {
+                return score;
             }
         }
         let original_alpha = alpha;

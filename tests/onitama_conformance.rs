@@ -2,7 +2,7 @@
 //! to their end, every rules invariant at every position.
 //!
 //! Key invariant: the start positions are written in the project notation
-//! (/work/shared/design/rules/onitama.md), not produced by the crate.
+//! (docs/rules/onitama.md), not produced by the crate.
 
 use plies::Notation;
 use plies::harness::check_conformance;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use plies_cli::{BenchSignature, BenchSuite, GameCli, evaluator, main_with_suite};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
-/// The two openings of rules/yinsh.md after their ten placements, White to move.
+/// The two openings of docs/rules/yinsh.md after their ten placements, White to move.
 const BENCH_POSITIONS: &[&str] = &[
     "..B./......./.....B../W..B...../W..B....../W...B..../W........./W......../......../......./.... w move 0-0 0 normal",
     "..../......./.....B../........./.B.B..B.../........./WWWWWB..../........./......../......./.... w move 0-0 0 normal",

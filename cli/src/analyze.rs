@@ -79,7 +79,8 @@ pub(super) fn run<G: Notation>(
 
 /// The search limits asked for; at least one is present (clap enforces it).
 fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
-    let mut limits = SearchLimits::default();
+    // Analysis ends at a proven win or loss, even before the depth asked.
+    let mut limits = SearchLimits::default().until_proven();
     if let Some(depth) = args.depth {
         limits.depth = Some(check_depth(depth)?);
     }

@@ -101,10 +101,10 @@ impl<G: Game> PlayoutPolicy<G> for HeavyPlayout {
     }
 
     fn choose(&self, state: &G, moves: &[G::Move], context: &mut PlayoutContext<'_, G>) -> usize {
-        if let HeavyMode::EpsilonGreedy { epsilon } = self.mode {
-            if context.rng.unit() < epsilon {
-                return context.rng.below(moves.len());
-            }
+        if let HeavyMode::EpsilonGreedy { epsilon } = self.mode
+            && context.rng.unit() < epsilon
+        {
+            return context.rng.below(moves.len());
         }
         let mover = state.side_to_move();
         context.scores.clear();

@@ -75,16 +75,16 @@ impl<G: Game> Worker<G> {
     /// tree. Expands the root and resets the counters.
     pub fn prepare(&mut self, state: &G, reuse: bool, budget: usize) {
         let mut kept = false;
-        if let (true, Some(old)) = (reuse, &self.root) {
-            if let Some((index, line)) = self.tree.find(state.hash(), MAX_REUSE_DEPTH) {
-                let mut replay = old.clone();
-                for mv in line {
-                    replay = replay.play(mv);
-                }
-                if replay.hash() == state.hash() && replay.side_to_move() == state.side_to_move() {
-                    self.tree.reroot(index);
-                    kept = true;
-                }
+        if let (true, Some(old)) = (reuse, &self.root)
+            && let Some((index, line)) = self.tree.find(state.hash(), MAX_REUSE_DEPTH)
+        {
+            let mut replay = old.clone();
+            for mv in line {
+                replay = replay.play(mv);
+            }
+            if replay.hash() == state.hash() && replay.side_to_move() == state.side_to_move() {
+                self.tree.reroot(index);
+                kept = true;
             }
         }
         if !kept {

@@ -69,7 +69,7 @@ impl Game for Graph {
     }
     fn play(&self, mv: u8) -> Graph {
         let edge = self.edge(mv);
-        let extra_turn = (edge >> 20) % 4 == 0;
+        let extra_turn = (edge >> 20).is_multiple_of(4);
         Graph {
             node: edge % self.nodes,
             to_move: if extra_turn {
@@ -103,7 +103,7 @@ impl Game for Graph {
         let child = self.play(mv);
         if child.outcome() == Some(Outcome::Win(self.to_move)) {
             MoveClass::Win
-        } else if (self.edge(mv) >> 30) % 4 == 0 {
+        } else if (self.edge(mv) >> 30).is_multiple_of(4) {
             MoveClass::Capture
         } else {
             MoveClass::Quiet

@@ -8,7 +8,8 @@
 //! - without a time limit or stop flag the sequence of iterations, and so every node count, is
 //!   deterministic: the time manager only ever reads the clock when there is a time limit;
 //! - deepening ends early once the root score is a win or loss whose distance the last iteration
-//!   saw in full (deeper iterations cannot change it), with or without a depth limit;
+//!   saw in full (deeper iterations cannot change it): always without a depth limit, and under
+//!   one when the limits ask for it (`SearchLimits::stop_when_proven`, which analysis sets);
 //! - time limits ([`TimePolicy::Spend`], the default): the search's *hard* limit is the budget
 //!   minus a small safety margin ([`hard_margin`]); the search aborts there (the clock is read
 //!   every 256 positions), so it never answers later than the budget. Between iterations, the

@@ -29,6 +29,11 @@ pub struct SearchLimits {
     /// Searchers of a game with a repetition rule ([`crate::Game::has_repetition_rule`]) count
     /// a position's occurrences in it and along the searched line; other games ignore it.
     pub history: Option<Arc<[u64]>>,
+    /// End iterative deepening once the score is a win or loss the last iteration saw in full,
+    /// even before the depth limit (analysis: `analyze --depth 30` stops at the proof). Without
+    /// a depth limit deepening always ends there; with one and this unset, the search reaches
+    /// exactly the depth asked (what the consistency checks compare with plain minimax).
+    pub stop_when_proven: bool,
 }
 
 impl SearchLimits {
@@ -60,6 +65,13 @@ impl SearchLimits {
             time: Some(time),
             ..SearchLimits::default()
         }
+    }
+
+    /// The same limits, ending deepening at a proven result ([`SearchLimits::stop_when_proven`]).
+    #[must_use]
+    pub fn until_proven(mut self) -> SearchLimits {
+        self.stop_when_proven = true;
+        self
     }
 
     /// The same limits, also stopped by `flag`.
@@ -321,6 +333,13 @@ impl LimitWatch {
     pub fn time_limit(&self) -> Option<Duration> {
         self.deadline
             .map(|deadline| deadline.saturating_duration_since(self.start))
+    }
+
+    /// The time left before the time limit (`None` without one; zero once it has passed).
+    #[cfg(test)]
+    fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 }
 

@@ -72,7 +72,7 @@ impl Game for Maze {
 
     fn play(&self, mv: u8) -> Maze {
         let edge = self.edge(mv);
-        let extra_turn = (edge >> 20) % 4 == 0;
+        let extra_turn = (edge >> 20).is_multiple_of(4);
         Maze {
             node: edge % self.nodes,
             to_move: if extra_turn {
@@ -116,7 +116,7 @@ impl Game for Maze {
         let child = self.play(mv);
         match child.outcome() {
             Some(Outcome::Win(side)) if side == self.to_move => MoveClass::Win,
-            _ if (self.edge(mv) >> 40) % 5 == 0 => MoveClass::Capture,
+            _ if (self.edge(mv) >> 40).is_multiple_of(5) => MoveClass::Capture,
             _ => MoveClass::Quiet,
         }
     }

@@ -163,14 +163,14 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
     /// view: a position its repetition ends is finished, any other is searched `depth` more
     /// plies.
     fn child_value(&mut self, state: &G, child: &G, depth: u32, ply: usize) -> Score {
-        if let Some(repetitions) = self.repetitions.as_mut() {
-            if let Some(outcome) = repetitions.outcome(child, state.side_to_move(), ply) {
-                self.pv[ply].clear();
-                self.stats.seldepth = self.stats.seldepth.max(ply as u32);
-                self.stats.leaves += 1;
-                let value = Score::terminal(outcome, child.side_to_move(), ply as u32);
-                return from_parent_view(state, child, value);
-            }
+        if let Some(repetitions) = self.repetitions.as_mut()
+            && let Some(outcome) = repetitions.outcome(child, state.side_to_move(), ply)
+        {
+            self.pv[ply].clear();
+            self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+            self.stats.leaves += 1;
+            let value = Score::terminal(outcome, child.side_to_move(), ply as u32);
+            return from_parent_view(state, child, value);
         }
         from_parent_view(state, child, self.value(child, depth, ply))
     }

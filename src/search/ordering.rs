@@ -151,16 +151,15 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             while self.killer_slot < 2 {
                 let slot = self.killer_slot;
                 self.killer_slot += 1;
-                if let Some(killer) = self.killers[slot] {
-                    if Some(killer) != self.tt_move
-                        && Some(killer) != self.killers_done[0]
-                        && state.move_from_index(state.move_index(killer)) == Some(killer)
-                        && state.classify(killer) == MoveClass::Quiet
-                    {
-                        self.killers_done[slot] = Some(killer);
-                        self.picked += 1;
-                        return Some(killer);
-                    }
+                if let Some(killer) = self.killers[slot]
+                    && Some(killer) != self.tt_move
+                    && Some(killer) != self.killers_done[0]
+                    && state.move_from_index(state.move_index(killer)) == Some(killer)
+                    && state.classify(killer) == MoveClass::Quiet
+                {
+                    self.killers_done[slot] = Some(killer);
+                    self.picked += 1;
+                    return Some(killer);
                 }
             }
             self.stage = Stage::PickQuiet;
@@ -394,7 +393,7 @@ mod tests {
         let pick = |k: usize| (k % 7 < 6).then(|| all[k % 7 % 6]);
         let killers = [pick(salt), pick(salt / 7 + 3)];
         let tt_move = legal.get(salt % 5).copied();
-        let tt_index = (salt % 3 == 0).then_some(salt % 9);
+        let tt_index = salt.is_multiple_of(3).then_some(salt % 9);
         let mut picker = MovePicker::new(tt_move, tt_index, killers);
         let (mut moves, mut scores) = (Vec::new(), Vec::new());
         let mut seen = Vec::new();

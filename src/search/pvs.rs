@@ -436,10 +436,10 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             let child = state.play(mv);
             self.stats.nodes += 1;
             // The child probes the table soon (if it has plies enough to use the table).
-            if depth > self.tt_min_depth {
-                if let Some(tt) = self.tt.as_deref() {
-                    tt.prefetch(child.hash());
-                }
+            if depth > self.tt_min_depth
+                && let Some(tt) = self.tt.as_deref()
+            {
+                tt.prefetch(child.hash());
             }
             let child_hash = busy.map(|busy| (busy, child.hash()));
             if let Some((busy, hash)) = child_hash {

@@ -110,13 +110,13 @@ impl Journal {
                     task.opening
                 ));
             }
-            if let (Some(openings), Some(text)) = (openings, &record.opening_position) {
-                if openings.get(task.opening) != Some(text) {
-                    return Err(format!(
-                        "results game {id} started from '{text}', not from this run's opening {}",
-                        task.opening
-                    ));
-                }
+            if let (Some(openings), Some(text)) = (openings, &record.opening_position)
+                && openings.get(task.opening) != Some(text)
+            {
+                return Err(format!(
+                    "results game {id} started from '{text}', not from this run's opening {}",
+                    task.opening
+                ));
             }
         }
         Ok(())

@@ -11,6 +11,7 @@
 use std::time::Instant;
 
 use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
+use plies::Score;
 use plies::agent::Agent;
 use plies::game::{Game, GameHistory, Side};
 use plies::notation::Notation;
@@ -111,6 +112,10 @@ pub fn play_game<G: Game>(
             break forfeit(side, format!("illegal move {:?}", choice.mv));
         }
         side_stats.moves += 1;
+        if !choice.score.is_some_and(Score::is_decisive) {
+            side_stats.open_moves += 1;
+            side_stats.open_seconds += seconds;
+        }
         side_stats.nodes += choice.nodes;
         side_stats.depth_sum += u64::from(choice.depth);
         if let Some(text) = &spec.text {

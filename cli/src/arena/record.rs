@@ -111,6 +111,14 @@ pub struct SideStats {
     /// was kept).
     #[serde(default)]
     pub max_seconds: f64,
+    /// Moves chosen without a proven win or loss in sight: the moves where the time manager
+    /// decided how long to think (a proven result ends a search at once). 0 in records written
+    /// before it was kept.
+    #[serde(default)]
+    pub open_moves: u32,
+    /// Seconds spent on the [`SideStats::open_moves`].
+    #[serde(default)]
+    pub open_seconds: f64,
 }
 
 impl SideStats {
@@ -131,6 +139,16 @@ impl SideStats {
             0.0
         } else {
             1e3 * self.seconds / f64::from(self.moves)
+        }
+    }
+
+    /// Mean time per open move (see [`SideStats::open_moves`]), in milliseconds.
+    #[must_use]
+    pub fn mean_open_ms(&self) -> f64 {
+        if self.open_moves == 0 {
+            0.0
+        } else {
+            1e3 * self.open_seconds / f64::from(self.open_moves)
         }
     }
 }

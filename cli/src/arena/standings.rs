@@ -93,6 +93,8 @@ impl Standings {
                 line.stats.depth_sum += stats.depth_sum;
                 line.stats.seconds += stats.seconds;
                 line.stats.max_seconds = line.stats.max_seconds.max(stats.max_seconds);
+                line.stats.open_moves += stats.open_moves;
+                line.stats.open_seconds += stats.open_seconds;
             }
             if a != b {
                 pairs[a][b].add(record.wdl_for(a));
@@ -119,7 +121,8 @@ impl Standings {
     }
 
     /// The printable table: one row per engine (games, W, D, L, score, Elo with its 95%
-    /// interval, mean depth, thousands of nodes per second, mean and longest milliseconds per
+    /// interval, mean depth, thousands of nodes per second, mean milliseconds per move, mean per open move
+    /// (no proven result in sight) and longest milliseconds per
     /// move), the pairings when there are more
     /// than two engines, and a line on colours, draws and game length.
     #[must_use]
@@ -134,7 +137,7 @@ impl Standings {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<34} {:>6} {:>8} {:>8} {:>8}",
+            "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<34} {:>6} {:>8} {:>8} {:>8} {:>8}",
             "engine",
             "games",
             "W",
@@ -145,6 +148,7 @@ impl Standings {
             "depth",
             "knodes/s",
             "ms/move",
+            "open ms",
             "max ms"
         );
         for e in &self.engines {
@@ -159,7 +163,7 @@ impl Standings {
             };
             let _ = writeln!(
                 out,
-                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6} {:>8} {:>8.1} {:>8.1}",
+                "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}%  {:<34} {:>6} {:>8} {:>8.1} {:>8.1} {:>8.1}",
                 e.name,
                 e.wdl.games(),
                 e.wdl.wins,
@@ -170,6 +174,7 @@ impl Standings {
                 depth,
                 knps,
                 e.stats.mean_ms(),
+                e.stats.mean_open_ms(),
                 1e3 * e.stats.max_seconds
             );
         }
@@ -246,6 +251,8 @@ mod tests {
                 depth_sum: 20,
                 seconds: 0.5,
                 max_seconds: 0.01 * id as f64,
+                open_moves: 4,
+                open_seconds: 0.48,
             }; 2],
         }
     }
@@ -275,11 +282,17 @@ mod tests {
         assert!((s.engines[0].stats.mean_depth() - 4.0).abs() < 1e-12);
         // 2 s over 20 moves; the longest move is that of the last game engine 0 played.
         assert!((s.engines[0].stats.mean_ms() - 100.0).abs() < 1e-9);
+        // 1.92 s over the 16 open moves (the other 4 had a proven result).
+        assert!((s.engines[0].stats.mean_open_ms() - 120.0).abs() < 1e-9);
         assert!((s.engines[0].stats.max_seconds - 0.03).abs() < 1e-12);
         assert!((s.engines[1].stats.max_seconds - 0.01).abs() < 1e-12);
         let table = s.table();
         assert!(table.contains("ms/move"), "{table}");
         assert!(table.contains("100.0"), "{table}");
+        assert!(
+            table.contains("open ms") && table.contains("120.0"),
+            "{table}"
+        );
         assert!(table.contains("a vs c: 1-1-0"), "{table}");
         assert!(table.contains("ply cap 1"), "{table}");
         let json: serde_json::Value = serde_json::from_str(&s.to_json_line()).unwrap();

@@ -185,15 +185,15 @@ pub(super) fn run<G: Notation>(
         if failure.is_some() {
             return;
         }
-        if let Some(journal) = journal.as_mut() {
-            if let Err(e) = journal.append(record) {
-                failure = Some(CliError::Invalid(format!(
-                    "cannot write {}: {e}",
-                    journal.path().display()
-                )));
-                stop.store(true, Ordering::Relaxed);
-                return;
-            }
+        if let Some(journal) = journal.as_mut()
+            && let Err(e) = journal.append(record)
+        {
+            failure = Some(CliError::Invalid(format!(
+                "cannot write {}: {e}",
+                journal.path().display()
+            )));
+            stop.store(true, Ordering::Relaxed);
+            return;
         }
         first.add(record.wdl_for(0));
         let llr = sprt.map(|test| test.llr(first));
@@ -256,6 +256,7 @@ pub(super) fn run<G: Notation>(
                     "elo_lower": e.elo.lower,
                     "elo_upper": e.elo.upper,
                     "mean_ms": e.stats.mean_ms(),
+                    "mean_open_ms": e.stats.mean_open_ms(),
                     "max_ms": 1e3 * e.stats.max_seconds,
                 })
             })

@@ -1,6 +1,6 @@
 //! The infinite-move policy (crate docs): a move needing more than 200 laps is illegal, and a
 //! position whose only candidate moves are infinite is a draw. Uses the two infinite-move
-//! positions seen in real games (rules/hus.md). A constructed position whose *only* move is
+//! positions seen in real games (docs/rules/hus.md). A constructed position whose *only* move is
 //! infinite (a draw) is tested in `only_infinite.rs`.
 
 use plies::{Game, MoveClass, Notation, Outcome, Side};

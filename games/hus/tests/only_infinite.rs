@@ -1,13 +1,13 @@
 //! The infinite-move policy's second half (crate docs): a position whose side to move has pits
 //! with 2+ seeds but only infinite moves is over, as a draw, with no move to play. The real
-//! positions of rules/hus.md have one infinite move among many, so this file finds a position
+//! positions of docs/rules/hus.md have one infinite move among many, so this file finds a position
 //! whose only candidate move never ends, by brute force over a small family of seed layouts,
 //! proves that move endless with its own sowing reference (the sowing state repeats exactly),
 //! and checks the crate: no legal move, the move text refused, the outcome a draw, and the
 //! searchers answering with no move.
 //!
 //! Key invariant: the position and the endlessness come from this file's reference sowing
-//! (written from rules/hus.md, with no capture possible), never from the crate under test.
+//! (written from docs/rules/hus.md, with no capture possible), never from the crate under test.
 
 use std::collections::HashSet;
 
@@ -26,7 +26,7 @@ enum Sowing {
     Cycles(usize),
 }
 
-/// Reference relay sowing of `pit` in `row` (rules/hus.md, captures impossible): scoop, sow one
+/// Reference relay sowing of `pit` in `row` (docs/rules/hus.md, captures impossible): scoop, sow one
 /// seed per pit forward; the move ends when the last seed falls into an empty pit, otherwise
 /// that pit is scooped and sown on. Stops when a state repeats (or after `limit` laps, which
 /// the callers never reach).

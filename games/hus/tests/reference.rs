@@ -1,4 +1,4 @@
-//! Hus against the numbers of the rules document (`rules/hus.md`): perft 1–5 from the start,
+//! Hus against the numbers of the rules document (`docs/rules/hus.md`): perft 1–5 from the start,
 //! the three seeded random games (length, winner, first moves, final rows), and an independent
 //! slow re-implementation of the sowing rules used to cross-check perft and to give perft 6.
 //!

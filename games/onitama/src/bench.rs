@@ -28,7 +28,7 @@ pub const BENCH_DEALS: [&str; 8] = [
     "bbBbb/5/5/5/rrRrr r crab,dragon monkey,tiger mantis",
 ];
 
-/// The Java engine's published sample position (blue to move wins; rules/onitama.md).
+/// The Java engine's published sample position (blue to move wins; docs/rules/onitama.md).
 pub const SAMPLE_POSITION: &str = "bbBbb/5/5/3R1/rr1rr b crane,horse tiger,ox rooster";
 
 /// The depth of the quick bench (`bench` without options).

@@ -72,7 +72,7 @@ pub enum Repetition {
     /// `d`: the game is drawn.
     Draw,
     /// `w`: the side that makes the move producing the third occurrence loses (as OpenTafl
-    /// plays it, see rules/tafl.md).
+    /// plays it, see docs/rules/tafl.md).
     MoverLoses,
     /// `l`: the side that makes the move producing the third occurrence wins.
     MoverWins,

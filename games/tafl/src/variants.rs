@@ -1,4 +1,4 @@
-//! The built-in variants: OpenTafl's own rules strings (rules/tafl.md), Brandubh
+//! The built-in variants: OpenTafl's own rules strings (docs/rules/tafl.md), Brandubh
 //! "federation" and Copenhagen with the official repetition rule.
 //!
 //! Key invariant: the strings are OpenTafl's verbatim (our extensions only add keys OpenTafl

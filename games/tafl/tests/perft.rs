@@ -1,7 +1,7 @@
-//! Perft from the built-in start positions against rules/tafl.md (numbers computed with
+//! Perft from the built-in start positions against docs/rules/tafl.md (numbers computed with
 //! OpenTafl's move generator; independent of this crate).
 //!
-//! Key invariant: the expected numbers are copied from /work/shared/design/rules/tafl.md.
+//! Key invariant: the expected numbers are copied from docs/rules/tafl.md.
 
 use plies::harness::perft::{PerftConvention, perft};
 use plies_tafl::start_of;

@@ -4,7 +4,7 @@
 //! replayed through the generic game loop's bookkeeping ([`plies::GameHistory`], what the arena
 //! and `play` use) end by repetition exactly where [`GameRecord`] says.
 //!
-//! Key invariant: expectations come from the rules text (rules/tafl.md), not from the searcher.
+//! Key invariant: expectations come from the rules text (docs/rules/tafl.md), not from the searcher.
 
 use plies::search::{Minimax, Pvs, PvsConfig};
 use plies::{Game, GameHistory, Notation, Outcome, Score, SearchLimits, Searcher, Side};

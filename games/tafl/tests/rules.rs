@@ -1,7 +1,7 @@
 //! Hand-made positions for each rule: custodial capture, hostile squares, king strength,
 //! shieldwalls, edge forts, encirclement, escapes, no-move loss, repetition.
 //!
-//! Key invariant: every expectation is derived from the rules text (rules/tafl.md and the
+//! Key invariant: every expectation is derived from the rules text (docs/rules/tafl.md and the
 //! Copenhagen rules), never from running the crate.
 
 mod common;

@@ -2,7 +2,7 @@
 //! (`ks:m`), speed limits (`spd`), shieldwalls without the flanking rule (`swf:n`) and
 //! fortress squares (`afor`/`dfor` with their `h`/`p`/`s` sets); and the keys still rejected.
 //!
-//! Key invariant: every expectation is derived from the rules text (rules/tafl.md, OpenTafl's
+//! Key invariant: every expectation is derived from the rules text (docs/rules/tafl.md, OpenTafl's
 //! notation spec and its rules descriptions), never from running the crate.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Yinsh perft(5) from the first opening of rules/yinsh.md (decision level, leaf convention).
+//! Yinsh perft(5) from the first opening of docs/rules/yinsh.md (decision level, leaf convention).
 //! The document gives depths 1–4 only, so the bench asserts depth 4 (13,229,621, from the
 //! document) before timing depth 5, and prints the depth-5 count (682,876,657 when written;
 //! not independently confirmed).

@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn colour_swap_keeps_the_value_and_markers_count() {
-        // Opening 2 of rules/yinsh.md after one ring move, and the same with colours swapped.
+        // Opening 2 of docs/rules/yinsh.md after one ring move, and the same with colours swapped.
         let state = Yinsh::start_position()
             .play_line("g2 e7 g3 e2 g4 g7 g5 e4 g6 c6 g2-f2")
             .unwrap();

@@ -1,5 +1,5 @@
 //! Yinsh through the shared harness: the conformance suite on random games to their end (normal
-//! and Blitz, from the empty board and from the two openings of rules/yinsh.md), and every
+//! and Blitz, from the empty board and from the two openings of docs/rules/yinsh.md), and every
 //! standard searcher against plain minimax with the game's evaluator and the hash evaluator.
 //!
 //! Key invariant: expected values come from `Minimax::root_values` inside the harness.

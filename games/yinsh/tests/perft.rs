@@ -1,4 +1,4 @@
-//! Yinsh perft against rules/yinsh.md: the two openings (ten placements, then White to move)
+//! Yinsh perft against docs/rules/yinsh.md: the two openings (ten placements, then White to move)
 //! to depth 4 (depth 4 only in release builds), and the empty board to depth 3.
 //!
 //! Key invariant: the expected numbers come from the rules document.

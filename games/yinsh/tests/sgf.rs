@@ -7,7 +7,7 @@
 use plies::{Game, Notation, Side};
 use plies_yinsh::{Phase, read_sgf};
 
-/// Opening 1 of rules/yinsh.md, then a few ring moves.
+/// Opening 1 of docs/rules/yinsh.md, then a few ring moves.
 const RECORD: &str = "(;GM[24]VV[1]SU[Yinsh]
 ; P0[1 Start P0]
 ; P0[2 place wr G 2]; P1[3 place br C 6]; P0[4 place wr F 2]; P1[5 place br D 4]

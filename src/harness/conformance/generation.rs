@@ -74,13 +74,13 @@ impl<G: Notation> Checker<G> {
         let bound = state.move_index_bound().max(1);
         for probe in 0..STRAY_PROBES {
             let index = probe * bound / STRAY_PROBES;
-            if let Some(found) = state.move_from_index(index) {
-                if !moves.contains(&found) || state.move_index(found) != index {
-                    let detail = format!(
-                        "move_from_index({index}) gave {found:?}, not a legal move of that index"
-                    );
-                    return Err(self.fail(Check::MoveFromIndex, state, None, detail));
-                }
+            if let Some(found) = state.move_from_index(index)
+                && (!moves.contains(&found) || state.move_index(found) != index)
+            {
+                let detail = format!(
+                    "move_from_index({index}) gave {found:?}, not a legal move of that index"
+                );
+                return Err(self.fail(Check::MoveFromIndex, state, None, detail));
             }
         }
         Ok(())

@@ -23,7 +23,7 @@ impl Game for Corridor {
     type Move = u8;
 
     fn side_to_move(&self) -> Side {
-        if self.step % 2 == 0 {
+        if self.step.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second

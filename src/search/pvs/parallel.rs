@@ -233,8 +233,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
         (first, last): (u32, u32),
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        // A proven win or loss seen in full ends deepening, even before a depth limit.
-        let stop_when_proven = true;
+        // A proven win or loss seen in full ends deepening; before a depth limit only if asked.
+        let stop_when_proven = limits.depth.is_none() || limits.stop_when_proven;
         let helpers = self.config.threads - 1;
         let bound = state.move_index_bound();
         while self.helpers.len() < helpers {

@@ -97,8 +97,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         let bound = state.move_index_bound();
         self.tables.prepare(bound);
         let (first, last) = depth_range(limits, self.config.iterative_deepening);
-        // A proven win or loss seen in full ends deepening, even before a depth limit.
-        let stop_when_proven = true;
+        // A proven win or loss seen in full ends deepening; before a depth limit only if asked.
+        let stop_when_proven = limits.depth.is_none() || limits.stop_when_proven;
         if self.config.threads > 1 {
             return self.search_threads(state, limits, watch, (first, last), on_iteration);
         }

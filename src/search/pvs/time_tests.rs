@@ -73,7 +73,7 @@ fn a_proven_win_ends_deepening_under_a_depth_limit() {
         let mut pvs = Pvs::new(PileDifference, config(TimePolicy::Spend));
         let mut depths = Vec::new();
         let mut scores: Vec<Score> = Vec::new();
-        let result = pvs.search_with(&state, &SearchLimits::depth(30), &mut |it| {
+        let result = pvs.search_with(&state, &SearchLimits::depth(30).until_proven(), &mut |it| {
             depths.push(it.depth);
             scores.push(it.score);
         });
