@@ -538,6 +538,33 @@ pub fn run_engine(
     Ok(())
 }
 
+/// One line of section `name` of an OTEP transcript: `(true, text)` for a `host> ` line,
+/// `(false, text)` for an `engine> ` line. Sections open with `== name ==`; other lines are
+/// comments. `None` when the transcript has no such section. The transcript test and the
+/// scripted engine (`tafl-otep-script`) read `tests/data/otep-transcript.txt` with it.
+#[must_use]
+pub fn transcript_section(text: &str, name: &str) -> Option<Vec<(bool, String)>> {
+    let mut lines = None;
+    for raw in text.lines() {
+        let raw = raw.trim_end();
+        if let Some(title) = raw.strip_prefix("== ").and_then(|t| t.strip_suffix(" ==")) {
+            if lines.is_some() {
+                break;
+            }
+            if title == name {
+                lines = Some(Vec::new());
+            }
+        } else if let Some(list) = lines.as_mut() {
+            if let Some(l) = raw.strip_prefix("host> ") {
+                list.push((true, l.to_string()));
+            } else if let Some(l) = raw.strip_prefix("engine> ") {
+                list.push((false, l.to_string()));
+            }
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

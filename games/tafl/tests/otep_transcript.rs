@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use plies::{Game, Notation, Side};
-use plies_tafl::otep::run_engine;
+use plies_tafl::otep::{run_engine, transcript_section};
 use plies_tafl::referee::{MatchConfig, run_match};
 use plies_tafl::{Board, GameRecord, Tafl};
 
@@ -20,24 +20,8 @@ const TRANSCRIPT: &str = include_str!("data/otep-transcript.txt");
 
 /// `(host sends it, text)` for each line of section `name`.
 fn section(name: &str) -> Vec<(bool, String)> {
-    let mut lines = None;
-    for raw in TRANSCRIPT.lines() {
-        if let Some(title) = raw.strip_prefix("== ").and_then(|t| t.strip_suffix(" ==")) {
-            if lines.is_some() {
-                break;
-            }
-            if title == name {
-                lines = Some(Vec::new());
-            }
-        } else if let Some(list) = lines.as_mut() {
-            if let Some(l) = raw.strip_prefix("host> ") {
-                list.push((true, l.to_string()));
-            } else if let Some(l) = raw.strip_prefix("engine> ") {
-                list.push((false, l.to_string()));
-            }
-        }
-    }
-    lines.unwrap_or_else(|| panic!("no section {name} in the transcript"))
+    transcript_section(TRANSCRIPT, name)
+        .unwrap_or_else(|| panic!("no section {name} in the transcript"))
 }
 
 fn host_lines(name: &str) -> Vec<String> {

@@ -12,30 +12,7 @@ use std::fs::File;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-/// One transcript line of the chosen section: `true` if the host sends it.
-type Line = (bool, String);
-
-fn section(text: &str, name: &str) -> Option<Vec<Line>> {
-    let mut lines = None;
-    for raw in text.lines() {
-        let raw = raw.trim_end();
-        if let Some(title) = raw.strip_prefix("== ").and_then(|t| t.strip_suffix(" ==")) {
-            if lines.is_some() {
-                break;
-            }
-            if title == name {
-                lines = Some(Vec::new());
-            }
-        } else if let Some(list) = lines.as_mut() {
-            if let Some(l) = raw.strip_prefix("host> ") {
-                list.push((true, l.to_string()));
-            } else if let Some(l) = raw.strip_prefix("engine> ") {
-                list.push((false, l.to_string()));
-            }
-        }
-    }
-    lines
-}
+use plies_tafl::otep::transcript_section;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,7 +27,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(script) = section(&text, name) else {
+    let Some(script) = transcript_section(&text, name) else {
         eprintln!("no section '{name}' in {path}");
         return ExitCode::from(2);
     };
