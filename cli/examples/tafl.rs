@@ -366,7 +366,7 @@ fn main() -> ExitCode {
             return match result {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("error: {}", plies_cli::one_line(&e));
                     ExitCode::FAILURE
                 }
             };
@@ -390,7 +390,7 @@ fn main() -> ExitCode {
             return match referee(&args[2..]) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("error: {}", plies_cli::one_line(&e));
                     ExitCode::FAILURE
                 }
             };
@@ -401,14 +401,14 @@ fn main() -> ExitCode {
     let chosen = match take_eval(&mut args) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("error: {}", plies_cli::one_line(&e));
             return ExitCode::from(2);
         }
     };
     let args = match rewrite(args) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("error: {}", plies_cli::one_line(&e));
             return ExitCode::from(2);
         }
     };

@@ -279,6 +279,15 @@ mod tests {
         }
     }
 
+    /// An error quoting input with a newline stays one line (found by fuzzing: positions are
+    /// echoed in errors).
+    #[test]
+    fn errors_quoting_newlines_stay_one_line() {
+        let err = run_invalid("analyze --depth 2 --position \"7\n5 1\"");
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.contains("7\\n5"), "{err}");
+    }
+
     /// MCTS has no search depth: `--depth` with it is refused rather than ignored.
     #[test]
     fn mcts_refuses_a_depth() {

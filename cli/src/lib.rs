@@ -113,13 +113,27 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(text) => write!(f, "{}", text.trim_end()),
-            CliError::Invalid(text) => write!(f, "error: {text}"),
-            CliError::Io(err) => write!(f, "error: i/o: {err}"),
+            CliError::Invalid(text) => write!(f, "error: {}", one_line(text)),
+            CliError::Io(err) => write!(f, "error: i/o: {}", one_line(&err.to_string())),
         }
     }
 }
 
 impl std::error::Error for CliError {}
+
+/// `text` on one line: control characters (newlines, tabs, escapes) written as Rust escapes
+/// (`\n`), so an error quoting the user's input stays one line whatever the input held.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 impl From<io::Error> for CliError {
     fn from(err: io::Error) -> CliError {

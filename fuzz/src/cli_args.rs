@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use plies::Notation;
 use plies_cli::{EvaluatorFactory, GameCli, evaluator};
 
-use crate::mutate::{BAD_UTF8, EDGE_NUMBERS, Rng, mutate, pick};
+use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
 use crate::targets::Target;
 
 /// A game whose command line is fuzzed in process: the evaluator its bot uses.
@@ -153,6 +153,13 @@ const SEARCHERS: &[&str] = &[
 const ENGINE_OPTIONS: &[&str] = &[
     "",
     "",
+    "",
+    "",
+    "",
+    "",
+    ":nodes=50",
+    ":depth=1:threads=2",
+    ":time=3:ponder=1",
     ":depth=1",
     ":depth=2",
     ":nodes=100",
@@ -172,9 +179,6 @@ const ENGINE_OPTIONS: &[&str] = &[
     ":nodes=x",
     ":time=0",
 ];
-
-/// Numbers for flags whose value sets no work (or is refused).
-const CHEAP: &[&str] = &["0", "1", "2", "-1", "x", "", "4294967296", "1e3"];
 
 /// Perft depths: cheap, or past the cap.
 const PERFT_DEPTHS: &[&str] = &[
@@ -203,7 +207,7 @@ pub fn scratch_path(dir: &Path, what: &str) -> PathBuf {
 /// A value of `values`, sometimes mutated.
 fn value(rng: &mut Rng, values: &[String], dictionary: &[&str]) -> OsString {
     let text = pick(rng, values).clone();
-    if rng.below(3) == 0 {
+    if rng.below(5) == 0 {
         let bytes = mutate(rng, text.as_bytes(), dictionary, &[]);
         bytes_to_os(bytes)
     } else {
@@ -224,11 +228,18 @@ pub fn bytes_to_os(bytes: Vec<u8>) -> OsString {
     }
 }
 
-/// Pushes `flag value` with probability `p` percent.
+/// Pushes `flag value` with probability `p` percent: the value is the first of `values` (a
+/// valid one) half of the time, any of them otherwise, so most command lines get past the
+/// argument checks into the commands.
 fn maybe(rng: &mut Rng, p: usize, out: &mut Vec<OsString>, flag: &str, values: &[&str]) {
     if rng.below(100) < p {
         out.push(flag.into());
-        out.push(pick(rng, values).into());
+        let value = if rng.below(2) == 0 {
+            values[0]
+        } else {
+            *pick(rng, values)
+        };
+        out.push(value.into());
     }
 }
 
@@ -244,12 +255,16 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
         "analyze",
         "play",
         "arena",
+        "perft",
+        "analyze",
+        "play",
+        "arena",
+        "bench",
         "--help",
         "help",
         "--version",
         "",
         "perf",
-        "-x",
     ];
     let command = *pick(rng, &commands);
     let mut inv = Invocation::default();
@@ -258,8 +273,14 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
     match command {
         "perft" => {
             maybe(rng, 90, &mut free, "--depth", PERFT_DEPTHS);
-            maybe(rng, 20, &mut free, "--convention", &["leaf", "stop", "both", ""]);
-            maybe(rng, 20, &mut free, "-d", PERFT_DEPTHS);
+            maybe(
+                rng,
+                20,
+                &mut free,
+                "--convention",
+                &["stop", "leaf", "both", ""],
+            );
+            maybe(rng, 10, &mut free, "-d", PERFT_DEPTHS);
             if rng.below(3) == 0 {
                 free.push("--divide".into());
             }
@@ -269,11 +290,23 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             maybe(rng, 50, &mut free, "--depth", SEARCH_DEPTHS);
             maybe(rng, 30, &mut free, "--nodes", &["1", "5", "100", "0", "-5"]);
             maybe(rng, 60, &mut free, "--searcher", SEARCHERS);
-            maybe(rng, 15, &mut free, "--threads", &["1", "2", "0", "257", "x"]);
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--threads",
+                &["1", "2", "0", "257", "x"],
+            );
         }
         "play" => {
             budget.extend(["--time", "5", "--max-plies", "6"]);
-            maybe(rng, 70, &mut free, "--human", &["first", "second", "none", "x"]);
+            maybe(
+                rng,
+                70,
+                &mut free,
+                "--human",
+                &["first", "second", "none", "x"],
+            );
             maybe(rng, 30, &mut free, "--depth", SEARCH_DEPTHS);
             maybe(rng, 40, &mut free, "--searcher", SEARCHERS);
             maybe(rng, 10, &mut free, "--threads", &["1", "2", "0"]);
@@ -305,9 +338,6 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             budget.extend(["--depth", "1"]);
             maybe(rng, 10, &mut free, "--depths", &["1", "1,2", ",", "0", "x"]);
             maybe(rng, 10, &mut free, "--threads", &["1", "2", "0", "999"]);
-            if rng.below(10) == 0 {
-                free.push("--full".into());
-            }
         }
         "arena" => {
             budget.extend([
@@ -321,23 +351,53 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                 "1",
                 "--no-progress",
             ]);
-            for _ in 0..(1 + rng.below(3)) {
+            for _ in 0..(2 + rng.below(2)).min(1 + rng.below(8)) {
                 free.push("--engine".into());
-                let name = *pick(rng, SEARCHERS);
-                let option = *pick(rng, ENGINE_OPTIONS);
+                let names = if rng.below(4) == 0 {
+                    SEARCHERS.len()
+                } else {
+                    6
+                };
+                let name = *pick(rng, &SEARCHERS[..names]);
+                let options = if rng.below(4) == 0 {
+                    ENGINE_OPTIONS.len()
+                } else {
+                    12
+                };
+                let option = *pick(rng, &ENGINE_OPTIONS[..options]);
                 free.push(format!("{name}{option}").into());
             }
             maybe(rng, 20, &mut free, "--depth", &["1", "2", "0", "1000"]);
             maybe(rng, 20, &mut free, "--time", &["5", "0"]);
-            maybe(rng, 15, &mut free, "--opening-plies", EDGE_NUMBERS);
-            maybe(rng, 15, &mut free, "--seed", EDGE_NUMBERS);
-            maybe(rng, 10, &mut free, "--openings", CHEAP);
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--opening-plies",
+                &["2", "0", "1", "999", "4294967295", "x"],
+            );
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--seed",
+                &["7", "0", "18446744073709551615", "-1", "x"],
+            );
             maybe(
                 rng,
                 15,
                 &mut free,
                 "--sprt",
-                &["0,20", "-5,5", "20,0", "x", "1,2,3", "nan,1", ""],
+                &[
+                    "0,20",
+                    "-5,5",
+                    "20,0",
+                    "x",
+                    "1,2,3",
+                    "nan,1",
+                    "",
+                    "inf,1e308",
+                ],
             );
             if rng.below(8) == 0 {
                 let path = scratch_path(dir, "openings.txt");
@@ -371,11 +431,15 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
         }
         _ => {}
     }
-    if rng.below(2) == 0 && !command.starts_with('-') {
+    let takes_position = ["perft", "analyze", "play", "bench", "arena"].contains(&command);
+    // Moves are lines from the start position: given with another position they are mostly
+    // refused, so they go with the start position or none.
+    let position = rng.below(3) == 0 && takes_position;
+    if position {
         free.push("--position".into());
         free.push(value(rng, &spec.positions, &["/", ",", " "]));
     }
-    if rng.below(3) == 0 && !command.starts_with('-') {
+    if (!position || rng.below(5) == 0) && rng.below(2) == 0 && takes_position {
         free.push("--moves".into());
         free.push(value(rng, &spec.lines, &[]));
     }
@@ -385,11 +449,16 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             free.push(value(rng, values, &[":", "dim:", "/"]));
         }
     }
-    if rng.below(10) < 2 {
+    if rng.below(10) < 2 && ["perft", "analyze", "bench", "arena"].contains(&command) {
         free.push("--json".into());
     }
-    // Argument-level mutations.
-    for _ in 0..rng.below(3) {
+    // Argument-level mutations, in about a third of the invocations.
+    let mutations = if rng.below(4) == 0 {
+        1 + rng.below(2)
+    } else {
+        0
+    };
+    for _ in 0..mutations {
         match rng.below(6) {
             0 => {
                 let at = rng.below(free.len() + 1);
@@ -416,7 +485,10 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             }
             _ => {
                 let at = rng.below(free.len() + 1);
-                let junk = *pick(rng, &["--", "-", "--nosuch", "-h", "--help", "-V", "=", "-p"]);
+                let junk = *pick(
+                    rng,
+                    &["--", "-", "--nosuch", "-h", "--help", "-V", "=", "-p"],
+                );
                 free.insert(at, junk.into());
             }
         }
@@ -435,11 +507,9 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
 /// panics are not).
 pub fn target_for<G: BotGame>(name: &'static str) -> Target {
     fn run<G: BotGame>(data: &[u8]) {
-        let seed = data
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-            });
+        let seed = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
         let mut rng = Rng::new(seed);
         let spec = BotSpec::of::<G>("bot");
         let dir = std::env::temp_dir();

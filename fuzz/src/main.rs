@@ -129,7 +129,10 @@ fn main() -> ExitCode {
                 .filter(|t| targets.is_empty() || targets.iter().any(|n| n == t.name))
                 .collect();
             if chosen.is_empty() {
-                eprintln!("error: no target named {}; see `plies-fuzz list`", targets.join(", "));
+                eprintln!(
+                    "error: no target named {}; see `plies-fuzz list`",
+                    targets.join(", ")
+                );
                 return ExitCode::from(2);
             }
             for target in &chosen {

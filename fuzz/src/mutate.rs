@@ -50,26 +50,8 @@ pub const EDGE_NUMBERS: &[&str] = &[
 
 /// Odd text: empty, spaces, control characters, multi-byte characters.
 pub const ODD_TEXT: &[&str] = &[
-    "",
-    " ",
-    "\t",
-    "\n",
-    "\r\n",
-    "\0",
-    "é",
-    "ß",
-    "💥",
-    "\u{202e}",
-    "\u{ffff}",
-    "ＫＱ",
-    "--",
-    "-",
-    ":",
-    "/",
-    ",",
-    "|",
-    "x",
-    "*",
+    "", " ", "\t", "\n", "\r\n", "\0", "é", "ß", "💥", "\u{202e}", "\u{ffff}", "ＫＱ", "--", "-",
+    ":", "/", ",", "|", "x", "*",
 ];
 
 /// Bytes that are not valid UTF-8 on their own.

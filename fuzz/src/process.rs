@@ -136,8 +136,12 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
             } else {
                 text.to_vec()
             };
-            let mut args: Vec<OsString> =
-                vec![name.into(), transcript.clone().into(), "game".into(), log.into()];
+            let mut args: Vec<OsString> = vec![
+                name.into(),
+                transcript.clone().into(),
+                "game".into(),
+                log.into(),
+            ];
             match rng.below(6) {
                 0 => {
                     args.pop();
@@ -305,8 +309,8 @@ fn judge(name: &str, inv: &Invocation, outcome: &Outcome) -> Option<String> {
         Some(code) => return Some(format!("exit code {code}")),
         None => return Some("killed by a signal".into()),
     }
-    let otep = name == "tafl-otep"
-        || (name == "tafl" && inv.args.get(1).is_some_and(|a| a == "otep"));
+    let otep =
+        name == "tafl-otep" || (name == "tafl" && inv.args.get(1).is_some_and(|a| a == "otep"));
     if otep && outcome.code == Some(0) && !outcome.stdout.starts_with(b"hello\n") {
         return Some("the OTEP engine did not say hello".into());
     }

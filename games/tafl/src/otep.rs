@@ -554,7 +554,8 @@ impl EngineOptions {
                 "--max-time" => Some(()),
                 other => {
                     return Err(format!(
-                        "unknown argument '{other}': expected {}",
+                        "unknown argument '{}': expected {}",
+                        other.escape_debug(),
                         Self::USAGE
                     ));
                 }
@@ -567,7 +568,10 @@ impl EngineOptions {
                 .ok()
                 .filter(|&ms| (1..=MAX_CLOCK_MS).contains(&ms))
                 .ok_or_else(|| {
-                    format!("{flag} '{value}': expected milliseconds, 1..={MAX_CLOCK_MS}")
+                    format!(
+                        "{flag} '{}': expected milliseconds, 1..={MAX_CLOCK_MS}",
+                        value.escape_debug()
+                    )
                 })?;
             match slot {
                 None => options.move_time = Duration::from_millis(ms),
