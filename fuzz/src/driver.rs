@@ -24,6 +24,9 @@ pub struct Report {
     pub panics: u64,
     /// Inputs that ran past the time limit.
     pub hangs: u64,
+    /// Processes that exited with code 0 (the process driver only): how many command lines
+    /// got through every check.
+    pub exit_zero: u64,
     /// One line per failure: kind, file written, message.
     pub failures: Vec<String>,
 }
@@ -34,6 +37,7 @@ impl Report {
         self.inputs += other.inputs;
         self.panics += other.panics;
         self.hangs += other.hangs;
+        self.exit_zero += other.exit_zero;
         self.failures.extend(other.failures.iter().cloned());
     }
 }

@@ -86,8 +86,13 @@ enum Cmd {
 }
 
 fn print(name: &str, r: &Report) {
+    let ok = if r.exit_zero > 0 {
+        format!("  exit 0: {}", r.exit_zero)
+    } else {
+        String::new()
+    };
     println!(
-        "{name:<18} inputs {:>8}  panics {:>3}  hangs {:>3}",
+        "{name:<18} inputs {:>8}  panics {:>3}  hangs {:>3}{ok}",
         r.inputs, r.panics, r.hangs
     );
     for f in &r.failures {

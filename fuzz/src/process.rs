@@ -120,10 +120,12 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
                 ..Invocation::default()
             };
             inv.args.push(name.into());
-            inv.args.extend(free_args(
-                rng,
-                &["--move-time", "--max-time", "7", "0", "-1", "x", "--speed"],
-            ));
+            if rng.below(3) == 0 {
+                inv.args.extend(free_args(
+                    rng,
+                    &["--move-time", "--max-time", "7", "0", "-1", "x", "--speed"],
+                ));
+            }
             inv.args.extend(otep_budget.map(OsString::from));
             inv
         }
@@ -136,10 +138,20 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
             } else {
                 text.to_vec()
             };
+            let section = *pick(
+                rng,
+                &[
+                    "game-attackers",
+                    "game-defenders",
+                    "retry",
+                    "analysis",
+                    "nosuch",
+                ],
+            );
             let mut args: Vec<OsString> = vec![
                 name.into(),
                 transcript.clone().into(),
-                "game".into(),
+                section.into(),
                 log.into(),
             ];
             match rng.below(6) {
@@ -241,8 +253,24 @@ fn run_process(program: &Path, inv: &Invocation, limit: Duration) -> std::io::Re
     for (path, content) in &inv.files {
         std::fs::write(path, content)?;
     }
+    // No operating system passes a NUL byte in an argument: those become `?` here.
+    let args: Vec<OsString> = inv.args[1..]
+        .iter()
+        .map(|a| {
+            let bytes = a.as_encoded_bytes();
+            if bytes.contains(&0) {
+                let clean: Vec<u8> = bytes
+                    .iter()
+                    .map(|&b| if b == 0 { b'?' } else { b })
+                    .collect();
+                bytes_to_os(clean)
+            } else {
+                a.clone()
+            }
+        })
+        .collect();
     let mut child = Command::new(program)
-        .args(&inv.args[1..])
+        .args(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -371,6 +399,9 @@ pub fn run_binaries(names: &[String], settings: &ProcessSettings) -> Vec<(String
                         let result = run_process(&program, &inv, settings.time_limit);
                         let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
                         r.inputs += 1;
+                        if let Ok(Outcome { code: Some(0), .. }) = &result {
+                            r.exit_zero += 1;
+                        }
                         let why = match &result {
                             Ok(outcome) => judge(&name, &inv, outcome),
                             Err(e) => Some(format!("cannot run: {e}")),
