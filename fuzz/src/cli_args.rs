@@ -463,7 +463,8 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             0 => {
                 let at = rng.below(free.len() + 1);
                 let mut bytes = b"--".to_vec();
-                bytes.extend_from_slice(*pick(rng, BAD_UTF8));
+                let bad: &&[u8] = pick(rng, BAD_UTF8);
+                bytes.extend_from_slice(bad);
                 free.insert(at, bytes_to_os(bytes));
             }
             1 => {

@@ -17,7 +17,6 @@ use std::time::Duration;
 use plies::{Game, Notation};
 
 /// The Kalah tutorial game, compiled here from the example's source.
-#[allow(dead_code)]
 #[path = "../../cli/examples/kalah/game.rs"]
 mod kalah;
 
