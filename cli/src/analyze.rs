@@ -283,9 +283,10 @@ mod tests {
     /// echoed in errors).
     #[test]
     fn errors_quoting_newlines_stay_one_line() {
-        let err = run_invalid("analyze --depth 2 --position \"7\n5 1\"");
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.contains("7\\n5"), "{err}");
+        // run_invalid checks the error is one line.
+        let err = run_invalid("analyze --depth 2 --searcher \"no\nsuch\"");
+        assert!(err.contains("no\\nsuch"), "{err}");
+        assert_eq!(super::super::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
     }
 
     /// MCTS has no search depth: `--depth` with it is refused rather than ignored.
