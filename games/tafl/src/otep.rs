@@ -880,7 +880,7 @@ mod tests {
         let start = std::time::Instant::now();
         let out = e.handle("analyze 1 3600");
         assert!(out[0].starts_with("analysis 1 "), "{out:?}");
-        assert!(e.handle("clock 36000000 36000000 0 0").is_empty());
+        assert!(e.handle("clock 36000000 36000000 0 0 0").is_empty());
         let out = e.handle("play attackers");
         assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
         assert!(
