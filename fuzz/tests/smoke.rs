@@ -50,8 +50,8 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-#[test]
-fn every_binary_survives_a_short_run() {
+/// The profile directory with every binary built (`cargo test -p plies-fuzz` alone builds them).
+fn built_binaries() -> PathBuf {
     let bin_dir = profile_dir();
     if BINARIES.iter().any(|b| !binary_path(&bin_dir, b).exists()) {
         // `cargo test --workspace` has built them; `cargo test -p plies-fuzz` alone has not.
@@ -71,6 +71,40 @@ fn every_binary_survives_a_short_run() {
         let status = build.status().expect("cargo runs");
         assert!(status.success(), "building the binaries failed");
     }
+    bin_dir
+}
+
+/// Regression (issue 11): `std::env::args` panicked on an argument that is not UTF-8; every
+/// binary now exits with code 2 and a one-line error naming the argument.
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_a_one_line_error_in_every_binary() {
+    use std::os::unix::ffi::OsStringExt;
+    let bin_dir = built_binaries();
+    for name in BINARIES {
+        for position in [1, 2] {
+            let mut args = vec![std::ffi::OsString::from("perft"); 2];
+            args[position - 1] = std::ffi::OsString::from_vec(b"x\xffy".to_vec());
+            let out = Command::new(binary_path(&bin_dir, name))
+                .args(&args)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("the binary runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+            assert!(
+                stderr.contains(&format!("argument {position} is not UTF-8")),
+                "{name}: {stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_binary_survives_a_short_run() {
+    let bin_dir = built_binaries();
     let settings = ProcessSettings {
         bin_dir,
         inputs: 30,
