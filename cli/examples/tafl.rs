@@ -12,7 +12,7 @@
 //! cargo run --release --example tafl -- --eval classic analyze --variant brandub --depth 6
 //! cargo run --release --example tafl -- eval-arena --variant brandub -e full -e material \
 //!     --games 100 --depth 4
-//! cargo run --release --example tafl -- otep [--move-time MS]
+//! cargo run --release --example tafl -- otep [--move-time MS] [--max-time MS]
 //! cargo run --release --example tafl -- referee --engine "target/release/examples/tafl otep" \
 //!     --engine "target/release/examples/tafl otep" --variant brandub --games 2 --move-time 1000 --out referee-out
 //! ```
@@ -39,7 +39,7 @@ use plies::agent::{Agent, SearchAgent};
 use plies::search::{SearchLimits, searcher_by_name};
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
 use plies_cli::{BenchSignature, BenchSuite, GameCli, evaluator, run_with_suite};
-use plies_tafl::otep::run_engine;
+use plies_tafl::otep::{EngineOptions, run_engine_with};
 use plies_tafl::referee::{MatchConfig, run_match, summary};
 use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
 
@@ -211,7 +211,9 @@ fn speed(args: &[String]) -> Result<(), String> {
         result
             .best_move
             .map_or("(none)".into(), |m| start.format_move(m)),
-        result.score
+        result
+            .known_score()
+            .map_or_else(|| "none".to_string(), |s| s.to_string())
     );
     println!(
         "nodes {nodes}, wall {wall:.3} s, {:.0} nodes/s (wall)",
@@ -245,7 +247,15 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
             "--rules" => rules = Some(value()?),
             "-e" | "--eval" => names.push(value()?),
             "--games" => games = number(value()?, a)? as usize,
-            "--depth" => depth = Some(number(value()?, a)? as u32),
+            "--depth" => {
+                let max = plies::eval::Score::MAX_PLY - 1;
+                depth = Some(
+                    u32::try_from(number(value()?, a)?)
+                        .ok()
+                        .filter(|d| (1..=max).contains(d))
+                        .ok_or(format!("--depth: expected 1..={max}"))?,
+                )
+            }
             "--time" => time = Some(number(value()?, a)?),
             "--seed" => seed = number(value()?, a)?,
             "--concurrency" => workers = (number(value()?, a)? as usize).max(1),
@@ -339,7 +349,13 @@ fn take_eval(args: &mut Vec<String>) -> Result<TaflEvaluator, String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
+    let args = match plies_cli::utf8_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     match args.get(1).map(String::as_str) {
         Some(cmd @ ("speed" | "eval-arena")) => {
             let result = if cmd == "speed" {
@@ -350,27 +366,22 @@ fn main() -> ExitCode {
             return match result {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("error: {}", plies_cli::one_line(&e));
                     ExitCode::FAILURE
                 }
             };
         }
         Some("otep") => {
-            let mut move_ms = 1000;
-            if let (Some(flag), Some(v)) = (args.get(2), args.get(3))
-                && flag == "--move-time"
-            {
-                match v.parse() {
-                    Ok(ms) => move_ms = ms,
-                    Err(_) => {
-                        eprintln!("--move-time '{v}': expected milliseconds");
-                        return ExitCode::from(2);
-                    }
+            let options = match EngineOptions::parse(&args[2..]) {
+                Ok(options) => options,
+                Err(e) => {
+                    eprintln!("error: {e}; usage: tafl otep {}", EngineOptions::USAGE);
+                    return ExitCode::from(2);
                 }
-            }
+            };
             let stdin = io::stdin();
             let stdout = io::stdout();
-            return match run_engine(stdin.lock(), stdout.lock(), Duration::from_millis(move_ms)) {
+            return match run_engine_with(stdin.lock(), stdout.lock(), options) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             };
@@ -379,7 +390,7 @@ fn main() -> ExitCode {
             return match referee(&args[2..]) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("error: {}", plies_cli::one_line(&e));
                     ExitCode::FAILURE
                 }
             };
@@ -390,14 +401,14 @@ fn main() -> ExitCode {
     let chosen = match take_eval(&mut args) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("error: {}", plies_cli::one_line(&e));
             return ExitCode::from(2);
         }
     };
     let args = match rewrite(args) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("error: {}", plies_cli::one_line(&e));
             return ExitCode::from(2);
         }
     };
@@ -429,7 +440,10 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = output.flush();
             eprintln!("{e}");
-            ExitCode::FAILURE
+            match e {
+                plies_cli::CliError::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -10,7 +10,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::args::AnalyzeArgs;
-use super::{CliError, GameCli, check_depth, move_texts, searcher, start_position};
+use super::{
+    CliError, GameCli, check_depth, check_mcts_depth, move_texts, score_text, searcher,
+    start_position,
+};
 use plies::eval::Score;
 use plies::notation::Notation;
 use plies::search::{Iteration, SearchLimits, SearchStats, Searcher};
@@ -22,6 +25,8 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let limits = limits(args)?;
+    check_mcts_depth(&args.searcher, &limits)
+        .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
     let mut searcher = searcher(spec, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
     let state: G = start_position(&args.start)?;
@@ -54,11 +59,12 @@ pub(super) fn run<G: Notation>(
     let stats = &result.stats;
     let pv = move_texts(&state, &result.pv);
     let best = result.best_move.map(|mv| state.format_move(mv));
+    let score = result.known_score();
     writeln!(
         output,
         "best {} score {} depth {} pv {}",
         best.as_deref().unwrap_or("(none)"),
-        result.score,
+        score_text(score),
         result.depth,
         state.format_line(&result.pv)
     )?;
@@ -66,7 +72,7 @@ pub(super) fn run<G: Notation>(
     if args.json {
         let line = json!({
             "depth": result.depth,
-            "score": score_json(result.score),
+            "score": score.map(score_json),
             "best": best,
             "pv": pv,
             "nodes": stats.nodes,
@@ -255,6 +261,44 @@ mod tests {
             run_with("analyze --depth -3", ""),
             Err(CliError::Usage(_))
         ));
+    }
+
+    /// A search stopped before its first iteration completes has no score: `none` in the text
+    /// and `null` in JSON, never the searcher's sentinel (`-Score::INFINITY`, cp -32001).
+    #[test]
+    fn an_unfinished_search_reports_no_score() {
+        for searcher in ["alphabeta", "minimax", "pvs"] {
+            let out = run_ok(&format!(
+                "analyze --position \"7 7 1\" --depth 30 --nodes 5 --searcher {searcher} --json"
+            ));
+            let json = last_json(&out);
+            assert_eq!(json["depth"], 0, "{searcher}: {out}");
+            assert!(json["score"].is_null(), "{searcher}: {out}");
+            assert!(json["best"].is_string(), "{searcher}: {out}");
+            assert!(out.contains(" score none depth 0"), "{searcher}: {out}");
+            assert!(!out.contains("32001"), "{searcher}: {out}");
+        }
+    }
+
+    /// An error quoting input with a newline stays one line (found by fuzzing: positions are
+    /// echoed in errors).
+    #[test]
+    fn errors_quoting_newlines_stay_one_line() {
+        // run_invalid checks the error is one line.
+        let err = run_invalid("analyze --depth 2 --searcher \"no\nsuch\"");
+        assert!(err.contains("no\\nsuch"), "{err}");
+        assert_eq!(super::super::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
+    }
+
+    /// MCTS has no search depth: `--depth` with it is refused rather than ignored.
+    #[test]
+    fn mcts_refuses_a_depth() {
+        let err = run_invalid("analyze --depth 3 --searcher mcts");
+        assert!(err.contains("--depth") && err.contains("mcts"), "{err}");
+        let err = run_invalid("analyze --depth 3 --nodes 100 --searcher MCTS-heavy");
+        assert!(err.contains("mcts-heavy"), "{err}");
+        let out = run_ok("analyze --nodes 200 --searcher mcts --json");
+        assert!(last_json(&out)["score"].is_object(), "{out}");
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub(crate) struct PositionArgs {
 pub(crate) struct PerftArgs {
     #[command(flatten)]
     pub start: PositionArgs,
-    /// Plies to count.
+    /// Plies to count (at most 64).
     #[arg(long, short = 'd')]
     pub depth: u32,
     /// How finished games before the last ply count: `leaf` (one leaf at any depth) or `stop`
@@ -70,10 +70,13 @@ pub(crate) struct PerftArgs {
 pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub start: PositionArgs,
-    /// Search to this many plies.
+    /// Search to this many plies (1..=999). Not for mcts, which has no search depth.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds.
+    /// Search for at most this many milliseconds. pvs deepens iteratively and reports the last
+    /// depth it completed; minimax and alphabeta search one depth (--depth, default 4) and,
+    /// stopped by the time before finishing it, report no score (depth 0) and a fallback move;
+    /// mcts runs playouts until the time is up.
     #[arg(long, short = 't')]
     pub time: Option<u64>,
     /// Search this many positions.
@@ -99,10 +102,12 @@ pub(crate) struct PlayArgs {
     /// Which side the human plays: first, second, or none (engine against engine).
     #[arg(long, default_value = "first")]
     pub human: String,
-    /// Milliseconds per engine move (default 1000 unless --depth is given).
+    /// Milliseconds per engine move (default 1000 unless --depth is given). As for `analyze`:
+    /// minimax and alphabeta search one depth (--depth, default 4) and, stopped by the time
+    /// before finishing it, play a fallback move with no score.
     #[arg(long, short = 't')]
     pub time: Option<u64>,
-    /// Plies per engine move.
+    /// Plies per engine move (1..=999). Not for mcts, which has no search depth.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
     /// End the game as a draw after this many plies (for games without a draw rule).

@@ -113,13 +113,27 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(text) => write!(f, "{}", text.trim_end()),
-            CliError::Invalid(text) => write!(f, "error: {text}"),
-            CliError::Io(err) => write!(f, "error: i/o: {err}"),
+            CliError::Invalid(text) => write!(f, "error: {}", one_line(text)),
+            CliError::Io(err) => write!(f, "error: i/o: {}", one_line(&err.to_string())),
         }
     }
 }
 
 impl std::error::Error for CliError {}
+
+/// `text` on one line: control characters (newlines, tabs, escapes) written as Rust escapes
+/// (`\n`), so an error quoting the user's input stays one line whatever the input held.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 impl From<io::Error> for CliError {
     fn from(err: io::Error) -> CliError {
@@ -136,11 +150,18 @@ pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
 /// [`main`] for a game with a whole benchmark: `bench --full` runs `suite`'s ladder and proofs,
 /// and every `bench` checks its node totals against `suite`'s signatures.
 pub fn main_with_suite<G: Notation>(spec: GameCli<G>, suite: BenchSuite) -> ExitCode {
+    let args = match utf8_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(err) => {
+            eprintln!("{err}");
+            return ExitCode::from(2);
+        }
+    };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    match run_with_suite(&spec, &suite, std::env::args(), &mut input, &mut output) {
+    match run_with_suite(&spec, &suite, args, &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
@@ -155,8 +176,30 @@ pub fn main_with_suite<G: Notation>(spec: GameCli<G>, suite: BenchSuite) -> Exit
     }
 }
 
+/// The process's arguments (from [`std::env::args_os`]) as text, or a [`CliError::Usage`]
+/// naming the first that is not UTF-8 (where [`std::env::args`] would panic). The program name
+/// (the first item) is only shown in usage text, so it is converted lossily instead.
+pub fn utf8_args(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<Vec<String>, CliError> {
+    args.into_iter()
+        .enumerate()
+        .map(|(index, arg)| {
+            if index == 0 {
+                return Ok(arg.to_string_lossy().into_owned());
+            }
+            arg.into_string().map_err(|arg| {
+                CliError::Usage(format!(
+                    "error: argument {index} is not UTF-8 text: {}",
+                    arg.to_string_lossy()
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Runs one command. `args` are the program name followed by its arguments (as
-/// [`std::env::args`] gives them); `play` reads moves from `input`; everything is printed to
+/// [`utf8_args`] gives them); `play` reads moves from `input`; everything is printed to
 /// `output`. `--help` and `--version` print to `output` and succeed.
 pub fn run<G: Notation>(
     spec: &GameCli<G>,
@@ -251,6 +294,29 @@ fn check_depth(depth: u32) -> Result<u32, CliError> {
     } else {
         Ok(depth)
     }
+}
+
+/// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
+/// depth to stop at, so `--depth` would silently do nothing.
+fn check_mcts_depth(name: &str, limits: &plies::search::SearchLimits) -> Result<(), String> {
+    let lower = name.to_ascii_lowercase();
+    match limits.depth {
+        Some(depth) if plies::mcts::MCTS_NAMES.contains(&lower.as_str()) => Err(format!(
+            "depth {depth} does not apply to {lower}: Monte-Carlo tree search has no search \
+             depth; limit it with nodes or time instead"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
+/// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// A search's score as text, `none` when the search completed no iteration
+/// ([`plies::search::SearchResult::known_score`]).
+fn score_text(score: Option<plies::eval::Score>) -> String {
+    score.map_or_else(|| "none".to_string(), |s| s.to_string())
 }
 
 /// Each move of `line` formatted in the position it is played from.

@@ -21,6 +21,12 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
         .map_err(|e| CliError::Invalid(format!("bad --convention: {e}")))?;
     let state: G = start_position(&args.start)?;
     let depth = args.depth;
+    if depth > super::MAX_PERFT_DEPTH {
+        return Err(CliError::Invalid(format!(
+            "bad --depth {depth}: perft counts at most {} plies",
+            super::MAX_PERFT_DEPTH
+        )));
+    }
     let start = Instant::now();
     let nodes = if args.divide && depth > 0 {
         let mut total = 0;
@@ -83,6 +89,20 @@ mod tests {
         // 7 5 after a1 b3: (6,2), first player to move again: a1 a2 a3 b1 b2 = 5 moves.
         let out = run_ok("perft --moves \"A1 b3\" --depth 1 --json");
         assert_eq!(last_json(&out)["nodes"], 5);
+    }
+
+    /// A depth past the cap is a one-line error, found before any counting starts.
+    #[test]
+    fn depth_is_capped() {
+        let cap = super::super::MAX_PERFT_DEPTH;
+        let err = run_invalid(&format!("perft --depth {}", cap + 1));
+        assert!(err.contains(&format!("--depth {}", cap + 1)), "{err}");
+        assert!(err.contains(&cap.to_string()), "{err}");
+        let err = run_invalid("perft --depth 4294967295");
+        assert!(err.contains("4294967295"), "{err}");
+        // The cap itself is accepted (TwoPiles from 1 1 ends within three plies).
+        let out = run_ok(&format!("perft --position \"1 1 1\" --depth {cap}"));
+        assert!(out.contains(&format!("perft {cap} (leaf)")), "{out}");
     }
 
     #[test]

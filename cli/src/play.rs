@@ -17,7 +17,10 @@ use std::time::Duration;
 
 use super::analyze::set_threads;
 use super::args::PlayArgs;
-use super::{CliError, GameCli, check_depth, outcome_text, searcher, side_name, start_position};
+use super::{
+    CliError, GameCli, check_depth, check_mcts_depth, outcome_text, score_text, searcher,
+    side_name, start_position,
+};
 use plies::game::{GameHistory, Side};
 use plies::notation::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
@@ -40,6 +43,8 @@ pub(super) fn run<G: Notation>(
         }
     };
     let limits = limits(args)?;
+    check_mcts_depth(&args.searcher, &limits)
+        .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
     let mut searcher = searcher(spec, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
     let mut engine = Ponderer::new(searcher);
@@ -77,7 +82,7 @@ pub(super) fn run<G: Notation>(
                 "{} player (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]{pondered}",
                 side_name(side),
                 state.format_move(mv),
-                result.score,
+                score_text(result.known_score()),
                 result.depth,
                 result.stats.nodes,
                 result.stats.elapsed.as_secs_f64()

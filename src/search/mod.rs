@@ -173,6 +173,14 @@ impl<M> SearchResult<M> {
             stats: SearchStats::default(),
         }
     }
+
+    /// The score, or `None` when the search was stopped before it completed any iteration
+    /// (`depth` 0 with a move to play): `score` is then a placeholder (a fallback evaluation or
+    /// a sentinel such as `-Score::INFINITY`), not a value to show anyone.
+    #[must_use]
+    pub fn known_score(&self) -> Option<Score> {
+        (self.depth > 0 || self.best_move.is_none()).then_some(self.score)
+    }
 }
 
 /// Anything that picks a move by searching: give a position and limits, get the best move, its

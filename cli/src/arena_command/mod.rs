@@ -58,10 +58,11 @@ pub(crate) struct ArenaArgs {
     /// starting with # skipped); --openings/--games then take the first ones.
     #[arg(long)]
     pub openings_file: Option<PathBuf>,
-    /// Milliseconds per move.
+    /// Milliseconds per move. minimax and alphabeta search one depth (--depth, default 4) and,
+    /// stopped by the time before finishing it, play a fallback move.
     #[arg(long, short = 't')]
     pub time: Option<u64>,
-    /// Plies per move.
+    /// Plies per move (1..=999). Not for mcts, which has no search depth.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
     /// Positions per move.
@@ -99,7 +100,7 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let limits = limits(args.depth, args.time, args.nodes, "--")?;
-    let engines = engines(spec, &args.engines)?;
+    let engines = engines(spec, &args.engines, &limits)?;
     let openings = openings::<G>(args)?;
     let schedule = if engines.len() == 2 {
         Schedule::head_to_head(openings.len())

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::ArenaArgs;
 use crate::arena::{Engine, Sprt, random_openings};
 use crate::searcher_by_name;
-use crate::{CliError, GameCli, check_depth, start_position};
+use crate::{CliError, GameCli, check_depth, check_mcts_depth, start_position};
 use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::notation::Notation;
 use plies::search::SearchLimits;
@@ -63,6 +63,7 @@ pub(super) fn describe(limits: &SearchLimits) -> String {
 pub(super) fn engines<G: Notation>(
     spec: &GameCli<G>,
     specs: &[String],
+    arena_limits: &SearchLimits,
 ) -> Result<Vec<Engine<G>>, CliError> {
     if specs.len() < 2 {
         return Err(CliError::Invalid(
@@ -90,6 +91,7 @@ pub(super) fn engines<G: Notation>(
             })
         } else {
             let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
+            check_mcts_depth(&name, own.as_ref().unwrap_or(arena_limits)).map_err(bad)?;
             searcher_by_name::<G>(&name, (spec.evaluator)())
                 .map_err(bad)?
                 .set_threads(threads)
@@ -305,15 +307,45 @@ mod tests {
         }
         // The searcher checks the count: too many, or threads for a one-thread searcher.
         let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
-        let err = engines(&spec(), &specs("pvs:threads=999")).err().unwrap();
+        let err = engines(&spec(), &specs("pvs:threads=999"), &SearchLimits::default())
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("1..=256"), "{err}");
-        let err = engines(&spec(), &specs("minimax:threads=2")).err().unwrap();
+        let err = engines(
+            &spec(),
+            &specs("minimax:threads=2"),
+            &SearchLimits::default(),
+        )
+        .err()
+        .unwrap();
         assert!(err.to_string().contains("one thread"), "{err}");
         assert_eq!(
-            engines(&spec(), &specs("pvs:threads=2:ponder=1"))
-                .unwrap()
-                .len(),
+            engines(
+                &spec(),
+                &specs("pvs:threads=2:ponder=1"),
+                &SearchLimits::default()
+            )
+            .unwrap()
+            .len(),
             2
         );
+    }
+
+    /// MCTS has no search depth: an arena depth, or the engine's own, is refused for it; its
+    /// own node limit replaces the arena's depth.
+    #[test]
+    fn mcts_engines_refuse_a_depth() {
+        let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
+        let depth = limits(Some(3), None, None, "--").unwrap();
+        let err = engines(&spec(), &specs("mcts"), &depth).err().unwrap();
+        assert!(err.to_string().contains("'mcts'"), "{err}");
+        assert!(err.to_string().contains("depth 3"), "{err}");
+        let nodes = limits(None, None, Some(100), "--").unwrap();
+        let err = engines(&spec(), &specs("mcts:depth=2"), &nodes)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("depth 2"), "{err}");
+        assert!(engines(&spec(), &specs("mcts:nodes=100"), &depth).is_ok());
+        assert!(engines(&spec(), &specs("mcts"), &nodes).is_ok());
     }
 }

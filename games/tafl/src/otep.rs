@@ -57,6 +57,8 @@ pub struct OtepEngine {
     searcher: Pvs<Tafl, TaflEvaluator>,
     clock: Option<Clock>,
     default_move_time: Duration,
+    /// The longest the engine thinks per move or analysis, whatever the clock or the host says.
+    think_cap: Option<Duration>,
     /// Our move sent to the host and not yet confirmed.
     pending: Option<TaflMove>,
     /// The board came from a `position` command and no move was made since: `side` and
@@ -111,10 +113,24 @@ impl OtepEngine {
             searcher: Pvs::new(TaflEvaluator::default(), PvsConfig::full()),
             clock: None,
             default_move_time,
+            think_cap: None,
             pending: None,
             side_settable: false,
             done: false,
         }
+    }
+
+    /// The engine with a cap on every think (a move or an analysis): it never searches longer
+    /// than `cap`, whatever time the host's clock or `analyze` line allows.
+    #[must_use]
+    pub fn with_think_cap(mut self, cap: Duration) -> OtepEngine {
+        self.think_cap = Some(cap);
+        self
+    }
+
+    /// `time` within the think cap, if any.
+    fn capped(&self, time: Duration) -> Duration {
+        self.think_cap.map_or(time, |cap| time.min(cap))
     }
 
     /// Whether the host said `goodbye`.
@@ -351,7 +367,7 @@ impl OtepEngine {
         }
         let result = self.searcher.search(
             &state,
-            &SearchLimits::time(self.budget(side)).with_history(self.record.history()),
+            &SearchLimits::time(self.capped(self.budget(side))).with_history(self.record.history()),
         );
         let mv = result.best_move.or_else(|| {
             let mut moves = Vec::new();
@@ -361,12 +377,14 @@ impl OtepEngine {
         match mv {
             Some(mv) => {
                 self.pending = Some(mv);
+                // No score when the search completed no iteration (its score is a placeholder).
+                let score = result
+                    .known_score()
+                    .map_or_else(String::new, |s| format!(" score {}", s.raw()));
                 vec![
                     format!(
-                        "status depth {} score {} nodes {}",
-                        result.depth,
-                        result.score.raw(),
-                        result.stats.nodes
+                        "status depth {}{score} nodes {}",
+                        result.depth, result.stats.nodes
                     ),
                     format!("move {}", state.format_move(mv)),
                 ]
@@ -385,7 +403,7 @@ impl OtepEngine {
         if state.outcome().is_some() {
             return vec![error("cannot analyze: the game is over")];
         }
-        let time = Duration::from_secs_f64(secs.max(0.01));
+        let time = self.capped(Duration::from_secs_f64(secs.max(0.01)));
         let limits = SearchLimits::time(time).with_history(self.record.history());
         let result = self.searcher.search(&state, &limits);
         let line = if result.pv.is_empty() {
@@ -502,15 +520,96 @@ fn read_line_bytes(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Resu
     }
 }
 
+/// The engine's command-line options: `[--move-time MS] [--max-time MS]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Time per move when the host sends no clock (default 1000 ms).
+    pub move_time: Duration,
+    /// The longest think whatever the clock says ([`OtepEngine::with_think_cap`]); none by
+    /// default.
+    pub max_time: Option<Duration>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            move_time: Duration::from_millis(1000),
+            max_time: None,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The usage line of the options.
+    pub const USAGE: &'static str = "[--move-time MS] [--max-time MS]";
+
+    /// Parses the options (the arguments after the program name or `otep` command); an error
+    /// is one line naming the bad argument.
+    pub fn parse(args: &[String]) -> Result<EngineOptions, String> {
+        let mut options = EngineOptions::default();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let slot = match flag.as_str() {
+                "--move-time" => None,
+                "--max-time" => Some(()),
+                other => {
+                    return Err(format!(
+                        "unknown argument '{}': expected {}",
+                        other.escape_debug(),
+                        Self::USAGE
+                    ));
+                }
+            };
+            let Some(value) = it.next() else {
+                return Err(format!("{flag} needs a value in milliseconds"));
+            };
+            let ms: u64 = value
+                .parse()
+                .ok()
+                .filter(|&ms| (1..=MAX_CLOCK_MS).contains(&ms))
+                .ok_or_else(|| {
+                    format!(
+                        "{flag} '{}': expected milliseconds, 1..={MAX_CLOCK_MS}",
+                        value.escape_debug()
+                    )
+                })?;
+            match slot {
+                None => options.move_time = Duration::from_millis(ms),
+                Some(()) => options.max_time = Some(Duration::from_millis(ms)),
+            }
+        }
+        Ok(options)
+    }
+}
+
 /// Runs the engine: prints `hello`, then answers host lines until `goodbye` or end of input.
 /// Input is read as bytes, so a line that is not UTF-8 (or is too long) is answered with an
 /// error and the engine carries on.
 pub fn run_engine(
-    mut input: impl BufRead,
-    mut output: impl Write,
+    input: impl BufRead,
+    output: impl Write,
     move_time: Duration,
 ) -> std::io::Result<()> {
-    let mut engine = OtepEngine::new(move_time);
+    run_engine_with(
+        input,
+        output,
+        EngineOptions {
+            move_time,
+            max_time: None,
+        },
+    )
+}
+
+/// [`run_engine`] with all the [`EngineOptions`].
+pub fn run_engine_with(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    options: EngineOptions,
+) -> std::io::Result<()> {
+    let mut engine = OtepEngine::new(options.move_time);
+    if let Some(cap) = options.max_time {
+        engine = engine.with_think_cap(cap);
+    }
     writeln!(output, "hello")?;
     output.flush()?;
     let mut buf = Vec::new();
@@ -776,5 +875,45 @@ mod tests {
         assert!(line.starts_with("error 0 caf??bad y"), "{line}");
         assert!(line.len() < 220, "{}", line.len());
         assert!(line.bytes().all(|b| b.is_ascii_graphic() || b == b' '));
+    }
+
+    /// The options parse as documented; bad ones are one-line errors naming the argument.
+    #[test]
+    fn engine_options() {
+        let args =
+            |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
+        assert_eq!(EngineOptions::parse(&[]), Ok(EngineOptions::default()));
+        let o = EngineOptions::parse(&args("--max-time 30 --move-time 7")).unwrap();
+        assert_eq!(o.move_time, Duration::from_millis(7));
+        assert_eq!(o.max_time, Some(Duration::from_millis(30)));
+        for (bad, named) in [
+            ("--move-time", "--move-time"),
+            ("--move-time 0", "'0'"),
+            ("--max-time -5", "'-5'"),
+            ("--move-time 99999999999999999999", "99999999999999999999"),
+            ("--speed 3", "'--speed'"),
+        ] {
+            let err = EngineOptions::parse(&args(bad)).unwrap_err();
+            assert!(err.contains(named), "{bad}: {err}");
+            assert!(!err.contains('\n'), "{bad}: {err}");
+        }
+    }
+
+    /// A think cap bounds searches the host allows much longer: a one-hour `analyze` and a
+    /// clock with hours left both answer within a second.
+    #[test]
+    fn the_think_cap_bounds_every_search() {
+        let mut e = brandub_engine().with_think_cap(Duration::from_millis(30));
+        let start = std::time::Instant::now();
+        let out = e.handle("analyze 1 3600");
+        assert!(out[0].starts_with("analysis 1 "), "{out:?}");
+        assert!(e.handle("clock 36000000 36000000 0 0 0").is_empty());
+        let out = e.handle("play attackers");
+        assert!(out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
     }
 }

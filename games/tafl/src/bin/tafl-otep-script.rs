@@ -6,7 +6,8 @@
 //! host sent with the transcript.
 //!
 //! Key invariant: it never judges what it receives (the test does, from LOG); it exits after
-//! `goodbye` or at the end of input, and with code 2 on bad arguments or an unreadable file.
+//! `goodbye` or at the end of input, and with code 2 on bad arguments (one that is not UTF-8
+//! included) or an unreadable file.
 
 use std::fs::File;
 use std::io::{self, BufRead, Write};
@@ -15,7 +16,19 @@ use std::process::ExitCode;
 use plies_tafl::otep::transcript_section;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args = Vec::new();
+    for (index, arg) in std::env::args_os().enumerate().skip(1) {
+        match arg.into_string() {
+            Ok(text) => args.push(text),
+            Err(arg) => {
+                eprintln!(
+                    "error: argument {index} is not UTF-8 text: {}",
+                    arg.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let [path, name, log] = args.as_slice() else {
         eprintln!("usage: tafl-otep-script TRANSCRIPT SECTION LOG");
         return ExitCode::from(2);

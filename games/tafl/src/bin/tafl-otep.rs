@@ -1,35 +1,36 @@
-//! A standalone OTEP engine binary (`tafl-otep [--move-time MS]`), the same engine as
-//! `cargo run --example tafl -- otep`; tests drive it through the referee.
+//! A standalone OTEP engine binary (`tafl-otep [--move-time MS] [--max-time MS]`), the same
+//! engine as `cargo run --example tafl -- otep`; tests drive it through the referee.
 //!
-//! Key invariant: speaks only OTEP on stdin/stdout; a bad argument exits with code 2.
+//! Key invariant: speaks only OTEP on stdin/stdout; a bad argument (including one that is not
+//! UTF-8) is a one-line error on stderr and exit code 2, never a panic.
 
 use std::io;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use plies_tafl::otep::run_engine;
+use plies_tafl::otep::{EngineOptions, run_engine_with};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let move_ms = match args.as_slice() {
-        [] => 1000,
-        [flag, v] if flag == "--move-time" => match v.parse() {
-            Ok(ms) => ms,
-            Err(_) => {
-                eprintln!("--move-time '{v}': expected milliseconds");
+    let mut args = Vec::new();
+    for (index, arg) in std::env::args_os().enumerate().skip(1) {
+        match arg.into_string() {
+            Ok(text) => args.push(text),
+            Err(arg) => {
+                eprintln!(
+                    "error: argument {index} is not UTF-8 text: {}",
+                    arg.to_string_lossy()
+                );
                 return ExitCode::from(2);
             }
-        },
-        _ => {
-            eprintln!("usage: tafl-otep [--move-time MS]");
+        }
+    }
+    let options = match EngineOptions::parse(&args) {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("error: {e}; usage: tafl-otep {}", EngineOptions::USAGE);
             return ExitCode::from(2);
         }
     };
-    match run_engine(
-        io::stdin().lock(),
-        io::stdout().lock(),
-        Duration::from_millis(move_ms),
-    ) {
+    match run_engine_with(io::stdin().lock(), io::stdout().lock(), options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

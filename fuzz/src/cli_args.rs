@@ -1,0 +1,551 @@
+//! Command lines for the game bots, generated from a seed: every command of the generic command
+//! line (`perft`, `analyze`, `play`, `bench`, `arena`, `--help`…), its flags with valid, edge
+//! and nonsense values, positions and moves of the game (real ones, and mutants of them),
+//! arguments that are not UTF-8, and stdin for `play`. Used in process (the `*-cli` targets,
+//! through [`plies_cli::run`]) and as processes ([`crate::process`]).
+//!
+//! Key invariant: every invocation carries a budget that keeps a correct program fast (search
+//! time, node and ply caps appended last and never mutated; work-setting numbers such as a
+//! perft depth are drawn only from cheap or out-of-range values), so an invocation that runs
+//! past the time limit is a hang of the program, not of the fuzzer's choice.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use plies::Notation;
+use plies_cli::{EvaluatorFactory, GameCli, evaluator};
+
+use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
+use crate::targets::Target;
+
+/// A game whose command line is fuzzed in process: the evaluator its bot uses.
+pub trait BotGame: Notation {
+    /// The evaluator factory of the game's bot.
+    fn bot_evaluator() -> EvaluatorFactory<Self>;
+}
+
+impl BotGame for plies_onitama::Onitama {
+    fn bot_evaluator() -> EvaluatorFactory<Self> {
+        evaluator(plies_onitama::PstEvaluator::default())
+    }
+}
+
+impl BotGame for plies_tafl::Tafl {
+    fn bot_evaluator() -> EvaluatorFactory<Self> {
+        evaluator(plies_tafl::TaflEvaluator::default())
+    }
+}
+
+impl BotGame for plies_hus::Hus {
+    fn bot_evaluator() -> EvaluatorFactory<Self> {
+        evaluator(plies_hus::HusEvaluator::default())
+    }
+}
+
+impl BotGame for plies_yinsh::Yinsh {
+    fn bot_evaluator() -> EvaluatorFactory<Self> {
+        evaluator(plies_yinsh::YinshEvaluator::default())
+    }
+}
+
+impl BotGame for crate::targets::Kalah {
+    fn bot_evaluator() -> EvaluatorFactory<Self> {
+        evaluator(crate::targets::StoreDifference::default())
+    }
+}
+
+/// One run of a bot: its arguments (program name first), its stdin and files it reads.
+#[derive(Clone, Debug, Default)]
+pub struct Invocation {
+    /// The arguments, program name first.
+    pub args: Vec<OsString>,
+    /// What the program reads on stdin.
+    pub stdin: Vec<u8>,
+    /// Files to create before the run (and remove after): path and content.
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+}
+
+impl Invocation {
+    /// The arguments as one shell-like line (lossy), for reports.
+    pub fn describe(&self) -> String {
+        self.args
+            .iter()
+            .map(|a| format!("{:?}", a.to_string_lossy()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// What the generator knows of one game.
+#[derive(Clone, Debug)]
+pub struct BotSpec {
+    /// The program name.
+    pub name: String,
+    /// Position texts.
+    pub positions: Vec<String>,
+    /// Lines of legal moves from the start position.
+    pub lines: Vec<String>,
+    /// Game-specific flags with their values (the tafl bot's `--variant`, `--rules`…).
+    pub game_flags: Vec<(String, Vec<String>)>,
+}
+
+impl BotSpec {
+    /// The generic facts of game `G` under the program name `name`: its start position and
+    /// positions and move lines of a fixed random walk.
+    pub fn of<G: Notation>(name: &str) -> BotSpec {
+        let mut rng = Rng::new(17);
+        let start = G::start_position();
+        let mut positions = vec![start.format_position()];
+        let mut lines = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..4 {
+            let mut state = start.clone();
+            let mut line = Vec::new();
+            for _ in 0..10 {
+                moves.clear();
+                state.generate_moves(&mut moves);
+                if moves.is_empty() || state.outcome().is_some() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                line.push(state.format_move(mv));
+                state = state.play(mv);
+            }
+            positions.push(state.format_position());
+            lines.push(line.join(" "));
+        }
+        BotSpec {
+            name: name.to_string(),
+            positions,
+            lines,
+            game_flags: Vec::new(),
+        }
+    }
+
+    /// This spec with a game flag and its values.
+    pub fn flag(mut self, flag: &str, values: &[&str]) -> BotSpec {
+        self.game_flags.push((
+            flag.to_string(),
+            values.iter().map(|v| v.to_string()).collect(),
+        ));
+        self
+    }
+}
+
+/// Searcher names, good and bad.
+const SEARCHERS: &[&str] = &[
+    "pvs",
+    "alphabeta",
+    "minimax",
+    "mcts",
+    "mcts-heavy",
+    "PVS",
+    "pvs+tt",
+    "pvs-oldtime",
+    "nosuch",
+    "",
+    "random",
+];
+
+/// Engine options for arena specs: none makes a search slow (own depths stay tiny or are out of
+/// range).
+const ENGINE_OPTIONS: &[&str] = &[
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    ":nodes=50",
+    ":depth=1:threads=2",
+    ":time=3:ponder=1",
+    ":depth=1",
+    ":depth=2",
+    ":nodes=100",
+    ":time=5",
+    ":threads=2",
+    ":ponder=1",
+    ":depth=0",
+    ":depth=1000",
+    ":depth=99999999999",
+    ":nodes=0",
+    ":threads=0",
+    ":threads=999",
+    ":ponder=2",
+    ":speed=3",
+    ":",
+    ":depth",
+    ":nodes=x",
+    ":time=0",
+];
+
+/// Perft depths: cheap, or past the cap.
+const PERFT_DEPTHS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "65",
+    "1000",
+    "4294967295",
+    "4294967296",
+    "-1",
+    "x",
+    "",
+];
+
+/// Search depths: a time or node budget always bounds the search they go with.
+const SEARCH_DEPTHS: &[&str] = &["1", "2", "5", "0", "999", "1000", "4294967296", "-3", "x"];
+
+/// A fresh scratch path for files of an invocation.
+pub fn scratch_path(dir: &Path, what: &str) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!("{}-{n}-{what}", std::process::id()))
+}
+
+/// A value of `values`, sometimes mutated.
+fn value(rng: &mut Rng, values: &[String], dictionary: &[&str]) -> OsString {
+    let text = pick(rng, values).clone();
+    if rng.below(5) == 0 {
+        let bytes = mutate(rng, text.as_bytes(), dictionary, &[]);
+        bytes_to_os(bytes)
+    } else {
+        text.into()
+    }
+}
+
+/// Bytes as an argument (any bytes on Unix; lossy elsewhere).
+pub fn bytes_to_os(bytes: Vec<u8>) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(&bytes).into_owned().into()
+    }
+}
+
+/// Pushes `flag value` with probability `p` percent: the value is the first of `values` (a
+/// valid one) half of the time, any of them otherwise, so most command lines get past the
+/// argument checks into the commands.
+fn maybe(rng: &mut Rng, p: usize, out: &mut Vec<OsString>, flag: &str, values: &[&str]) {
+    if rng.below(100) < p {
+        out.push(flag.into());
+        let value = if rng.below(2) == 0 {
+            values[0]
+        } else {
+            *pick(rng, values)
+        };
+        out.push(value.into());
+    }
+}
+
+/// One invocation of the bot described by `spec`; scratch files go under `dir`.
+pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
+    let commands = [
+        "perft",
+        "analyze",
+        "play",
+        "bench",
+        "arena",
+        "perft",
+        "analyze",
+        "play",
+        "arena",
+        "perft",
+        "analyze",
+        "play",
+        "arena",
+        "bench",
+        "--help",
+        "help",
+        "--version",
+        "",
+        "perf",
+    ];
+    let command = *pick(rng, &commands);
+    let mut inv = Invocation::default();
+    let mut free: Vec<OsString> = Vec::new();
+    let mut budget: Vec<&str> = Vec::new();
+    match command {
+        "perft" => {
+            maybe(rng, 90, &mut free, "--depth", PERFT_DEPTHS);
+            maybe(
+                rng,
+                20,
+                &mut free,
+                "--convention",
+                &["stop", "leaf", "both", ""],
+            );
+            maybe(rng, 10, &mut free, "-d", PERFT_DEPTHS);
+            if rng.below(3) == 0 {
+                free.push("--divide".into());
+            }
+        }
+        "analyze" => {
+            budget.extend(["--time", "30"]);
+            maybe(rng, 50, &mut free, "--depth", SEARCH_DEPTHS);
+            maybe(rng, 30, &mut free, "--nodes", &["1", "5", "100", "0", "-5"]);
+            maybe(rng, 60, &mut free, "--searcher", SEARCHERS);
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--threads",
+                &["1", "2", "0", "257", "x"],
+            );
+        }
+        "play" => {
+            budget.extend(["--time", "5", "--max-plies", "6"]);
+            maybe(
+                rng,
+                70,
+                &mut free,
+                "--human",
+                &["first", "second", "none", "x"],
+            );
+            maybe(rng, 30, &mut free, "--depth", SEARCH_DEPTHS);
+            maybe(rng, 40, &mut free, "--searcher", SEARCHERS);
+            maybe(rng, 10, &mut free, "--threads", &["1", "2", "0"]);
+            if rng.below(5) == 0 {
+                free.push("--ponder".into());
+            }
+            let mut stdin = Vec::new();
+            for _ in 0..rng.below(8) {
+                let line = match rng.below(5) {
+                    0 => "moves".to_string(),
+                    1 => "quit".to_string(),
+                    _ => pick(rng, &spec.lines)
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                };
+                let line = if rng.below(3) == 0 {
+                    mutate(rng, line.as_bytes(), &[], &[])
+                } else {
+                    line.into_bytes()
+                };
+                stdin.extend(line);
+                stdin.push(b'\n');
+            }
+            inv.stdin = stdin;
+        }
+        "bench" => {
+            budget.extend(["--depth", "1"]);
+            maybe(rng, 10, &mut free, "--depths", &["1", "1,2", ",", "0", "x"]);
+            maybe(rng, 10, &mut free, "--threads", &["1", "2", "0", "999"]);
+        }
+        "arena" => {
+            budget.extend([
+                "--nodes",
+                "200",
+                "--games",
+                "2",
+                "--max-plies",
+                "8",
+                "--concurrency",
+                "1",
+                "--no-progress",
+            ]);
+            for _ in 0..(2 + rng.below(2)).min(1 + rng.below(8)) {
+                free.push("--engine".into());
+                let names = if rng.below(4) == 0 {
+                    SEARCHERS.len()
+                } else {
+                    6
+                };
+                let name = *pick(rng, &SEARCHERS[..names]);
+                let options = if rng.below(4) == 0 {
+                    ENGINE_OPTIONS.len()
+                } else {
+                    12
+                };
+                let option = *pick(rng, &ENGINE_OPTIONS[..options]);
+                free.push(format!("{name}{option}").into());
+            }
+            maybe(rng, 20, &mut free, "--depth", &["1", "2", "0", "1000"]);
+            maybe(rng, 20, &mut free, "--time", &["5", "0"]);
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--opening-plies",
+                &["2", "0", "1", "999", "4294967295", "x"],
+            );
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--seed",
+                &["7", "0", "18446744073709551615", "-1", "x"],
+            );
+            maybe(
+                rng,
+                15,
+                &mut free,
+                "--sprt",
+                &[
+                    "0,20",
+                    "-5,5",
+                    "20,0",
+                    "x",
+                    "1,2,3",
+                    "nan,1",
+                    "",
+                    "inf,1e308",
+                ],
+            );
+            if rng.below(8) == 0 {
+                let path = scratch_path(dir, "openings.txt");
+                let mut text = Vec::new();
+                for _ in 0..(1 + rng.below(3)) {
+                    let p = pick(rng, &spec.positions).clone();
+                    let p = if rng.below(2) == 0 {
+                        mutate(rng, p.as_bytes(), &["#"], &[])
+                    } else {
+                        p.into_bytes()
+                    };
+                    text.extend(p);
+                    text.push(b'\n');
+                }
+                free.push("--openings-file".into());
+                free.push(path.clone().into());
+                inv.files.push((path, text));
+            }
+            if rng.below(8) == 0 {
+                let path = scratch_path(dir, "results.jsonl");
+                let line = br#"{"id":0,"opening":0,"engines":[0,1],"names":["pvs","random"],"result":"Draw","termination":"PlyCap","plies":8,"moves":[]}"#;
+                let text = if rng.below(2) == 0 {
+                    mutate(rng, line, &["null", "{", "}", "\"id\""], &[])
+                } else {
+                    line.to_vec()
+                };
+                free.push("--results".into());
+                free.push(path.clone().into());
+                inv.files.push((path, text));
+            }
+        }
+        _ => {}
+    }
+    let takes_position = ["perft", "analyze", "play", "bench", "arena"].contains(&command);
+    // Moves are lines from the start position: given with another position they are mostly
+    // refused, so they go with the start position or none.
+    let position = rng.below(3) == 0 && takes_position;
+    if position {
+        free.push("--position".into());
+        free.push(value(rng, &spec.positions, &["/", ",", " "]));
+    }
+    if (!position || rng.below(5) == 0) && rng.below(2) == 0 && takes_position {
+        free.push("--moves".into());
+        free.push(value(rng, &spec.lines, &[]));
+    }
+    for (flag, values) in &spec.game_flags {
+        if rng.below(4) == 0 {
+            free.push(flag.into());
+            free.push(value(rng, values, &[":", "dim:", "/"]));
+        }
+    }
+    if rng.below(10) < 2 && ["perft", "analyze", "bench", "arena"].contains(&command) {
+        free.push("--json".into());
+    }
+    // Argument-level mutations, in about a third of the invocations.
+    let mutations = if rng.below(4) == 0 {
+        1 + rng.below(2)
+    } else {
+        0
+    };
+    for _ in 0..mutations {
+        match rng.below(6) {
+            0 => {
+                let at = rng.below(free.len() + 1);
+                let mut bytes = b"--".to_vec();
+                let bad: &&[u8] = pick(rng, BAD_UTF8);
+                bytes.extend_from_slice(bad);
+                free.insert(at, bytes_to_os(bytes));
+            }
+            1 => {
+                let at = rng.below(free.len() + 1);
+                free.insert(at, bytes_to_os(pick(rng, BAD_UTF8).to_vec()));
+            }
+            2 if !free.is_empty() => {
+                let at = rng.below(free.len());
+                free.remove(at);
+            }
+            3 if !free.is_empty() => {
+                let at = rng.below(free.len());
+                let copy = free[at].clone();
+                free.insert(at, copy);
+            }
+            4 if free.len() >= 2 => {
+                let at = rng.below(free.len() - 1);
+                free.swap(at, at + 1);
+            }
+            _ => {
+                let at = rng.below(free.len() + 1);
+                let junk = *pick(
+                    rng,
+                    &["--", "-", "--nosuch", "-h", "--help", "-V", "=", "-p"],
+                );
+                free.insert(at, junk.into());
+            }
+        }
+    }
+    inv.args.push(spec.name.clone().into());
+    if !command.is_empty() {
+        inv.args.push(command.into());
+    }
+    inv.args.extend(free);
+    inv.args.extend(budget.into_iter().map(OsString::from));
+    inv
+}
+
+/// The in-process target of game `G`'s command line: the input bytes seed the generator; the
+/// invocation runs through [`plies_cli::utf8_args`] and [`plies_cli::run`] (errors are fine,
+/// panics are not).
+pub fn target_for<G: BotGame>(name: &'static str) -> Target {
+    fn run<G: BotGame>(data: &[u8]) {
+        let seed = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        let mut rng = Rng::new(seed);
+        let spec = BotSpec::of::<G>("bot");
+        let dir = std::env::temp_dir();
+        let inv = generate(&mut rng, &spec, &dir);
+        for (path, content) in &inv.files {
+            let _ = std::fs::write(path, content);
+        }
+        let cli = GameCli::<G> {
+            name: "bot",
+            evaluator: G::bot_evaluator(),
+            bench_positions: &[],
+            bench_depth: 1,
+        };
+        if let Ok(args) = plies_cli::utf8_args(inv.args.clone()) {
+            let mut out = Vec::new();
+            let mut input = inv.stdin.as_slice();
+            if let Err(e) = plies_cli::run(&cli, args, &mut input, &mut out) {
+                let text = e.to_string();
+                if !matches!(e, plies_cli::CliError::Usage(_)) {
+                    assert!(
+                        !text.trim_end().contains('\n'),
+                        "error is not one line: {text}"
+                    );
+                }
+            }
+        }
+        for (path, _) in &inv.files {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Target {
+        name,
+        about: "the generic command line in process: arguments and stdin generated from the input",
+        seeds: || (0u8..16).map(|i| vec![i]).collect(),
+        dictionary: &[],
+        run: run::<G>,
+    }
+}
