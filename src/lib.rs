@@ -2,8 +2,10 @@
 //!
 //! A framework for strong bots for two-player abstract board games. A game implements
 //! [`Game`] (rules), [`Evaluator`] (knowledge) and [`Notation`] (text); the searchers in
-//! [`search`], the verification [`harness`], the [`agent`]s and [`arena`], and the command line
-//! in [`cli`] then work for it unchanged. Nothing in this crate names a concrete game.
+//! [`search`] and [`mcts`], the verification [`harness`] and the [`agent`]s then work for it
+//! unchanged, and a [`Tunable`] evaluator's weights can be tuned and shipped as a [`weights`]
+//! file. The command line, the arena and the tuner are the `plies-cli` crate. Nothing in this
+//! crate names a concrete game.
 //!
 //! ## A complete example
 //!
@@ -62,6 +64,7 @@ pub mod mcts;
 pub mod notation;
 pub mod rng;
 pub mod search;
+pub mod weights;
 
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

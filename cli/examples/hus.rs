@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, evaluator, main_with_suite};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, main_with_suite, tunable_evaluator};
 use plies_hus::{Hus, HusEvaluator};
 
 /// The start and the two infinite-move positions of the rules document.
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     main_with_suite(
         GameCli::<Hus> {
             name: "hus",
-            evaluator: evaluator(HusEvaluator::default()),
+            evaluator: tunable_evaluator(HusEvaluator::default()),
             bench_positions: BENCH_POSITIONS,
             bench_depth: BENCH_DEPTH,
         },

@@ -13,14 +13,14 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{GameCli, evaluator, main_with_suite};
+use plies_cli::{GameCli, main_with_suite, tunable_evaluator};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 fn main() -> ExitCode {
     main_with_suite(
         GameCli::<Onitama> {
             name: "onitama",
-            evaluator: evaluator(PstEvaluator::default()),
+            evaluator: tunable_evaluator(PstEvaluator::default()),
             bench_positions: &BENCH_DEALS,
             bench_depth: BENCH_DEPTH,
         },

@@ -10,6 +10,10 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(version, about = "Perft, analysis, play and bench for a plies game")]
 pub(crate) struct Cli {
+    /// Use the evaluator weights of this weights file (as `tune` writes them) in every engine
+    /// of the command; for games with a tunable evaluator.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -29,6 +33,9 @@ pub(crate) enum Command {
     /// Play a match (two engines) or a round robin (more) over openings, each played twice
     /// with colours swapped; prints each game and a results table with Elo and its 95% interval.
     Arena(super::arena_command::ArenaArgs),
+    /// Tune the evaluator's weights by SPSA over games: resumable, and sharded over processes
+    /// or a scheduler's job array (`tune init`, `run`, `play --shard K/N`, `merge`, `status`).
+    Tune(super::tune::TuneArgs),
 }
 
 /// Where a command starts: a position and moves played from it.

@@ -57,6 +57,7 @@ mod args;
 mod bench;
 mod perft;
 mod play;
+mod tune;
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -66,23 +67,116 @@ use std::sync::Arc;
 use clap::{CommandFactory, FromArgMatches};
 
 use args::{Cli, Command, PositionArgs};
-use plies::eval::Evaluator;
-use plies::game::{Outcome, Side};
+use plies::eval::{Evaluator, Tunable};
+use plies::game::{Game, Outcome, Side};
 use plies::notation::Notation;
 use plies::search::Searcher;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 
-/// Makes a fresh evaluator for each searcher the command line builds.
-pub type EvaluatorFactory<G> = Arc<dyn Fn() -> Box<dyn Evaluator<G>> + Send + Sync>;
+/// Makes a fresh evaluator for each searcher the command line builds; for a [`Tunable`]
+/// evaluator ([`tunable_evaluator`]) also one with other weights, which is what `--weights`,
+/// the arena's `weights=` and the tuner use.
+///
+/// Key invariant: [`EvaluatorFactory::make`] always succeeds (the weights it uses were checked
+/// when the factory was built); only [`EvaluatorFactory::with_weights`] can fail.
+pub struct EvaluatorFactory<G: Game> {
+    /// Builds an evaluator with the given weights (`None`: the factory's own).
+    build: BuildEvaluator<G>,
+    /// The weights' names and the values `make` uses, for a tunable evaluator.
+    weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
+}
+
+/// Builds an evaluator with the given weights (`None`: its own).
+type BuildEvaluator<G> =
+    Arc<dyn Fn(Option<&[i32]>) -> Result<Box<dyn Evaluator<G>>, String> + Send + Sync>;
+
+impl<G: Game> Clone for EvaluatorFactory<G> {
+    fn clone(&self) -> Self {
+        EvaluatorFactory {
+            build: Arc::clone(&self.build),
+            weights: self.weights.clone(),
+        }
+    }
+}
+
+impl<G: Game> EvaluatorFactory<G> {
+    /// A fresh evaluator.
+    #[must_use]
+    pub fn make(&self) -> Box<dyn Evaluator<G>> {
+        (self.build)(None).expect("the factory's own weights were checked when it was built")
+    }
+
+    /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
+    ///
+    /// # Errors
+    /// The evaluator is not tunable, or refuses the weights (wrong count).
+    pub fn with_weights(&self, weights: &[i32]) -> Result<Box<dyn Evaluator<G>>, String> {
+        if self.weights.is_none() {
+            return Err("this game's evaluator has no tunable weights".into());
+        }
+        (self.build)(Some(weights))
+    }
+
+    /// The names of the evaluator's weights; `None` if it is not tunable.
+    #[must_use]
+    pub fn parameter_names(&self) -> Option<&[String]> {
+        self.weights.as_deref().map(|(names, _)| names.as_slice())
+    }
+
+    /// The weights [`Self::make`] uses; `None` if the evaluator is not tunable.
+    #[must_use]
+    pub fn parameters(&self) -> Option<&[i32]> {
+        self.weights.as_deref().map(|(_, values)| values.as_slice())
+    }
+
+    /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
+    ///
+    /// # Errors
+    /// The evaluator is not tunable, or the file does not fit it (the message names the line).
+    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, String> {
+        let names = self
+            .parameter_names()
+            .ok_or("this game's evaluator has no tunable weights")?;
+        let values = plies::weights::parse_weights(text, names)?;
+        (self.build)(Some(&values))?;
+        Ok(EvaluatorFactory {
+            build: Arc::clone(&self.build),
+            weights: Some(Arc::new((names.to_vec(), values))),
+        })
+    }
+}
 
 /// An [`EvaluatorFactory`] that clones `evaluator` each time.
 pub fn evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
 where
-    G: Notation,
+    G: Game,
     E: Evaluator<G> + Clone + 'static,
 {
-    Arc::new(move || Box::new(evaluator.clone()))
+    EvaluatorFactory {
+        build: Arc::new(move |_| Ok(Box::new(evaluator.clone()))),
+        weights: None,
+    }
+}
+
+/// An [`EvaluatorFactory`] for a [`Tunable`] evaluator: clones of `evaluator`, or of it with other
+/// weights.
+pub fn tunable_evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
+where
+    G: Game,
+    E: Evaluator<G> + Tunable + Clone + 'static,
+{
+    let weights = (evaluator.parameter_names(), evaluator.parameters());
+    EvaluatorFactory {
+        build: Arc::new(move |weights| {
+            let mut made = evaluator.clone();
+            if let Some(weights) = weights {
+                made.set_parameters(weights)?;
+            }
+            Ok(Box::new(made))
+        }),
+        weights: Some(Arc::new(weights)),
+    }
 }
 
 /// What a game supplies to get its command line.
@@ -218,9 +312,10 @@ pub fn run_with_suite<G: Notation>(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let args: Vec<String> = args.into_iter().collect();
     let command = Cli::command().name(spec.name).bin_name(spec.name);
     let parsed = command
-        .try_get_matches_from(args)
+        .try_get_matches_from(&args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
@@ -235,15 +330,51 @@ pub fn run_with_suite<G: Notation>(
             };
         }
     };
+    let weighted;
+    let spec = match &cli.weights {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::Invalid(format!("cannot read --weights {}: {e}", path.display()))
+            })?;
+            let evaluator = spec
+                .evaluator
+                .with_weights_file(&text)
+                .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?;
+            weighted = GameCli {
+                evaluator,
+                ..*spec
+            };
+            &weighted
+        }
+        None => spec,
+    };
     match cli.command {
         Command::Perft(args) => perft::run::<G>(&args, output),
         Command::Analyze(args) => analyze::run(spec, &args, output),
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, suite, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
+        Command::Tune(tune_args) => {
+            let mut line = vec![spec.name.to_string()];
+            line.extend(args.iter().skip(1).map(|arg| shell_word(arg)));
+            tune::run(spec, &tune_args, &line.join(" "), output)
+        }
     }?;
     output.flush()?;
     Ok(())
+}
+
+/// `arg` as a shell word: as is when it holds only safe characters, otherwise single-quoted.
+fn shell_word(arg: &str) -> String {
+    let safe = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c));
+    if safe {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
 }
 
 /// The position a command starts from: `--position` (or the start position), then `--moves`.
@@ -268,7 +399,7 @@ fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError>
 
 /// A searcher by name with a fresh evaluator from the game.
 fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
-    searcher_by_name(&name.to_ascii_lowercase(), (spec.evaluator)())
+    searcher_by_name(&name.to_ascii_lowercase(), spec.evaluator.make())
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
 }
 

@@ -42,7 +42,9 @@ pub(crate) struct ArenaArgs {
     pub start: PositionArgs,
     /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
-    /// `pvs:time=50`. Give two for a match, more for a round robin.
+    /// `pvs:time=50`, and options `threads=T`, `ponder=1`, `weights=FILE` (its evaluator's
+    /// weights from a weights file, as `tune` writes). Give two for a match, more for a round
+    /// robin.
     #[arg(long = "engine", short = 'e', required = true)]
     pub engines: Vec<String>,
     /// Number of openings (each played twice, colours swapped); default 10.

@@ -77,6 +77,7 @@ pub(super) fn engines<G: Notation>(
             limits: own,
             threads,
             ponder,
+            weights,
         } = parse_engine(text)?;
         let mut shown = text.clone();
         let mut copy = 1;
@@ -92,14 +93,23 @@ pub(super) fn engines<G: Notation>(
         } else {
             let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
             check_mcts_depth(&name, own.as_ref().unwrap_or(arena_limits)).map_err(bad)?;
-            searcher_by_name::<G>(&name, (spec.evaluator)())
+            let evaluator = match &weights {
+                Some(path) => {
+                    let file = std::fs::read_to_string(path)
+                        .map_err(|e| bad(format!("cannot read weights file {path}: {e}")))?;
+                    spec.evaluator
+                        .with_weights_file(&file)
+                        .map_err(|e| bad(format!("weights file {path}: {e}")))?
+                }
+                None => spec.evaluator.clone(),
+            };
+            searcher_by_name::<G>(&name, evaluator.make())
                 .map_err(bad)?
                 .set_threads(threads)
                 .map_err(bad)?;
-            let evaluator = spec.evaluator.clone();
             Engine::new(shown, move || -> Box<dyn Agent<G>> {
                 let mut searcher =
-                    searcher_by_name(&name, evaluator()).expect("engine name checked before");
+                    searcher_by_name(&name, evaluator.make()).expect("engine name checked before");
                 searcher
                     .set_threads(threads)
                     .expect("thread count checked before");
@@ -126,10 +136,12 @@ struct EngineSpec {
     threads: usize,
     /// Think on the opponent's time ([`SearchAgent::pondering`]).
     ponder: bool,
+    /// A weights file for its evaluator.
+    weights: Option<String>,
 }
 
-/// `name[:depth=D][:nodes=N][:time=MS][:threads=T][:ponder=0|1]` -> the lowercased name, its own
-/// limits (if any), threads and pondering.
+/// `name[:depth=D][:nodes=N][:time=MS][:threads=T][:ponder=0|1][:weights=FILE]` -> the
+/// lowercased name, its own limits (if any), threads, pondering and weights file.
 fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     let mut parts = text.split(':');
     let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -142,11 +154,20 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     let (mut threads, mut ponder) = (1, false);
     let mut any = false;
     let mut options = false;
+    let mut weights = None;
     for part in parts {
         let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
-        let (key, value) = part
-            .split_once('=')
-            .ok_or_else(|| bad("is not key=value (depth=, nodes=, time=, threads=, ponder=)"))?;
+        let (key, value) = part.split_once('=').ok_or_else(|| {
+            bad("is not key=value (depth=, nodes=, time=, threads=, ponder=, weights=)")
+        })?;
+        if key.trim() == "weights" {
+            if value.trim().is_empty() {
+                return Err(bad("needs a file name"));
+            }
+            weights = Some(value.trim().to_string());
+            options = true;
+            continue;
+        }
         let number: u64 = value
             .trim()
             .parse()
@@ -174,7 +195,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
             }
             _ => {
                 return Err(bad(
-                    "has an unknown key (depth, nodes, time, threads, ponder)",
+                    "has an unknown key (depth, nodes, time, threads, ponder, weights)",
                 ));
             }
         }
@@ -195,6 +216,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
         limits,
         threads,
         ponder,
+        weights,
     })
 }
 

@@ -1,0 +1,398 @@
+//! The files of a tuning run, all in its directory:
+//! - `tune.json` ([`TuneConfig`]): the settings, written once by `tune init`;
+//! - `state.json` ([`TuneState`]): the iteration to play and the weights, replaced atomically
+//!   (written to a temporary file, then renamed) by each `tune merge`;
+//! - `games-K-of-N.jsonl`: the games shard `K` of `N` played ([`GameLine`], one JSON line per
+//!   game, appended and flushed as each game ends);
+//! - `journal.jsonl`: the merged results, iteration by iteration in game order, with the
+//!   weights each iteration ended with ([`JournalLine`]);
+//! - `weights.txt`: the current weights as a weights file ([`plies::weights`]), rewritten by
+//!   each merge, with the command that produced them.
+//!
+//! Key invariants: a kill at any moment leaves complete JSON lines plus at most one partial
+//! last line in a games file (dropped when read), and either the old or the new `state.json`,
+//! never a mix; every command reads the games of all shard files, so the games of an iteration
+//! are found whichever shards played them.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::spsa::Gains;
+
+/// The settings of a tuning run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TuneConfig {
+    /// The game's program name (a run is refused by another game's binary).
+    pub game: String,
+    /// The command that created the run, for the weights file's header.
+    pub command: String,
+    /// The searcher both sides use.
+    pub searcher: String,
+    /// Per-move depth limit.
+    pub depth: Option<u32>,
+    /// Per-move node limit.
+    pub nodes: Option<u64>,
+    /// Per-move time limit in milliseconds (games are then not reproducible).
+    pub time_ms: Option<u64>,
+    /// Games of an iteration (plus against minus), an even number: openings times two colours.
+    pub games: u32,
+    /// Play a check match of the current weights against the start every this many iterations
+    /// (0: never).
+    pub check_every: u32,
+    /// Games of a check match (even).
+    pub check_games: u32,
+    /// A game reaching this many plies is a draw.
+    pub max_plies: u32,
+    /// The run's seed: perturbations and openings.
+    pub seed: u64,
+    /// Random plies from the start position to make an opening.
+    pub opening_plies: u32,
+    /// The start position, in the game's notation.
+    pub start: String,
+    /// Openings to cycle through instead of random ones (position texts), if any.
+    pub openings: Vec<String>,
+    /// The weights' names.
+    pub names: Vec<String>,
+    /// The weights at the start.
+    pub initial: Vec<i32>,
+    /// The SPSA gains.
+    pub gains: Gains,
+}
+
+impl TuneConfig {
+    /// Games of iteration `k`: the SPSA games, then the check match if one is due.
+    pub(crate) fn games_of(&self, k: u32) -> u32 {
+        self.games + if self.check_due(k) { self.check_games } else { 0 }
+    }
+
+    /// Whether iteration `k` ends with a check match (every `check_every` iterations, and at
+    /// the last one).
+    pub(crate) fn check_due(&self, k: u32) -> bool {
+        self.check_every > 0
+            && self.check_games > 0
+            && ((k + 1).is_multiple_of(self.check_every) || k + 1 == self.gains.iterations)
+    }
+}
+
+/// Where a run stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TuneState {
+    /// The iteration to play next (equal to the run's iterations when it is finished).
+    pub iteration: u32,
+    /// The weights, unrounded.
+    pub theta: Vec<f64>,
+    /// Games merged so far.
+    pub games: u64,
+    /// The last check match: the iteration, and wins, draws, losses of the tuned weights.
+    pub last_check: Option<Check>,
+}
+
+/// A check match's result.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Check {
+    /// The iteration it ended.
+    pub iteration: u32,
+    /// Wins of the weights tuned so far against the start.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+}
+
+/// One played game of an iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct GameLine {
+    /// The iteration.
+    pub iteration: u32,
+    /// The game's number in the iteration.
+    pub game: u32,
+    /// Points of the plus side (or, in a check game, of the tuned weights): 1, 0.5 or 0.
+    pub points: f64,
+    /// Plies played.
+    pub plies: u32,
+    /// How it ended (`rules`, `ply-cap`, `forfeit`).
+    pub termination: String,
+}
+
+/// One merged iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct JournalLine {
+    /// The iteration.
+    pub iteration: u32,
+    /// Its games, in game order.
+    pub games: Vec<GameLine>,
+    /// Points of plus minus points of minus over its SPSA games.
+    pub difference: f64,
+    /// The weights after it, rounded.
+    pub weights: Vec<i32>,
+}
+
+/// The paths of a run's files.
+#[derive(Clone, Debug)]
+pub(crate) struct RunDir {
+    dir: PathBuf,
+}
+
+impl RunDir {
+    /// The run in `dir`.
+    pub(crate) fn new(dir: &Path) -> RunDir {
+        RunDir {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// The directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `tune.json`.
+    pub(crate) fn config_path(&self) -> PathBuf {
+        self.dir.join("tune.json")
+    }
+
+    /// `state.json`.
+    pub(crate) fn state_path(&self) -> PathBuf {
+        self.dir.join("state.json")
+    }
+
+    /// `journal.jsonl`.
+    pub(crate) fn journal_path(&self) -> PathBuf {
+        self.dir.join("journal.jsonl")
+    }
+
+    /// `weights.txt`.
+    pub(crate) fn weights_path(&self) -> PathBuf {
+        self.dir.join("weights.txt")
+    }
+
+    /// The games file of shard `k` of `n`.
+    pub(crate) fn shard_path(&self, k: u32, n: u32) -> PathBuf {
+        self.dir.join(format!("games-{k}-of-{n}.jsonl"))
+    }
+
+    /// Reads `tune.json`.
+    pub(crate) fn read_config(&self) -> Result<TuneConfig, String> {
+        read_json(&self.config_path()).map_err(|e| {
+            if self.config_path().exists() {
+                e
+            } else {
+                format!(
+                    "{} holds no tuning run (no tune.json): start one with `tune init --dir {}`",
+                    self.dir.display(),
+                    self.dir.display()
+                )
+            }
+        })
+    }
+
+    /// Reads `state.json`.
+    pub(crate) fn read_state(&self) -> Result<TuneState, String> {
+        read_json(&self.state_path())
+    }
+
+    /// The games of iteration `k` found in every games file, by game number.
+    pub(crate) fn games_of(&self, k: u32) -> Result<BTreeMap<u32, GameLine>, String> {
+        let mut games = BTreeMap::new();
+        for path in self.shard_files()? {
+            for line in read_lines::<GameLine>(&path)? {
+                if line.iteration == k {
+                    games.entry(line.game).or_insert(line);
+                }
+            }
+        }
+        Ok(games)
+    }
+
+    /// The games files in the directory, in name order.
+    fn shard_files(&self) -> Result<Vec<PathBuf>, String> {
+        let entries = fs::read_dir(&self.dir)
+            .map_err(|e| format!("cannot list {}: {e}", self.dir.display()))?;
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(|name| name.starts_with("games-") && name.ends_with(".jsonl"))
+            })
+            .collect();
+        paths.sort();
+        Ok(paths)
+    }
+
+    /// The merged iterations.
+    pub(crate) fn journal(&self) -> Result<Vec<JournalLine>, String> {
+        read_lines(&self.journal_path())
+    }
+}
+
+/// A value from a JSON file.
+pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
+    let text = fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is damaged: {e}", path.display()))
+}
+
+/// Writes `value` as JSON to `path` atomically: to a temporary file in the same directory,
+/// flushed to disk, then renamed over `path`.
+pub(crate) fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).expect("tuning files serialize");
+    write_atomic(path, &(text + "\n"))
+}
+
+/// Writes `text` to `path` atomically (temporary file, sync, rename).
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let temporary = path.with_extension("tmp");
+    let write = || -> std::io::Result<()> {
+        let mut file = File::create(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    };
+    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The complete JSON lines of `path` (none if it does not exist); a partial last line (a write
+/// cut off by a kill) is ignored, any other bad line is an error naming it.
+pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
+    let mut text = String::new();
+    match File::open(path) {
+        Ok(mut file) => {
+            file.read_to_string(&mut text)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    }
+    let complete = text.rfind('\n').map_or(0, |end| end + 1);
+    text[..complete]
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(number, line)| {
+            serde_json::from_str(line)
+                .map_err(|e| format!("{} line {}: {e}", path.display(), number + 1))
+        })
+        .collect()
+}
+
+/// An append-only JSON-lines file; a partial last line left by a kill is cut off when opened.
+pub(crate) struct LineFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl LineFile {
+    /// Opens `path` for appending, creating it, after dropping a partial last line.
+    pub(crate) fn open(path: &Path) -> Result<LineFile, String> {
+        let shown = path.display();
+        let file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let mut text = Vec::new();
+        (&file)
+            .read_to_end(&mut text)
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1);
+        if complete < text.len() {
+            file.set_len(complete as u64)
+                .map_err(|e| format!("cannot drop the partial last line of {shown}: {e}"))?;
+        }
+        Ok(LineFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends `value` as one JSON line with a single write, and flushes it.
+    pub(crate) fn append<T: Serialize>(&mut self, value: &T) -> Result<(), String> {
+        let mut line = serde_json::to_string(value).expect("tuning lines serialize");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("plies-tune-files-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn game(iteration: u32, game: u32) -> GameLine {
+        GameLine {
+            iteration,
+            game,
+            points: 0.5,
+            plies: 10,
+            termination: "rules".into(),
+        }
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_the_file_goes_on() {
+        let dir = temp_dir("torn");
+        let run = RunDir::new(&dir);
+        let path = run.shard_path(0, 2);
+        let mut file = LineFile::open(&path).unwrap();
+        file.append(&game(0, 0)).unwrap();
+        drop(file);
+        // A kill in the middle of the second write.
+        let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+        raw.write_all(b"{\"iteration\":0,\"ga").unwrap();
+        drop(raw);
+        assert_eq!(read_lines::<GameLine>(&path).unwrap(), vec![game(0, 0)]);
+        let mut file = LineFile::open(&path).unwrap();
+        file.append(&game(0, 2)).unwrap();
+        LineFile::open(&run.shard_path(1, 2))
+            .unwrap()
+            .append(&game(0, 1))
+            .unwrap();
+        let found: Vec<u32> = run.games_of(0).unwrap().into_keys().collect();
+        assert_eq!(found, vec![0, 1, 2]);
+        assert!(run.games_of(1).unwrap().is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_line_is_an_error_naming_it() {
+        let dir = temp_dir("damaged");
+        let path = dir.join("games-0-of-1.jsonl");
+        fs::write(&path, "{\"iteration\":0,\"game\":0,\"points\":1.0,\"plies\":3,\"termination\":\"rules\"}\nnonsense\n").unwrap();
+        let err = read_lines::<GameLine>(&path).unwrap_err();
+        assert!(err.contains("line 2"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn atomic_writes_replace_the_whole_file() {
+        let dir = temp_dir("atomic");
+        let path = dir.join("state.json");
+        let state = TuneState {
+            iteration: 3,
+            theta: vec![1.5, -2.0],
+            games: 12,
+            last_check: None,
+        };
+        write_json_atomic(&path, &state).unwrap();
+        assert_eq!(read_json::<TuneState>(&path).unwrap(), state);
+        assert!(!path.with_extension("tmp").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
