@@ -2,7 +2,7 @@
 //!
 //! Tafl for plies: one rules engine configured by OpenTafl rules strings (OTN), every
 //! built-in OpenTafl variant plus Brandubh "federation" and official-repetition Copenhagen,
-//! OTN positions and moves, game records with threefold repetition, and an evaluator.
+//! OTN positions and moves, game records with threefold repetition, and a tunable evaluator.
 //!
 //! - Board: up to 19x19, square `= (rank - 1) * dim + file`, `a1 = 0`; row bitboards (one
 //!   `u32` per rank and side, [`Board`]), so [`Tafl`] is `Copy` (about 190 bytes) with no heap.
