@@ -54,7 +54,12 @@ pub fn parse_weights(text: &str, names: &[String]) -> Result<Vec<i32>, String> {
         .map(|(n, _)| n.as_str())
         .collect();
     if !missing.is_empty() {
-        let shown = missing.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+        let shown = missing
+            .iter()
+            .take(5)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
         let more = if missing.len() > 5 { ", ..." } else { "" };
         return Err(format!(
             "weights file misses {} of {} weights: {shown}{more}",

@@ -38,7 +38,7 @@ use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
 use plies::search::{SearchLimits, searcher_by_name};
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
-use plies_cli::{BenchSignature, BenchSuite, GameCli, evaluator, run_with_suite};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, run_with_suite, tunable_evaluator};
 use plies_tafl::otep::{EngineOptions, run_engine_with};
 use plies_tafl::referee::{MatchConfig, run_match, summary};
 use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
@@ -414,7 +414,7 @@ fn main() -> ExitCode {
     };
     let spec = GameCli::<Tafl> {
         name: "tafl",
-        evaluator: evaluator(chosen),
+        evaluator: tunable_evaluator(chosen),
         bench_positions: BENCH_POSITIONS,
         bench_depth: BENCH_DEPTH,
     };

@@ -13,7 +13,7 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, evaluator, main_with_suite};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, main_with_suite, tunable_evaluator};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
 /// The two openings of docs/rules/yinsh.md after their ten placements, White to move.
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     main_with_suite(
         GameCli::<Yinsh> {
             name: "yinsh",
-            evaluator: evaluator(YinshEvaluator::default()),
+            evaluator: tunable_evaluator(YinshEvaluator::default()),
             bench_positions: BENCH_POSITIONS,
             bench_depth: BENCH_DEPTH,
         },

@@ -340,10 +340,7 @@ pub fn run_with_suite<G: Notation>(
                 .evaluator
                 .with_weights_file(&text)
                 .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?;
-            weighted = GameCli {
-                evaluator,
-                ..*spec
-            };
+            weighted = GameCli { evaluator, ..*spec };
             &weighted
         }
         None => spec,

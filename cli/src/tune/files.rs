@@ -66,7 +66,12 @@ pub(crate) struct TuneConfig {
 impl TuneConfig {
     /// Games of iteration `k`: the SPSA games, then the check match if one is due.
     pub(crate) fn games_of(&self, k: u32) -> u32 {
-        self.games + if self.check_due(k) { self.check_games } else { 0 }
+        self.games
+            + if self.check_due(k) {
+                self.check_games
+            } else {
+                0
+            }
     }
 
     /// Whether iteration `k` ends with a check match (every `check_every` iterations, and at
@@ -234,8 +239,8 @@ impl RunDir {
 
 /// A value from a JSON file.
 pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
-    let text = fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{} is damaged: {e}", path.display()))
 }
 
@@ -302,7 +307,10 @@ impl LineFile {
         (&file)
             .read_to_end(&mut text)
             .map_err(|e| format!("cannot read {shown}: {e}"))?;
-        let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1);
+        let complete = text
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |end| end + 1);
         if complete < text.len() {
             file.set_len(complete as u64)
                 .map_err(|e| format!("cannot drop the partial last line of {shown}: {e}"))?;
@@ -329,7 +337,8 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("plies-tune-files-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("plies-tune-files-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir

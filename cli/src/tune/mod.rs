@@ -183,7 +183,11 @@ pub(crate) fn run<G: Notation>(
             let config = load_config(spec, &run)?;
             let state = run.read_state().map_err(CliError::Invalid)?;
             if state.iteration >= config.gains.iterations {
-                writeln!(output, "tune: the run in {} is finished", run.dir().display())?;
+                writeln!(
+                    output,
+                    "tune: the run in {} is finished",
+                    run.dir().display()
+                )?;
                 return Ok(());
             }
             let played = play_shard(spec, &run, &config, &state, shard, &mut |_| {})?;
@@ -242,7 +246,11 @@ pub(crate) fn run<G: Notation>(
 
 /// `K/N` -> (K, N), K < N.
 fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError::Invalid(format!("bad --shard '{text}': expected K/N with 0 <= K < N"));
+    let bad = || {
+        CliError::Invalid(format!(
+            "bad --shard '{text}': expected K/N with 0 <= K < N"
+        ))
+    };
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let k: u32 = k.trim().parse().map_err(|_| bad())?;
     let n: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -321,7 +329,9 @@ fn run_init<G: Notation>(
     searcher_by_name::<G>(&searcher, spec.evaluator.make())
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
     if args.iterations == 0 {
-        return Err(CliError::Invalid("bad --iterations 0: expected >= 1".into()));
+        return Err(CliError::Invalid(
+            "bad --iterations 0: expected >= 1".into(),
+        ));
     }
     if args.games == 0 || !args.games.is_multiple_of(2) {
         return Err(CliError::Invalid(format!(
@@ -383,9 +393,8 @@ fn run_init<G: Notation>(
             r_end: args.r_end,
         },
     };
-    std::fs::create_dir_all(&args.dir).map_err(|e| {
-        CliError::Invalid(format!("cannot create {}: {e}", args.dir.display()))
-    })?;
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| CliError::Invalid(format!("cannot create {}: {e}", args.dir.display())))?;
     let state = TuneState {
         iteration: 0,
         theta: initial.iter().map(|&v| f64::from(v)).collect(),
@@ -412,7 +421,10 @@ fn run_init<G: Notation>(
 /// The positions of an openings file.
 fn read_openings<G: Notation>(path: &Path) -> Result<Vec<String>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!("cannot read --openings-file {}: {e}", path.display()))
+        CliError::Invalid(format!(
+            "cannot read --openings-file {}: {e}",
+            path.display()
+        ))
     })?;
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -478,7 +490,8 @@ fn opening<G: Notation>(config: &TuneConfig, k: u32, pair: u32) -> Result<G, Cli
     let base_text = if config.openings.is_empty() {
         &config.start
     } else {
-        let index = mix(config.seed, u64::from(k), u64::from(pair)) as usize % config.openings.len();
+        let index =
+            mix(config.seed, u64::from(k), u64::from(pair)) as usize % config.openings.len();
         &config.openings[index]
     };
     let base = G::parse_position(base_text)
@@ -523,15 +536,18 @@ fn play_shard<G: Notation>(
             (game / 2, [&plus, &minus], ["plus", "minus"])
         } else {
             let c = game - config.games;
-            (CHECK_PAIRS + c / 2, [&tuned, &config.initial], ["tuned", "start"])
+            (
+                CHECK_PAIRS + c / 2,
+                [&tuned, &config.initial],
+                ["tuned", "start"],
+            )
         };
         let opening: G = opening(config, k, pair)?;
         let mut agents = Vec::with_capacity(2);
         for w in weights {
-            let evaluator = spec
-                .evaluator
-                .with_weights(w)
-                .map_err(|e| CliError::Invalid(format!("the evaluator refuses the weights: {e}")))?;
+            let evaluator = spec.evaluator.with_weights(w).map_err(|e| {
+                CliError::Invalid(format!("the evaluator refuses the weights: {e}"))
+            })?;
             let searcher = searcher_by_name(&config.searcher, evaluator)
                 .map_err(|e| CliError::Invalid(format!("bad searcher in tune.json: {e}")))?;
             agents.push(SearchAgent::with_limits(searcher, limits.clone()));
@@ -557,7 +573,11 @@ fn play_shard<G: Notation>(
         };
         let seed = mix(config.seed ^ 0x6761_6d65, u64::from(k), u64::from(game));
         let record = play_game(task, &opening, [first, second], names, &game_spec, seed);
-        let our_side = if ours_first { Side::First } else { Side::Second };
+        let our_side = if ours_first {
+            Side::First
+        } else {
+            Side::Second
+        };
         let line = GameLine {
             iteration: k,
             game,
@@ -671,7 +691,8 @@ fn write_weights(run: &RunDir, config: &TuneConfig, state: &TuneState) -> Result
     if let Some(check) = state.last_check {
         comment.push_str(&format!("\n{}", check_text(check)));
     }
-    let text = plies::weights::format_weights(&config.names, &spsa::rounded(&state.theta), &comment);
+    let text =
+        plies::weights::format_weights(&config.names, &spsa::rounded(&state.theta), &comment);
     files::write_atomic(&run.weights_path(), &text).map_err(CliError::Invalid)
 }
 
@@ -687,8 +708,13 @@ fn check_elo(check: Check) -> EloEstimate {
 /// `check at iteration 20: +35 Elo (±40), 12-3-9`.
 fn check_text(check: Check) -> String {
     let elo = check_elo(check);
-    let value = elo.elo.map_or_else(|| "no Elo (all won or lost)".to_string(), |e| format!("{e:+.0} Elo"));
-    let margin = elo.margin().map_or_else(String::new, |m| format!(" (±{m:.0})"));
+    let value = elo.elo.map_or_else(
+        || "no Elo (all won or lost)".to_string(),
+        |e| format!("{e:+.0} Elo"),
+    );
+    let margin = elo
+        .margin()
+        .map_or_else(String::new, |m| format!(" (±{m:.0})"));
     format!(
         "check at iteration {} against the start: {value}{margin}, +{} ={} -{}",
         check.iteration + 1,
@@ -707,7 +733,10 @@ fn summary(config: &TuneConfig, state: &TuneState) -> String {
     if let Some(check) = state.last_check {
         text.push_str(&format!("\n{}", check_text(check)));
     }
-    text.push_str(&format!("\nmoved most: {}", moved_most(config, &state.theta, 8)));
+    text.push_str(&format!(
+        "\nmoved most: {}",
+        moved_most(config, &state.theta, 8)
+    ));
     text
 }
 
@@ -716,7 +745,8 @@ fn summary(config: &TuneConfig, state: &TuneState) -> String {
 fn moved_most(config: &TuneConfig, theta: &[f64], count: usize) -> String {
     let now = spsa::rounded(theta);
     let mut order: Vec<usize> = (0..theta.len()).collect();
-    let distance = |i: usize| (theta[i] - f64::from(config.initial[i])).abs() / config.gains.c_end[i];
+    let distance =
+        |i: usize| (theta[i] - f64::from(config.initial[i])).abs() / config.gains.c_end[i];
     order.sort_by(|&a, &b| distance(b).total_cmp(&distance(a)).then(a.cmp(&b)));
     order
         .into_iter()
@@ -758,7 +788,9 @@ fn run_run<G: Notation>(
         if args.jobs == 1 {
             play_shard(spec, &run, &config, &state, (0, 1), &mut |_| bar.inc(1))?;
         } else {
-            play_processes(&run, args.jobs, k, &|found| bar.set_position(played_now + found))?;
+            play_processes(&run, args.jobs, k, &|found| {
+                bar.set_position(played_now + found)
+            })?;
         }
         match merge(&run, &config)? {
             Merged::Done(next) => {

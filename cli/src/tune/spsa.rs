@@ -55,13 +55,18 @@ impl Gains {
     pub(crate) fn a(&self, i: usize, k: u32) -> f64 {
         let n = f64::from(self.iterations.max(1));
         let a = self.big_a();
-        self.r_end * self.c_end[i] * self.c_end[i] * ((a + n) / (a + f64::from(k) + 1.0)).powf(ALPHA)
+        self.r_end
+            * self.c_end[i]
+            * self.c_end[i]
+            * ((a + n) / (a + f64::from(k) + 1.0)).powf(ALPHA)
     }
 }
 
 /// The perturbation signs of iteration `k`: one `+1` or `-1` per weight, from `seed` and `k`.
 pub(crate) fn signs(seed: u64, k: u32, weights: usize) -> Vec<f64> {
-    let mut rng = SplitMix64::new(seed ^ 0x5350_5341_0000_0000 ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = SplitMix64::new(
+        seed ^ 0x5350_5341_0000_0000 ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     (0..weights)
         .map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 })
         .collect()
@@ -95,7 +100,13 @@ pub(crate) fn perturbed(gains: &Gains, seed: u64, k: u32, theta: &[f64]) -> [Vec
 
 /// The weights after iteration `k`, whose games gave the plus side `difference` = points of
 /// plus minus points of minus (each game: 1 for a win, 0.5 a draw).
-pub(crate) fn updated(gains: &Gains, seed: u64, k: u32, theta: &[f64], difference: f64) -> Vec<f64> {
+pub(crate) fn updated(
+    gains: &Gains,
+    seed: u64,
+    k: u32,
+    theta: &[f64],
+    difference: f64,
+) -> Vec<f64> {
     let delta = signs(seed, k, theta.len());
     theta
         .iter()

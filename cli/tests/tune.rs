@@ -1,0 +1,244 @@
+//! The tuner's two promises, on real Onitama games at depth 2:
+//! - sharding: four `tune play --shard K/4` processes per iteration (run at once, as a job
+//!   array's tasks would) followed by `tune merge` give exactly the games, journal and weights
+//!   of one unsharded `tune run`;
+//! - resuming: a `tune run` process killed with SIGKILL several times, each time after some
+//!   games were written, and rerun until it finishes, ends with the same journal and weights as
+//!   a run never killed, with every game written before a kill still in its file, unchanged,
+//!   and no game played twice.
+//!
+//! Key invariant: the expected values come from an uninterrupted unsharded run of the same
+//! settings (depth-limited games are reproducible), never from numbers written here; kill
+//! points are chosen by polling the games file, not by sleeping. The child process is this
+//! test binary re-run with an environment variable (as in `arena_resume.rs`).
+#![cfg(unix)]
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use plies_cli::{GameCli, run, tunable_evaluator};
+use plies_onitama::{Onitama, PstEvaluator};
+use serde_json::Value;
+
+/// Set in the child's environment to the `tune` arguments, separated by [`SEPARATOR`].
+const CHILD_ENV: &str = "PLIES_TUNE_CHILD";
+const SEPARATOR: char = '\u{1f}';
+
+/// The run: 6 iterations of 8 games at depth 2, a check match of 4 games every 3 iterations.
+const INIT: &str = "tune init --depth 2 --iterations 6 --games 8 --check-every 3 \
+                    --check-games 4 --seed 5 --opening-plies 2 --max-plies 120 --c-end 6 \
+                    --r-end 0.05";
+/// Games of the whole run: 6 x 8 + 2 checks x 4.
+const GAMES: usize = 56;
+
+fn spec() -> GameCli<Onitama> {
+    GameCli {
+        name: "onitama",
+        evaluator: tunable_evaluator(PstEvaluator::default()),
+        bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
+        bench_depth: 2,
+    }
+}
+
+/// Runs the command line in process; panics on failure.
+fn tune(args: &str, dir: &Path) -> String {
+    let argv = std::iter::once("onitama".to_string())
+        .chain(args.split_whitespace().map(String::from))
+        .chain(["--dir".to_string(), dir.display().to_string()]);
+    let mut output = Vec::new();
+    if let Err(err) = run(&spec(), argv, &mut std::io::empty(), &mut output) {
+        panic!("`{args}` failed: {err}");
+    }
+    String::from_utf8(output).expect("text output")
+}
+
+/// Not a test: the tuning process. Does nothing unless [`CHILD_ENV`] is set, in which case it
+/// runs the command line with the arguments given there and exits with its status.
+#[test]
+fn tune_child() {
+    let Ok(joined) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let argv =
+        std::iter::once("onitama".to_string()).chain(joined.split(SEPARATOR).map(String::from));
+    let code = match run(&spec(), argv, &mut std::io::empty(), &mut std::io::sink()) {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("{err}");
+            1
+        }
+    };
+    std::process::exit(code);
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plies-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// What two runs must share: the merged journal, the weights file's values and the state.
+fn outcome(dir: &Path) -> (String, Vec<String>, Value) {
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).expect("a journal");
+    let weights = std::fs::read_to_string(dir.join("weights.txt"))
+        .expect("a weights file")
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).expect("a state"))
+            .expect("JSON");
+    (journal, weights, state)
+}
+
+/// The reference: one unsharded run, uninterrupted, in its own directory `name` (tests run at
+/// once). Checks it is a real run: every game
+/// journaled once, and the weights moved.
+fn reference(name: &str) -> (String, Vec<String>, Value) {
+    let dir = temp(name);
+    tune(INIT, &dir);
+    tune("tune run", &dir);
+    let result = outcome(&dir);
+    let games: usize = result
+        .0
+        .lines()
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).expect("a journal line");
+            line["games"].as_array().expect("games").len()
+        })
+        .sum();
+    assert_eq!(games, GAMES, "every game of the run journaled once");
+    assert_eq!(result.2["iteration"], 6);
+    let initial: Vec<String> = plies::weights::format_weights(
+        &plies::Tunable::parameter_names(&PstEvaluator::default()),
+        &plies::Tunable::parameters(&PstEvaluator::default()),
+        "",
+    )
+    .lines()
+    .map(String::from)
+    .collect();
+    assert_ne!(result.1, initial, "six iterations moved some weight");
+    std::fs::remove_dir_all(&dir).unwrap();
+    result
+}
+
+#[test]
+fn four_shards_and_a_merge_equal_one_unsharded_run() {
+    let expected = reference("reference-for-shards");
+    let dir = temp("sharded");
+    tune(INIT, &dir);
+    for iteration in 0..6 {
+        // The four tasks of a job array, at once.
+        std::thread::scope(|scope| {
+            for k in 0..4 {
+                let dir = &dir;
+                scope.spawn(move || tune(&format!("tune play --shard {k}/4"), dir));
+            }
+        });
+        let merged = tune("tune merge", &dir);
+        assert!(
+            merged.contains(&format!("iteration {}/6", iteration + 1)),
+            "{merged}"
+        );
+    }
+    // Each shard played its own games: files for all four.
+    for k in 0..4 {
+        assert!(dir.join(format!("games-{k}-of-4.jsonl")).exists());
+    }
+    assert_eq!(outcome(&dir), expected);
+    // A merge before all shards played is refused and changes nothing.
+    let early = temp("early");
+    tune(INIT, &early);
+    tune("tune play --shard 1/4", &early);
+    let argv = ["onitama", "tune", "merge", "--dir"]
+        .into_iter()
+        .map(String::from)
+        .chain([early.display().to_string()]);
+    let err = run(&spec(), argv, &mut std::io::empty(), &mut Vec::new()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("6 of its 8 games are in no shard's games file"),
+        "{err}"
+    );
+    assert!(!early.join("journal.jsonl").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&early).unwrap();
+}
+
+/// `tune run --dir dir` as a child process.
+fn spawn(dir: &Path) -> std::process::Child {
+    let joined = ["tune", "run", "--dir", &dir.display().to_string()].join(&SEPARATOR.to_string());
+    Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "tune_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, joined)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tuning child starts")
+}
+
+/// The complete lines of the games file.
+fn game_lines(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games-0-of-1.jsonl")).unwrap_or_default();
+    let complete = text.rfind('\n').map_or(0, |end| end + 1);
+    text[..complete].lines().map(String::from).collect()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_with_nothing_lost() {
+    let expected = reference("reference-for-kills");
+    let dir = temp("killed");
+    tune(INIT, &dir);
+    let mut kills = 0;
+    let mut kept: Vec<String> = Vec::new();
+    for target in [5, 17, 30, 44] {
+        let mut child = spawn(&dir);
+        let start = Instant::now();
+        let killed = loop {
+            if game_lines(&dir).len() >= target {
+                let _ = child.kill(); // SIGKILL on Unix
+                let status = child.wait().expect("the child is reaped");
+                break match status.signal() {
+                    Some(9) => true,
+                    None if status.success() => false,
+                    other => panic!("the run ended with {status:?} (signal {other:?})"),
+                };
+            }
+            if let Some(status) = child.try_wait().expect("the child can be polled") {
+                assert!(status.success(), "the run failed: {status:?}");
+                break false;
+            }
+            assert!(start.elapsed() < Duration::from_secs(600), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        let now = game_lines(&dir);
+        // Every game written before this kill is still there, unchanged.
+        assert_eq!(
+            now[..kept.len()],
+            kept[..],
+            "a journaled game was lost or changed"
+        );
+        kept = now;
+        if killed {
+            kills += 1;
+        } else {
+            break;
+        }
+    }
+    assert!(kills >= 2, "the run was killed only {kills} times");
+    let status = spawn(&dir).wait().expect("the last run ends");
+    assert!(status.success());
+    let all = game_lines(&dir);
+    assert_eq!(
+        all[..kept.len()],
+        kept[..],
+        "a journaled game was lost or changed"
+    );
+    assert_eq!(all.len(), GAMES, "each game played once, none lost");
+    assert_eq!(outcome(&dir), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
