@@ -81,7 +81,7 @@ pub use bench::{BenchProof, BenchSignature, BenchSuite};
 /// Key invariant: [`EvaluatorFactory::make`] always succeeds (the weights it uses were checked
 /// when the factory was built); only [`EvaluatorFactory::with_weights`] can fail.
 pub struct EvaluatorFactory<G: Game> {
-    /// Builds an evaluator with the given weights (`None`: the factory's own).
+    /// Builds an evaluator with the given weights (`None`: the evaluator's as it was given).
     build: BuildEvaluator<G>,
     /// The weights' names and the values `make` uses, for a tunable evaluator.
     weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
@@ -104,7 +104,8 @@ impl<G: Game> EvaluatorFactory<G> {
     /// A fresh evaluator.
     #[must_use]
     pub fn make(&self) -> Box<dyn Evaluator<G>> {
-        (self.build)(None).expect("the factory's own weights were checked when it was built")
+        let own = self.weights.as_deref().map(|(_, values)| values.as_slice());
+        (self.build)(own).expect("the factory's own weights were checked when it was built")
     }
 
     /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).

@@ -242,3 +242,165 @@ fn a_run_killed_with_sigkill_resumes_with_nothing_lost() {
     assert_eq!(outcome(&dir), expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The command line in process: its output, or its error as text.
+fn attempt(spec: &GameCli<Onitama>, args: &[&str]) -> Result<String, String> {
+    let argv = std::iter::once("onitama")
+        .chain(args.iter().copied())
+        .map(String::from);
+    let mut output = Vec::new();
+    run(spec, argv, &mut std::io::empty(), &mut output)
+        .map(|()| String::from_utf8(output).expect("text"))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn bad_tuning_input_is_a_one_line_error() {
+    let dir = temp("bad-input");
+    let d = dir.display().to_string();
+    let onitama = spec();
+    let expect_error = |args: &[&str], wanted: &str| {
+        let err = attempt(&onitama, args).expect_err("an error");
+        assert!(err.contains(wanted), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    };
+    expect_error(&["tune", "run", "--dir", &d], "holds no tuning run");
+    expect_error(
+        &["tune", "init", "--dir", &d, "--depth", "2", "--games", "3"],
+        "even number",
+    );
+    expect_error(
+        &["tune", "init", "--dir", &d, "--depth", "0"],
+        "bad --depth 0",
+    );
+    expect_error(
+        &["tune", "init", "--dir", &d, "--nodes", "9", "--r-end=-1"],
+        "bad --r-end",
+    );
+    expect_error(
+        &[
+            "tune",
+            "init",
+            "--dir",
+            &d,
+            "--nodes",
+            "9",
+            "--searcher",
+            "nope",
+        ],
+        "bad --searcher",
+    );
+    let weights = dir.with_extension("weights.txt");
+    std::fs::write(&weights, "student 100\nstudent_a1 oops\n").unwrap();
+    let w = weights.display().to_string();
+    expect_error(
+        &["tune", "init", "--dir", &d, "--nodes", "9", "--weights", &w],
+        "line 2: value of student_a1",
+    );
+    expect_error(
+        &["analyze", "--depth", "1", "--weights", &w],
+        "line 2: value of student_a1",
+    );
+    expect_error(
+        &[
+            "arena",
+            "-e",
+            "pvs",
+            "-e",
+            &format!("pvs:weights={w}.missing"),
+            "--depth",
+            "1",
+        ],
+        "cannot read weights file",
+    );
+    assert!(
+        !dir.join("tune.json").exists(),
+        "a refused init wrote nothing"
+    );
+    attempt(
+        &onitama,
+        &[
+            "tune",
+            "init",
+            "--dir",
+            &d,
+            "--depth",
+            "1",
+            "--iterations",
+            "1",
+            "--games",
+            "2",
+        ],
+    )
+    .unwrap();
+    expect_error(
+        &["tune", "init", "--dir", &d, "--depth", "1"],
+        "already holds a tuning run",
+    );
+    expect_error(
+        &["tune", "play", "--dir", &d, "--shard", "4/4"],
+        "bad --shard '4/4'",
+    );
+    expect_error(
+        &["tune", "play", "--dir", &d, "--shard", "x"],
+        "bad --shard 'x'",
+    );
+    expect_error(&["tune", "run", "--dir", &d, "--jobs", "0"], "bad --jobs 0");
+    // Another evaluator's binary refuses the run; an untunable one cannot start one.
+    let material = GameCli {
+        evaluator: plies_cli::evaluator(plies_onitama::MaterialEvaluator),
+        ..spec()
+    };
+    let err = attempt(&material, &["tune", "status", "--dir", &d]).unwrap_err();
+    assert!(err.contains("tunes other weights"), "{err}");
+    let err = attempt(
+        &material,
+        &["tune", "init", "--dir", &format!("{d}-2"), "--depth", "1"],
+    )
+    .unwrap_err();
+    assert!(err.contains("has no tunable weights"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&weights).unwrap();
+}
+
+#[test]
+fn a_weights_file_changes_what_every_command_searches_with() {
+    let dir = temp("weights-flag");
+    std::fs::create_dir_all(&dir).unwrap();
+    let names = plies::Tunable::parameter_names(&PstEvaluator::default());
+    let mut values = plies::Tunable::parameters(&PstEvaluator::default());
+    let same = dir.join("same.txt");
+    std::fs::write(
+        &same,
+        plies::weights::format_weights(&names, &values, "defaults"),
+    )
+    .unwrap();
+    // Blue to move, a student behind: the student's value is the score's size.
+    let position = "bbBb1/5/5/5/rrRrr b monkey,crane tiger,crab dragon";
+    values[0] = 300;
+    let heavy = dir.join("heavy.txt");
+    std::fs::write(
+        &heavy,
+        plies::weights::format_weights(&names, &values, "student 300"),
+    )
+    .unwrap();
+    let score = |weights: Option<&Path>| -> i64 {
+        let mut args = vec!["analyze", "--depth", "1", "--json", "--position", position];
+        let shown;
+        if let Some(path) = weights {
+            shown = path.display().to_string();
+            args.extend(["--weights", shown.as_str()]);
+        }
+        let out = attempt(&spec(), &args).unwrap();
+        let json: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        json["score"]["cp"].as_i64().expect("a centipawn score")
+    };
+    let default = score(None);
+    assert_eq!(score(Some(&same)), default);
+    assert!(
+        score(Some(&heavy)) < default - 150,
+        "{} vs {default}",
+        score(Some(&heavy))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
