@@ -404,3 +404,82 @@ fn a_weights_file_changes_what_every_command_searches_with() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn texel_fits_weights_to_labelled_positions() {
+    let dir = temp("texel");
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = dir.join("positions.txt");
+    let p = positions.display().to_string();
+    let out = attempt(
+        &spec(),
+        &[
+            "tune",
+            "positions",
+            "--out",
+            &p,
+            "--games",
+            "12",
+            "--depth",
+            "2",
+            "--seed",
+            "3",
+        ],
+    )
+    .unwrap();
+    let count: usize = out.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let text = std::fs::read_to_string(&positions).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), count);
+    assert!(count > 12, "{out}");
+    // Every line is a result and a quiet position that parses.
+    for line in &lines {
+        let (result, position) = line.split_once(' ').unwrap();
+        assert!(["1", "0.5", "0"].contains(&result), "{line}");
+        let state = <Onitama as plies::Notation>::parse_position(position).unwrap();
+        assert!(plies::Game::outcome(&state).is_none());
+    }
+    let weights = dir.join("texel.txt");
+    let w = weights.display().to_string();
+    let out = attempt(
+        &spec(),
+        &[
+            "tune",
+            "texel",
+            "--positions",
+            &p,
+            "--out",
+            &w,
+            "--passes",
+            "3",
+            "--fixed",
+            "student",
+        ],
+    )
+    .unwrap();
+    let errors: Vec<f64> = out
+        .lines()
+        .filter_map(|l| {
+            l.rsplit_once("error ")
+                .map(|(_, e)| e.trim().parse().unwrap())
+        })
+        .collect();
+    assert_eq!(errors.len(), 4, "{out}");
+    assert!(errors[3] < errors[0], "the fit improved: {out}");
+    assert!(errors.windows(2).all(|w| w[1] <= w[0]), "{out}");
+    // The weights file is a real one, the fixed weight kept, and it differs from the start.
+    let file = std::fs::read_to_string(&weights).unwrap();
+    let names = plies::Tunable::parameter_names(&PstEvaluator::default());
+    let values = plies::weights::parse_weights(&file, &names).unwrap();
+    assert_eq!(values[0], 100);
+    assert_ne!(values, plies::Tunable::parameters(&PstEvaluator::default()));
+    // A bad positions line is named.
+    std::fs::write(
+        &positions,
+        "1 bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon\n2 x\n",
+    )
+    .unwrap();
+    let err = attempt(&spec(), &["tune", "texel", "--positions", &p, "--out", &w]).unwrap_err();
+    assert!(err.contains("line 2: result \"2\""), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

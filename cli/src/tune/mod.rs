@@ -25,6 +25,7 @@
 
 mod files;
 mod spsa;
+mod texel;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,12 @@ pub(crate) enum TuneCommand {
     Merge(DirArgs),
     /// Where a run stands: iteration, games, the last check match, the weights that moved most.
     Status(StatusArgs),
+    /// Write quiet positions of games of the engine against itself, each with its game's
+    /// result: the data of `tune texel`.
+    Positions(texel::PositionsArgs),
+    /// Fit the weights to labelled positions (Texel's method: least squared error of the
+    /// predicted results), no games played.
+    Texel(texel::TexelArgs),
 }
 
 /// `tune init`.
@@ -177,6 +184,8 @@ pub(crate) fn run<G: Notation>(
     match &args.command {
         TuneCommand::Init(init) => run_init(spec, init, command_line, output),
         TuneCommand::Run(run) => run_run(spec, run, output),
+        TuneCommand::Positions(positions) => texel::run_positions(spec, positions, output),
+        TuneCommand::Texel(texel) => texel::run_texel(spec, texel, command_line, output),
         TuneCommand::Play(play) => {
             let shard = parse_shard(&play.shard)?;
             let run = RunDir::new(&play.dir);

@@ -1,0 +1,402 @@
+//! Texel-style tuning: weights fitted to positions labelled by the results of the games they
+//! come from, with no games played while tuning.
+//!
+//! - `tune positions`: plays seeded games of the game's engine against itself and writes quiet
+//!   positions of them, each with its game's result (a positions file: `<result> <position>`
+//!   per line, the result 1, 0.5 or 0 for the side that moves first in the game's rules);
+//!   a game with records of real games can write the same file from them.
+//! - `tune texel`: finds the scale `K` that best maps the evaluation to a result,
+//!   `expected = 1 / (1 + 10^(-K·eval/400))`, then moves one weight at a time by `±step`,
+//!   keeping a change when it lowers the mean squared error over all positions, pass after pass
+//!   until no change helps (or `--passes`), then halves the step. The weights file is rewritten
+//!   after every pass, so a killed run resumes from it with `--weights`.
+//!
+//! Key invariants: "quiet" means not finished and without a capture or a winning move for the
+//! side to move (the static evaluation is then a fair guess); every position of a file is
+//! checked when read (a bad line is an error naming it); the result is from the first side's
+//! view and the evaluation is turned to that view before comparing.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::files::write_atomic;
+use super::{mix, read_openings};
+use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
+use crate::args::PositionArgs;
+use crate::{CliError, GameCli, check_depth, searcher_by_name, start_position};
+use plies::agent::SearchAgent;
+use plies::eval::Evaluator;
+use plies::game::{Game, MoveClass, Side};
+use plies::notation::Notation;
+use plies::search::SearchLimits;
+
+/// `tune positions`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
+    .args(["depth", "time", "nodes"])))]
+pub(crate) struct PositionsArgs {
+    /// The positions file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Plies per move.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// Milliseconds per move.
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Positions per move.
+    #[arg(long, short = 'n')]
+    pub nodes: Option<u64>,
+    /// The searcher.
+    #[arg(long, default_value = "pvs")]
+    pub searcher: String,
+    /// Random moves from the start (or each --openings-file position) to an opening.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: u32,
+    /// Positions to open from, one per line, cycled through.
+    #[arg(long)]
+    pub openings_file: Option<PathBuf>,
+    /// Keep every this many quiet positions of a game.
+    #[arg(long, default_value_t = 1)]
+    pub every: u32,
+    /// A game still running after this many plies is a draw.
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: u32,
+    /// The seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `tune texel`.
+#[derive(Args, Debug)]
+pub(crate) struct TexelArgs {
+    /// The positions file (`<result> <position>` lines).
+    #[arg(long)]
+    pub positions: PathBuf,
+    /// The weights file to write (after every pass).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Start from these weights instead of the evaluator's own (to resume, the --out file).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// The first step of a weight.
+    #[arg(long, default_value_t = 4)]
+    pub step: i32,
+    /// At most this many passes over the weights.
+    #[arg(long, default_value_t = 50)]
+    pub passes: u32,
+    /// Leave these weights alone (comma-separated names), e.g. one that fixes the scale.
+    #[arg(long, value_delimiter = ',')]
+    pub fixed: Vec<String>,
+}
+
+/// Whether a position is quiet: not finished, and no capture or winning move to play.
+fn quiet<G: Game>(state: &G, moves: &mut Vec<G::Move>) -> bool {
+    if state.outcome().is_some() {
+        return false;
+    }
+    moves.clear();
+    state.generate_moves(moves);
+    !moves.is_empty()
+        && moves
+            .iter()
+            .all(|&mv| state.classify(mv) == MoveClass::Quiet)
+}
+
+/// `tune positions`.
+pub(crate) fn run_positions<G: Notation>(
+    spec: &GameCli<G>,
+    args: &PositionsArgs,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = args.depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    for (flag, value) in [("--time", args.time), ("--nodes", args.nodes)] {
+        if value == Some(0) {
+            return Err(CliError::Invalid(format!("bad {flag} 0: expected >= 1")));
+        }
+    }
+    limits.time = args.time.map(std::time::Duration::from_millis);
+    limits.nodes = args.nodes;
+    if args.every == 0 || args.games == 0 || args.max_plies == 0 {
+        return Err(CliError::Invalid(
+            "bad --every, --games or --max-plies 0: expected >= 1".into(),
+        ));
+    }
+    let searcher = args.searcher.to_ascii_lowercase();
+    crate::check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
+    searcher_by_name::<G>(&searcher, spec.evaluator.make())
+        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    let start: G = start_position(&args.start)?;
+    let bases: Vec<G> = match &args.openings_file {
+        Some(path) => read_openings::<G>(path)?
+            .iter()
+            .map(|text| G::parse_position(text).expect("checked when read"))
+            .collect(),
+        None => vec![start],
+    };
+    let game_spec = GameSpec {
+        limits: &limits,
+        max_plies: args.max_plies,
+        text: Some(TextHooks::notation()),
+    };
+    let mut text = format!(
+        "# {} positions file: quiet positions of {} games of {searcher} against itself ({}), \
+         each with the result for the side that moves first\n",
+        spec.name,
+        args.games,
+        describe(&limits)
+    );
+    let mut kept = 0usize;
+    let mut moves = Vec::new();
+    for game in 0..args.games {
+        let base = &bases[game as usize % bases.len()];
+        let seed = mix(args.seed, u64::from(game), 0x7465_7865);
+        let opening = random_openings(base, seed, 1, args.opening_plies)
+            .pop()
+            .unwrap_or_else(|| base.clone());
+        let agent = || -> Result<SearchAgent<G>, CliError> {
+            let searcher =
+                searcher_by_name(&searcher, spec.evaluator.make()).map_err(CliError::Invalid)?;
+            Ok(SearchAgent::with_limits(searcher, limits.clone()))
+        };
+        let (mut first, mut second) = (agent()?, agent()?);
+        let task = GameTask {
+            id: game as usize,
+            opening: game as usize,
+            engines: [0, 1],
+        };
+        let names = ["engine".to_string(), "engine".to_string()];
+        let record = play_game(
+            task,
+            &opening,
+            [&mut first, &mut second],
+            names,
+            &game_spec,
+            seed,
+        );
+        let result = record.result.points_for(Side::First);
+        let mut state = opening;
+        let mut quiet_seen = 0u32;
+        for mv_text in &record.moves {
+            if quiet(&state, &mut moves) {
+                if quiet_seen.is_multiple_of(args.every) {
+                    text.push_str(&format!("{result} {}\n", state.format_position()));
+                    kept += 1;
+                }
+                quiet_seen += 1;
+            }
+            let mv = state
+                .parse_move(mv_text)
+                .map_err(|e| CliError::Invalid(format!("replaying game {game}: {e}")))?;
+            state = state.play(mv);
+        }
+    }
+    write_atomic(&args.out, &text).map_err(CliError::Invalid)?;
+    writeln!(
+        output,
+        "tune positions: {kept} quiet positions of {} games in {}",
+        args.games,
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+/// `depth 3`, `5000 nodes`, `100 ms`.
+fn describe(limits: &SearchLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(t) = limits.time {
+        parts.push(format!("{} ms", t.as_millis()));
+    }
+    parts.join(", ")
+}
+
+/// Labelled positions: each with its result for the first side.
+struct Labelled<G> {
+    positions: Vec<(G, f64)>,
+}
+
+/// Reads a positions file.
+fn read_positions<G: Notation>(path: &std::path::Path) -> Result<Labelled<G>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CliError::Invalid(format!("cannot read --positions {}: {e}", path.display()))
+    })?;
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| {
+            CliError::Invalid(format!("{} line {}: {why}", path.display(), number + 1))
+        };
+        let (result, position) = line
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| bad("expected '<result> <position>'".into()))?;
+        let result = match result {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            other => return Err(bad(format!("result {other:?} is not 1, 0.5 or 0"))),
+        };
+        let state = G::parse_position(position.trim()).map_err(|e| bad(e.to_string()))?;
+        positions.push((state, result));
+    }
+    if positions.is_empty() {
+        return Err(CliError::Invalid(format!(
+            "{} holds no labelled position",
+            path.display()
+        )));
+    }
+    Ok(Labelled { positions })
+}
+
+impl<G: Game> Labelled<G> {
+    /// Each position's evaluation from the first side's view.
+    fn evaluations(&self, evaluator: &dyn Evaluator<G>) -> Vec<f64> {
+        self.positions
+            .iter()
+            .map(|(state, _)| {
+                let score = f64::from(evaluator.evaluate(state).raw());
+                if state.side_to_move() == Side::First {
+                    score
+                } else {
+                    -score
+                }
+            })
+            .collect()
+    }
+
+    /// The mean squared error of the predicted results at scale `k`.
+    fn error(&self, evaluations: &[f64], k: f64) -> f64 {
+        let total: f64 = self
+            .positions
+            .iter()
+            .zip(evaluations)
+            .map(|((_, result), &e)| {
+                let expected = 1.0 / (1.0 + 10f64.powf(-k * e / 400.0));
+                (result - expected).powi(2)
+            })
+            .sum();
+        total / self.positions.len() as f64
+    }
+}
+
+/// The scale with the least error, by golden-section search on `[0.001, 10]` (the error is
+/// unimodal in `k` for a fixed evaluation).
+fn best_scale(error: impl Fn(f64) -> f64) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.001f64, 10.0f64);
+    for _ in 0..80 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if error(a) < error(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// `tune texel`.
+pub(crate) fn run_texel<G: Notation>(
+    spec: &GameCli<G>,
+    args: &TexelArgs,
+    command_line: &str,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let names = spec.evaluator.parameter_names().ok_or_else(|| {
+        CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
+    })?;
+    let mut weights = match &args.weights {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::Invalid(format!("cannot read --weights {}: {e}", path.display()))
+            })?;
+            plies::weights::parse_weights(&text, names)
+                .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?
+        }
+        None => spec.evaluator.parameters().expect("tunable").to_vec(),
+    };
+    let fixed: Vec<usize> = args
+        .fixed
+        .iter()
+        .map(|name| {
+            names.iter().position(|n| n == name).ok_or_else(|| {
+                CliError::Invalid(format!("bad --fixed: the evaluator has no weight {name:?}"))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    if args.step < 1 {
+        return Err(CliError::Invalid(format!(
+            "bad --step {}: expected >= 1",
+            args.step
+        )));
+    }
+    let data: Labelled<G> = read_positions(&args.positions)?;
+    let evaluate = |w: &[i32]| -> Result<Vec<f64>, CliError> {
+        let evaluator = spec
+            .evaluator
+            .with_weights(w)
+            .map_err(|e| CliError::Invalid(format!("the evaluator refuses the weights: {e}")))?;
+        Ok(data.evaluations(evaluator.as_ref()))
+    };
+    let start = evaluate(&weights)?;
+    let k = best_scale(|k| data.error(&start, k));
+    let mut best = data.error(&start, k);
+    writeln!(
+        output,
+        "tune texel: {} positions, scale K = {k:.4}, error {best:.6}",
+        data.positions.len()
+    )?;
+    let mut step = args.step;
+    for pass in 1..=args.passes {
+        let mut improved = false;
+        for i in (0..weights.len()).filter(|i| !fixed.contains(i)) {
+            for delta in [step, -step] {
+                let mut trial = weights.clone();
+                trial[i] = trial[i].saturating_add(delta);
+                let error = data.error(&evaluate(&trial)?, k);
+                if error < best {
+                    best = error;
+                    weights = trial;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        let comment = format!(
+            "{} evaluator weights, tuned by plies Texel: pass {pass}, error {best:.6} at K = \
+             {k:.4} over {} positions.\nproduced by: {command_line}",
+            spec.name,
+            data.positions.len()
+        );
+        let text = plies::weights::format_weights(names, &weights, &comment);
+        write_atomic(&args.out, &text).map_err(CliError::Invalid)?;
+        writeln!(output, "pass {pass}: step {step}, error {best:.6}")?;
+        if !improved {
+            if step == 1 {
+                break;
+            }
+            step = (step / 2).max(1);
+        }
+    }
+    writeln!(output, "weights: {}", args.out.display())?;
+    Ok(())
+}
