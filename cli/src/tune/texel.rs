@@ -297,11 +297,11 @@ impl<G: Game> Labelled<G> {
     }
 }
 
-/// The scale with the least error, by golden-section search on `[0.001, 10]` (the error is
+/// The scale with the least error, by golden-section search on `[0.001, 100]` (the error is
 /// unimodal in `k` for a fixed evaluation).
 fn best_scale(error: impl Fn(f64) -> f64) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = (0.001f64, 10.0f64);
+    let (mut lo, mut hi) = (0.001f64, 100.0f64);
     for _ in 0..80 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);

@@ -8,6 +8,7 @@
 use plies::{Evaluator, Score, Side, Tunable};
 
 use crate::bitboard::Bitboard;
+use crate::card::TARGETS;
 use crate::state::Onitama;
 
 /// The weights of [`PstEvaluator`], in centipawn-like units.
@@ -19,6 +20,10 @@ pub struct PstWeights {
     pub student_squares: [i32; 25],
     /// Bonus of the master per square, from its owner's view.
     pub master_squares: [i32; 25],
+    /// Per square a side's pieces could move to with its two cards (not holding its own piece).
+    pub mobility: i32,
+    /// Per enemy student a side's pieces could capture with its two cards.
+    pub attacks: i32,
 }
 
 /// Manhattan distance of a square index from the centre c3.
@@ -58,11 +63,14 @@ impl Default for PstWeights {
             student: 100,
             student_squares: default_student_squares(),
             master_squares: default_master_squares(),
+            mobility: 0,
+            attacks: 0,
         }
     }
 }
 
-/// Material plus piece-square tables.
+/// Material plus piece-square tables, and (when their weights are not zero) mobility and
+/// attacks through the cards in hand.
 ///
 /// The weights are folded into lookup tables when they are set (by [`PstEvaluator::new`] or
 /// [`Tunable::set_parameters`]): the students of one board row, a 5-bit pattern, are worth one
@@ -77,6 +85,8 @@ pub struct PstEvaluator {
     /// `masters[side][square]`: what `side`'s master on `square` is worth; index 32 (no
     /// master, the `trailing_zeros` of an empty set) is worth 0.
     masters: [[i32; 33]; 2],
+    /// Whether `mobility` or `attacks` is not zero (otherwise their loop is skipped).
+    reach_terms: bool,
 }
 
 impl Default for PstEvaluator {
@@ -93,6 +103,7 @@ impl PstEvaluator {
             weights,
             rows: Box::new([[[0; 32]; 5]; 2]),
             masters: [[0; 33]; 2],
+            reach_terms: false,
         };
         evaluator.build_tables();
         evaluator
@@ -123,6 +134,7 @@ impl PstEvaluator {
             }
             self.masters[side][32] = 0;
         }
+        self.reach_terms = w.mobility != 0 || w.attacks != 0;
     }
 
     /// The score of one side's students and master (bit sets of board squares), from that
@@ -139,13 +151,40 @@ impl PstEvaluator {
     }
 }
 
+impl PstEvaluator {
+    /// `mobility` and `attacks` of one side: the squares its pieces reach with its two cards
+    /// (not its own pieces'), and the enemy students among them.
+    #[inline]
+    fn reach_score(&self, state: &Onitama, side: usize) -> i32 {
+        let own = state.pieces[side];
+        let enemy_students = state.pieces[1 - side] & !state.masters[1 - side];
+        let hand = state.hands[side];
+        let first = hand.trailing_zeros() as usize;
+        let second = (hand & (hand - 1)).trailing_zeros() as usize;
+        let (a, b) = (&TARGETS[first][side], &TARGETS[second][side]);
+        let mut reach = 0u32;
+        let mut pieces = own;
+        while pieces != 0 {
+            let square = pieces.trailing_zeros() as usize;
+            reach |= a[square] | b[square];
+            pieces &= pieces - 1;
+        }
+        let reach = reach & !own;
+        self.weights.mobility * reach.count_ones() as i32
+            + self.weights.attacks * (reach & enemy_students).count_ones() as i32
+    }
+}
+
 impl Evaluator<Onitama> for PstEvaluator {
     #[inline(always)]
     fn evaluate(&self, state: &Onitama) -> Score {
         let [red_pieces, blue_pieces] = state.pieces;
         let [red_master, blue_master] = state.masters;
-        let red = self.side_score(0, red_pieces & !red_master, red_master)
+        let mut red = self.side_score(0, red_pieces & !red_master, red_master)
             - self.side_score(1, blue_pieces & !blue_master, blue_master);
+        if self.reach_terms {
+            red += self.reach_score(state, 0) - self.reach_score(state, 1);
+        }
         Score::cp(if state.to_move == 0 { red } else { -red })
     }
 }
@@ -157,11 +196,13 @@ fn square_names(prefix: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 impl Tunable for PstEvaluator {
-    /// `student`, then `student_a1..student_e5`, then `master_a1..master_e5` (51 weights).
+    /// `student`, then `student_a1..student_e5`, then `master_a1..master_e5`, then
+    /// `mobility` and `attacks` (53 weights).
     fn parameter_names(&self) -> Vec<String> {
         std::iter::once("student".to_string())
             .chain(square_names("student"))
             .chain(square_names("master"))
+            .chain(["mobility".to_string(), "attacks".to_string()])
             .collect()
     }
 
@@ -170,16 +211,19 @@ impl Tunable for PstEvaluator {
         std::iter::once(w.student)
             .chain(w.student_squares.iter().copied())
             .chain(w.master_squares.iter().copied())
+            .chain([w.mobility, w.attacks])
             .collect()
     }
 
     fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
-        if values.len() != 51 {
-            return Err(format!("expected 51 weights, got {}", values.len()));
+        if values.len() != 53 {
+            return Err(format!("expected 53 weights, got {}", values.len()));
         }
         self.weights.student = values[0];
         self.weights.student_squares.copy_from_slice(&values[1..26]);
         self.weights.master_squares.copy_from_slice(&values[26..51]);
+        self.weights.mobility = values[51];
+        self.weights.attacks = values[52];
         self.build_tables();
         Ok(())
     }
@@ -216,7 +260,8 @@ mod tests {
     }
 
     /// The sum written out square by square (each piece looked up with `piece_at`, blue's
-    /// squares turned by `24 - index`), on positions along a few random games.
+    /// squares turned by `24 - index`; reach through each card's `targets`), on positions along
+    /// a few random games.
     #[test]
     fn matches_a_square_by_square_sum() {
         let mut eval = PstEvaluator::default();
@@ -243,6 +288,31 @@ mod tests {
                     crate::Piece::Student => w.student + w.student_squares[view],
                     crate::Piece::Master => w.master_squares[view],
                 };
+                red += if side == Side::First { value } else { -value };
+            }
+            // Reach: every target square of every piece with either card, counted once.
+            for side in [Side::First, Side::Second] {
+                let mut reached = [false; 25];
+                for index in 0..25 {
+                    let square = crate::Square::new(index).unwrap();
+                    if matches!(state.piece_at(square), Some((owner, _)) if owner == side) {
+                        for card in state.hand(side) {
+                            for target in card.targets(side, square) {
+                                reached[target.index()] = true;
+                            }
+                        }
+                    }
+                }
+                let mut value = 0;
+                for (index, &hit) in reached.iter().enumerate() {
+                    let square = crate::Square::new(index as u8).unwrap();
+                    match state.piece_at(square) {
+                        _ if !hit => {}
+                        Some((owner, _)) if owner == side => {}
+                        Some((_, crate::Piece::Student)) => value += w.mobility + w.attacks,
+                        _ => value += w.mobility,
+                    }
+                }
                 red += if side == Side::First { value } else { -value };
             }
             if state.to_move() == Side::First {
@@ -275,6 +345,7 @@ mod tests {
         assert_eq!(names.len(), values.len());
         assert_eq!(names[1], "student_a1");
         assert_eq!(names[50], "master_e5");
+        assert_eq!(names[52], "attacks");
         values[0] = 250;
         values[50] = -7;
         eval.set_parameters(&values).unwrap();

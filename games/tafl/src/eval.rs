@@ -40,7 +40,12 @@ pub struct TaflEvaluator {
 }
 
 /// The names [`TaflEvaluator::by_name`] accepts, simplest first.
-pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "pst", "full"];
+pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "pst", "full", "brandub"];
+
+/// The weights of the `brandub` preset: the `full` evaluator tuned for Brandub by SPSA, as a
+/// weights file ([`plies::weights`]) whose header records the tuning run and the match that
+/// measured it. Read when the preset is made.
+pub const BRANDUB_WEIGHTS: &str = include_str!("../weights/brandub.txt");
 
 impl Default for TaflEvaluator {
     /// The `full` preset.
@@ -103,6 +108,15 @@ impl TaflEvaluator {
         }
     }
 
+    /// `full` with the weights tuned for Brandub ([`BRANDUB_WEIGHTS`]).
+    #[must_use]
+    pub fn brandub() -> TaflEvaluator {
+        let mut evaluator = TaflEvaluator::full();
+        plies::weights::load_weights(&mut evaluator, BRANDUB_WEIGHTS)
+            .expect("the shipped Brandub weights fit the evaluator (checked by a test)");
+        evaluator
+    }
+
     /// The preset called `name` (one of [`EVALUATOR_NAMES`]).
     pub fn by_name(name: &str) -> Result<TaflEvaluator, String> {
         match name.to_ascii_lowercase().as_str() {
@@ -111,6 +125,7 @@ impl TaflEvaluator {
             "classic" => Ok(TaflEvaluator::classic()),
             "pst" => Ok(TaflEvaluator::pst()),
             "full" => Ok(TaflEvaluator::full()),
+            "brandub" => Ok(TaflEvaluator::brandub()),
             _ => Err(format!(
                 "unknown evaluator '{name}'; known: {}",
                 EVALUATOR_NAMES.join(", ")
@@ -281,6 +296,17 @@ mod tests {
     use crate::variants::start_of;
     use plies::rng::SplitMix64;
     use plies::{Game, Notation};
+
+    #[test]
+    fn the_shipped_brandub_weights_load_and_differ_from_full() {
+        let tuned = TaflEvaluator::brandub();
+        assert_ne!(tuned.parameters(), TaflEvaluator::full().parameters());
+        // Every weight is named in the file, in the evaluator's order.
+        let names = tuned.parameter_names();
+        let values = plies::weights::parse_weights(BRANDUB_WEIGHTS, &names).unwrap();
+        assert_eq!(values, tuned.parameters());
+        assert!(BRANDUB_WEIGHTS.contains("# produced by: tafl tune init"));
+    }
 
     #[test]
     fn presets_by_name_and_symmetry() {
