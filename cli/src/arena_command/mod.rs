@@ -30,7 +30,8 @@ use crate::arena::{
 };
 use plies::notation::Notation;
 use progress::{ProgressLine, Tally};
-use setup::{describe, engines, limits, openings, parse_sprt};
+pub(crate) use setup::{describe, read_openings_file};
+use setup::{engines, limits, openings, parse_sprt};
 
 /// `arena`.
 #[derive(Args, Debug)]

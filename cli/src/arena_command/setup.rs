@@ -45,7 +45,7 @@ pub(super) fn limits(
 }
 
 /// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
-pub(super) fn describe(limits: &SearchLimits) -> String {
+pub(crate) fn describe(limits: &SearchLimits) -> String {
     let mut parts = Vec::new();
     if let Some(depth) = limits.depth {
         parts.push(format!("depth {depth}"));
@@ -220,6 +220,37 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     })
 }
 
+/// The positions of an openings file: one per line, blank lines and `#` comments skipped; a
+/// line that does not parse or is a finished game is an error naming it (the file may hold no
+/// position: the caller decides whether that is an error).
+pub(crate) fn read_openings_file<G: Notation>(path: &std::path::Path) -> Result<Vec<G>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CliError::Invalid(format!(
+            "cannot read --openings-file {}: {e}",
+            path.display()
+        ))
+    })?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position = G::parse_position(line).map_err(|e| {
+            CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
+        })?;
+        if position.outcome().is_some() {
+            return Err(CliError::Invalid(format!(
+                "{} line {}: the game is already over",
+                path.display(),
+                number + 1
+            )));
+        }
+        openings.push(position);
+    }
+    Ok(openings)
+}
+
 /// The openings: from `--openings-file`, or seeded random walks from the start position.
 pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError> {
     let wanted = match (args.openings, args.games) {
@@ -230,30 +261,7 @@ pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError
         (None, None) => None,
     };
     if let Some(path) = &args.openings_file {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::Invalid(format!(
-                "cannot read --openings-file {}: {e}",
-                path.display()
-            ))
-        })?;
-        let mut openings = Vec::new();
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let position = G::parse_position(line).map_err(|e| {
-                CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
-            })?;
-            if position.outcome().is_some() {
-                return Err(CliError::Invalid(format!(
-                    "{} line {}: the game is already over",
-                    path.display(),
-                    number + 1
-                )));
-            }
-            openings.push(position);
-        }
+        let mut openings = read_openings_file::<G>(path)?;
         if let Some(n) = wanted {
             openings.truncate(n);
         }

@@ -372,7 +372,10 @@ fn run_init<G: Notation>(
     }
     let start: G = start_position(&args.start)?;
     let openings = match &args.openings_file {
-        Some(path) => read_openings::<G>(path)?,
+        Some(path) => read_openings::<G>(path)?
+            .iter()
+            .map(Notation::format_position)
+            .collect(),
         None => Vec::new(),
     };
     let c_end = initial
@@ -420,39 +423,16 @@ fn run_init<G: Notation>(
         config.names.len(),
         config.gains.iterations,
         config.games,
-        describe_limits(&config),
+        crate::arena_command::describe(&limits_of(&config)),
         config.searcher,
         args.dir.display()
     )?;
     Ok(())
 }
 
-/// The positions of an openings file.
-fn read_openings<G: Notation>(path: &Path) -> Result<Vec<String>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!(
-            "cannot read --openings-file {}: {e}",
-            path.display()
-        ))
-    })?;
-    let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position = G::parse_position(line).map_err(|e| {
-            CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
-        })?;
-        if position.outcome().is_some() {
-            return Err(CliError::Invalid(format!(
-                "{} line {}: the game is already over",
-                path.display(),
-                number + 1
-            )));
-        }
-        openings.push(position.format_position());
-    }
+/// The positions of an openings file; an error if it holds none.
+fn read_openings<G: Notation>(path: &Path) -> Result<Vec<G>, CliError> {
+    let openings = crate::arena_command::read_openings_file::<G>(path)?;
     if openings.is_empty() {
         return Err(CliError::Invalid(format!(
             "{} holds no position",
@@ -460,21 +440,6 @@ fn read_openings<G: Notation>(path: &Path) -> Result<Vec<String>, CliError> {
         )));
     }
     Ok(openings)
-}
-
-/// `depth 3`, `2000 nodes`, `100 ms`.
-fn describe_limits(config: &TuneConfig) -> String {
-    let mut parts = Vec::new();
-    if let Some(d) = config.depth {
-        parts.push(format!("depth {d}"));
-    }
-    if let Some(n) = config.nodes {
-        parts.push(format!("{n} nodes"));
-    }
-    if let Some(t) = config.time_ms {
-        parts.push(format!("{t} ms"));
-    }
-    parts.join(", ")
 }
 
 /// The per-move limits of the run's games.

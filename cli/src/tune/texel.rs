@@ -24,6 +24,7 @@ use clap::Args;
 use super::files::write_atomic;
 use super::{mix, read_openings};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
+use crate::arena_command::describe;
 use crate::args::PositionArgs;
 use crate::{CliError, GameCli, check_depth, searcher_by_name, start_position};
 use plies::agent::SearchAgent;
@@ -138,10 +139,7 @@ pub(crate) fn run_positions<G: Notation>(
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
     let start: G = start_position(&args.start)?;
     let bases: Vec<G> = match &args.openings_file {
-        Some(path) => read_openings::<G>(path)?
-            .iter()
-            .map(|text| G::parse_position(text).expect("checked when read"))
-            .collect(),
+        Some(path) => read_openings::<G>(path)?,
         None => vec![start],
     };
     let game_spec = GameSpec {
@@ -209,21 +207,6 @@ pub(crate) fn run_positions<G: Notation>(
         args.out.display()
     )?;
     Ok(())
-}
-
-/// `depth 3`, `5000 nodes`, `100 ms`.
-fn describe(limits: &SearchLimits) -> String {
-    let mut parts = Vec::new();
-    if let Some(d) = limits.depth {
-        parts.push(format!("depth {d}"));
-    }
-    if let Some(n) = limits.nodes {
-        parts.push(format!("{n} nodes"));
-    }
-    if let Some(t) = limits.time {
-        parts.push(format!("{} ms", t.as_millis()));
-    }
-    parts.join(", ")
 }
 
 /// Labelled positions: each with its result for the first side.
