@@ -60,7 +60,7 @@ const KNOWN_BUGS: &[(&str, &str)] = &[
 /// them, and would take a panic of one test for a failure of the input another test is running
 /// at the time: so the list is printed (shown with a failed test's output) and the test unwinds
 /// without the hook.
-fn fail_on(failures: &[String]) {
+fn fail_on(failures: &[String], out_dir: &std::path::Path) {
     let (known, new): (Vec<&String>, Vec<&String>) = failures
         .iter()
         .partition(|f| KNOWN_BUGS.iter().any(|(fragment, _)| f.contains(fragment)));
@@ -76,10 +76,13 @@ fn fail_on(failures: &[String]) {
         println!("{text}");
         std::panic::resume_unwind(Box::new(text));
     }
+    let _ = std::fs::remove_dir_all(out_dir);
 }
 
-fn out_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("plies-fuzz-smoke-{}", std::process::id()))
+/// Where a test saves failing inputs: its own directory, removed when it passes (the inputs of
+/// known bugs are not kept).
+fn out_dir(test: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("plies-fuzz-smoke-{test}-{}", std::process::id()))
 }
 
 #[test]
@@ -95,7 +98,7 @@ fn every_target_survives_a_short_run() {
             inputs,
             seed: 2024,
             time_limit: Duration::from_secs(30),
-            out_dir: out_dir(),
+            out_dir: out_dir("targets"),
         };
         let report = run_target(&target, &settings);
         if report.inputs != inputs {
@@ -103,7 +106,19 @@ fn every_target_survives_a_short_run() {
         }
         failures.extend(report.failures);
     }
-    fail_on(&failures);
+    // The command-line targets remove each input's scratch directory.
+    let prefix = format!("plies-fuzz-cli-{}-", std::process::id());
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for entry in entries.filter_map(Result::ok) {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                failures.push(format!(
+                    "left in the temporary directory: {:?}",
+                    entry.path()
+                ));
+            }
+        }
+    }
+    fail_on(&failures, &out_dir("targets"));
 }
 
 /// The profile directory this test was built in (`target/release` for a release test): the
@@ -177,7 +192,7 @@ fn every_binary_survives_a_short_run() {
         seed: 2024,
         time_limit: Duration::from_secs(60),
         jobs: 2,
-        out_dir: out_dir(),
+        out_dir: out_dir("binaries"),
     };
     let mut failures = Vec::new();
     for (name, report) in run_binaries(&[], &settings) {
@@ -186,5 +201,5 @@ fn every_binary_survives_a_short_run() {
         }
         failures.extend(report.failures);
     }
-    fail_on(&failures);
+    fail_on(&failures, &out_dir("binaries"));
 }
