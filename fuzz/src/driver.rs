@@ -239,5 +239,7 @@ mod tests {
             &settings(2, 100),
         );
         assert_eq!((hangs.inputs, hangs.hangs, hangs.panics), (2, 1, 0));
+        // The failing inputs it saved.
+        let _ = std::fs::remove_dir_all(settings(0, 0).out_dir);
     }
 }

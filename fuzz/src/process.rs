@@ -3,12 +3,13 @@
 //! arguments (non-UTF-8 ones included) and stdin, each with a time limit.
 //!
 //! A run fails when the process exits with a code other than 0, 1 or 2, dies by a signal,
-//! prints `panicked` on stderr, or outlives the time limit (a hang; it is then killed); an OTEP
-//! engine must also greet with `hello`. Failing invocations are written to the output
-//! directory as a text file that says how to repeat them.
+//! prints `panicked` on stderr, outlives the time limit (a hang; it is then killed), or leaves a
+//! temporary file (`*.tmp`) behind; an OTEP engine must also greet with `hello`. Failing
+//! invocations are written to the output directory as a text file that says how to repeat them.
 //!
-//! Key invariant: invocation `i` of binary `b` is a function of the seed, `b` and `i` only, so
-//! a failure is repeatable from the report whatever the number of jobs.
+//! Key invariants: invocation `i` of binary `b` is a function of the seed, `b` and `i` only, so
+//! a failure is repeatable from the report whatever the number of jobs; each process runs in a
+//! scratch directory of its own (its working directory too), removed after it.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -64,7 +65,7 @@ pub struct ProcessSettings {
 /// The facts of each bot.
 fn bot_spec(name: &str) -> BotSpec {
     match name {
-        "onitama" => BotSpec::of::<plies_onitama::Onitama>(name),
+        "onitama" => BotSpec::of::<plies_onitama::Onitama>(name).as_processes(),
         "tafl" => {
             let rules: Vec<&str> = plies_tafl::VARIANTS.iter().map(|v| v.rules).collect();
             BotSpec::of::<plies_tafl::Tafl>(name)
@@ -75,10 +76,11 @@ fn bot_spec(name: &str) -> BotSpec {
                 .flag("--rules", &rules)
                 .flag("--side", &["a", "d", "x", ""])
                 .flag("--eval", &["full", "material", "classic", "distance", "x"])
+                .as_processes()
         }
-        "hus" => BotSpec::of::<plies_hus::Hus>(name),
-        "yinsh" => BotSpec::of::<plies_yinsh::Yinsh>(name),
-        _ => BotSpec::of::<Kalah>(name),
+        "hus" => BotSpec::of::<plies_hus::Hus>(name).as_processes(),
+        "yinsh" => BotSpec::of::<plies_yinsh::Yinsh>(name).as_processes(),
+        _ => BotSpec::of::<Kalah>(name).as_processes(),
     }
 }
 
@@ -167,6 +169,7 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
                 args,
                 stdin: otep_session(rng, &seeds),
                 files: vec![(transcript, text)],
+                ..Invocation::default()
             }
         }
         "tafl" if rng.below(10) < 3 => {
@@ -231,7 +234,8 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
                             .map(OsString::from),
                     );
                     inv.args.push("--out".into());
-                    inv.args.push(out.into());
+                    inv.args.push(out.clone().into());
+                    inv.outputs.push(out);
                 }
             }
             inv
@@ -246,12 +250,20 @@ struct Outcome {
     stdout: Vec<u8>,
     stderr: Vec<u8>,
     hung: bool,
+    /// Temporary files it left behind.
+    leftovers: Vec<PathBuf>,
 }
 
-/// Runs one invocation of `program`.
-fn run_process(program: &Path, inv: &Invocation, limit: Duration) -> std::io::Result<Outcome> {
-    for (path, content) in &inv.files {
-        std::fs::write(path, content)?;
+/// Runs one invocation of `program` in `root`, its scratch directory (removed after).
+fn run_process(
+    program: &Path,
+    inv: &Invocation,
+    root: &Path,
+    limit: Duration,
+) -> std::io::Result<Outcome> {
+    if let Err(e) = inv.prepare(root) {
+        inv.clean_up(root);
+        return Err(e);
     }
     // No operating system passes a NUL byte in an argument: those become `?` here.
     let args: Vec<OsString> = inv.args[1..]
@@ -269,12 +281,20 @@ fn run_process(program: &Path, inv: &Invocation, limit: Duration) -> std::io::Re
             }
         })
         .collect();
-    let mut child = Command::new(program)
+    let child = Command::new(program)
         .args(&args)
+        .current_dir(root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()?;
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            inv.clean_up(root);
+            return Err(e);
+        }
+    };
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = inv.stdin.clone();
     let writer = std::thread::spawn(move || {
@@ -295,27 +315,28 @@ fn run_process(program: &Path, inv: &Invocation, limit: Duration) -> std::io::Re
     let start = Instant::now();
     let mut hung = false;
     let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) => {}
+            Err(e) => break Err(e),
         }
         if start.elapsed() > limit {
             hung = true;
             let _ = child.kill();
-            break child.wait()?;
+            break child.wait();
         }
         std::thread::sleep(Duration::from_millis(2));
     };
     let _ = writer.join();
     let stdout = reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
-    for (path, _) in &inv.files {
-        let _ = std::fs::remove_file(path);
-    }
+    let leftovers = inv.clean_up(root);
     Ok(Outcome {
-        code: status.code(),
+        code: status?.code(),
         stdout,
         stderr,
         hung,
+        leftovers,
     })
 }
 
@@ -337,6 +358,12 @@ fn judge(name: &str, inv: &Invocation, outcome: &Outcome) -> Option<String> {
         Some(code) => return Some(format!("exit code {code}")),
         None => return Some("killed by a signal".into()),
     }
+    if !outcome.leftovers.is_empty() {
+        return Some(format!(
+            "temporary files left behind: {:?}",
+            outcome.leftovers
+        ));
+    }
     let otep =
         name == "tafl-otep" || (name == "tafl" && inv.args.get(1).is_some_and(|a| a == "otep"));
     if otep && outcome.code == Some(0) && !outcome.stdout.starts_with(b"hello\n") {
@@ -352,6 +379,9 @@ fn save(out_dir: &Path, name: &str, index: u64, inv: &Invocation, why: &str) -> 
     let stdin_path = base.with_extension("stdin");
     let _ = std::fs::write(&stdin_path, &inv.stdin);
     let mut text = format!("binary: {name}\nwhy: {why}\nargs: {}\n", inv.describe());
+    for dir in &inv.dirs {
+        text.push_str(&format!("directory {}\n", dir.display()));
+    }
     for (path, content) in &inv.files {
         text.push_str(&format!(
             "file {}: {:?}\n",
@@ -373,6 +403,12 @@ pub fn run_binaries(names: &[String], settings: &ProcessSettings) -> Vec<(String
     };
     let scratch = std::env::temp_dir().join(format!("plies-fuzz-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&scratch);
+    // Each process runs in its own directory: the binaries' paths must not be relative.
+    let mut settings = settings.clone();
+    if let Ok(absolute) = std::path::absolute(&settings.bin_dir) {
+        settings.bin_dir = absolute;
+    }
+    let settings = &settings;
     let mut reports = Vec::new();
     for name in names {
         let program = binary_path(&settings.bin_dir, &name);
@@ -395,8 +431,9 @@ pub fn run_binaries(names: &[String], settings: &ProcessSettings) -> Vec<(String
                         }
                         let mut rng =
                             Rng::new(settings.seed ^ name_hash(&name) ^ index.wrapping_mul(0x9e37));
-                        let inv = invocation(&name, &settings.bin_dir, &mut rng, &scratch);
-                        let result = run_process(&program, &inv, settings.time_limit);
+                        let root = scratch.join(format!("{name}-{index}"));
+                        let inv = invocation(&name, &settings.bin_dir, &mut rng, &root);
+                        let result = run_process(&program, &inv, &root, settings.time_limit);
                         let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
                         r.inputs += 1;
                         if let Ok(Outcome { code: Some(0), .. }) = &result {

@@ -4,8 +4,9 @@
 //! Parsers fuzzed: every game's position and move text ([`Notation`]: Onitama, tafl, Hus,
 //! Yinsh and the Kalah tutorial game), tafl OTN rules strings and `.otg` game records, OTEP
 //! lines fed to the engine (one line at a time, and as a whole stdin stream), Yinsh SGF
-//! records, Hus game logs (moves from the start, one or more per line) and the generic command
-//! line of each game, run in process ([`crate::cli_args`]).
+//! records, Hus game logs (moves from the start, one or more per line), evaluator weights files
+//! ([`plies::weights`]) and the generic command line of each game, run in process
+//! ([`crate::cli_args`]).
 //!
 //! Key invariant: a target panics only when the code under test breaks a promise: it panicked
 //! itself, or what it accepted does not read back (a formatted position or move that its own
@@ -134,6 +135,13 @@ pub fn all() -> Vec<Target> {
             seeds: || notation_seeds::<Kalah>(&["4,4,4|0 4,4,4|0 n"]),
             dictionary: &["s", "n", "|", "a", "f", "h", "0", "128", "4,4,4,4,4,4"],
             run: notation_target::<Kalah>,
+        },
+        Target {
+            name: "weights-file",
+            about: "evaluator weights files, read against the Onitama and the Hus evaluator",
+            seeds: weights_seeds,
+            dictionary: WEIGHTS_WORDS,
+            run: weights_file,
         },
         crate::cli_args::target_for::<plies_onitama::Onitama>("onitama-cli"),
         crate::cli_args::target_for::<plies_tafl::Tafl>("tafl-cli"),
@@ -438,6 +446,112 @@ fn hus_log(data: &[u8]) {
     let _ = plies_hus::Hus::start_position().play_line(&whole);
 }
 
+/// Words of weights files: weight names of both evaluators, comments, separators, numbers at
+/// the edges of `i32`.
+const WEIGHTS_WORDS: &[&str] = &[
+    "student",
+    "student_a1",
+    "student_c3",
+    "student_e5",
+    "master_a1",
+    "master_c3",
+    "master_e5",
+    "seeds",
+    "mobility",
+    "threats",
+    "#",
+    "# ",
+    " ",
+    "\t",
+    "\r\n",
+    "\n",
+    "2147483647",
+    "-2147483648",
+    "2147483648",
+    "+7",
+    "-0",
+    "007",
+];
+
+/// The evaluators whose weight names the weights files are read against: names and defaults.
+fn weight_sets() -> [(Vec<String>, Vec<i32>); 2] {
+    use plies::eval::Tunable;
+    let onitama = plies_onitama::PstEvaluator::default();
+    let hus = plies_hus::HusEvaluator::default();
+    [
+        (onitama.parameter_names(), onitama.parameters()),
+        (hus.parameter_names(), hus.parameters()),
+    ]
+}
+
+/// Seeds of weights files: each evaluator's defaults as `format_weights` writes them (with the
+/// header a tuner writes, or none), and edited files: weights changed (to the edges of `i32`
+/// too), lines in another order, blank and comment lines between them, CRLF line ends, spaces
+/// and tabs around the fields.
+fn weights_seeds() -> Vec<Vec<u8>> {
+    use plies::weights::format_weights;
+    let header = "onitama evaluator weights, tuned by plies SPSA: iteration 200 of 200, 3200 \
+                  games.\nproduced by: onitama tune init --dir tune-onitama --depth 3\n\
+                  check at iteration 200 against the start: +35 Elo (±40), +12 =3 -9";
+    let mut seeds = Vec::new();
+    for (names, defaults) in weight_sets() {
+        seeds.push(format_weights(&names, &defaults, header).into_bytes());
+        seeds.push(format_weights(&names, &defaults, "").into_bytes());
+        let mut edited = defaults.clone();
+        edited[0] += 7;
+        let last = edited.len() - 1;
+        edited[last] = -edited[last] - 3;
+        seeds.push(format_weights(&names, &edited, "edited by hand").into_bytes());
+        let mut edges = defaults.clone();
+        edges[0] = i32::MAX;
+        edges[last] = i32::MIN;
+        seeds.push(format_weights(&names, &edges, "").into_bytes());
+        let text = format_weights(&names, &edited, "reordered");
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.reverse();
+        let mut spaced = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            let (name, value) = line.split_once(' ').unwrap_or((line, ""));
+            spaced.push_str(&format!("  {name}\t {value} \r\n"));
+            if i % 4 == 0 {
+                spaced.push_str("\r\n# a note\r\n");
+            }
+        }
+        seeds.push(spaced.into_bytes());
+    }
+    seeds
+}
+
+/// A weights file, read against the Onitama and the Hus evaluator's weight names: what is
+/// accepted has one value per weight, and written again by `format_weights` (with the whole
+/// input as its comment: a comment never changes what is read) reads back to the same values;
+/// what is refused is refused with a one-line error.
+fn weights_file(data: &[u8]) {
+    use plies::weights::{format_weights, parse_weights};
+    let text = String::from_utf8_lossy(data);
+    for (names, _) in weight_sets() {
+        match parse_weights(&text, &names) {
+            Ok(values) => {
+                assert_eq!(values.len(), names.len(), "one value per weight");
+                for comment in ["", text.as_ref()] {
+                    let written = format_weights(&names, &values, comment);
+                    match parse_weights(&written, &names) {
+                        Ok(back) => assert!(
+                            back == values,
+                            "weights read back as other values: {values:?} then {back:?}"
+                        ),
+                        Err(e) => panic!("written weights do not read back: {e}\n{written}"),
+                    }
+                }
+            }
+            Err(e) => assert!(
+                !e.is_empty() && !e.contains('\n') && !e.contains('\r'),
+                "error is not one line: {e:?}"
+            ),
+        }
+    }
+}
+
 /// A Yinsh SGF record: read; if accepted, its final position reads back.
 fn yinsh_sgf(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -462,6 +576,20 @@ mod tests {
             for seed in seeds {
                 (target.run)(&seed);
             }
+        }
+    }
+
+    /// Every weights file seed is a real file: one of the two evaluators accepts it.
+    #[test]
+    fn weights_seeds_are_accepted() {
+        let sets = weight_sets();
+        for seed in weights_seeds() {
+            let text = String::from_utf8(seed).expect("UTF-8");
+            assert!(
+                sets.iter()
+                    .any(|(names, _)| plies::weights::parse_weights(&text, names).is_ok()),
+                "{text}"
+            );
         }
     }
 }

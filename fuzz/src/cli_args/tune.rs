@@ -1,0 +1,907 @@
+//! The `tune` command of the generated command lines: every subcommand (`init`, `run`, `play`,
+//! `merge`, `status`, `positions`, `texel`) with valid, edge and nonsense values, and the files
+//! they read: tuning run directories holding a run's files (`tune.json`, `state.json`, games
+//! files, `journal.jsonl`, `weights.txt`) as a run writes them, made here from the bot's weight
+//! names without running anything, and mutants of them; positions files of the game's real
+//! positions and mutants; weights files and openings files.
+//!
+//! Key invariants: a correct program finishes every generated `tune` command fast. `init` plays
+//! no game, so its numbers are drawn from the whole range; `positions` and `texel` end with a
+//! budget (`--games 1 --depth 1 --max-plies 10`, `--passes 1`); `run`, `play` and `merge` do
+//! the work their run directory's files set, whose work-setting numbers (iterations, games,
+//! limits, plies) are drawn only from cheap or out-of-range values, also in mutants (byte-level
+//! damage of those files only truncates or inserts a non-digit), and only `status`, which plays
+//! nothing, reads freely mutated bytes. The paths a command writes to (`--dir`, `--out`) are in
+//! the budget, never mutated, and are directories or outputs of the invocation, so they are
+//! removed after the run.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::{BotSpec, Invocation, SEARCHERS, maybe, scratch_path, weights_file};
+use crate::mutate::{Rng, mutate, pick};
+
+/// The subcommands, good and bad.
+const SUBCOMMANDS: &[&str] = &[
+    "init",
+    "run",
+    "play",
+    "merge",
+    "status",
+    "positions",
+    "texel",
+    "init",
+    "run",
+    "play",
+    "merge",
+    "status",
+    "positions",
+    "texel",
+    "",
+    "nosuch",
+    "--help",
+];
+
+/// Words of the tuning files, for the free mutations of files that `status` reads.
+const JSON_WORDS: &[&str] = &[
+    "null",
+    "true",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\"iteration\"",
+    "\"theta\"",
+    "\"games\"",
+    "\"last_check\"",
+    "\"names\"",
+    "\"initial\"",
+    "\"c_end\"",
+    "1e999",
+    "-1e308",
+    "0.5",
+];
+
+/// Pushes a `tune` subcommand's arguments to `free` (mutable) and `budget` (appended last,
+/// never mutated), and its files and directories to `inv`; returns the subcommand's word.
+pub(super) fn generate(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+    free: &mut Vec<OsString>,
+    budget: &mut Vec<OsString>,
+) -> &'static str {
+    let sub = *pick(rng, SUBCOMMANDS);
+    match sub {
+        "init" => init(rng, spec, dir, inv, free, budget),
+        "run" => {
+            // `--jobs N` starts N copies of the running program: in process, the fuzzer.
+            let jobs: &[&str] = if spec.processes {
+                &["1", "2", "3", "0", "-1", "x", "4294967296"]
+            } else {
+                &["1", "0", "-1", "x", "4294967296"]
+            };
+            maybe(rng, 40, free, "--jobs", jobs);
+            run_dir(rng, spec, dir, inv, budget, false);
+        }
+        "play" => {
+            maybe(
+                rng,
+                80,
+                free,
+                "--shard",
+                &[
+                    "0/1",
+                    "0/2",
+                    "1/2",
+                    "2/2",
+                    "1/0",
+                    "0/0",
+                    " 0 / 1 ",
+                    "-1/2",
+                    "0/1/2",
+                    "x",
+                    "",
+                    "0/4294967295",
+                    "4294967295/4294967296",
+                    "4294967296/1",
+                ],
+            );
+            run_dir(rng, spec, dir, inv, budget, false);
+        }
+        "merge" => run_dir(rng, spec, dir, inv, budget, false),
+        "status" => {
+            if rng.below(3) == 0 {
+                free.push("--json".into());
+            }
+            run_dir(rng, spec, dir, inv, budget, true);
+        }
+        "positions" => positions(rng, spec, dir, inv, free, budget),
+        "texel" => texel(rng, spec, dir, inv, free, budget),
+        _ => {}
+    }
+    sub
+}
+
+/// `tune init`: every option, with values from the whole range (init plays nothing); `--dir`
+/// new, nested in a directory that does not exist, empty, holding a run, or a file.
+fn init(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+    free: &mut Vec<OsString>,
+    budget: &mut Vec<OsString>,
+) {
+    let path = scratch_path(dir, "tune");
+    let mut target = path.clone();
+    match rng.below(8) {
+        0 => inv.dirs.push(path.clone()),
+        1 => {
+            inv.dirs.push(path.clone());
+            run_files(rng, spec, &path, inv, false);
+        }
+        2 => inv
+            .files
+            .push((path.clone(), b"not a directory\n".to_vec())),
+        3 => {
+            inv.outputs.push(path.clone());
+            target = path.join("sub").join("run");
+        }
+        _ => inv.outputs.push(path.clone()),
+    }
+    // One limit or more, mostly; none is a usage error.
+    let limit = rng.below(10);
+    if limit < 6 {
+        maybe(
+            rng,
+            100,
+            free,
+            "--depth",
+            &["1", "2", "0", "64", "1000", "4294967296", "-1", "x"],
+        );
+    }
+    if (4..8).contains(&limit) {
+        maybe(
+            rng,
+            100,
+            free,
+            "--nodes",
+            &["50", "1", "0", "-5", "18446744073709551616", "x"],
+        );
+    }
+    if (7..9).contains(&limit) {
+        maybe(rng, 100, free, "--time", &["5", "0", "1", "x"]);
+    }
+    maybe(
+        rng,
+        50,
+        free,
+        "--iterations",
+        &["1", "2", "200", "0", "4294967295", "4294967296", "-1", "x"],
+    );
+    maybe(
+        rng,
+        50,
+        free,
+        "--games",
+        &[
+            "2",
+            "4",
+            "16",
+            "0",
+            "1",
+            "3",
+            "4294967294",
+            "4294967295",
+            "x",
+        ],
+    );
+    maybe(
+        rng,
+        30,
+        free,
+        "--check-every",
+        &["1", "10", "0", "4294967295", "x"],
+    );
+    maybe(
+        rng,
+        30,
+        free,
+        "--check-games",
+        &["2", "0", "1", "3", "4294967294", "x"],
+    );
+    maybe(
+        rng,
+        30,
+        free,
+        "--max-plies",
+        &["10", "200", "0", "4294967295", "x"],
+    );
+    maybe(
+        rng,
+        20,
+        free,
+        "--seed",
+        &[
+            "7",
+            "0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-1",
+            "x",
+        ],
+    );
+    maybe(
+        rng,
+        20,
+        free,
+        "--opening-plies",
+        &["4", "0", "1", "4294967295", "4294967296", "x"],
+    );
+    maybe(
+        rng,
+        20,
+        free,
+        "--c-end",
+        &["2", "0.5", "0", "-1", "NaN", "inf", "1e308", "1e-320", "x"],
+    );
+    maybe(
+        rng,
+        20,
+        free,
+        "--r-end",
+        &["0.002", "1", "0", "-0.1", "NaN", "inf", "1e308", "x"],
+    );
+    maybe(rng, 30, free, "--searcher", SEARCHERS);
+    if rng.below(6) == 0 {
+        free.push("--openings-file".into());
+        free.push(openings_file(rng, spec, dir, inv).into());
+    }
+    if rng.below(5) == 0 {
+        free.push("--weights".into());
+        free.push(weights_file(rng, spec, dir, inv).into());
+    }
+    budget.push("--dir".into());
+    budget.push(target.into());
+}
+
+/// The `--dir` of `run`, `play`, `merge` and `status`, pushed to the budget: a directory that
+/// does not exist, an empty one, a file, or (mostly) a directory holding a run's files.
+fn run_dir(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+    budget: &mut Vec<OsString>,
+    status: bool,
+) {
+    let path = scratch_path(dir, "run");
+    match rng.below(16) {
+        0 => {}
+        1 => inv.dirs.push(path.clone()),
+        2 => inv
+            .files
+            .push((path.clone(), b"not a directory\n".to_vec())),
+        _ => {
+            inv.dirs.push(path.clone());
+            run_files(rng, spec, &path, inv, status);
+        }
+    }
+    budget.push("--dir".into());
+    budget.push(path.into());
+}
+
+/// `tune positions`: the searcher, limits, openings, sampling and seed; the budget
+/// `--out F --games 1 --depth 1 --max-plies 10`.
+fn positions(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+    free: &mut Vec<OsString>,
+    budget: &mut Vec<OsString>,
+) {
+    maybe(rng, 40, free, "--searcher", SEARCHERS);
+    maybe(rng, 20, free, "--nodes", &["50", "1", "0", "-5", "x"]);
+    maybe(rng, 15, free, "--time", &["5", "0", "x"]);
+    maybe(
+        rng,
+        30,
+        free,
+        "--opening-plies",
+        &["6", "0", "1", "99", "4294967296", "-1", "x"],
+    );
+    maybe(
+        rng,
+        30,
+        free,
+        "--every",
+        &["1", "2", "0", "4294967295", "4294967296", "x"],
+    );
+    maybe(
+        rng,
+        20,
+        free,
+        "--seed",
+        &["7", "0", "18446744073709551615", "-1", "x"],
+    );
+    if rng.below(6) == 0 {
+        free.push("--openings-file".into());
+        free.push(openings_file(rng, spec, dir, inv).into());
+    }
+    let out = output_path(rng, dir, inv, "positions.txt");
+    budget.push("--out".into());
+    budget.push(out.into());
+    budget.extend(super::os(&[
+        "--games",
+        "1",
+        "--depth",
+        "1",
+        "--max-plies",
+        "10",
+    ]));
+}
+
+/// `tune texel`: a positions file, a weights file, the step and fixed weights; the budget
+/// `--out F --passes 1`.
+fn texel(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+    free: &mut Vec<OsString>,
+    budget: &mut Vec<OsString>,
+) {
+    if rng.below(10) != 0 {
+        free.push("--positions".into());
+        free.push(positions_file(rng, spec, dir, inv).into());
+    }
+    if rng.below(3) == 0 {
+        free.push("--weights".into());
+        free.push(weights_file(rng, spec, dir, inv).into());
+    }
+    maybe(
+        rng,
+        30,
+        free,
+        "--step",
+        &[
+            "4",
+            "1",
+            "2",
+            "0",
+            "-1",
+            "2147483647",
+            "-2147483648",
+            "2147483648",
+            "x",
+        ],
+    );
+    if rng.below(4) == 0 {
+        let names = spec
+            .weights
+            .as_ref()
+            .map(|(n, _)| n.clone())
+            .unwrap_or_default();
+        let fixed = match rng.below(5) {
+            0 => "nosuch".to_string(),
+            1 => String::new(),
+            2 if names.len() >= 2 => format!("{},{}", names[0], names[names.len() - 1]),
+            _ if !names.is_empty() => pick(rng, &names).clone(),
+            _ => ",".to_string(),
+        };
+        free.push("--fixed".into());
+        free.push(fixed.into());
+    }
+    let out = output_path(rng, dir, inv, "weights-out.txt");
+    budget.push("--out".into());
+    budget.push(out.into());
+    budget.extend(super::os(&["--passes", "1"]));
+}
+
+/// A path for a command to write: new (mostly), an existing file, an existing directory, or in
+/// a directory that does not exist.
+fn output_path(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> PathBuf {
+    let path = scratch_path(dir, what);
+    match rng.below(8) {
+        0 => {
+            inv.dirs.push(path.clone());
+            path
+        }
+        1 => {
+            inv.outputs.push(path.clone());
+            path.join("nosuch").join(what)
+        }
+        2 => {
+            inv.files.push((path.clone(), b"old content\n".to_vec()));
+            path
+        }
+        _ => {
+            inv.outputs.push(path.clone());
+            path
+        }
+    }
+}
+
+/// An openings file: positions of the game, sometimes mutated; or a path that does not exist.
+fn openings_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
+    let path = scratch_path(dir, "openings.txt");
+    if rng.below(8) == 0 {
+        return path;
+    }
+    let mut text = b"# openings\n".to_vec();
+    for _ in 0..(1 + rng.below(3)) {
+        let p = pick(rng, &spec.positions).clone();
+        let p = if rng.below(3) == 0 {
+            mutate(rng, p.as_bytes(), &["#"], &[])
+        } else {
+            p.into_bytes()
+        };
+        text.extend(p);
+        text.push(b'\n');
+    }
+    inv.files.push((path.clone(), text));
+    path
+}
+
+/// A positions file of `tune texel`: a comment, then the game's positions each with a result
+/// (as `tune positions` writes them), sometimes mutated; or empty, or a path that does not
+/// exist.
+fn positions_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
+    let path = scratch_path(dir, "positions.txt");
+    match rng.below(12) {
+        0 => return path,
+        1 => {
+            inv.files.push((path.clone(), Vec::new()));
+            return path;
+        }
+        _ => {}
+    }
+    let mut text = format!(
+        "# {} positions file: quiet positions of 2 games of pvs against itself (depth 1), each \
+         with the result for the side that moves first\n",
+        spec.name
+    );
+    for position in &spec.positions {
+        let result = *pick(rng, &["1", "0.5", "0"]);
+        text.push_str(&format!("{result} {position}\n"));
+    }
+    let bytes = if rng.below(3) == 0 {
+        mutate(
+            rng,
+            text.as_bytes(),
+            &["1", "0.5", "0", "#", "1.0", "2", "-0", " ", "\n"],
+            &[],
+        )
+    } else {
+        text.into_bytes()
+    };
+    inv.files.push((path.clone(), bytes));
+    path
+}
+
+/// Writes a tuning run's files into `run` (a directory of `inv`): a cheap run (one or two
+/// iterations of two or four games, depth 1 or 50 nodes, ten plies) at a random point of its
+/// course, as `tune init` and the merges would have left it, some files missing and some
+/// mutated. With `status` (which plays nothing) the files' bytes are also freely mutated.
+fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, status: bool) {
+    let (names, initial) = spec.weights.clone().unwrap_or_default();
+    let iterations = 1 + rng.below(2) as u32;
+    let games = 2 * (1 + rng.below(2) as u32);
+    let check_every = rng.below(3) as u32;
+    let check_games = 2 * rng.below(2) as u32;
+    let check_due = |k: u32| {
+        check_every > 0
+            && check_games > 0
+            && ((k + 1).is_multiple_of(check_every) || k + 1 == iterations)
+    };
+    let games_of = |k: u32| games + if check_due(k) { check_games } else { 0 };
+    let by_nodes = rng.below(3) == 0;
+    let (depth, nodes, time) = match rng.below(3) {
+        _ if by_nodes => (Value::Null, json!(50), Value::Null),
+        0 => (json!(1), Value::Null, json!(5)),
+        _ => (json!(1), Value::Null, Value::Null),
+    };
+    let c_end: Vec<f64> = initial
+        .iter()
+        .map(|&v| (f64::from(v).abs() / 10.0).max(2.0))
+        .collect();
+    let openings: Vec<&String> = if rng.below(4) == 0 {
+        spec.positions.iter().take(2).collect()
+    } else {
+        Vec::new()
+    };
+    let mut config = json!({
+        "game": spec.name,
+        "command": format!(
+            "{} tune init --dir {} --depth 1 --iterations {iterations} --games {games}",
+            spec.name,
+            run.display()
+        ),
+        "searcher": "pvs",
+        "depth": depth,
+        "nodes": nodes,
+        "time_ms": time,
+        "games": games,
+        "check_every": check_every,
+        "check_games": check_games,
+        "max_plies": 10,
+        "seed": rng.below(100),
+        "opening_plies": 4,
+        "start": spec.positions[0],
+        "openings": openings,
+        "names": names,
+        "initial": initial,
+        "gains": {"iterations": iterations, "c_end": c_end, "r_end": 0.002},
+    });
+    // The iterations merged so far (all of them: the run is finished).
+    let done = rng.below(iterations as usize + 1) as u32;
+    let mut theta: Vec<f64> = initial.iter().map(|&v| f64::from(v)).collect();
+    let mut journal = Vec::new();
+    let mut merged = 0u64;
+    let mut last_check = Value::Null;
+    let shards = 1 + rng.below(2);
+    let mut shard_lines: Vec<Vec<Value>> = vec![Vec::new(); shards];
+    for k in 0..=done.min(iterations - 1) {
+        let lines: Vec<Value> = (0..games_of(k)).map(|g| game_line(rng, k, g)).collect();
+        for (g, line) in lines.iter().enumerate() {
+            // The current iteration's games are only partly played.
+            if k < done || rng.below(3) != 0 {
+                shard_lines[g % shards].push(line.clone());
+            }
+        }
+        if k < done {
+            for t in &mut theta {
+                *t += (rng.below(5) as f64 - 2.0) * 0.37;
+            }
+            merged += u64::from(games_of(k));
+            if check_due(k) {
+                last_check = json!({"iteration": k, "wins": 1, "draws": check_games - 2,
+                    "losses": 1});
+            }
+            let weights: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
+            journal.push(json!({"iteration": k, "games": lines, "difference": 0.0,
+                "weights": weights}));
+        }
+    }
+    let mut state = json!({"iteration": done, "theta": theta, "games": merged,
+        "last_check": last_check});
+    if rng.below(3) == 0 {
+        for _ in 0..(1 + rng.below(2)) {
+            mutate_config(rng, spec, &mut config, by_nodes);
+        }
+    }
+    if rng.below(3) == 0 {
+        mutate_state(rng, &mut state);
+    }
+    let write = |rng: &mut Rng, name: &str, text: String, inv: &mut Invocation| {
+        let bytes = match rng.below(10) {
+            0 if status => mutate(rng, text.as_bytes(), JSON_WORDS, &[]),
+            0 => damage(rng, text.as_bytes()),
+            _ => text.into_bytes(),
+        };
+        inv.files.push((run.join(name), bytes));
+    };
+    if rng.below(20) != 0 {
+        write(rng, "tune.json", pretty(&config), inv);
+    }
+    if rng.below(10) != 0 {
+        write(rng, "state.json", pretty(&state), inv);
+    }
+    for (k, mut lines) in shard_lines.into_iter().enumerate() {
+        if lines.is_empty() && rng.below(2) == 0 {
+            continue;
+        }
+        if !lines.is_empty() && rng.below(4) == 0 {
+            let i = rng.below(lines.len());
+            mutate_game_line(rng, &mut lines[i]);
+        }
+        let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        if rng.below(8) == 0 {
+            // A write cut off by a kill: a partial last line.
+            text.push_str(r#"{"iteration":0,"ga"#);
+        }
+        let name = if rng.below(12) == 0 {
+            "games-x.jsonl".to_string()
+        } else {
+            format!("games-{k}-of-{shards}.jsonl")
+        };
+        write(rng, &name, text, inv);
+    }
+    if !journal.is_empty() && rng.below(5) != 0 {
+        let text: String = journal.iter().map(|l| format!("{l}\n")).collect();
+        write(rng, "journal.jsonl", text, inv);
+    }
+    if rng.below(2) == 0 {
+        let values: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
+        let text = plies::weights::format_weights(
+            &names,
+            &values,
+            &format!("{} evaluator weights, tuned by plies SPSA", spec.name),
+        );
+        write(rng, "weights.txt", text, inv);
+    }
+}
+
+/// A value as the run's files hold it: pretty JSON and a newline.
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).expect("JSON values serialize") + "\n"
+}
+
+/// One game of a games file.
+fn game_line(rng: &mut Rng, iteration: u32, game: u32) -> Value {
+    json!({
+        "iteration": iteration,
+        "game": game,
+        "points": *pick(rng, &[1.0, 0.5, 0.0]),
+        "plies": 1 + rng.below(10),
+        "termination": *pick(rng, &["rules", "ply-cap", "forfeit: illegal move"]),
+    })
+}
+
+/// Damage that cannot make a run's work bigger: the text cut short, or a character that is not
+/// a digit inserted.
+fn damage(rng: &mut Rng, text: &[u8]) -> Vec<u8> {
+    let mut out = text.to_vec();
+    if rng.below(2) == 0 {
+        out.truncate(rng.below(out.len() + 1));
+    } else {
+        let at = rng.below(out.len() + 1);
+        out.insert(at, *pick(rng, b"{}[],\":x\xff\n-"));
+    }
+    out
+}
+
+/// Sets the value at `pointer` (or removes the key, for `None`).
+fn set(value: &mut Value, pointer: &str, new: Option<Value>) {
+    match new {
+        Some(new) => {
+            if let Some(slot) = value.pointer_mut(pointer) {
+                *slot = new;
+            }
+        }
+        None => {
+            let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+            if let Some(Value::Object(map)) = value.pointer_mut(parent) {
+                map.remove(key);
+            }
+        }
+    }
+}
+
+/// Variants of a list of numbers: one short, one long, empty, and with `edge` first.
+fn list_variants(list: &[Value], edge: Value) -> Vec<Value> {
+    let mut short = list.to_vec();
+    short.pop();
+    let mut long = list.to_vec();
+    long.push(json!(1));
+    let mut edged = list.to_vec();
+    if let Some(first) = edged.first_mut() {
+        *first = edge;
+    }
+    vec![
+        json!(short),
+        json!(long),
+        json!([]),
+        json!(edged),
+        json!("x"),
+    ]
+}
+
+/// The array at `pointer` of `value`, or none.
+fn array(value: &Value, pointer: &str) -> Vec<Value> {
+    value
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// One mutation of `tune.json`: a field set to an edge or nonsense value (never one that makes
+/// the run's games many or long), or removed. `by_nodes`: the run is limited by nodes only.
+fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bool) {
+    let names = array(config, "/names");
+    let mut searchers = vec![json!("nosuch"), json!(""), json!("PVS"), json!("random")];
+    if by_nodes {
+        searchers.push(json!("mcts"));
+    }
+    let mut mutated_start = spec.positions[0].clone().into_bytes();
+    mutated_start = mutate(rng, &mutated_start, &["/", ",", " "], &[]);
+    let mutated_start = json!(String::from_utf8_lossy(&mutated_start));
+    let c_end_zero: Vec<f64> = vec![0.0; names.len()];
+    let c_end_negative: Vec<f64> = vec![-1.0; names.len()];
+    let mut renamed = names.clone();
+    if let Some(first) = renamed.first_mut() {
+        *first = json!("nosuch");
+    }
+    let table: Vec<(&str, Vec<Value>)> = vec![
+        (
+            "/game",
+            vec![json!("other"), json!(""), json!(spec.name.to_uppercase())],
+        ),
+        ("/command", vec![json!(""), json!("x\ny"), json!(5)]),
+        ("/searcher", searchers),
+        (
+            "/depth",
+            vec![
+                json!(null),
+                json!(0),
+                json!(2),
+                json!(-1),
+                json!(4294967296u64),
+                json!("1"),
+            ],
+        ),
+        (
+            "/nodes",
+            vec![json!(0), json!(1), json!(50), json!(-5), json!("x")],
+        ),
+        ("/time_ms", vec![json!(0), json!(1), json!(5), json!(-1)]),
+        (
+            "/games",
+            vec![
+                json!(0),
+                json!(1),
+                json!(3),
+                json!(4),
+                json!(-2),
+                json!(4294967296u64),
+                json!("2"),
+            ],
+        ),
+        (
+            "/check_every",
+            vec![
+                json!(0),
+                json!(1),
+                json!(2),
+                json!(4294967295u32),
+                json!(-1),
+            ],
+        ),
+        (
+            "/check_games",
+            vec![json!(0), json!(1), json!(3), json!(4), json!(4294967296u64)],
+        ),
+        (
+            "/max_plies",
+            vec![json!(0), json!(1), json!(4294967296u64), json!(-1)],
+        ),
+        (
+            "/seed",
+            vec![json!(0), json!(u64::MAX), json!(-1), json!(1.5), json!("x")],
+        ),
+        (
+            "/opening_plies",
+            vec![json!(0), json!(1), json!(9), json!(4294967296u64)],
+        ),
+        (
+            "/start",
+            vec![mutated_start.clone(), json!(""), json!(spec.positions[1])],
+        ),
+        (
+            "/openings",
+            vec![
+                json!([]),
+                json!(spec.positions),
+                json!([mutated_start]),
+                json!(["x"]),
+                json!("x"),
+            ],
+        ),
+        ("/names", {
+            let mut v = list_variants(&names, json!("nosuch"));
+            v.push(json!(renamed));
+            v
+        }),
+        (
+            "/initial",
+            list_variants(&array(config, "/initial"), json!(i32::MAX)),
+        ),
+        (
+            "/gains/iterations",
+            vec![
+                json!(0),
+                json!(1),
+                json!(2),
+                json!(4294967296u64),
+                json!(-1),
+            ],
+        ),
+        ("/gains/c_end", {
+            let mut v = list_variants(&array(config, "/gains/c_end"), json!(1e308));
+            v.push(json!(c_end_zero));
+            v.push(json!(c_end_negative));
+            v
+        }),
+        (
+            "/gains/r_end",
+            vec![
+                json!(0.0),
+                json!(-1.0),
+                json!(1e308),
+                json!(1e-300),
+                json!("x"),
+            ],
+        ),
+    ];
+    let (pointer, values) = pick(rng, &table);
+    let new = if rng.below(10) == 0 {
+        None
+    } else {
+        Some(pick(rng, values).clone())
+    };
+    set(config, pointer, new);
+}
+
+/// One mutation of `state.json`: the iteration, the weights, the games or the last check set to
+/// an edge or nonsense value, or removed.
+fn mutate_state(rng: &mut Rng, state: &mut Value) {
+    let theta = array(state, "/theta");
+    let huge: Vec<f64> = vec![1e300; theta.len()];
+    let table: Vec<(&str, Vec<Value>)> = vec![
+        (
+            "/iteration",
+            vec![
+                json!(1),
+                json!(2),
+                json!(3),
+                json!(u32::MAX),
+                json!(-1),
+                json!(4294967296u64),
+                json!(null),
+            ],
+        ),
+        ("/theta", {
+            let mut v = list_variants(&theta, json!(-1e300));
+            v.push(json!(huge));
+            v
+        }),
+        ("/games", vec![json!(u64::MAX), json!(-1), json!(1.5)]),
+        (
+            "/last_check",
+            vec![
+                json!({"iteration": u32::MAX, "wins": 0, "draws": 0, "losses": 0}),
+                json!({"iteration": 0, "wins": u32::MAX, "draws": u32::MAX, "losses": u32::MAX}),
+                json!({"iteration": 0, "wins": 0, "draws": 0, "losses": 0}),
+                json!({}),
+                json!("x"),
+            ],
+        ),
+    ];
+    let (pointer, values) = pick(rng, &table);
+    let new = if rng.below(10) == 0 {
+        None
+    } else {
+        Some(pick(rng, values).clone())
+    };
+    set(state, pointer, new);
+}
+
+/// One mutation of a games file's line: a field set to an edge or nonsense value, or removed.
+fn mutate_game_line(rng: &mut Rng, line: &mut Value) {
+    let table: Vec<(&str, Vec<Value>)> = vec![
+        ("/iteration", vec![json!(u32::MAX), json!(99), json!(-1)]),
+        ("/game", vec![json!(u32::MAX), json!(99), json!(-1)]),
+        (
+            "/points",
+            vec![json!(1.5), json!(-1.0), json!(1e308), json!("x")],
+        ),
+        ("/plies", vec![json!(-1), json!(4294967296u64)]),
+        ("/termination", vec![json!(null), json!(5), json!("")]),
+    ];
+    let (pointer, values) = pick(rng, &table);
+    let new = if rng.below(6) == 0 {
+        None
+    } else {
+        Some(pick(rng, values).clone())
+    };
+    set(line, pointer, new);
+}
