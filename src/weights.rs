@@ -11,10 +11,30 @@
 //! comments (the tuner writes the command that produced the file there).
 //!
 //! Key invariant: a file is accepted only if it names every weight of the evaluator exactly once,
-//! with no unknown names, and every value is a whole number that fits an `i32`; otherwise the
-//! error names the line and what is wrong, and the evaluator is not changed.
+//! with no unknown names, and every value is a whole number within [`MAX_WEIGHT`] of zero;
+//! otherwise the error names the line and what is wrong, and the evaluator is not changed.
 
 use crate::eval::Tunable;
+
+/// The largest weight (either sign) a weights file may hold, and the tuners set: far beyond any
+/// sensible evaluation term, and small enough that an evaluator summing a board full of such
+/// weights cannot overflow an `i32`.
+pub const MAX_WEIGHT: i32 = 100_000;
+
+/// Checks every value is within [`MAX_WEIGHT`] of zero; the error names the first that is not.
+///
+/// # Errors
+/// A value beyond `±MAX_WEIGHT`, named by `names` (same order as `values`).
+pub fn check_range(names: &[String], values: &[i32]) -> Result<(), String> {
+    match values.iter().position(|v| v.abs() > MAX_WEIGHT) {
+        Some(i) => Err(format!(
+            "weight {} = {} is beyond ±{MAX_WEIGHT}",
+            names.get(i).map_or("?", String::as_str),
+            values[i]
+        )),
+        None => Ok(()),
+    }
+}
 
 /// Reads a weights file against the parameter `names` of an evaluator: the values in the order
 /// of `names`.
@@ -40,9 +60,16 @@ pub fn parse_weights(text: &str, names: &[String]) -> Result<Vec<i32>, String> {
             format!("weights line {line_no}: unknown weight {name:?} (this evaluator has {} weights, the first {:?})",
                 names.len(), names.first().map_or("", String::as_str))
         })?;
-        let value: i32 = value.parse().map_err(|_| {
-            format!("weights line {line_no}: value of {name} is {value:?}, not a whole number fitting 32 bits")
-        })?;
+        let value: i32 = value
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= MAX_WEIGHT)
+            .ok_or_else(|| {
+                format!(
+                    "weights line {line_no}: value of {name} is {value:?}, not a whole number \
+                     within ±{MAX_WEIGHT}"
+                )
+            })?;
         if values[index].replace(value).is_some() {
             return Err(format!("weights line {line_no}: {name} given twice"));
         }
@@ -132,6 +159,15 @@ mod tests {
         assert!(text.starts_with("# tuned by: x\n# second line\na 7\nb -3\n"));
         assert_eq!(parse_weights(&text, &names).unwrap(), vec![7, -3]);
         assert_eq!(
+            parse_weights("a 100000\nb -100000\n", &names).unwrap(),
+            vec![MAX_WEIGHT, -MAX_WEIGHT]
+        );
+        assert!(
+            check_range(&names, &[1, MAX_WEIGHT + 1])
+                .unwrap_err()
+                .contains("weight b")
+        );
+        assert_eq!(
             parse_weights("\n  b 5\n# note\na   -1  \n", &names).unwrap(),
             vec![-1, 5]
         );
@@ -148,7 +184,8 @@ mod tests {
             ("a 1\na 2\nb 3\n", "line 2: a given twice"),
             ("a 1\n", "misses 1 of 2 weights: b"),
             ("a 1\nb 2.5\n", "line 2: value of b is \"2.5\""),
-            ("a 1\nb 99999999999\n", "not a whole number fitting 32 bits"),
+            ("a 1\nb 99999999999\n", "not a whole number within ±100000"),
+            ("a 1\nb -100001\n", "line 2: value of b is \"-100001\""),
             ("a\nb 2\n", "line 1: expected 'name value'"),
             ("a 1 2\nb 2\n", "line 1: expected 'name value'"),
         ];

@@ -111,7 +111,8 @@ impl<G: Game> EvaluatorFactory<G> {
     /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
     ///
     /// # Errors
-    /// The evaluator is not tunable, or refuses the weights (wrong count).
+    /// The evaluator is not tunable, a weight is beyond [`plies::weights::MAX_WEIGHT`], or the
+    /// evaluator refuses the weights (wrong count).
     pub fn with_weights(&self, weights: &[i32]) -> Result<Box<dyn Evaluator<G>>, String> {
         if self.weights.is_none() {
             return Err("this game's evaluator has no tunable weights".into());
@@ -168,10 +169,12 @@ where
     E: Evaluator<G> + Tunable + Clone + 'static,
 {
     let weights = (evaluator.parameter_names(), evaluator.parameters());
+    let names = weights.0.clone();
     EvaluatorFactory {
         build: Arc::new(move |weights| {
             let mut made = evaluator.clone();
             if let Some(weights) = weights {
+                plies::weights::check_range(&names, weights)?;
                 made.set_parameters(weights)?;
             }
             Ok(Box::new(made))

@@ -346,6 +346,57 @@ fn bad_tuning_input_is_a_one_line_error() {
         "bad --shard 'x'",
     );
     expect_error(&["tune", "run", "--dir", &d, "--jobs", "0"], "bad --jobs 0");
+    // Damaged run files are refused with the file named, never a panic or an endless search.
+    let config_path = dir.join("tune.json");
+    let state_path = dir.join("state.json");
+    let config_text = std::fs::read_to_string(&config_path).unwrap();
+    let state_text = std::fs::read_to_string(&state_path).unwrap();
+    let edit = |path: &Path, text: &str, edit: &dyn Fn(&mut Value)| {
+        let mut json: Value = serde_json::from_str(text).unwrap();
+        edit(&mut json);
+        std::fs::write(path, json.to_string()).unwrap();
+    };
+    edit(&config_path, &config_text, &|j| j["depth"] = Value::Null);
+    expect_error(&["tune", "play", "--dir", &d], "no per-move limit");
+    edit(&config_path, &config_text, &|j| {
+        j["initial"] = serde_json::json!([1, 2])
+    });
+    expect_error(&["tune", "status", "--dir", &d], "tune.json is damaged");
+    std::fs::write(&config_path, &config_text).unwrap();
+    edit(&state_path, &state_text, &|j| {
+        j["theta"] = serde_json::json!([])
+    });
+    expect_error(
+        &["tune", "merge", "--dir", &d],
+        "0 weights for the 53 of tune.json",
+    );
+    edit(&state_path, &state_text, &|j| {
+        j["last_check"] =
+            serde_json::json!({"iteration": 4294967295u32, "wins": 0, "draws": 0, "losses": 0});
+    });
+    expect_error(
+        &["tune", "status", "--dir", &d],
+        "a check match at iteration 4294967295",
+    );
+    std::fs::write(&state_path, &state_text).unwrap();
+    attempt(&onitama, &["tune", "status", "--dir", &d]).unwrap();
+    // Weights beyond the bound are refused wherever they come from.
+    let huge = dir.with_extension("huge.txt");
+    let names = plies::Tunable::parameter_names(&PstEvaluator::default());
+    let mut values = plies::Tunable::parameters(&PstEvaluator::default());
+    values[0] = 2_000_000;
+    std::fs::write(&huge, plies::weights::format_weights(&names, &values, "")).unwrap();
+    expect_error(
+        &[
+            "analyze",
+            "--depth",
+            "1",
+            "--weights",
+            &huge.display().to_string(),
+        ],
+        "within ±100000",
+    );
+    std::fs::remove_file(&huge).unwrap();
     // Another evaluator's binary refuses the run; an untunable one cannot start one.
     let material = GameCli {
         evaluator: plies_cli::evaluator(plies_onitama::MaterialEvaluator),

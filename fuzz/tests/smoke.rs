@@ -14,61 +14,14 @@ use plies_fuzz::driver::{Settings, run_target};
 use plies_fuzz::process::{BINARIES, ProcessSettings, binary_path, run_binaries};
 use plies_fuzz::targets::all;
 
-/// Bugs this fuzzer found outside the fuzz crate, reported (branch `fuzz2`) and not fixed yet:
-/// a fragment of the failure's message, and the bug. A failure matching one is printed and does
-/// not fail the smoke run. Remove an entry when its bug is fixed, so that it cannot come back
-/// unseen.
-const KNOWN_BUGS: &[(&str, &str)] = &[
-    (
-        "-positions.tmp\"]",
-        "`tune positions --out DIR` leaves `DIR.tmp`: write_atomic (cli/src/tune/files.rs) keeps \
-         its temporary file when the rename fails",
-    ),
-    (
-        "-weights-out.tmp\"]",
-        "`tune texel --out DIR` leaves `DIR.tmp` (the same write_atomic)",
-    ),
-    (
-        "cli/src/tune/mod.rs:758",
-        "moved_most indexes initial and c_end of tune.json by the length of state.json's theta",
-    ),
-    (
-        "cli/src/tune/mod.rs:729",
-        "check_text: state.json's last_check.iteration + 1 overflows (u32::MAX)",
-    ),
-    (
-        "cli/src/tune/mod.rs:667",
-        "merge: state.json's games + the iteration's games overflows (u64::MAX)",
-    ),
-    (
-        "src/weights.rs:80",
-        "write_weights: format_weights asserts on state.json's theta and tune.json's names of \
-         other lengths",
-    ),
-    (
-        "games/hus/src/eval.rs:90",
-        "HusEvaluator overflows with weights near i32::MAX (weights files, texel --step)",
-    ),
-    (
-        "games/yinsh/src/eval.rs:62",
-        "YinshEvaluator overflows with weights near i32::MAX (weights files, texel --step)",
-    ),
-];
-
-/// Fails the test if there are failures (other than known bugs), listing them. The driver's
+/// Fails the test if there are failures, listing them. The driver's
 /// panic hook, installed for the whole test process, records panic messages instead of printing
 /// them, and would take a panic of one test for a failure of the input another test is running
 /// at the time: so the list is printed (shown with a failed test's output) and the test unwinds
 /// without the hook.
 fn fail_on(failures: &[String], out_dir: &std::path::Path) {
-    let (known, new): (Vec<&String>, Vec<&String>) = failures
-        .iter()
-        .partition(|f| KNOWN_BUGS.iter().any(|(fragment, _)| f.contains(fragment)));
-    for failure in known {
-        eprintln!("known bug, not fixed yet: {failure}");
-    }
-    if !new.is_empty() {
-        let text = new
+    if !failures.is_empty() {
+        let text = failures
             .iter()
             .map(|f| f.as_str())
             .collect::<Vec<_>>()
@@ -79,8 +32,7 @@ fn fail_on(failures: &[String], out_dir: &std::path::Path) {
     let _ = std::fs::remove_dir_all(out_dir);
 }
 
-/// Where a test saves failing inputs: its own directory, removed when it passes (the inputs of
-/// known bugs are not kept).
+/// Where a test saves failing inputs: its own directory, removed when it passes.
 fn out_dir(test: &str) -> PathBuf {
     std::env::temp_dir().join(format!("plies-fuzz-smoke-{test}-{}", std::process::id()))
 }

@@ -64,6 +64,59 @@ pub(crate) struct TuneConfig {
 }
 
 impl TuneConfig {
+    /// What `tune init` checks, for settings read back from a file.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        let n = self.names.len();
+        if n == 0 || self.initial.len() != n || self.gains.c_end.len() != n {
+            return Err(format!(
+                "{n} weight names, {} start values, {} perturbations",
+                self.initial.len(),
+                self.gains.c_end.len()
+            ));
+        }
+        if let Some(v) = self
+            .initial
+            .iter()
+            .find(|v| v.abs() > plies::weights::MAX_WEIGHT)
+        {
+            return Err(format!(
+                "start value {v} beyond ±{}",
+                plies::weights::MAX_WEIGHT
+            ));
+        }
+        if self
+            .gains
+            .c_end
+            .iter()
+            .any(|c| !(c.is_finite() && *c > 0.0))
+            || !(self.gains.r_end.is_finite() && self.gains.r_end > 0.0)
+        {
+            return Err("perturbations and learning rate must be positive numbers".into());
+        }
+        if self.gains.iterations == 0 || self.max_plies == 0 {
+            return Err("iterations and max_plies must be at least 1".into());
+        }
+        if self.games == 0 || !self.games.is_multiple_of(2) || !self.check_games.is_multiple_of(2) {
+            return Err(format!(
+                "games {} and check_games {} must be even, games at least 2",
+                self.games, self.check_games
+            ));
+        }
+        if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
+            return Err("no per-move limit (depth, nodes or time_ms)".into());
+        }
+        let max_depth = plies::eval::Score::MAX_PLY - 1;
+        if self.depth.is_some_and(|d| d == 0 || d > max_depth)
+            || self.nodes == Some(0)
+            || self.time_ms == Some(0)
+        {
+            return Err(format!(
+                "a per-move limit out of range (depth 1..={max_depth}, nodes and time_ms at least 1)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Games of iteration `k`: the SPSA games, then the check match if one is due.
     pub(crate) fn games_of(&self, k: u32) -> u32 {
         self.games
@@ -181,9 +234,9 @@ impl RunDir {
         self.dir.join(format!("games-{k}-of-{n}.jsonl"))
     }
 
-    /// Reads `tune.json`.
+    /// Reads `tune.json` and checks it holds what `tune init` would have accepted.
     pub(crate) fn read_config(&self) -> Result<TuneConfig, String> {
-        read_json(&self.config_path()).map_err(|e| {
+        let config: TuneConfig = read_json(&self.config_path()).map_err(|e| {
             if self.config_path().exists() {
                 e
             } else {
@@ -193,12 +246,42 @@ impl RunDir {
                     self.dir.display()
                 )
             }
-        })
+        })?;
+        config
+            .check()
+            .map_err(|why| format!("{} is damaged: {why}", self.config_path().display()))?;
+        Ok(config)
     }
 
-    /// Reads `state.json`.
-    pub(crate) fn read_state(&self) -> Result<TuneState, String> {
-        read_json(&self.state_path())
+    /// Reads `state.json`, checked against the run's settings.
+    pub(crate) fn read_state(&self, config: &TuneConfig) -> Result<TuneState, String> {
+        let state: TuneState = read_json(&self.state_path())?;
+        let bad = |why: String| format!("{} is damaged: {why}", self.state_path().display());
+        if state.theta.len() != config.names.len() {
+            return Err(bad(format!(
+                "{} weights for the {} of tune.json",
+                state.theta.len(),
+                config.names.len()
+            )));
+        }
+        if let Some(i) = state.theta.iter().position(|v| !v.is_finite()) {
+            return Err(bad(format!("weight {} is not a number", config.names[i])));
+        }
+        if state.iteration > config.gains.iterations {
+            return Err(bad(format!(
+                "iteration {} of a run of {}",
+                state.iteration, config.gains.iterations
+            )));
+        }
+        if let Some(check) = state.last_check
+            && check.iteration >= config.gains.iterations
+        {
+            return Err(bad(format!(
+                "a check match at iteration {} of a run of {}",
+                check.iteration, config.gains.iterations
+            )));
+        }
+        Ok(state)
     }
 
     /// The games of iteration `k` found in every games file, by game number.
@@ -260,7 +343,11 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
         file.sync_all()?;
         fs::rename(&temporary, path)
     };
-    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write().map_err(|e| {
+        // Leave nothing behind when the rename (or the write) failed.
+        let _ = fs::remove_file(&temporary);
+        format!("cannot write {}: {e}", path.display())
+    })
 }
 
 /// The complete JSON lines of `path` (none if it does not exist); a partial last line (a write
@@ -402,6 +489,12 @@ mod tests {
         write_json_atomic(&path, &state).unwrap();
         assert_eq!(read_json::<TuneState>(&path).unwrap(), state);
         assert!(!path.with_extension("tmp").exists());
+        // A path that is a directory: an error, and no temporary file left.
+        let taken = dir.join("taken");
+        fs::create_dir_all(&taken).unwrap();
+        let err = write_atomic(&taken, "x").unwrap_err();
+        assert!(err.contains("cannot write"), "{err}");
+        assert!(!taken.with_extension("tmp").exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -190,7 +190,7 @@ pub(crate) fn run<G: Notation>(
             let shard = parse_shard(&play.shard)?;
             let run = RunDir::new(&play.dir);
             let config = load_config(spec, &run)?;
-            let state = run.read_state().map_err(CliError::Invalid)?;
+            let state = run.read_state(&config).map_err(CliError::Invalid)?;
             if state.iteration >= config.gains.iterations {
                 writeln!(
                     output,
@@ -229,7 +229,7 @@ pub(crate) fn run<G: Notation>(
         TuneCommand::Status(status) => {
             let run = RunDir::new(&status.dir);
             let config = load_config(spec, &run)?;
-            let state = run.read_state().map_err(CliError::Invalid)?;
+            let state = run.read_state(&config).map_err(CliError::Invalid)?;
             if status.json {
                 let check = state.last_check.map(|c| {
                     let elo = check_elo(c);
@@ -589,7 +589,7 @@ enum Merged {
 /// new state (atomically, last). Idempotent: a merge killed before the state was written is
 /// redone, and its journal line is not written twice.
 fn merge(run: &RunDir, config: &TuneConfig) -> Result<Merged, CliError> {
-    let state = run.read_state().map_err(CliError::Invalid)?;
+    let state = run.read_state(config).map_err(CliError::Invalid)?;
     let k = state.iteration;
     if k >= config.gains.iterations {
         return Ok(Merged::Finished);
@@ -629,7 +629,7 @@ fn merge(run: &RunDir, config: &TuneConfig) -> Result<Merged, CliError> {
     let new_state = TuneState {
         iteration: k + 1,
         theta,
-        games: state.games + u64::from(total),
+        games: state.games.saturating_add(u64::from(total)),
         last_check,
     };
     let journal = run.journal().map_err(CliError::Invalid)?;
@@ -691,7 +691,7 @@ fn check_text(check: Check) -> String {
         .map_or_else(String::new, |m| format!(" (±{m:.0})"));
     format!(
         "check at iteration {} against the start: {value}{margin}, +{} ={} -{}",
-        check.iteration + 1,
+        u64::from(check.iteration) + 1,
         check.wins,
         check.draws,
         check.losses
@@ -742,7 +742,7 @@ fn run_run<G: Notation>(
     }
     let run = RunDir::new(&args.dir);
     let config = load_config(spec, &run)?;
-    let mut state = run.read_state().map_err(CliError::Invalid)?;
+    let mut state = run.read_state(&config).map_err(CliError::Invalid)?;
     let remaining: u64 = (state.iteration..config.gains.iterations)
         .map(|k| u64::from(config.games_of(k)))
         .sum();

@@ -81,9 +81,8 @@ pub(crate) fn rounded(theta: &[f64]) -> Vec<i32> {
         .collect()
 }
 
-/// The largest weight the tuner will set: far beyond any sensible evaluation term, small
-/// enough that sums of many weights cannot overflow an `i32` score.
-pub(crate) const MAX_WEIGHT: f64 = 100_000.0;
+/// The largest weight the tuner will set ([`plies::weights::MAX_WEIGHT`]).
+pub(crate) const MAX_WEIGHT: f64 = plies::weights::MAX_WEIGHT as f64;
 
 /// The plus and minus weights of iteration `k`.
 pub(crate) fn perturbed(gains: &Gains, seed: u64, k: u32, theta: &[f64]) -> [Vec<i32>; 2] {

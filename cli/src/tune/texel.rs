@@ -326,10 +326,11 @@ pub(crate) fn run_texel<G: Notation>(
             })
         })
         .collect::<Result<_, _>>()?;
-    if args.step < 1 {
+    if !(1..=plies::weights::MAX_WEIGHT).contains(&args.step) {
         return Err(CliError::Invalid(format!(
-            "bad --step {}: expected >= 1",
-            args.step
+            "bad --step {}: expected 1..={}",
+            args.step,
+            plies::weights::MAX_WEIGHT
         )));
     }
     let data: Labelled<G> = read_positions(&args.positions)?;
@@ -354,7 +355,8 @@ pub(crate) fn run_texel<G: Notation>(
         for i in (0..weights.len()).filter(|i| !fixed.contains(i)) {
             for delta in [step, -step] {
                 let mut trial = weights.clone();
-                trial[i] = trial[i].saturating_add(delta);
+                let max = plies::weights::MAX_WEIGHT;
+                trial[i] = trial[i].saturating_add(delta).clamp(-max, max);
                 let error = data.error(&evaluate(&trial)?, k);
                 if error < best {
                     best = error;
