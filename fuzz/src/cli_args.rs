@@ -46,13 +46,13 @@ impl BotGame for plies_tafl::Tafl {
 
 impl BotGame for plies_hus::Hus {
     fn bot_evaluator() -> EvaluatorFactory<Self> {
-        tunable_evaluator(plies_hus::HusEvaluator::default())
+        tunable_evaluator(plies_hus::HusEvaluator::tuned())
     }
 }
 
 impl BotGame for plies_yinsh::Yinsh {
     fn bot_evaluator() -> EvaluatorFactory<Self> {
-        tunable_evaluator(plies_yinsh::YinshEvaluator::default())
+        tunable_evaluator(plies_yinsh::YinshEvaluator::tuned())
     }
 }
 

@@ -72,6 +72,22 @@ pub struct HusEvaluator {
     pub threats: i32,
 }
 
+/// The weights of [`HusEvaluator::tuned`]: a weights file ([`plies::weights`]) shipped with the
+/// crate (`weights/hus.txt`), whose header records the tuning run that produced it and the match
+/// that measured it. Read when `tuned` is called.
+pub const TUNED_WEIGHTS: &str = include_str!("../weights/hus.txt");
+
+impl HusEvaluator {
+    /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the hus bot plays with these.
+    #[must_use]
+    pub fn tuned() -> HusEvaluator {
+        let mut evaluator = HusEvaluator::default();
+        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
+            .expect("the shipped weights fit the evaluator (checked by a test)");
+        evaluator
+    }
+}
+
 impl Default for HusEvaluator {
     fn default() -> Self {
         HusEvaluator {
@@ -118,6 +134,16 @@ impl Tunable for HusEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shipped_tuned_weights_load_and_differ_from_the_defaults() {
+        let tuned = HusEvaluator::tuned();
+        assert_ne!(tuned, HusEvaluator::default());
+        let values =
+            plies::weights::parse_weights(TUNED_WEIGHTS, &tuned.parameter_names()).unwrap();
+        assert_eq!(values, tuned.parameters());
+        assert!(TUNED_WEIGHTS.contains("# produced by: hus tune init"));
+    }
     use plies::Notation;
 
     #[test]

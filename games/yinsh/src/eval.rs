@@ -25,6 +25,22 @@ pub struct YinshEvaluator {
     pub threat: i32,
 }
 
+/// The weights of [`YinshEvaluator::tuned`]: a weights file ([`plies::weights`]) shipped with the
+/// crate (`weights/yinsh.txt`), whose header records the tuning run that produced it and the match
+/// that measured it. Read when `tuned` is called.
+pub const TUNED_WEIGHTS: &str = include_str!("../weights/yinsh.txt");
+
+impl YinshEvaluator {
+    /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the yinsh bot plays with these.
+    #[must_use]
+    pub fn tuned() -> YinshEvaluator {
+        let mut evaluator = YinshEvaluator::default();
+        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
+            .expect("the shipped weights fit the evaluator (checked by a test)");
+        evaluator
+    }
+}
+
 impl Default for YinshEvaluator {
     fn default() -> Self {
         YinshEvaluator {
@@ -119,6 +135,16 @@ impl Tunable for YinshEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shipped_tuned_weights_load_and_differ_from_the_defaults() {
+        let tuned = YinshEvaluator::tuned();
+        assert_ne!(tuned, YinshEvaluator::default());
+        let values =
+            plies::weights::parse_weights(TUNED_WEIGHTS, &tuned.parameter_names()).unwrap();
+        assert_eq!(values, tuned.parameters());
+        assert!(TUNED_WEIGHTS.contains("# produced by: yinsh tune init"));
+    }
     use crate::board::{COLUMNS, cell_at, column_range, parse_cell};
     use plies::Notation;
     use plies::rng::SplitMix64;
