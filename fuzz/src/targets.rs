@@ -485,7 +485,7 @@ fn weight_sets() -> [(Vec<String>, Vec<i32>); 2] {
 }
 
 /// Seeds of weights files: each evaluator's defaults as `format_weights` writes them (with the
-/// header a tuner writes, or none), and edited files: weights changed (to the edges of `i32`
+/// header a tuner writes, or none), and edited files: weights changed (to `±MAX_WEIGHT`
 /// too), lines in another order, blank and comment lines between them, CRLF line ends, spaces
 /// and tabs around the fields.
 fn weights_seeds() -> Vec<Vec<u8>> {
@@ -503,8 +503,9 @@ fn weights_seeds() -> Vec<Vec<u8>> {
         edited[last] = -edited[last] - 3;
         seeds.push(format_weights(&names, &edited, "edited by hand").into_bytes());
         let mut edges = defaults.clone();
-        edges[0] = i32::MAX;
-        edges[last] = i32::MIN;
+        // The largest weights a file may hold (the dictionary's i32 edges go beyond them).
+        edges[0] = plies::weights::MAX_WEIGHT;
+        edges[last] = -plies::weights::MAX_WEIGHT;
         seeds.push(format_weights(&names, &edges, "").into_bytes());
         let text = format_weights(&names, &edited, "reordered");
         let mut lines: Vec<&str> = text.lines().collect();
