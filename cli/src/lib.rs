@@ -85,6 +85,8 @@ pub struct EvaluatorFactory<G: Game> {
     build: BuildEvaluator<G>,
     /// The weights' names and the values `make` uses, for a tunable evaluator.
     weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
+    /// Whether `weights` came from a weights file (rather than the evaluator as given).
+    from_file: bool,
 }
 
 /// Builds an evaluator with the given weights (`None`: its own).
@@ -96,6 +98,7 @@ impl<G: Game> Clone for EvaluatorFactory<G> {
         EvaluatorFactory {
             build: Arc::clone(&self.build),
             weights: self.weights.clone(),
+            from_file: self.from_file,
         }
     }
 }
@@ -104,8 +107,14 @@ impl<G: Game> EvaluatorFactory<G> {
     /// A fresh evaluator.
     #[must_use]
     pub fn make(&self) -> Box<dyn Evaluator<G>> {
-        let own = self.weights.as_deref().map(|(_, values)| values.as_slice());
-        (self.build)(own).expect("the factory's own weights were checked when it was built")
+        // A factory's own weights are the evaluator's as given (`None`) unless a weights file
+        // replaced them, in which case they were checked then.
+        let own = if self.from_file {
+            self.weights.as_deref().map(|(_, values)| values.as_slice())
+        } else {
+            None
+        };
+        (self.build)(own).expect("a weights file's weights were checked when it was read")
     }
 
     /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
@@ -145,6 +154,7 @@ impl<G: Game> EvaluatorFactory<G> {
         Ok(EvaluatorFactory {
             build: Arc::clone(&self.build),
             weights: Some(Arc::new((names.to_vec(), values))),
+            from_file: true,
         })
     }
 }
@@ -158,6 +168,7 @@ where
     EvaluatorFactory {
         build: Arc::new(move |_| Ok(Box::new(evaluator.clone()))),
         weights: None,
+        from_file: false,
     }
 }
 
@@ -180,6 +191,7 @@ where
             Ok(Box::new(made))
         }),
         weights: Some(Arc::new(weights)),
+        from_file: false,
     }
 }
 

@@ -145,8 +145,13 @@ fn four_shards_and_a_merge_equal_one_unsharded_run() {
         );
     }
     // Each shard played its own games: files for all four.
-    for k in 0..4 {
-        assert!(dir.join(format!("games-{k}-of-4.jsonl")).exists());
+    for k in 0..4u64 {
+        let text = std::fs::read_to_string(dir.join(format!("games-{k}-of-4.jsonl"))).unwrap();
+        assert!(!text.is_empty(), "shard {k} played nothing");
+        for line in text.lines() {
+            let game: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(game["game"].as_u64().unwrap() % 4, k, "{line}");
+        }
     }
     assert_eq!(outcome(&dir), expected);
     // A merge before all shards played is refused and changes nothing.
@@ -532,5 +537,37 @@ fn texel_fits_weights_to_labelled_positions() {
     .unwrap();
     let err = attempt(&spec(), &["tune", "texel", "--positions", &p, "--out", &w]).unwrap_err();
     assert!(err.contains("line 2: result \"2\""), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A merge killed after writing the journal but before the state is redone: the rerun writes
+/// no second journal line and ends in the same state. And `init` refuses a directory holding
+/// an earlier run's games.
+#[test]
+fn a_merge_cut_before_its_state_is_redone_once() {
+    let dir = temp("merge-redo");
+    tune(
+        "tune init --depth 1 --iterations 2 --games 4 --check-every 0",
+        &dir,
+    );
+    tune("tune play", &dir);
+    let before = std::fs::read_to_string(dir.join("state.json")).unwrap();
+    tune("tune merge", &dir);
+    let after = std::fs::read_to_string(dir.join("state.json")).unwrap();
+    assert_ne!(before, after);
+    // The kill: the journal has iteration 1, the state is still the one before it.
+    std::fs::write(dir.join("state.json"), &before).unwrap();
+    tune("tune merge", &dir);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("state.json")).unwrap(),
+        after
+    );
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1, "{journal}");
+    // A new run may not start on top of these games.
+    std::fs::remove_file(dir.join("tune.json")).unwrap();
+    let d = dir.display().to_string();
+    let err = attempt(&spec(), &["tune", "init", "--dir", &d, "--depth", "1"]).unwrap_err();
+    assert!(err.contains("holds games of an earlier run"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Runs the remaining iterations of a tuning run on Kubernetes: for each, the
-# Indexed Job of play-job.yaml (SHARDS pods), and when it completed the Job of
-# merge-job.yaml. Stop it at any time and start it again: it reads the iteration
-# from the run's state and play/merge skip what is done.
+# Runs <iterations> iterations of a tuning run on Kubernetes (>= 1.29: the play Job
+# uses backoffLimitPerIndex and podReplacementPolicy): for each, the Indexed Job of
+# play-job.yaml (SHARDS pods), and when it completed the Job of merge-job.yaml; a
+# failed Job stops the script. Stop it at any time and start it again with the
+# number of iterations still to run: play and merge skip what is done (an
+# iteration started after the run finished does nothing).
 #
 #   kubectl apply -f deploy/kubernetes/volume.yaml
 #   kubectl run plies-tune-init --rm -i --restart=Never --image=plies:latest \
@@ -14,15 +16,31 @@ dir=${2:?usage: run.sh <game> <run dir in the volume> <shards> <iterations>}
 shards=${3:?usage: run.sh <game> <run dir in the volume> <shards> <iterations>}
 iterations=${4:?usage: run.sh <game> <run dir in the volume> <shards> <iterations>}
 here=$(cd "$(dirname "$0")" && pwd)
+# Waits until job $1 completes (success) or fails (failure), at most $2 seconds.
+wait_job() {
+    local waited state
+    for ((waited = 0; waited < $2; waited += 10)); do
+        state=$(kubectl get job "$1" -o jsonpath='{.status.conditions[?(@.status=="True")].type}')
+        case "$state" in
+            *Complete*) return 0 ;;
+            *Failed*) echo "job $1 failed: see kubectl describe job $1" >&2; return 1 ;;
+        esac
+        sleep 10
+    done
+    echo "job $1 still running after $2 s" >&2
+    return 1
+}
 fill() {
     sed -e "s|ITERATION|$1|g" -e "s|SHARDS|$shards|g" -e "s|GAME|$game|g" -e "s|RUN_DIR|$dir|g" "$2"
 }
 for ((i = 1; i <= iterations; i++)); do
-    # Jobs left by an earlier, interrupted run of this script.
-    kubectl delete job "plies-tune-play-$i" "plies-tune-merge-$i" --ignore-not-found
+    # Jobs left by an earlier, interrupted run of this script (and their pods: a shard has
+    # one writer at a time).
+    kubectl delete job "plies-tune-play-$i" "plies-tune-merge-$i" --ignore-not-found \
+        --cascade=foreground
     fill "$i" "$here/play-job.yaml" | kubectl apply -f -
-    kubectl wait --for=condition=complete --timeout=24h "job/plies-tune-play-$i"
+    wait_job "plies-tune-play-$i" 86400
     fill "$i" "$here/merge-job.yaml" | kubectl apply -f -
-    kubectl wait --for=condition=complete --timeout=1h "job/plies-tune-merge-$i"
-    kubectl delete job "plies-tune-play-$i" "plies-tune-merge-$i" --wait=false
+    wait_job "plies-tune-merge-$i" 3600
+    kubectl delete job "plies-tune-play-$i" "plies-tune-merge-$i" --cascade=foreground
 done

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Submits the remaining iterations of a tuning run to Slurm, up to <count> of them:
+# Submits <count> iterations of a tuning run to Slurm (give the number still to run;
+# an iteration submitted after the run finished does nothing):
 # for each, a job array of <shards> play tasks, then a merge job that starts when
 # every task of the array succeeded (afterok), and the next iteration's array after
 # that merge. Nothing runs outside Slurm and no process waits for another: the
@@ -11,6 +12,7 @@
 #
 # Submit again (after the last merge ended) for the next iterations; if a job
 # failed, cancel the chain (scancel) and submit again: play and merge skip what is done.
+# One writer per shard at a time: do not run a task while its earlier copy may still run.
 # Choose --games as a multiple of the shards (256 games over 64 shards: 4 per task).
 set -euo pipefail
 dir=${1:?usage: submit.sh <run dir> <shards> <iterations to submit>}
@@ -20,7 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 export PLIES_GAME=${PLIES_GAME:?set PLIES_GAME to the game binary}
 after=()
 for ((i = 0; i < count; i++)); do
-    play=$(sbatch --parsable --export=ALL "${after[@]}" --array=0-$((shards - 1)) \
+    # ${after[@]+...}: an empty array is no argument, also under `set -u` in bash < 4.4.
+    play=$(sbatch --parsable --export=ALL ${after[@]+"${after[@]}"} --array=0-$((shards - 1)) \
         "$here/play.sbatch" "$dir" "$shards")
     merge=$(sbatch --parsable --export=ALL --dependency="afterok:${play%%;*}" \
         "$here/merge.sbatch" "$dir")

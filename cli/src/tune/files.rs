@@ -23,6 +23,10 @@ use serde::{Deserialize, Serialize};
 
 use super::spsa::Gains;
 
+/// The most games of an iteration, and of a check match: SPSA and check games then never share
+/// an opening, and their sum fits a `u32`.
+pub(crate) const MAX_GAMES: u32 = 1_000_000;
+
 /// The settings of a tuning run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct TuneConfig {
@@ -96,9 +100,15 @@ impl TuneConfig {
         if self.gains.iterations == 0 || self.max_plies == 0 {
             return Err("iterations and max_plies must be at least 1".into());
         }
-        if self.games == 0 || !self.games.is_multiple_of(2) || !self.check_games.is_multiple_of(2) {
+        if self.games == 0
+            || !self.games.is_multiple_of(2)
+            || !self.check_games.is_multiple_of(2)
+            || self.games > MAX_GAMES
+            || self.check_games > MAX_GAMES
+        {
             return Err(format!(
-                "games {} and check_games {} must be even, games at least 2",
+                "games {} and check_games {} must be even and at most {MAX_GAMES}, games at \
+                 least 2",
                 self.games, self.check_games
             ));
         }
@@ -297,6 +307,14 @@ impl RunDir {
         Ok(games)
     }
 
+    /// Whether any games file exists (false when the directory does not).
+    pub(crate) fn has_games(&self) -> Result<bool, String> {
+        if !self.dir.exists() {
+            return Ok(false);
+        }
+        Ok(!self.shard_files()?.is_empty())
+    }
+
     /// The games files in the directory, in name order.
     fn shard_files(&self) -> Result<Vec<PathBuf>, String> {
         let entries = fs::read_dir(&self.dir)
@@ -336,7 +354,8 @@ pub(crate) fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<
 
 /// Writes `text` to `path` atomically (temporary file, sync, rename).
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
-    let temporary = path.with_extension("tmp");
+    // Unique per process, so that two writers never share a temporary file.
+    let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
     let write = || -> std::io::Result<()> {
         let mut file = File::create(&temporary)?;
         file.write_all(text.as_bytes())?;
@@ -488,13 +507,21 @@ mod tests {
         };
         write_json_atomic(&path, &state).unwrap();
         assert_eq!(read_json::<TuneState>(&path).unwrap(), state);
-        assert!(!path.with_extension("tmp").exists());
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "only state.json is left"
+        );
         // A path that is a directory: an error, and no temporary file left.
         let taken = dir.join("taken");
         fs::create_dir_all(&taken).unwrap();
         let err = write_atomic(&taken, "x").unwrap_err();
         assert!(err.contains("cannot write"), "{err}");
-        assert!(!taken.with_extension("tmp").exists());
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            2,
+            "no temporary file is left"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

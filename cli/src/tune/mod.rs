@@ -308,6 +308,13 @@ fn run_init<G: Notation>(
             args.dir.display()
         )));
     }
+    if run.journal_path().exists() || run.has_games().map_err(CliError::Invalid)? {
+        return Err(CliError::Invalid(format!(
+            "{} holds games of an earlier run (journal.jsonl or games-*.jsonl): use an empty \
+             directory",
+            args.dir.display()
+        )));
+    }
     let names = spec.evaluator.parameter_names().ok_or_else(|| {
         CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
     })?;

@@ -9,7 +9,8 @@
 //! (the convention of chess engine testing frameworks): `c_k = c_end · (N / (k + 1))^γ` and
 //! `a_k = r_end · c_end² · ((A + N) / (A + k + 1))^α`, with `A = N / 10`, `α = 0.602` and
 //! `γ = 0.101`; `c_end` is the perturbation of each weight at the end and `r_end` the learning
-//! rate there, so one won game pair moves a weight by about `r_end · c_end²` late in the run.
+//! rate there, so late in the run one game won by plus moves a weight by about
+//! `2 · r_end · c_end` (the step is `a_k / c_k` per point of difference).
 //!
 //! Key invariant: everything here is a pure function of the run's settings, the iteration and
 //! the game results, so a sharded run and an unsharded one compute the same weights.

@@ -9,7 +9,8 @@
 //!   `expected = 1 / (1 + 10^(-K·eval/400))`, then moves one weight at a time by `±step`,
 //!   keeping a change when it lowers the mean squared error over all positions, pass after pass
 //!   until no change helps (or `--passes`), then halves the step. The weights file is rewritten
-//!   after every pass, so a killed run resumes from it with `--weights`.
+//!   after every pass, so a killed run loses at most one pass: start again from it with
+//!   `--weights` (K is fitted again to those weights and the step starts from `--step`).
 //!
 //! Key invariants: "quiet" means not finished and without a capture or a winning move for the
 //! side to move (the static evaluation is then a fair guess); every position of a file is
@@ -326,6 +327,9 @@ pub(crate) fn run_texel<G: Notation>(
             })
         })
         .collect::<Result<_, _>>()?;
+    if args.passes == 0 {
+        return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
+    }
     if !(1..=plies::weights::MAX_WEIGHT).contains(&args.step) {
         return Err(CliError::Invalid(format!(
             "bad --step {}: expected 1..={}",
