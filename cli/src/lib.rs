@@ -81,12 +81,10 @@ pub use bench::{BenchProof, BenchSignature, BenchSuite};
 /// Key invariant: [`EvaluatorFactory::make`] always succeeds (the weights it uses were checked
 /// when the factory was built); only [`EvaluatorFactory::with_weights`] can fail.
 pub struct EvaluatorFactory<G: Game> {
-    /// Builds an evaluator with the given weights (`None`: the evaluator's as it was given).
+    /// Builds an evaluator with the given weights (`None`: the factory's own, checked).
     build: BuildEvaluator<G>,
     /// The weights' names and the values `make` uses, for a tunable evaluator.
     weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
-    /// Whether `weights` came from a weights file (rather than the evaluator as given).
-    from_file: bool,
 }
 
 /// Builds an evaluator with the given weights (`None`: its own).
@@ -98,7 +96,6 @@ impl<G: Game> Clone for EvaluatorFactory<G> {
         EvaluatorFactory {
             build: Arc::clone(&self.build),
             weights: self.weights.clone(),
-            from_file: self.from_file,
         }
     }
 }
@@ -107,14 +104,7 @@ impl<G: Game> EvaluatorFactory<G> {
     /// A fresh evaluator.
     #[must_use]
     pub fn make(&self) -> Box<dyn Evaluator<G>> {
-        // A factory's own weights are the evaluator's as given (`None`) unless a weights file
-        // replaced them, in which case they were checked then.
-        let own = if self.from_file {
-            self.weights.as_deref().map(|(_, values)| values.as_slice())
-        } else {
-            None
-        };
-        (self.build)(own).expect("a weights file's weights were checked when it was read")
+        (self.build)(None).expect("a factory's own weights were checked when it was made")
     }
 
     /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
@@ -141,6 +131,18 @@ impl<G: Game> EvaluatorFactory<G> {
         self.weights.as_deref().map(|(_, values)| values.as_slice())
     }
 
+    /// This factory with the weights of the weights file at `path` as its own.
+    ///
+    /// # Errors
+    /// The file cannot be read, or as [`Self::with_weights_file`]; the message names the file.
+    pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read weights file {shown}: {e}"))?;
+        self.with_weights_file(&text)
+            .map_err(|e| format!("weights file {shown}: {e}"))
+    }
+
     /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
     ///
     /// # Errors
@@ -151,10 +153,12 @@ impl<G: Game> EvaluatorFactory<G> {
             .ok_or("this game's evaluator has no tunable weights")?;
         let values = plies::weights::parse_weights(text, names)?;
         (self.build)(Some(&values))?;
+        // The file's weights become this factory's own (`None`).
+        let base = Arc::clone(&self.build);
+        let own = values.clone();
         Ok(EvaluatorFactory {
-            build: Arc::clone(&self.build),
+            build: Arc::new(move |weights| base(Some(weights.unwrap_or(&own)))),
             weights: Some(Arc::new((names.to_vec(), values))),
-            from_file: true,
         })
     }
 }
@@ -168,7 +172,6 @@ where
     EvaluatorFactory {
         build: Arc::new(move |_| Ok(Box::new(evaluator.clone()))),
         weights: None,
-        from_file: false,
     }
 }
 
@@ -191,7 +194,6 @@ where
             Ok(Box::new(made))
         }),
         weights: Some(Arc::new(weights)),
-        from_file: false,
     }
 }
 
@@ -349,13 +351,10 @@ pub fn run_with_suite<G: Notation>(
     let weighted;
     let spec = match &cli.weights {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CliError::Invalid(format!("cannot read --weights {}: {e}", path.display()))
-            })?;
             let evaluator = spec
                 .evaluator
-                .with_weights_file(&text)
-                .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?;
+                .with_weights_path(path)
+                .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?;
             weighted = GameCli { evaluator, ..*spec };
             &weighted
         }

@@ -30,8 +30,8 @@ use crate::arena::{
 };
 use plies::notation::Notation;
 use progress::{ProgressLine, Tally};
-pub(crate) use setup::{describe, read_openings_file};
-use setup::{engines, limits, openings, parse_sprt};
+pub(crate) use setup::{describe, limits, read_openings_file};
+use setup::{engines, openings, parse_sprt};
 
 /// `arena`.
 #[derive(Args, Debug)]

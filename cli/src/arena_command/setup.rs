@@ -15,7 +15,7 @@ use plies::notation::Notation;
 use plies::search::SearchLimits;
 
 /// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
-pub(super) fn limits(
+pub(crate) fn limits(
     depth: Option<u32>,
     time: Option<u64>,
     nodes: Option<u64>,
@@ -94,13 +94,10 @@ pub(super) fn engines<G: Notation>(
             let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
             check_mcts_depth(&name, own.as_ref().unwrap_or(arena_limits)).map_err(bad)?;
             let evaluator = match &weights {
-                Some(path) => {
-                    let file = std::fs::read_to_string(path)
-                        .map_err(|e| bad(format!("cannot read weights file {path}: {e}")))?;
-                    spec.evaluator
-                        .with_weights_file(&file)
-                        .map_err(|e| bad(format!("weights file {path}: {e}")))?
-                }
+                Some(path) => spec
+                    .evaluator
+                    .with_weights_path(std::path::Path::new(path))
+                    .map_err(bad)?,
                 None => spec.evaluator.clone(),
             };
             searcher_by_name::<G>(&name, evaluator.make())

@@ -68,7 +68,8 @@ pub(crate) struct TuneConfig {
 }
 
 impl TuneConfig {
-    /// What `tune init` checks, for settings read back from a file.
+    /// The settings `tune init` accepts: checked when it creates a run and whenever a run's
+    /// file is read back. Errors name the `init` option of the field.
     pub(crate) fn check(&self) -> Result<(), String> {
         let n = self.names.len();
         if n == 0 || self.initial.len() != n || self.gains.c_end.len() != n {
@@ -78,42 +79,38 @@ impl TuneConfig {
                 self.gains.c_end.len()
             ));
         }
-        if let Some(v) = self
-            .initial
-            .iter()
-            .find(|v| v.abs() > plies::weights::MAX_WEIGHT)
-        {
+        plies::weights::check_range(&self.names, &self.initial)?;
+        let max = f64::from(plies::weights::MAX_WEIGHT);
+        if let Some(c) = self.gains.c_end.iter().find(|c| !(**c > 0.0 && **c <= max)) {
+            return Err(format!("bad --c-end {c}: expected a number in (0, {max}]"));
+        }
+        if !(self.gains.r_end > 0.0 && self.gains.r_end <= 1.0) {
             return Err(format!(
-                "start value {v} beyond ±{}",
-                plies::weights::MAX_WEIGHT
+                "bad --r-end {}: expected a number in (0, 1]",
+                self.gains.r_end
             ));
         }
-        if self
-            .gains
-            .c_end
-            .iter()
-            .any(|c| !(c.is_finite() && *c > 0.0))
-            || !(self.gains.r_end.is_finite() && self.gains.r_end > 0.0)
-        {
-            return Err("perturbations and learning rate must be positive numbers".into());
+        if self.gains.iterations == 0 {
+            return Err("bad --iterations 0: expected >= 1".into());
         }
-        if self.gains.iterations == 0 || self.max_plies == 0 {
-            return Err("iterations and max_plies must be at least 1".into());
+        if self.max_plies == 0 {
+            return Err("bad --max-plies 0: expected >= 1".into());
         }
-        if self.games == 0
-            || !self.games.is_multiple_of(2)
-            || !self.check_games.is_multiple_of(2)
-            || self.games > MAX_GAMES
-            || self.check_games > MAX_GAMES
-        {
+        if self.games == 0 || !self.games.is_multiple_of(2) || self.games > MAX_GAMES {
             return Err(format!(
-                "games {} and check_games {} must be even and at most {MAX_GAMES}, games at \
-                 least 2",
-                self.games, self.check_games
+                "bad --games {}: expected an even number from 2 to {MAX_GAMES} (each opening \
+                 with both colours)",
+                self.games
+            ));
+        }
+        if !self.check_games.is_multiple_of(2) || self.check_games > MAX_GAMES {
+            return Err(format!(
+                "bad --check-games {}: expected an even number up to {MAX_GAMES}",
+                self.check_games
             ));
         }
         if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
-            return Err("no per-move limit (depth, nodes or time_ms)".into());
+            return Err("no per-move limit (--depth, --nodes or --time)".into());
         }
         let max_depth = plies::eval::Score::MAX_PLY - 1;
         if self.depth.is_some_and(|d| d == 0 || d > max_depth)
@@ -121,7 +118,8 @@ impl TuneConfig {
             || self.time_ms == Some(0)
         {
             return Err(format!(
-                "a per-move limit out of range (depth 1..={max_depth}, nodes and time_ms at least 1)"
+                "a per-move limit out of range (--depth 1..={max_depth}, --nodes and --time at \
+                 least 1)"
             ));
         }
         Ok(())

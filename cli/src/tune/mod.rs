@@ -37,7 +37,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::arena::{EloEstimate, GameSpec, GameTask, Termination, Wdl, play_game, random_openings};
 use crate::args::PositionArgs;
-use crate::{CliError, GameCli, check_depth, check_mcts_depth, searcher_by_name, start_position};
+use crate::{CliError, GameCli, check_mcts_depth, searcher_by_name, start_position};
 use files::{Check, GameLine, JournalLine, LineFile, RunDir, TuneConfig, TuneState};
 use plies::agent::{Agent, SearchAgent};
 use plies::game::Side;
@@ -74,28 +74,47 @@ pub(crate) enum TuneCommand {
     Texel(texel::TexelArgs),
 }
 
-/// `tune init`.
+/// The engine of a tuning command's games, both sides: searcher and per-move limit.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
     .args(["depth", "time", "nodes"])))]
+pub(crate) struct EngineArgs {
+    /// The searcher of both sides.
+    #[arg(long, default_value = "pvs")]
+    pub searcher: String,
+    /// Plies per move. With depth or node limits the games are reproducible.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// Milliseconds per move (games then vary from run to run).
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Positions per move.
+    #[arg(long, short = 'n')]
+    pub nodes: Option<u64>,
+}
+
+impl EngineArgs {
+    /// The searcher's name (lowercased) and the per-move limits, checked for this game.
+    fn checked<G: Notation>(&self, spec: &GameCli<G>) -> Result<(String, SearchLimits), CliError> {
+        let limits = crate::arena_command::limits(self.depth, self.time, self.nodes, "--")?;
+        let searcher = self.searcher.to_ascii_lowercase();
+        check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
+        searcher_by_name::<G>(&searcher, spec.evaluator.make())
+            .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+        Ok((searcher, limits))
+    }
+}
+
+/// `tune init`.
+#[derive(Args, Debug)]
 pub(crate) struct InitArgs {
     /// The run's directory (created; must not hold a run already).
     #[arg(long)]
     pub dir: PathBuf,
     #[command(flatten)]
     pub start: PositionArgs,
-    /// The searcher of both sides.
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
-    /// Plies per move. With depth or node limits the run is reproducible.
-    #[arg(long, short = 'd')]
-    pub depth: Option<u32>,
-    /// Milliseconds per move (games, and so the weights, then vary from run to run).
-    #[arg(long, short = 't')]
-    pub time: Option<u64>,
-    /// Positions per move.
-    #[arg(long, short = 'n')]
-    pub nodes: Option<u64>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// SPSA iterations.
     #[arg(long, default_value_t = 200)]
     pub iterations: u32,
@@ -319,64 +338,17 @@ fn run_init<G: Notation>(
         CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
     })?;
     let initial = match &args.weights {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CliError::Invalid(format!("cannot read --weights {}: {e}", path.display()))
-            })?;
-            let factory = spec
-                .evaluator
-                .with_weights_file(&text)
-                .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?;
-            factory.parameters().expect("tunable").to_vec()
-        }
+        Some(path) => spec
+            .evaluator
+            .with_weights_path(path)
+            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?
+            .parameters()
+            .expect("tunable")
+            .to_vec(),
         None => spec.evaluator.parameters().expect("tunable").to_vec(),
     };
-    let mut limits = SearchLimits::default();
-    if let Some(depth) = args.depth {
-        limits.depth = Some(check_depth(depth)?);
-    }
-    for (flag, value) in [("--time", args.time), ("--nodes", args.nodes)] {
-        if value == Some(0) {
-            return Err(CliError::Invalid(format!("bad {flag} 0: expected >= 1")));
-        }
-    }
-    let searcher = args.searcher.to_ascii_lowercase();
-    check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
-    searcher_by_name::<G>(&searcher, spec.evaluator.make())
-        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
-    if args.iterations == 0 {
-        return Err(CliError::Invalid(
-            "bad --iterations 0: expected >= 1".into(),
-        ));
-    }
-    if args.games == 0 || !args.games.is_multiple_of(2) {
-        return Err(CliError::Invalid(format!(
-            "bad --games {}: expected an even number >= 2 (each opening with both colours)",
-            args.games
-        )));
-    }
+    let (searcher, limits) = args.engine.checked(spec)?;
     let check_games = args.check_games.unwrap_or(args.games);
-    if !check_games.is_multiple_of(2) {
-        return Err(CliError::Invalid(format!(
-            "bad --check-games {check_games}: expected an even number"
-        )));
-    }
-    if args.max_plies == 0 {
-        return Err(CliError::Invalid("bad --max-plies 0: expected >= 1".into()));
-    }
-    if !(args.r_end > 0.0 && args.r_end.is_finite()) {
-        return Err(CliError::Invalid(format!(
-            "bad --r-end {}: expected a positive number",
-            args.r_end
-        )));
-    }
-    if let Some(c) = args.c_end
-        && !(c > 0.0 && c.is_finite())
-    {
-        return Err(CliError::Invalid(format!(
-            "bad --c-end {c}: expected a positive number"
-        )));
-    }
     let start: G = start_position(&args.start)?;
     let openings = match &args.openings_file {
         Some(path) => read_openings::<G>(path)?
@@ -394,8 +366,8 @@ fn run_init<G: Notation>(
         command: command_line.to_string(),
         searcher,
         depth: limits.depth,
-        nodes: args.nodes,
-        time_ms: args.time,
+        nodes: limits.nodes,
+        time_ms: args.engine.time,
         games: args.games,
         check_every: args.check_every,
         check_games,
@@ -412,6 +384,8 @@ fn run_init<G: Notation>(
             r_end: args.r_end,
         },
     };
+    // One check of the settings: the one a run's file gets whenever it is read back.
+    config.check().map_err(CliError::Invalid)?;
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| CliError::Invalid(format!("cannot create {}: {e}", args.dir.display())))?;
     let state = TuneState {

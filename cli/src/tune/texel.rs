@@ -23,21 +23,18 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::files::write_atomic;
-use super::{mix, read_openings};
+use super::{EngineArgs, mix, read_openings};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
 use crate::arena_command::describe;
 use crate::args::PositionArgs;
-use crate::{CliError, GameCli, check_depth, searcher_by_name, start_position};
+use crate::{CliError, GameCli, searcher_by_name, start_position};
 use plies::agent::SearchAgent;
 use plies::eval::Evaluator;
 use plies::game::{Game, MoveClass, Side};
 use plies::notation::Notation;
-use plies::search::SearchLimits;
 
 /// `tune positions`.
 #[derive(Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
-    .args(["depth", "time", "nodes"])))]
 pub(crate) struct PositionsArgs {
     /// The positions file to write.
     #[arg(long)]
@@ -47,18 +44,8 @@ pub(crate) struct PositionsArgs {
     /// Games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: u32,
-    /// Plies per move.
-    #[arg(long, short = 'd')]
-    pub depth: Option<u32>,
-    /// Milliseconds per move.
-    #[arg(long, short = 't')]
-    pub time: Option<u64>,
-    /// Positions per move.
-    #[arg(long, short = 'n')]
-    pub nodes: Option<u64>,
-    /// The searcher.
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Random moves from the start (or each --openings-file position) to an opening.
     #[arg(long, default_value_t = 6)]
     pub opening_plies: u32,
@@ -118,26 +105,12 @@ pub(crate) fn run_positions<G: Notation>(
     args: &PositionsArgs,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut limits = SearchLimits::default();
-    if let Some(depth) = args.depth {
-        limits.depth = Some(check_depth(depth)?);
-    }
-    for (flag, value) in [("--time", args.time), ("--nodes", args.nodes)] {
-        if value == Some(0) {
-            return Err(CliError::Invalid(format!("bad {flag} 0: expected >= 1")));
-        }
-    }
-    limits.time = args.time.map(std::time::Duration::from_millis);
-    limits.nodes = args.nodes;
+    let (searcher, limits) = args.engine.checked(spec)?;
     if args.every == 0 || args.games == 0 || args.max_plies == 0 {
         return Err(CliError::Invalid(
             "bad --every, --games or --max-plies 0: expected >= 1".into(),
         ));
     }
-    let searcher = args.searcher.to_ascii_lowercase();
-    crate::check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
-    searcher_by_name::<G>(&searcher, spec.evaluator.make())
-        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
     let start: G = start_position(&args.start)?;
     let bases: Vec<G> = match &args.openings_file {
         Some(path) => read_openings::<G>(path)?,
@@ -309,13 +282,13 @@ pub(crate) fn run_texel<G: Notation>(
         CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
     })?;
     let mut weights = match &args.weights {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CliError::Invalid(format!("cannot read --weights {}: {e}", path.display()))
-            })?;
-            plies::weights::parse_weights(&text, names)
-                .map_err(|e| CliError::Invalid(format!("--weights {}: {e}", path.display())))?
-        }
+        Some(path) => spec
+            .evaluator
+            .with_weights_path(path)
+            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?
+            .parameters()
+            .expect("tunable")
+            .to_vec(),
         None => spec.evaluator.parameters().expect("tunable").to_vec(),
     };
     let fixed: Vec<usize> = args

@@ -659,6 +659,18 @@ fn damage(rng: &mut Rng, text: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Sets one field of `table` (a JSON pointer and its candidate values) in `value` to one of its
+/// values, or removes it one time in `remove_one_in`.
+fn set_one(rng: &mut Rng, value: &mut Value, table: &[(&str, Vec<Value>)], remove_one_in: usize) {
+    let (pointer, values) = pick(rng, table);
+    let new = if rng.below(remove_one_in) == 0 {
+        None
+    } else {
+        Some(pick(rng, values).clone())
+    };
+    set(value, pointer, new);
+}
+
 /// Sets the value at `pointer` (or removes the key, for `None`).
 fn set(value: &mut Value, pointer: &str, new: Option<Value>) {
     match new {
@@ -832,13 +844,7 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
             ],
         ),
     ];
-    let (pointer, values) = pick(rng, &table);
-    let new = if rng.below(10) == 0 {
-        None
-    } else {
-        Some(pick(rng, values).clone())
-    };
-    set(config, pointer, new);
+    set_one(rng, config, &table, 10);
 }
 
 /// One mutation of `state.json`: the iteration, the weights, the games or the last check set to
@@ -876,13 +882,7 @@ fn mutate_state(rng: &mut Rng, state: &mut Value) {
             ],
         ),
     ];
-    let (pointer, values) = pick(rng, &table);
-    let new = if rng.below(10) == 0 {
-        None
-    } else {
-        Some(pick(rng, values).clone())
-    };
-    set(state, pointer, new);
+    set_one(rng, state, &table, 10);
 }
 
 /// One mutation of a games file's line: a field set to an edge or nonsense value, or removed.
@@ -897,11 +897,5 @@ fn mutate_game_line(rng: &mut Rng, line: &mut Value) {
         ("/plies", vec![json!(-1), json!(4294967296u64)]),
         ("/termination", vec![json!(null), json!(5), json!("")]),
     ];
-    let (pointer, values) = pick(rng, &table);
-    let new = if rng.below(6) == 0 {
-        None
-    } else {
-        Some(pick(rng, values).clone())
-    };
-    set(line, pointer, new);
+    set_one(rng, line, &table, 6);
 }
