@@ -664,6 +664,25 @@ pub fn transcript_section(text: &str, name: &str) -> Option<Vec<(bool, String)>>
     lines
 }
 
+/// The arguments of an OTEP binary after the program name, as text; the error names the first
+/// that is not UTF-8 (where `std::env::args` would panic).
+pub fn utf8_args(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Result<Vec<String>, String> {
+    args.into_iter()
+        .enumerate()
+        .skip(1)
+        .map(|(index, arg)| {
+            arg.into_string().map_err(|arg| {
+                format!(
+                    "argument {index} is not UTF-8 text: {}",
+                    arg.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

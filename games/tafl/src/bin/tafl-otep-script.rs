@@ -16,19 +16,13 @@ use std::process::ExitCode;
 use plies_tafl::otep::transcript_section;
 
 fn main() -> ExitCode {
-    let mut args = Vec::new();
-    for (index, arg) in std::env::args_os().enumerate().skip(1) {
-        match arg.into_string() {
-            Ok(text) => args.push(text),
-            Err(arg) => {
-                eprintln!(
-                    "error: argument {index} is not UTF-8 text: {}",
-                    arg.to_string_lossy()
-                );
-                return ExitCode::from(2);
-            }
+    let args = match plies_tafl::otep::utf8_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
-    }
+    };
     let [path, name, log] = args.as_slice() else {
         eprintln!("usage: tafl-otep-script TRANSCRIPT SECTION LOG");
         return ExitCode::from(2);

@@ -10,19 +10,13 @@ use std::process::ExitCode;
 use plies_tafl::otep::{EngineOptions, run_engine_with};
 
 fn main() -> ExitCode {
-    let mut args = Vec::new();
-    for (index, arg) in std::env::args_os().enumerate().skip(1) {
-        match arg.into_string() {
-            Ok(text) => args.push(text),
-            Err(arg) => {
-                eprintln!(
-                    "error: argument {index} is not UTF-8 text: {}",
-                    arg.to_string_lossy()
-                );
-                return ExitCode::from(2);
-            }
+    let args = match plies_tafl::otep::utf8_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
-    }
+    };
     let options = match EngineOptions::parse(&args) {
         Ok(options) => options,
         Err(e) => {
