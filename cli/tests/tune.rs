@@ -283,6 +283,20 @@ fn bad_tuning_input_is_a_one_line_error() {
         "bad --r-end",
     );
     expect_error(
+        &["tune", "init", "--dir", &d, "--nodes", "9", "--c-end", "0"],
+        "bad --c-end 0",
+    );
+    expect_error(
+        &[
+            "tune", "init", "--dir", &d, "--nodes", "9", "--fixed", "nosuch*",
+        ],
+        "no weight \"nosuch*\"",
+    );
+    expect_error(
+        &["tune", "init", "--dir", &d, "--nodes", "9", "--fixed", "*"],
+        "every weight is fixed",
+    );
+    expect_error(
         &[
             "tune",
             "init",

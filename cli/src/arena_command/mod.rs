@@ -61,6 +61,11 @@ pub(crate) struct ArenaArgs {
     /// starting with # skipped); --openings/--games then take the first ones.
     #[arg(long)]
     pub openings_file: Option<PathBuf>,
+    /// Random moves played after each --openings-file position (seeded by --seed). With N > 0
+    /// the file's positions are used in turn, each time with another walk, until --openings
+    /// (or --games / 2) openings are made, so a short file of deals feeds a long match.
+    #[arg(long, default_value_t = 0, requires = "openings_file")]
+    pub file_plies: u32,
     /// Milliseconds per move. minimax and alphabeta search one depth (--depth, default 4) and,
     /// stopped by the time before finishing it, play a fallback move.
     #[arg(long, short = 't')]

@@ -248,7 +248,36 @@ pub(crate) fn read_openings_file<G: Notation>(path: &std::path::Path) -> Result<
     Ok(openings)
 }
 
-/// The openings: from `--openings-file`, or seeded random walks from the start position.
+/// `count` openings made by `--file-plies` random moves from each of `positions` in turn (the
+/// walk of opening `i` seeded by `--seed` and `i`); a position from which every walk ends the
+/// game is an error naming it.
+fn walks_from<G: Notation>(
+    positions: &[G],
+    count: usize,
+    args: &ArenaArgs,
+) -> Result<Vec<G>, CliError> {
+    let mut openings = Vec::with_capacity(count);
+    for i in 0..count {
+        let base = &positions[i % positions.len()];
+        let seed = args
+            .seed
+            .wrapping_add((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        match random_openings(base, seed, 1, args.file_plies).pop() {
+            Some(opening) => openings.push(opening),
+            None => {
+                return Err(CliError::Invalid(format!(
+                    "no openings: every {}-ply walk from {} ends the game",
+                    args.file_plies,
+                    base.format_position()
+                )));
+            }
+        }
+    }
+    Ok(openings)
+}
+
+/// The openings: from `--openings-file` (with `--file-plies` random moves after each), or
+/// seeded random walks from the start position.
 pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError> {
     let wanted = match (args.openings, args.games) {
         (Some(0), _) => return Err(CliError::Invalid("bad --openings 0: expected >= 1".into())),
@@ -259,6 +288,9 @@ pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError
     };
     if let Some(path) = &args.openings_file {
         let mut openings = read_openings_file::<G>(path)?;
+        if args.file_plies > 0 {
+            openings = walks_from(&openings, wanted.unwrap_or(openings.len()), args)?;
+        }
         if let Some(n) = wanted {
             openings.truncate(n);
         }

@@ -106,3 +106,51 @@ fn an_sprt_stops_a_decided_match_early() {
     let three = run_invalid("arena -e pvs -e random -e alphabeta --depth 2 --sprt 0,20");
     assert!(three.contains("two engines"), "{three}");
 }
+
+#[test]
+fn file_plies_walk_on_from_each_file_position() {
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    let path = dir.join(format!("plies-cli-fileplies-{id}.txt"));
+    std::fs::write(&path, "# two deals\n9 9 1\n8 7 2\n").unwrap();
+    let results = dir.join(format!("plies-cli-fileplies-{id}.jsonl"));
+    // The distinct opening positions of a match, from its results file.
+    let openings = |extra: &str| -> Vec<String> {
+        let _ = std::fs::remove_file(&results);
+        run_ok(&format!(
+            "arena -e pvs -e random --depth 2 --openings-file {} --results {} {extra}",
+            path.display(),
+            results.display()
+        ));
+        let text = std::fs::read_to_string(&results).unwrap();
+        let mut seen: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|v| v["opening_position"].as_str().unwrap().to_string())
+            .collect();
+        seen.sort();
+        seen.dedup();
+        seen
+    };
+    // Without --file-plies: the file's two positions, whatever --games asks.
+    assert_eq!(openings("--games 8"), ["8 7 2", "9 9 1"]);
+    // With it: --games / 2 openings, each two takes on from a file position (18 or 15 stones
+    // less 2 to 18), different walks.
+    let walked = openings("--games 12 --file-plies 2 --seed 4");
+    assert!(walked.len() >= 4, "{walked:?}");
+    for opening in &walked {
+        let stones: Vec<u32> = opening.split(' ').map(|n| n.parse().unwrap()).collect();
+        let total = stones[0] + stones[1];
+        assert!(
+            total <= 16 && !walked.contains(&"9 9 1".to_string()),
+            "{walked:?}"
+        );
+    }
+    assert_eq!(openings("--games 12 --file-plies 2 --seed 4"), walked);
+    match crate::test_support::run_with("arena -e pvs -e random --depth 2 --file-plies 2", "") {
+        Err(crate::CliError::Usage(text)) => assert!(text.contains("--openings-file"), "{text}"),
+        other => panic!("--file-plies without a file: {other:?}"),
+    }
+    std::fs::remove_file(&path).unwrap();
+    let _ = std::fs::remove_file(&results);
+}

@@ -81,8 +81,17 @@ impl TuneConfig {
         }
         plies::weights::check_range(&self.names, &self.initial)?;
         let max = f64::from(plies::weights::MAX_WEIGHT);
-        if let Some(c) = self.gains.c_end.iter().find(|c| !(**c > 0.0 && **c <= max)) {
+        // 0 marks a weight left alone (`--fixed`).
+        if let Some(c) = self
+            .gains
+            .c_end
+            .iter()
+            .find(|c| !(**c >= 0.0 && **c <= max))
+        {
             return Err(format!("bad --c-end {c}: expected a number in (0, {max}]"));
+        }
+        if self.gains.c_end.iter().all(|&c| c == 0.0) {
+            return Err("bad --fixed: every weight is fixed, none left to tune".into());
         }
         if !(self.gains.r_end > 0.0 && self.gains.r_end <= 1.0) {
             return Err(format!(

@@ -150,6 +150,10 @@ pub(crate) struct InitArgs {
     /// Learning rate at the last iteration.
     #[arg(long, default_value_t = 0.002)]
     pub r_end: f64,
+    /// Leave these weights alone (comma-separated names; `prefix*` names every weight starting
+    /// with `prefix`): never perturbed, never moved.
+    #[arg(long, value_delimiter = ',')]
+    pub fixed: Vec<String>,
 }
 
 /// `tune run`.
@@ -312,6 +316,29 @@ fn load_config<G: Notation>(spec: &GameCli<G>, run: &RunDir) -> Result<TuneConfi
     Ok(config)
 }
 
+/// Which weights `--fixed` names (`name`, or `prefix*` for every weight starting with
+/// `prefix`), as one flag per weight; an entry that names none is an error.
+pub(crate) fn fixed_weights(names: &[String], fixed: &[String]) -> Result<Vec<bool>, CliError> {
+    let mut chosen = vec![false; names.len()];
+    for entry in fixed {
+        let matches = |name: &String| match entry.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == entry,
+        };
+        let mut any = false;
+        for (flag, _) in chosen.iter_mut().zip(names).filter(|(_, n)| matches(n)) {
+            *flag = true;
+            any = true;
+        }
+        if !any {
+            return Err(CliError::Invalid(format!(
+                "bad --fixed: the evaluator has no weight {entry:?}"
+            )));
+        }
+    }
+    Ok(chosen)
+}
+
 /// `tune init`.
 fn run_init<G: Notation>(
     spec: &GameCli<G>,
@@ -357,9 +384,22 @@ fn run_init<G: Notation>(
             .collect(),
         None => Vec::new(),
     };
+    if let Some(c) = args.c_end.filter(|c| !(*c > 0.0)) {
+        return Err(CliError::Invalid(format!(
+            "bad --c-end {c}: expected a number above 0"
+        )));
+    }
+    let fixed = fixed_weights(&names, &args.fixed)?;
     let c_end = initial
         .iter()
-        .map(|&v| args.c_end.unwrap_or_else(|| Gains::default_c_end(v)))
+        .enumerate()
+        .map(|(i, &v)| {
+            if fixed[i] {
+                0.0
+            } else {
+                args.c_end.unwrap_or_else(|| Gains::default_c_end(v))
+            }
+        })
         .collect();
     let config = TuneConfig {
         game: spec.name.to_string(),
@@ -700,8 +740,10 @@ fn summary(config: &TuneConfig, state: &TuneState) -> String {
 fn moved_most(config: &TuneConfig, theta: &[f64], count: usize) -> String {
     let now = spsa::rounded(theta);
     let mut order: Vec<usize> = (0..theta.len()).collect();
-    let distance =
-        |i: usize| (theta[i] - f64::from(config.initial[i])).abs() / config.gains.c_end[i];
+    let distance = |i: usize| match config.gains.c_end[i] {
+        0.0 => 0.0, // fixed
+        c => (theta[i] - f64::from(config.initial[i])).abs() / c,
+    };
     order.sort_by(|&a, &b| distance(b).total_cmp(&distance(a)).then(a.cmp(&b)));
     order
         .into_iter()

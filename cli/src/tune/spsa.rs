@@ -112,6 +112,9 @@ pub(crate) fn updated(
         .iter()
         .enumerate()
         .map(|(i, &v)| {
+            if gains.c_end[i] == 0.0 {
+                return v; // fixed: never perturbed, never moved
+            }
             let step = gains.a(i, k) / gains.c(i, k) * difference * delta[i];
             (v + step).clamp(-MAX_WEIGHT, MAX_WEIGHT)
         })
@@ -139,6 +142,24 @@ mod tests {
         assert!(g.a(0, 0) > g.a(0, 50) && g.a(0, 50) > g.a(0, 99));
         // c_0 = 4 * 100^0.101
         assert!((g.c(0, 0) - 4.0 * 100f64.powf(0.101)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fixed_weights_never_move() {
+        let gains = Gains {
+            iterations: 10,
+            c_end: vec![0.0, 3.0],
+            r_end: 0.01,
+        };
+        let theta = [50.0, 50.0];
+        for k in 0..10 {
+            let [plus, minus] = perturbed(&gains, 3, k, &theta);
+            assert_eq!((plus[0], minus[0]), (50, 50));
+            assert_ne!(plus[1], minus[1]);
+            let next = updated(&gains, 3, k, &theta, 4.0);
+            assert_eq!(next[0], 50.0);
+            assert_ne!(next[1], 50.0);
+        }
     }
 
     #[test]

@@ -81,7 +81,8 @@ pub(crate) struct TexelArgs {
     /// At most this many passes over the weights.
     #[arg(long, default_value_t = 50)]
     pub passes: u32,
-    /// Leave these weights alone (comma-separated names), e.g. one that fixes the scale.
+    /// Leave these weights alone (comma-separated names; `prefix*` names every weight starting
+    /// with `prefix`), e.g. one that fixes the scale.
     #[arg(long, value_delimiter = ',')]
     pub fixed: Vec<String>,
 }
@@ -291,15 +292,7 @@ pub(crate) fn run_texel<G: Notation>(
             .to_vec(),
         None => spec.evaluator.parameters().expect("tunable").to_vec(),
     };
-    let fixed: Vec<usize> = args
-        .fixed
-        .iter()
-        .map(|name| {
-            names.iter().position(|n| n == name).ok_or_else(|| {
-                CliError::Invalid(format!("bad --fixed: the evaluator has no weight {name:?}"))
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    let fixed = super::fixed_weights(&names, &args.fixed)?;
     if args.passes == 0 {
         return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
     }
@@ -329,7 +322,7 @@ pub(crate) fn run_texel<G: Notation>(
     let mut step = args.step;
     for pass in 1..=args.passes {
         let mut improved = false;
-        for i in (0..weights.len()).filter(|i| !fixed.contains(i)) {
+        for i in (0..weights.len()).filter(|&i| !fixed[i]) {
             for delta in [step, -step] {
                 let mut trial = weights.clone();
                 let max = plies::weights::MAX_WEIGHT;

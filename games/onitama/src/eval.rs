@@ -1,15 +1,24 @@
-//! Evaluators: material plus piece-square tables ([`PstEvaluator`], tunable) and material only
-//! ([`MaterialEvaluator`]).
+//! Evaluators: material plus piece-square tables, optionally per card in hand ([`PstEvaluator`],
+//! tunable), and material only ([`MaterialEvaluator`]).
 //!
 //! Key invariants: scores are from the side to move's view (red's sum minus blue's, negated
 //! when blue moves); tables are written from red's view, a1 = index 0 (see [`crate::square`]),
 //! and blue reads them rotated 180 degrees (`24 - index`), which is its own view of the board.
+//! A card's offsets are also from its holder's view, so one per-card table serves both sides.
 
 use plies::{Evaluator, Score, Side, Tunable};
 
 use crate::bitboard::Bitboard;
-use crate::card::TARGETS;
+use crate::card::{CARDS, Card, TARGETS};
 use crate::state::Onitama;
+
+/// Cards with their own tables: the 16 of the base game (ids `0..16`). Expansion cards add no
+/// card term.
+const TABLE_CARDS: usize = Card::BASE_COUNT;
+
+/// One card's tables: `[piece][square]`, piece 0 = student, 1 = master, squares from the
+/// holder's view.
+pub type CardTables = [[i32; 25]; 2];
 
 /// The weights of [`PstEvaluator`], in centipawn-like units.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -24,6 +33,10 @@ pub struct PstWeights {
     pub mobility: i32,
     /// Per enemy student a side's pieces could capture with its two cards.
     pub attacks: i32,
+    /// `cards[card]`: a bonus of each of a side's pieces per square for each base-game card
+    /// (id `0..16`) it holds, from its owner's view. As [`Tunable`] weights they are tied by
+    /// mirror symmetry (see [`PstEvaluator::parameter_names`](Tunable::parameter_names)).
+    pub cards: [CardTables; TABLE_CARDS],
 }
 
 /// Manhattan distance of a square index from the centre c3.
@@ -65,8 +78,47 @@ impl Default for PstWeights {
             master_squares: default_master_squares(),
             mobility: 0,
             attacks: 0,
+            cards: [[[0; 25]; 2]; TABLE_CARDS],
         }
     }
+}
+
+/// The square mirrored left to right (file `f` to file `4 - f`).
+const fn mirror_square(index: usize) -> usize {
+    index - index % 5 + (4 - index % 5)
+}
+
+/// The base-game card whose moves are `card`'s mirrored left to right (itself for the eight
+/// symmetric cards), found from the offsets.
+fn mirror_card(card: usize) -> usize {
+    let mirrored = |a: &[(i8, i8)], b: &[(i8, i8)]| {
+        a.len() == b.len() && a.iter().all(|&(dx, dy)| b.contains(&(-dx, dy)))
+    };
+    (0..TABLE_CARDS)
+        .find(|&other| mirrored(CARDS[card].offsets, CARDS[other].offsets))
+        .expect("every base-game card has a mirror among the base cards")
+}
+
+/// The independent card weights: `(card, piece, square)` of each, in the order of
+/// [`Tunable::parameter_names`]. A symmetric card has the squares of files a–c; of a mirrored
+/// pair, the card with the lower id has all 25 and the other reads them mirrored.
+fn card_slots() -> Vec<(usize, usize, usize)> {
+    let mut slots = Vec::new();
+    for card in 0..TABLE_CARDS {
+        let mirror = mirror_card(card);
+        if mirror < card {
+            continue;
+        }
+        for piece in 0..2 {
+            for square in 0..25 {
+                if mirror == card && square % 5 > 2 {
+                    continue;
+                }
+                slots.push((card, piece, square));
+            }
+        }
+    }
+    slots
 }
 
 /// Material plus piece-square tables, and (when their weights are not zero) mobility and
@@ -87,6 +139,12 @@ pub struct PstEvaluator {
     masters: [[i32; 33]; 2],
     /// Whether `mobility` or `attacks` is not zero (otherwise their loop is skipped).
     reach_terms: bool,
+    /// `card_rows[side][card][row][pattern]` and `card_masters[side][card][square]`: as `rows`
+    /// and `masters`, for the card tables (zero for expansion cards, ids `16..32`).
+    card_rows: Box<[[[[i32; 32]; 5]; Card::COUNT]; 2]>,
+    card_masters: Box<[[[i32; 33]; Card::COUNT]; 2]>,
+    /// Whether any card weight is not zero (otherwise the card lookups are skipped).
+    card_terms: bool,
 }
 
 impl Default for PstEvaluator {
@@ -104,6 +162,9 @@ impl PstEvaluator {
             rows: Box::new([[[0; 32]; 5]; 2]),
             masters: [[0; 33]; 2],
             reach_terms: false,
+            card_rows: Box::new([[[[0; 32]; 5]; Card::COUNT]; 2]),
+            card_masters: Box::new([[[0; 33]; Card::COUNT]; 2]),
+            card_terms: false,
         };
         evaluator.build_tables();
         evaluator
@@ -133,8 +194,40 @@ impl PstEvaluator {
                 self.masters[side][square] = w.master_squares[view(square)];
             }
             self.masters[side][32] = 0;
+            for (card, tables) in w.cards.iter().enumerate() {
+                for row in 0..5 {
+                    for pattern in 0..32usize {
+                        self.card_rows[side][card][row][pattern] = (0..5)
+                            .filter(|file| pattern & (1 << file) != 0)
+                            .map(|file| tables[0][view(5 * row + file)])
+                            .sum();
+                    }
+                }
+                for square in 0..25 {
+                    self.card_masters[side][card][square] = tables[1][view(square)];
+                }
+            }
         }
         self.reach_terms = w.mobility != 0 || w.attacks != 0;
+        self.card_terms = w.cards.iter().flatten().flatten().any(|&v| v != 0);
+    }
+
+    /// The card tables' score of one side (from its view): its students and master looked up
+    /// in the tables of both cards it holds.
+    #[inline(always)]
+    fn card_score(&self, side: usize, students: u32, master: u32, hand: u32) -> i32 {
+        let first = hand.trailing_zeros() as usize;
+        let second = (hand & hand.wrapping_sub(1)).trailing_zeros() as usize;
+        let lookup = |card: usize| {
+            let rows = &self.card_rows[side][card];
+            rows[0][(students & 31) as usize]
+                + rows[1][(students >> 5 & 31) as usize]
+                + rows[2][(students >> 10 & 31) as usize]
+                + rows[3][(students >> 15 & 31) as usize]
+                + rows[4][(students >> 20 & 31) as usize]
+                + self.card_masters[side][card][master.trailing_zeros() as usize]
+        };
+        lookup(first & 31) + lookup(second & 31)
     }
 
     /// The score of one side's students and master (bit sets of board squares), from that
@@ -185,6 +278,10 @@ impl Evaluator<Onitama> for PstEvaluator {
         if self.reach_terms {
             red += self.reach_score(state, 0) - self.reach_score(state, 1);
         }
+        if self.card_terms {
+            red += self.card_score(0, red_pieces & !red_master, red_master, state.hands[0])
+                - self.card_score(1, blue_pieces & !blue_master, blue_master, state.hands[1]);
+        }
         Score::cp(if state.to_move == 0 { red } else { -red })
     }
 }
@@ -197,12 +294,27 @@ fn square_names(prefix: &str) -> impl Iterator<Item = String> + '_ {
 
 impl Tunable for PstEvaluator {
     /// `student`, then `student_a1..student_e5`, then `master_a1..master_e5`, then
-    /// `mobility` and `attacks` (53 weights).
+    /// `mobility` and `attacks` (53 weights); then the card tables, `<card>_<piece>_<square>`
+    /// (such as `tiger_student_c2`) for the base game's 16 cards, tied by mirror symmetry: a
+    /// symmetric card (tiger, crab, monkey, crane, dragon, elephant, mantis, boar) has its files
+    /// a–c (file d reads b, e reads a), and of each mirrored pair (frog/rabbit, goose/rooster,
+    /// horse/ox, eel/cobra) the first has all 25 squares and the second reads them mirrored
+    /// (8 × 15 + 4 × 25 = 220 per piece, 440 in all, 493 weights).
     fn parameter_names(&self) -> Vec<String> {
+        let pieces = ["student", "master"];
         std::iter::once("student".to_string())
             .chain(square_names("student"))
             .chain(square_names("master"))
             .chain(["mobility".to_string(), "attacks".to_string()])
+            .chain(card_slots().into_iter().map(|(card, piece, square)| {
+                format!(
+                    "{}_{}_{}{}",
+                    CARDS[card].name,
+                    pieces[piece],
+                    FILES[square % 5],
+                    square / 5 + 1
+                )
+            }))
             .collect()
     }
 
@@ -212,18 +324,32 @@ impl Tunable for PstEvaluator {
             .chain(w.student_squares.iter().copied())
             .chain(w.master_squares.iter().copied())
             .chain([w.mobility, w.attacks])
+            .chain(
+                card_slots()
+                    .into_iter()
+                    .map(|(card, piece, square)| w.cards[card][piece][square]),
+            )
             .collect()
     }
 
     fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
-        if values.len() != 53 {
-            return Err(format!("expected 53 weights, got {}", values.len()));
+        let slots = card_slots();
+        if values.len() != 53 + slots.len() {
+            return Err(format!(
+                "expected {} weights, got {}",
+                53 + slots.len(),
+                values.len()
+            ));
         }
         self.weights.student = values[0];
         self.weights.student_squares.copy_from_slice(&values[1..26]);
         self.weights.master_squares.copy_from_slice(&values[26..51]);
         self.weights.mobility = values[51];
         self.weights.attacks = values[52];
+        for (&(card, piece, square), &value) in slots.iter().zip(&values[53..]) {
+            self.weights.cards[card][piece][square] = value;
+            self.weights.cards[mirror_card(card)][piece][mirror_square(square)] = value;
+        }
         self.build_tables();
         Ok(())
     }
@@ -284,10 +410,15 @@ mod tests {
                 } else {
                     24 - index
                 } as usize;
-                let value = match piece {
-                    crate::Piece::Student => w.student + w.student_squares[view],
-                    crate::Piece::Master => w.master_squares[view],
+                let (mut value, piece) = match piece {
+                    crate::Piece::Student => (w.student + w.student_squares[view], 0),
+                    crate::Piece::Master => (w.master_squares[view], 1),
                 };
+                for card in state.hand(side) {
+                    if card.id() < 16 {
+                        value += w.cards[card.id()][piece][view];
+                    }
+                }
                 red += if side == Side::First { value } else { -value };
             }
             // Reach: every target square of every piece with either card, counted once.
@@ -346,11 +477,100 @@ mod tests {
         assert_eq!(names[1], "student_a1");
         assert_eq!(names[50], "master_e5");
         assert_eq!(names[52], "attacks");
+        assert_eq!(names.len(), 53 + 440);
+        assert_eq!(names[53], "tiger_student_a1");
+        let unique: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
         values[0] = 250;
         values[50] = -7;
+        let frog_a1 = names.iter().position(|n| n == "frog_student_a1").unwrap();
+        let tiger_b4 = names.iter().position(|n| n == "tiger_master_b4").unwrap();
+        values[frog_a1] = 9;
+        values[tiger_b4] = -5;
         eval.set_parameters(&values).unwrap();
         assert_eq!(eval.weights().student, 250);
         assert_eq!(eval.weights().master_squares[24], -7);
+        // Tied by mirror symmetry: rabbit reads frog's table mirrored, tiger's d4 is its b4.
+        let (frog, rabbit, tiger) = (8, 12, 0);
+        assert_eq!(eval.weights().cards[frog][0][0], 9);
+        assert_eq!(eval.weights().cards[rabbit][0][4], 9);
+        assert_eq!(eval.weights().cards[tiger][1][16], -5);
+        assert_eq!(eval.weights().cards[tiger][1][18], -5);
+        // The second card of a pair and a symmetric card's files d and e are not weights.
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.starts_with("rabbit") || n == "tiger_student_d1")
+        );
+        assert_eq!(eval.parameters(), values);
         assert!(eval.set_parameters(&values[1..]).is_err());
+    }
+
+    /// The position seen in a mirror (files a..e reversed, each card replaced by its mirror
+    /// card) is worth the same: the tables honour the game's left-right symmetry.
+    #[test]
+    fn mirrored_positions_score_the_same() {
+        let mut eval = PstEvaluator::default();
+        let mut values = eval.parameters();
+        for (i, value) in values.iter_mut().enumerate().skip(53) {
+            *value = (i as i32 * 53) % 41 - 20;
+        }
+        eval.set_parameters(&values).unwrap();
+        let mirror_name = |name: &str| -> String {
+            let card = CARDS.iter().position(|c| c.name == name).unwrap();
+            if card < 16 {
+                CARDS[mirror_card(card)].name.to_string()
+            } else {
+                name.to_string()
+            }
+        };
+        let mirror = |text: &str| -> String {
+            let mut fields = text.split(' ');
+            let board: Vec<String> = fields
+                .next()
+                .unwrap()
+                .split('/')
+                .map(|rank| rank.chars().rev().collect())
+                .collect();
+            let mut out = board.join("/");
+            out.push(' ');
+            out.push_str(fields.next().unwrap());
+            for field in fields {
+                let cards: Vec<String> = field.split(',').map(mirror_name).collect();
+                out.push(' ');
+                out.push_str(&cards.join(","));
+            }
+            out
+        };
+        let mut rng = plies::rng::SplitMix64::new(5);
+        let mut moves = Vec::new();
+        let mut compared = 0;
+        for deal in crate::BENCH_DEALS.iter() {
+            let mut state = Onitama::parse_position(deal).unwrap();
+            for _ in 0..30 {
+                let text = Onitama::format_position(&state);
+                let mirrored = Onitama::parse_position(&mirror(&text)).unwrap();
+                assert_eq!(eval.evaluate(&state), eval.evaluate(&mirrored), "{text}");
+                compared += 1;
+                moves.clear();
+                plies::Game::generate_moves(&state, &mut moves);
+                if moves.is_empty() || plies::Game::outcome(&state).is_some() {
+                    break;
+                }
+                state = plies::Game::play(&state, moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(compared > 100);
+        // And the card tables do count: some position changes when they are set.
+        let start = Onitama::parse_position(crate::BENCH_DEALS[0]).unwrap();
+        let moved = plies::Game::play(&start, {
+            moves.clear();
+            plies::Game::generate_moves(&start, &mut moves);
+            moves[0]
+        });
+        assert_ne!(
+            eval.evaluate(&moved),
+            PstEvaluator::default().evaluate(&moved)
+        );
     }
 }
