@@ -41,7 +41,7 @@ fn bench_search(c: &mut Criterion) {
                 || {
                     (0..deals.len())
                         .map(|_| {
-                            searcher_by_name::<Onitama, _>("pvs", PstEvaluator::default()).unwrap()
+                            searcher_by_name::<Onitama, _>("pvs", PstEvaluator::tuned()).unwrap()
                         })
                         .collect::<Vec<_>>()
                 },

@@ -68,6 +68,8 @@ fn check<E: Evaluator<Onitama> + Clone + 'static>(name: &str, evaluator: &E, see
 #[test]
 fn searchers_match_minimax_with_the_pst_evaluator() {
     check("pst evaluator", &PstEvaluator::default(), 10);
+    // The bot's evaluator: the card tables in play.
+    check("tuned pst evaluator", &PstEvaluator::tuned(), 10);
 }
 
 #[test]
@@ -96,5 +98,6 @@ fn check_quiescence<E: Evaluator<Onitama> + Clone + 'static>(name: &str, evaluat
 #[test]
 fn quiescence_searchers_match_minimax_with_quiescence() {
     check_quiescence("pst evaluator", &PstEvaluator::default(), 30);
+    check_quiescence("tuned pst evaluator", &PstEvaluator::tuned(), 30);
     check_quiescence("hash evaluator", &HashEvaluator::new(11, 3), 40);
 }

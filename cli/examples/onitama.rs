@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     main_with_suite(
         GameCli::<Onitama> {
             name: "onitama",
-            evaluator: tunable_evaluator(PstEvaluator::default()),
+            evaluator: tunable_evaluator(PstEvaluator::tuned()),
             bench_positions: &BENCH_DEALS,
             bench_depth: BENCH_DEPTH,
         },

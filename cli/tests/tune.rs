@@ -387,7 +387,7 @@ fn bad_tuning_input_is_a_one_line_error() {
     });
     expect_error(
         &["tune", "merge", "--dir", &d],
-        "0 weights for the 53 of tune.json",
+        "0 weights for the 933 of tune.json",
     );
     edit(&state_path, &state_text, &|j| {
         j["last_check"] =
@@ -542,7 +542,46 @@ fn texel_fits_weights_to_labelled_positions() {
     let names = plies::Tunable::parameter_names(&PstEvaluator::default());
     let values = plies::weights::parse_weights(&file, &names).unwrap();
     assert_eq!(values[0], 100);
-    assert_ne!(values, plies::Tunable::parameters(&PstEvaluator::default()));
+    let start = plies::Tunable::parameters(&PstEvaluator::default());
+    assert_ne!(values, start);
+    // --shrink 0.5: the same fit, written halfway from the start.
+    let half = dir.join("half.txt");
+    let h = half.display().to_string();
+    let args = [
+        "tune",
+        "texel",
+        "--positions",
+        &p,
+        "--out",
+        &h,
+        "--passes",
+        "3",
+        "--fixed",
+        "student",
+        "--shrink",
+        "0.5",
+    ];
+    attempt(&spec(), &args).unwrap();
+    let halved =
+        plies::weights::parse_weights(&std::fs::read_to_string(&half).unwrap(), &names).unwrap();
+    for ((h, v), s) in halved.iter().zip(&values).zip(&start) {
+        assert_eq!(*h, s + (0.5 * f64::from(v - s)).round() as i32);
+    }
+    assert_ne!(halved, values);
+    let err = attempt(
+        &spec(),
+        &[
+            "tune",
+            "texel",
+            "--positions",
+            &p,
+            "--out",
+            &h,
+            "--shrink",
+            "0",
+        ],
+    );
+    assert!(err.unwrap_err().contains("bad --shrink 0"));
     // A bad positions line is named.
     std::fs::write(
         &positions,

@@ -34,7 +34,7 @@ pub trait BotGame: Notation {
 
 impl BotGame for plies_onitama::Onitama {
     fn bot_evaluator() -> EvaluatorFactory<Self> {
-        tunable_evaluator(plies_onitama::PstEvaluator::default())
+        tunable_evaluator(plies_onitama::PstEvaluator::tuned())
     }
 }
 

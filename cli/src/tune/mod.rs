@@ -207,7 +207,9 @@ pub(crate) fn run<G: Notation>(
     match &args.command {
         TuneCommand::Init(init) => run_init(spec, init, command_line, output),
         TuneCommand::Run(run) => run_run(spec, run, output),
-        TuneCommand::Positions(positions) => texel::run_positions(spec, positions, output),
+        TuneCommand::Positions(positions) => {
+            texel::run_positions(spec, positions, command_line, output)
+        }
         TuneCommand::Texel(texel) => texel::run_texel(spec, texel, command_line, output),
         TuneCommand::Play(play) => {
             let shard = parse_shard(&play.shard)?;
@@ -384,12 +386,12 @@ fn run_init<G: Notation>(
             .collect(),
         None => Vec::new(),
     };
-    if let Some(c) = args.c_end.filter(|c| !(*c > 0.0)) {
+    if let Some(c) = args.c_end.filter(|c| c.is_nan() || *c <= 0.0) {
         return Err(CliError::Invalid(format!(
             "bad --c-end {c}: expected a number above 0"
         )));
     }
-    let fixed = fixed_weights(&names, &args.fixed)?;
+    let fixed = fixed_weights(names, &args.fixed)?;
     let c_end = initial
         .iter()
         .enumerate()

@@ -85,6 +85,20 @@ pub(crate) struct TexelArgs {
     /// with `prefix`), e.g. one that fixes the scale.
     #[arg(long, value_delimiter = ',')]
     pub fixed: Vec<String>,
+    /// Write `start + F × (fit − start)` instead of the fit (0 < F <= 1): a fit of many weights,
+    /// each seen in few positions, overshoots, and shrinking it toward the start is a simple
+    /// regularizer (judge F in the arena). The fit itself goes on unshrunk.
+    #[arg(long, default_value_t = 1.0)]
+    pub shrink: f64,
+}
+
+/// `start + factor × (fit − start)`, each weight rounded to the nearest whole number.
+fn shrunk(start: &[i32], fit: &[i32], factor: f64) -> Vec<i32> {
+    start
+        .iter()
+        .zip(fit)
+        .map(|(&s, &f)| s + (factor * f64::from(f - s)).round() as i32)
+        .collect()
 }
 
 /// Whether a position is quiet: not finished, and no capture or winning move to play.
@@ -104,6 +118,7 @@ fn quiet<G: Game>(state: &G, moves: &mut Vec<G::Move>) -> bool {
 pub(crate) fn run_positions<G: Notation>(
     spec: &GameCli<G>,
     args: &PositionsArgs,
+    command_line: &str,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let (searcher, limits) = args.engine.checked(spec)?;
@@ -124,7 +139,7 @@ pub(crate) fn run_positions<G: Notation>(
     };
     let mut text = format!(
         "# {} positions file: quiet positions of {} games of {searcher} against itself ({}), \
-         each with the result for the side that moves first\n",
+         each with the result for the side that moves first\n# produced by: {command_line}\n",
         spec.name,
         args.games,
         describe(&limits)
@@ -292,10 +307,17 @@ pub(crate) fn run_texel<G: Notation>(
             .to_vec(),
         None => spec.evaluator.parameters().expect("tunable").to_vec(),
     };
-    let fixed = super::fixed_weights(&names, &args.fixed)?;
+    let fixed = super::fixed_weights(names, &args.fixed)?;
     if args.passes == 0 {
         return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
     }
+    if !(args.shrink > 0.0 && args.shrink <= 1.0) {
+        return Err(CliError::Invalid(format!(
+            "bad --shrink {}: expected a number in (0, 1]",
+            args.shrink
+        )));
+    }
+    let initial = weights.clone();
     if !(1..=plies::weights::MAX_WEIGHT).contains(&args.step) {
         return Err(CliError::Invalid(format!(
             "bad --step {}: expected 1..={}",
@@ -338,11 +360,17 @@ pub(crate) fn run_texel<G: Notation>(
         }
         let comment = format!(
             "{} evaluator weights, tuned by plies Texel: pass {pass}, error {best:.6} at K = \
-             {k:.4} over {} positions.\nproduced by: {command_line}",
+             {k:.4} over {} positions{}.\nproduced by: {command_line}",
             spec.name,
-            data.positions.len()
+            data.positions.len(),
+            if args.shrink < 1.0 {
+                format!(", moves from the start shrunk by {}", args.shrink)
+            } else {
+                String::new()
+            }
         );
-        let text = plies::weights::format_weights(names, &weights, &comment);
+        let written = shrunk(&initial, &weights, args.shrink);
+        let text = plies::weights::format_weights(names, &written, &comment);
         write_atomic(&args.out, &text).map_err(CliError::Invalid)?;
         writeln!(output, "pass {pass}: step {step}, error {best:.6}")?;
         if !improved {

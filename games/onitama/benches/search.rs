@@ -50,7 +50,7 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
         late_move_reductions: env_number("PLIES_LMR", u32::from(full.late_move_reductions)) != 0,
         ..full
     };
-    let mut pvs = Pvs::new(PstEvaluator::default(), config);
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), config);
     let verbose = env_number("PLIES_VERBOSE", 0) != 0;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = limits.clone().with_stop(Arc::clone(&stop));
@@ -105,7 +105,7 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
 /// they lead to); prints the largest and the mean overshoot of the time limit.
 fn overshoot(count: u32) {
     let limit = Duration::from_millis(50);
-    let mut pvs = Pvs::new(PstEvaluator::default(), PvsConfig::full());
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), PvsConfig::full());
     let mut worst = Duration::ZERO;
     let mut total = Duration::ZERO;
     let mut depths = 0u64;

@@ -20,6 +20,9 @@ const TABLE_CARDS: usize = Card::BASE_COUNT;
 /// holder's view.
 pub type CardTables = [[i32; 25]; 2];
 
+/// One side's folded card tables: `[card][phase][row][pattern]` (see `PstEvaluator::rows`).
+type CardRows = [[[[i32; 32]; 5]; 2]; Card::COUNT];
+
 /// The weights of [`PstEvaluator`], in centipawn-like units.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PstWeights {
@@ -34,9 +37,14 @@ pub struct PstWeights {
     /// Per enemy student a side's pieces could capture with its two cards.
     pub attacks: i32,
     /// `cards[card]`: a bonus of each of a side's pieces per square for each base-game card
-    /// (id `0..16`) it holds, from its owner's view. As [`Tunable`] weights they are tied by
-    /// mirror symmetry (see [`PstEvaluator::parameter_names`](Tunable::parameter_names)).
+    /// (id `0..16`) it holds, from its owner's view, with all ten pieces on the board. As
+    /// [`Tunable`] weights they are tied by mirror symmetry (see
+    /// [`PstEvaluator::parameter_names`](Tunable::parameter_names)).
     pub cards: [CardTables; TABLE_CARDS],
+    /// The same with four pieces or fewer on the board; in between, with `n` pieces, a card
+    /// bonus is `(cards × p + cards_end × (6 − p)) / 6` with `p = n − 4` (summed over the
+    /// board, red's minus blue's, before the division).
+    pub cards_end: [CardTables; TABLE_CARDS],
 }
 
 /// Manhattan distance of a square index from the centre c3.
@@ -79,6 +87,7 @@ impl Default for PstWeights {
             mobility: 0,
             attacks: 0,
             cards: [[[0; 25]; 2]; TABLE_CARDS],
+            cards_end: [[[0; 25]; 2]; TABLE_CARDS],
         }
     }
 }
@@ -121,13 +130,14 @@ fn card_slots() -> Vec<(usize, usize, usize)> {
     slots
 }
 
-/// Material plus piece-square tables, and (when their weights are not zero) mobility and
-/// attacks through the cards in hand.
+/// Material plus piece-square tables, and (when their weights are not zero) tables per card
+/// in hand and game phase, and mobility and attacks through the cards in hand.
 ///
 /// The weights are folded into lookup tables when they are set (by [`PstEvaluator::new`] or
 /// [`Tunable::set_parameters`]): the students of one board row, a 5-bit pattern, are worth one
 /// table entry, so an evaluation is ten row lookups and two master lookups, with no loop over
-/// the pieces.
+/// the pieces; the card tables add the same per card held and phase (48 lookups), skipped when
+/// they are all zero.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PstEvaluator {
     weights: PstWeights,
@@ -139,10 +149,11 @@ pub struct PstEvaluator {
     masters: [[i32; 33]; 2],
     /// Whether `mobility` or `attacks` is not zero (otherwise their loop is skipped).
     reach_terms: bool,
-    /// `card_rows[side][card][row][pattern]` and `card_masters[side][card][square]`: as `rows`
-    /// and `masters`, for the card tables (zero for expansion cards, ids `16..32`).
-    card_rows: Box<[[[[i32; 32]; 5]; Card::COUNT]; 2]>,
-    card_masters: Box<[[[i32; 33]; Card::COUNT]; 2]>,
+    /// `card_rows[side][card][phase][row][pattern]` and `card_masters[side][card][phase]
+    /// [square]`: as `rows` and `masters`, for the card tables (phase 0 = `cards`, 1 =
+    /// `cards_end`; zero for expansion cards, ids `16..32`).
+    card_rows: Box<[CardRows; 2]>,
+    card_masters: Box<[[[[i32; 33]; 2]; Card::COUNT]; 2]>,
     /// Whether any card weight is not zero (otherwise the card lookups are skipped).
     card_terms: bool,
 }
@@ -150,6 +161,24 @@ pub struct PstEvaluator {
 impl Default for PstEvaluator {
     fn default() -> PstEvaluator {
         PstEvaluator::new(PstWeights::default())
+    }
+}
+
+/// The weights of [`PstEvaluator::tuned`]: a weights file ([`plies::weights`]) shipped with the
+/// crate (`weights/onitama.txt`), whose header records the commands that produced it and the
+/// match that measured it.
+pub const TUNED_WEIGHTS: &str = include_str!("../weights/onitama.txt");
+
+impl PstEvaluator {
+    /// The weights fitted to game results by Texel's method ([`TUNED_WEIGHTS`]: piece-square
+    /// and per-card tables of both phases, from the hand-set [`PstWeights::default`]); the
+    /// onitama bot plays with these.
+    #[must_use]
+    pub fn tuned() -> PstEvaluator {
+        let mut evaluator = PstEvaluator::default();
+        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
+            .expect("the shipped weights fit the evaluator (checked by a test)");
+        evaluator
     }
 }
 
@@ -162,8 +191,8 @@ impl PstEvaluator {
             rows: Box::new([[[0; 32]; 5]; 2]),
             masters: [[0; 33]; 2],
             reach_terms: false,
-            card_rows: Box::new([[[[0; 32]; 5]; Card::COUNT]; 2]),
-            card_masters: Box::new([[[0; 33]; Card::COUNT]; 2]),
+            card_rows: Box::new([[[[[0; 32]; 5]; 2]; Card::COUNT]; 2]),
+            card_masters: Box::new([[[[0; 33]; 2]; Card::COUNT]; 2]),
             card_terms: false,
         };
         evaluator.build_tables();
@@ -194,38 +223,46 @@ impl PstEvaluator {
                 self.masters[side][square] = w.master_squares[view(square)];
             }
             self.masters[side][32] = 0;
-            for (card, tables) in w.cards.iter().enumerate() {
-                for row in 0..5 {
-                    for pattern in 0..32usize {
-                        self.card_rows[side][card][row][pattern] = (0..5)
-                            .filter(|file| pattern & (1 << file) != 0)
-                            .map(|file| tables[0][view(5 * row + file)])
-                            .sum();
+            for (phase, all) in [&w.cards, &w.cards_end].into_iter().enumerate() {
+                for (card, tables) in all.iter().enumerate() {
+                    for row in 0..5 {
+                        for pattern in 0..32usize {
+                            self.card_rows[side][card][phase][row][pattern] = (0..5)
+                                .filter(|file| pattern & (1 << file) != 0)
+                                .map(|file| tables[0][view(5 * row + file)])
+                                .sum();
+                        }
                     }
-                }
-                for square in 0..25 {
-                    self.card_masters[side][card][square] = tables[1][view(square)];
+                    for square in 0..25 {
+                        self.card_masters[side][card][phase][square] = tables[1][view(square)];
+                    }
                 }
             }
         }
         self.reach_terms = w.mobility != 0 || w.attacks != 0;
-        self.card_terms = w.cards.iter().flatten().flatten().any(|&v| v != 0);
+        self.card_terms = w
+            .cards
+            .iter()
+            .chain(&w.cards_end)
+            .flatten()
+            .flatten()
+            .any(|&v| v != 0);
     }
 
-    /// The card tables' score of one side (from its view): its students and master looked up
-    /// in the tables of both cards it holds.
+    /// The card tables' score of one side (from its view) in one phase: its students and
+    /// master looked up in the tables of both cards it holds.
     #[inline(always)]
-    fn card_score(&self, side: usize, students: u32, master: u32, hand: u32) -> i32 {
+    fn card_score(&self, side: usize, phase: usize, students: u32, master: u32, hand: u32) -> i32 {
         let first = hand.trailing_zeros() as usize;
         let second = (hand & hand.wrapping_sub(1)).trailing_zeros() as usize;
         let lookup = |card: usize| {
-            let rows = &self.card_rows[side][card];
+            let rows = &self.card_rows[side][card][phase];
             rows[0][(students & 31) as usize]
                 + rows[1][(students >> 5 & 31) as usize]
                 + rows[2][(students >> 10 & 31) as usize]
                 + rows[3][(students >> 15 & 31) as usize]
                 + rows[4][(students >> 20 & 31) as usize]
-                + self.card_masters[side][card][master.trailing_zeros() as usize]
+                + self.card_masters[side][card][phase][master.trailing_zeros() as usize]
         };
         lookup(first & 31) + lookup(second & 31)
     }
@@ -279,8 +316,15 @@ impl Evaluator<Onitama> for PstEvaluator {
             red += self.reach_score(state, 0) - self.reach_score(state, 1);
         }
         if self.card_terms {
-            red += self.card_score(0, red_pieces & !red_master, red_master, state.hands[0])
-                - self.card_score(1, blue_pieces & !blue_master, blue_master, state.hands[1]);
+            let [red_students, blue_students] =
+                [red_pieces & !red_master, blue_pieces & !blue_master];
+            let [red_hand, blue_hand] = state.hands;
+            let phase_score = |phase: usize| {
+                self.card_score(0, phase, red_students, red_master, red_hand)
+                    - self.card_score(1, phase, blue_students, blue_master, blue_hand)
+            };
+            let p = ((red_pieces | blue_pieces).count_ones() as i32 - 4).clamp(0, 6);
+            red += (phase_score(0) * p + phase_score(1) * (6 - p)) / 6;
         }
         Score::cp(if state.to_move == 0 { red } else { -red })
     }
@@ -299,21 +343,24 @@ impl Tunable for PstEvaluator {
     /// symmetric card (tiger, crab, monkey, crane, dragon, elephant, mantis, boar) has its files
     /// a–c (file d reads b, e reads a), and of each mirrored pair (frog/rabbit, goose/rooster,
     /// horse/ox, eel/cobra) the first has all 25 squares and the second reads them mirrored
-    /// (8 × 15 + 4 × 25 = 220 per piece, 440 in all, 493 weights).
+    /// (8 × 15 + 4 × 25 = 220 per piece, 440 per phase); then the same for the endgame tables,
+    /// each name ending `_end` (such as `tiger_student_c2_end`): 933 weights.
     fn parameter_names(&self) -> Vec<String> {
         let pieces = ["student", "master"];
         std::iter::once("student".to_string())
             .chain(square_names("student"))
             .chain(square_names("master"))
             .chain(["mobility".to_string(), "attacks".to_string()])
-            .chain(card_slots().into_iter().map(|(card, piece, square)| {
-                format!(
-                    "{}_{}_{}{}",
-                    CARDS[card].name,
-                    pieces[piece],
-                    FILES[square % 5],
-                    square / 5 + 1
-                )
+            .chain(["", "_end"].into_iter().flat_map(|suffix| {
+                card_slots().into_iter().map(move |(card, piece, square)| {
+                    format!(
+                        "{}_{}_{}{}{suffix}",
+                        CARDS[card].name,
+                        pieces[piece],
+                        FILES[square % 5],
+                        square / 5 + 1
+                    )
+                })
             }))
             .collect()
     }
@@ -324,20 +371,20 @@ impl Tunable for PstEvaluator {
             .chain(w.student_squares.iter().copied())
             .chain(w.master_squares.iter().copied())
             .chain([w.mobility, w.attacks])
-            .chain(
+            .chain([&w.cards, &w.cards_end].into_iter().flat_map(|tables| {
                 card_slots()
                     .into_iter()
-                    .map(|(card, piece, square)| w.cards[card][piece][square]),
-            )
+                    .map(move |(card, piece, square)| tables[card][piece][square])
+            }))
             .collect()
     }
 
     fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
         let slots = card_slots();
-        if values.len() != 53 + slots.len() {
+        if values.len() != 53 + 2 * slots.len() {
             return Err(format!(
                 "expected {} weights, got {}",
-                53 + slots.len(),
+                53 + 2 * slots.len(),
                 values.len()
             ));
         }
@@ -346,9 +393,15 @@ impl Tunable for PstEvaluator {
         self.weights.master_squares.copy_from_slice(&values[26..51]);
         self.weights.mobility = values[51];
         self.weights.attacks = values[52];
-        for (&(card, piece, square), &value) in slots.iter().zip(&values[53..]) {
-            self.weights.cards[card][piece][square] = value;
-            self.weights.cards[mirror_card(card)][piece][mirror_square(square)] = value;
+        let (middle, end) = values[53..].split_at(slots.len());
+        for (tables, values) in [
+            (&mut self.weights.cards, middle),
+            (&mut self.weights.cards_end, end),
+        ] {
+            for (&(card, piece, square), &value) in slots.iter().zip(values) {
+                tables[card][piece][square] = value;
+                tables[mirror_card(card)][piece][mirror_square(square)] = value;
+            }
         }
         self.build_tables();
         Ok(())
@@ -399,6 +452,9 @@ mod tests {
         let w = eval.weights().clone();
         let reference = |state: &Onitama| {
             let mut red = 0;
+            // Card tables, red's minus blue's, with all pieces and in the endgame.
+            let (mut middle, mut end) = (0, 0);
+            let mut pieces = 0;
             for index in 0..25 {
                 let square = crate::Square::new(index).unwrap();
                 let (side, piece) = match state.piece_at(square) {
@@ -410,17 +466,22 @@ mod tests {
                 } else {
                     24 - index
                 } as usize;
-                let (mut value, piece) = match piece {
+                pieces += 1;
+                let (value, piece) = match piece {
                     crate::Piece::Student => (w.student + w.student_squares[view], 0),
                     crate::Piece::Master => (w.master_squares[view], 1),
                 };
+                let sign = if side == Side::First { 1 } else { -1 };
                 for card in state.hand(side) {
                     if card.id() < 16 {
-                        value += w.cards[card.id()][piece][view];
+                        middle += sign * w.cards[card.id()][piece][view];
+                        end += sign * w.cards_end[card.id()][piece][view];
                     }
                 }
-                red += if side == Side::First { value } else { -value };
+                red += sign * value;
             }
+            let p = (pieces - 4).clamp(0, 6);
+            red += (middle * p + end * (6 - p)) / 6;
             // Reach: every target square of every piece with either card, counted once.
             for side in [Side::First, Side::Second] {
                 let mut reached = [false; 25];
@@ -477,8 +538,9 @@ mod tests {
         assert_eq!(names[1], "student_a1");
         assert_eq!(names[50], "master_e5");
         assert_eq!(names[52], "attacks");
-        assert_eq!(names.len(), 53 + 440);
+        assert_eq!(names.len(), 53 + 880);
         assert_eq!(names[53], "tiger_student_a1");
+        assert_eq!(names[53 + 440], "tiger_student_a1_end");
         let unique: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
         values[0] = 250;
@@ -504,6 +566,28 @@ mod tests {
         );
         assert_eq!(eval.parameters(), values);
         assert!(eval.set_parameters(&values[1..]).is_err());
+    }
+
+    #[test]
+    fn the_shipped_weights_fit_and_add_card_tables() {
+        let tuned = PstEvaluator::tuned();
+        let values = plies::weights::parse_weights(TUNED_WEIGHTS, &tuned.parameter_names());
+        assert_eq!(values.unwrap(), tuned.parameters());
+        assert!(TUNED_WEIGHTS.contains("# produced by: onitama tune texel"));
+        // The student value fixes the scale; the tables were fitted.
+        let (default, tuned) = (PstWeights::default(), tuned.weights().clone());
+        assert_eq!(tuned.student, default.student);
+        assert_ne!(tuned.cards, default.cards);
+        assert_ne!(tuned.cards_end, default.cards_end);
+    }
+
+    /// `weights/hand-set.txt`, the baseline of the tuned weights' match, is the default.
+    #[test]
+    fn the_hand_set_file_is_the_default() {
+        let default = PstEvaluator::default();
+        let text = include_str!("../weights/hand-set.txt");
+        let values = plies::weights::parse_weights(text, &default.parameter_names()).unwrap();
+        assert_eq!(values, default.parameters());
     }
 
     /// The position seen in a mirror (files a..e reversed, each card replaced by its mirror

@@ -44,7 +44,7 @@ mod zobrist;
 pub use bench::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, SAMPLE_POSITION};
 pub use bitboard::Bitboard;
 pub use card::{Card, CardSpec};
-pub use eval::{MaterialEvaluator, PstEvaluator, PstWeights};
+pub use eval::{CardTables, MaterialEvaluator, PstEvaluator, PstWeights, TUNED_WEIGHTS};
 pub use moves::Move;
 pub use notation::START_POSITION;
 pub use square::Square;
