@@ -126,6 +126,19 @@ pub fn load_weights<T: Tunable + ?Sized>(evaluator: &mut T, text: &str) -> Resul
     evaluator.set_parameters(&values)
 }
 
+/// `evaluator` with the weights of a file shipped with a game crate (`include_str!`), as its
+/// tuned evaluator is made.
+///
+/// # Panics
+/// If the file does not fit the evaluator: the game's own test of the file must catch that.
+#[must_use]
+pub fn shipped<T: Tunable>(mut evaluator: T, text: &str) -> T {
+    if let Err(e) = load_weights(&mut evaluator, text) {
+        panic!("the shipped weights file does not fit the evaluator: {e}");
+    }
+    evaluator
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -341,6 +341,28 @@ pub(crate) fn fixed_weights(names: &[String], fixed: &[String]) -> Result<Vec<bo
     Ok(chosen)
 }
 
+/// The names of the evaluator's weights and the values to start from: those of the `--weights`
+/// file if one is given, else the evaluator's own.
+pub(crate) fn start_weights<'a, G: Notation>(
+    spec: &'a GameCli<G>,
+    weights: Option<&std::path::Path>,
+) -> Result<(&'a [String], Vec<i32>), CliError> {
+    let names = spec.evaluator.parameter_names().ok_or_else(|| {
+        CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
+    })?;
+    let values = match weights {
+        Some(path) => spec
+            .evaluator
+            .with_weights_path(path)
+            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?
+            .parameters()
+            .expect("tunable")
+            .to_vec(),
+        None => spec.evaluator.parameters().expect("tunable").to_vec(),
+    };
+    Ok((names, values))
+}
+
 /// `tune init`.
 fn run_init<G: Notation>(
     spec: &GameCli<G>,
@@ -363,19 +385,7 @@ fn run_init<G: Notation>(
             args.dir.display()
         )));
     }
-    let names = spec.evaluator.parameter_names().ok_or_else(|| {
-        CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
-    })?;
-    let initial = match &args.weights {
-        Some(path) => spec
-            .evaluator
-            .with_weights_path(path)
-            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?
-            .parameters()
-            .expect("tunable")
-            .to_vec(),
-        None => spec.evaluator.parameters().expect("tunable").to_vec(),
-    };
+    let (names, initial) = start_weights(spec, args.weights.as_deref())?;
     let (searcher, limits) = args.engine.checked(spec)?;
     let check_games = args.check_games.unwrap_or(args.games);
     let start: G = start_position(&args.start)?;

@@ -294,19 +294,7 @@ pub(crate) fn run_texel<G: Notation>(
     command_line: &str,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let names = spec.evaluator.parameter_names().ok_or_else(|| {
-        CliError::Invalid(format!("{}'s evaluator has no tunable weights", spec.name))
-    })?;
-    let mut weights = match &args.weights {
-        Some(path) => spec
-            .evaluator
-            .with_weights_path(path)
-            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?
-            .parameters()
-            .expect("tunable")
-            .to_vec(),
-        None => spec.evaluator.parameters().expect("tunable").to_vec(),
-    };
+    let (names, mut weights) = super::start_weights(spec, args.weights.as_deref())?;
     let fixed = super::fixed_weights(names, &args.fixed)?;
     if args.passes == 0 {
         return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));

@@ -81,10 +81,7 @@ impl HusEvaluator {
     /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the hus bot plays with these.
     #[must_use]
     pub fn tuned() -> HusEvaluator {
-        let mut evaluator = HusEvaluator::default();
-        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
-            .expect("the shipped weights fit the evaluator (checked by a test)");
-        evaluator
+        plies::weights::shipped(HusEvaluator::default(), TUNED_WEIGHTS)
     }
 }
 

@@ -175,10 +175,7 @@ impl PstEvaluator {
     /// onitama bot plays with these.
     #[must_use]
     pub fn tuned() -> PstEvaluator {
-        let mut evaluator = PstEvaluator::default();
-        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
-            .expect("the shipped weights fit the evaluator (checked by a test)");
-        evaluator
+        plies::weights::shipped(PstEvaluator::default(), TUNED_WEIGHTS)
     }
 }
 

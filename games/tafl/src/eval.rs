@@ -111,10 +111,7 @@ impl TaflEvaluator {
     /// `full` with the weights tuned for Brandub ([`BRANDUB_WEIGHTS`]).
     #[must_use]
     pub fn brandub() -> TaflEvaluator {
-        let mut evaluator = TaflEvaluator::full();
-        plies::weights::load_weights(&mut evaluator, BRANDUB_WEIGHTS)
-            .expect("the shipped Brandub weights fit the evaluator (checked by a test)");
-        evaluator
+        plies::weights::shipped(TaflEvaluator::full(), BRANDUB_WEIGHTS)
     }
 
     /// The preset called `name` (one of [`EVALUATOR_NAMES`]).

@@ -34,10 +34,7 @@ impl YinshEvaluator {
     /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the yinsh bot plays with these.
     #[must_use]
     pub fn tuned() -> YinshEvaluator {
-        let mut evaluator = YinshEvaluator::default();
-        plies::weights::load_weights(&mut evaluator, TUNED_WEIGHTS)
-            .expect("the shipped weights fit the evaluator (checked by a test)");
-        evaluator
+        plies::weights::shipped(YinshEvaluator::default(), TUNED_WEIGHTS)
     }
 }
 
