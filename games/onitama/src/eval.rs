@@ -20,8 +20,30 @@ const TABLE_CARDS: usize = Card::BASE_COUNT;
 /// holder's view.
 pub type CardTables = [[i32; 25]; 2];
 
-/// One side's folded card tables: `[card][phase][row][pattern]` (see `PstEvaluator::rows`).
-type CardRows = [[[[i32; 32]; 5]; 2]; Card::COUNT];
+/// The number of game phases the card tables blend over: with `n` pieces on the board the
+/// phase is `clamp(n - 4, 0, 6)`.
+const PHASES: usize = 7;
+
+/// One card's folded table for one side and phase (see [`PstEvaluator`]'s `folded`): six times
+/// the card tables blended for the phase, plus three times the base tables (each side holds two
+/// cards, so a hand's two lookups add six times the base).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Folded {
+    /// `rows[row][pattern]`: the students of `pattern` (bit `f` = file `f`) on `row`.
+    rows: [[i32; 32]; 5],
+    /// `masters[square]`; index 32 (no master, the `trailing_zeros` of an empty set) is worth 0.
+    masters: [i32; 33],
+}
+
+/// Folded tables of every side and card (`side * Card::COUNT + card`), by phase; all zero
+/// until built. On the heap, built there (they are 350 kB).
+fn zero_folded() -> Box<[[Folded; PHASES]]> {
+    let zero = Folded {
+        rows: [[0; 32]; 5],
+        masters: [0; 33],
+    };
+    vec![[zero; PHASES]; 2 * Card::COUNT].into_boxed_slice()
+}
 
 /// The weights of [`PstEvaluator`], in centipawn-like units.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -42,8 +64,8 @@ pub struct PstWeights {
     /// [`PstEvaluator::parameter_names`](Tunable::parameter_names)).
     pub cards: [CardTables; TABLE_CARDS],
     /// The same with four pieces or fewer on the board; in between, with `n` pieces, a card
-    /// bonus is `(cards × p + cards_end × (6 − p)) / 6` with `p = n − 4` (summed over the
-    /// board, red's minus blue's, before the division).
+    /// bonus is `(cards × p + cards_end × (6 − p)) / 6` with `p = n − 4`, summed over the
+    /// board, red's minus blue's, before the division, which rounds down.
     pub cards_end: [CardTables; TABLE_CARDS],
 }
 
@@ -136,8 +158,9 @@ fn card_slots() -> Vec<(usize, usize, usize)> {
 /// The weights are folded into lookup tables when they are set (by [`PstEvaluator::new`] or
 /// [`Tunable::set_parameters`]): the students of one board row, a 5-bit pattern, are worth one
 /// table entry, so an evaluation is ten row lookups and two master lookups, with no loop over
-/// the pieces; the card tables add the same per card held and phase (48 lookups), skipped when
-/// they are all zero.
+/// the pieces. When a card weight is not zero, the base tables are folded into the card tables
+/// too, one table per side, card and phase: an evaluation is then six lookups per card held,
+/// 24 in all, and one division by six.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PstEvaluator {
     weights: PstWeights,
@@ -149,12 +172,11 @@ pub struct PstEvaluator {
     masters: [[i32; 33]; 2],
     /// Whether `mobility` or `attacks` is not zero (otherwise their loop is skipped).
     reach_terms: bool,
-    /// `card_rows[side][card][phase][row][pattern]` and `card_masters[side][card][phase]
-    /// [square]`: as `rows` and `masters`, for the card tables (phase 0 = `cards`, 1 =
-    /// `cards_end`; zero for expansion cards, ids `16..32`).
-    card_rows: Box<[CardRows; 2]>,
-    card_masters: Box<[[[[i32; 33]; 2]; Card::COUNT]; 2]>,
-    /// Whether any card weight is not zero (otherwise the card lookups are skipped).
+    /// `folded[side * Card::COUNT + card][phase]`: six times the card tables of `card` (zero
+    /// for expansion cards, ids `16..32`) blended for `phase`, plus three times `rows` and
+    /// `masters`. Built only when `card_terms`.
+    folded: Box<[[Folded; PHASES]]>,
+    /// Whether any card weight is not zero (otherwise the base tables are used alone).
     card_terms: bool,
 }
 
@@ -188,8 +210,7 @@ impl PstEvaluator {
             rows: Box::new([[[0; 32]; 5]; 2]),
             masters: [[0; 33]; 2],
             reach_terms: false,
-            card_rows: Box::new([[[[[0; 32]; 5]; 2]; Card::COUNT]; 2]),
-            card_masters: Box::new([[[[0; 33]; 2]; Card::COUNT]; 2]),
+            folded: zero_folded(),
             card_terms: false,
         };
         evaluator.build_tables();
@@ -220,21 +241,6 @@ impl PstEvaluator {
                 self.masters[side][square] = w.master_squares[view(square)];
             }
             self.masters[side][32] = 0;
-            for (phase, all) in [&w.cards, &w.cards_end].into_iter().enumerate() {
-                for (card, tables) in all.iter().enumerate() {
-                    for row in 0..5 {
-                        for pattern in 0..32usize {
-                            self.card_rows[side][card][phase][row][pattern] = (0..5)
-                                .filter(|file| pattern & (1 << file) != 0)
-                                .map(|file| tables[0][view(5 * row + file)])
-                                .sum();
-                        }
-                    }
-                    for square in 0..25 {
-                        self.card_masters[side][card][phase][square] = tables[1][view(square)];
-                    }
-                }
-            }
         }
         self.reach_terms = w.mobility != 0 || w.attacks != 0;
         self.card_terms = w
@@ -244,22 +250,63 @@ impl PstEvaluator {
             .flatten()
             .flatten()
             .any(|&v| v != 0);
+        if !self.card_terms {
+            return;
+        }
+        for side in 0..2 {
+            let view = |index: usize| if side == 0 { index } else { 24 - index };
+            for card in 0..Card::COUNT {
+                let blended = |piece: usize, square: usize, p: usize| {
+                    if card < TABLE_CARDS {
+                        let (middle, end) = (w.cards[card][piece], w.cards_end[card][piece]);
+                        middle[view(square)] * p as i32 + end[view(square)] * (6 - p as i32)
+                    } else {
+                        0
+                    }
+                };
+                for p in 0..PHASES {
+                    let folded = &mut self.folded[side * Card::COUNT + card][p];
+                    for row in 0..5 {
+                        for pattern in 0..32usize {
+                            folded.rows[row][pattern] = 3 * self.rows[side][row][pattern]
+                                + (0..5)
+                                    .filter(|file| pattern & (1 << file) != 0)
+                                    .map(|file| blended(0, 5 * row + file, p))
+                                    .sum::<i32>();
+                        }
+                    }
+                    for square in 0..25 {
+                        folded.masters[square] =
+                            3 * self.masters[side][square] + blended(1, square, p);
+                    }
+                    folded.masters[32] = 0;
+                }
+            }
+        }
     }
 
-    /// The card tables' score of one side (from its view) in one phase: its students and
-    /// master looked up in the tables of both cards it holds.
+    /// Six times the score of one side (from its view) with the card tables of the `phase`:
+    /// its students and master looked up in the folded tables of both cards it holds.
     #[inline(always)]
-    fn card_score(&self, side: usize, phase: usize, students: u32, master: u32, hand: u32) -> i32 {
+    fn folded_score(
+        &self,
+        side: usize,
+        phase: usize,
+        students: u32,
+        master: u32,
+        hand: u32,
+    ) -> i32 {
         let first = hand.trailing_zeros() as usize;
         let second = (hand & hand.wrapping_sub(1)).trailing_zeros() as usize;
+        let master = master.trailing_zeros() as usize;
         let lookup = |card: usize| {
-            let rows = &self.card_rows[side][card][phase];
-            rows[0][(students & 31) as usize]
-                + rows[1][(students >> 5 & 31) as usize]
-                + rows[2][(students >> 10 & 31) as usize]
-                + rows[3][(students >> 15 & 31) as usize]
-                + rows[4][(students >> 20 & 31) as usize]
-                + self.card_masters[side][card][phase][master.trailing_zeros() as usize]
+            let folded = &self.folded[side * Card::COUNT + card][phase];
+            folded.rows[0][(students & 31) as usize]
+                + folded.rows[1][(students >> 5 & 31) as usize]
+                + folded.rows[2][(students >> 10 & 31) as usize]
+                + folded.rows[3][(students >> 15 & 31) as usize]
+                + folded.rows[4][(students >> 20 & 31) as usize]
+                + folded.masters[master]
         };
         lookup(first & 31) + lookup(second & 31)
     }
@@ -307,21 +354,19 @@ impl Evaluator<Onitama> for PstEvaluator {
     fn evaluate(&self, state: &Onitama) -> Score {
         let [red_pieces, blue_pieces] = state.pieces;
         let [red_master, blue_master] = state.masters;
-        let mut red = self.side_score(0, red_pieces & !red_master, red_master)
-            - self.side_score(1, blue_pieces & !blue_master, blue_master);
+        let [red_students, blue_students] = [red_pieces & !red_master, blue_pieces & !blue_master];
+        let mut red = if self.card_terms {
+            let [red_hand, blue_hand] = state.hands;
+            let p = ((red_pieces | blue_pieces).count_ones() as usize).clamp(4, 10) - 4;
+            let six = self.folded_score(0, p, red_students, red_master, red_hand)
+                - self.folded_score(1, p, blue_students, blue_master, blue_hand);
+            six.div_euclid(6)
+        } else {
+            self.side_score(0, red_students, red_master)
+                - self.side_score(1, blue_students, blue_master)
+        };
         if self.reach_terms {
             red += self.reach_score(state, 0) - self.reach_score(state, 1);
-        }
-        if self.card_terms {
-            let [red_students, blue_students] =
-                [red_pieces & !red_master, blue_pieces & !blue_master];
-            let [red_hand, blue_hand] = state.hands;
-            let phase_score = |phase: usize| {
-                self.card_score(0, phase, red_students, red_master, red_hand)
-                    - self.card_score(1, phase, blue_students, blue_master, blue_hand)
-            };
-            let p = ((red_pieces | blue_pieces).count_ones() as i32 - 4).clamp(0, 6);
-            red += (phase_score(0) * p + phase_score(1) * (6 - p)) / 6;
         }
         Score::cp(if state.to_move == 0 { red } else { -red })
     }
@@ -450,6 +495,7 @@ mod tests {
         let reference = |state: &Onitama| {
             let mut red = 0;
             // Card tables, red's minus blue's, with all pieces and in the endgame.
+            // Rounded down (the base terms are whole, so adding them before or after is alike).
             let (mut middle, mut end) = (0, 0);
             let mut pieces = 0;
             for index in 0..25 {
@@ -478,7 +524,7 @@ mod tests {
                 red += sign * value;
             }
             let p = (pieces - 4).clamp(0, 6);
-            red += (middle * p + end * (6 - p)) / 6;
+            red += (middle * p + end * (6 - p)).div_euclid(6);
             // Reach: every target square of every piece with either card, counted once.
             for side in [Side::First, Side::Second] {
                 let mut reached = [false; 25];
