@@ -511,22 +511,24 @@ fn texel_fits_weights_to_labelled_positions() {
     }
     let weights = dir.join("texel.txt");
     let w = weights.display().to_string();
-    let out = attempt(
-        &spec(),
-        &[
+    // Three passes with the scale fixed, writing to `out`, with `extra` options.
+    let texel = |out: &str, extra: &[&str]| {
+        let mut args = vec![
             "tune",
             "texel",
             "--positions",
             &p,
             "--out",
-            &w,
+            out,
             "--passes",
             "3",
             "--fixed",
             "student",
-        ],
-    )
-    .unwrap();
+        ];
+        args.extend_from_slice(extra);
+        attempt(&spec(), &args)
+    };
+    let out = texel(&w, &[]).unwrap();
     let errors: Vec<f64> = out
         .lines()
         .filter_map(|l| {
@@ -547,41 +549,18 @@ fn texel_fits_weights_to_labelled_positions() {
     // --shrink 0.5: the same fit, written halfway from the start.
     let half = dir.join("half.txt");
     let h = half.display().to_string();
-    let args = [
-        "tune",
-        "texel",
-        "--positions",
-        &p,
-        "--out",
-        &h,
-        "--passes",
-        "3",
-        "--fixed",
-        "student",
-        "--shrink",
-        "0.5",
-    ];
-    attempt(&spec(), &args).unwrap();
+    texel(&h, &["--shrink", "0.5"]).unwrap();
     let halved =
         plies::weights::parse_weights(&std::fs::read_to_string(&half).unwrap(), &names).unwrap();
     for ((h, v), s) in halved.iter().zip(&values).zip(&start) {
         assert_eq!(*h, s + (0.5 * f64::from(v - s)).round() as i32);
     }
     assert_ne!(halved, values);
-    let err = attempt(
-        &spec(),
-        &[
-            "tune",
-            "texel",
-            "--positions",
-            &p,
-            "--out",
-            &h,
-            "--shrink",
-            "0",
-        ],
+    assert!(
+        texel(&h, &["--shrink", "0"])
+            .unwrap_err()
+            .contains("bad --shrink 0")
     );
-    assert!(err.unwrap_err().contains("bad --shrink 0"));
     // A bad positions line is named.
     std::fs::write(
         &positions,

@@ -305,7 +305,6 @@ pub(crate) fn run_texel<G: Notation>(
             args.shrink
         )));
     }
-    let initial = weights.clone();
     if !(1..=plies::weights::MAX_WEIGHT).contains(&args.step) {
         return Err(CliError::Invalid(format!(
             "bad --step {}: expected 1..={}",
@@ -313,6 +312,7 @@ pub(crate) fn run_texel<G: Notation>(
             plies::weights::MAX_WEIGHT
         )));
     }
+    let initial = weights.clone();
     let data: Labelled<G> = read_positions(&args.positions)?;
     let evaluate = |w: &[i32]| -> Result<Vec<f64>, CliError> {
         let evaluator = spec

@@ -27,7 +27,7 @@ const PHASES: usize = 7;
 /// One card's folded table for one side and phase (see [`PstEvaluator`]'s `folded`): six times
 /// the card tables blended for the phase, plus three times the base tables (each side holds two
 /// cards, so a hand's two lookups add six times the base).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 struct Folded {
     /// `rows[row][pattern]`: the students of `pattern` (bit `f` = file `f`) on `row`.
     rows: [[i32; 32]; 5],
@@ -35,14 +35,22 @@ struct Folded {
     masters: [i32; 33],
 }
 
-/// Folded tables of every side and card (`side * Card::COUNT + card`), by phase; all zero
-/// until built. On the heap, built there (they are 350 kB).
+/// Folded tables of every side and card (`side * Card::COUNT + card`), by phase, all zero; on
+/// the heap and built there (they are 350 kB).
 fn zero_folded() -> Box<[[Folded; PHASES]]> {
     let zero = Folded {
         rows: [[0; 32]; 5],
         masters: [0; 33],
     };
     vec![[zero; PHASES]; 2 * Card::COUNT].into_boxed_slice()
+}
+
+/// The sum of `value(file)` over the files set in a 5-bit row `pattern`.
+fn pattern_sum(pattern: usize, value: impl Fn(usize) -> i32) -> i32 {
+    (0..5)
+        .filter(|file| pattern & (1 << file) != 0)
+        .map(value)
+        .sum()
 }
 
 /// The weights of [`PstEvaluator`], in centipawn-like units.
@@ -161,7 +169,9 @@ fn card_slots() -> Vec<(usize, usize, usize)> {
 /// the pieces. When a card weight is not zero, the base tables are folded into the card tables
 /// too, one table per side, card and phase: an evaluation is then six lookups per card held,
 /// 24 in all, and one division by six.
-#[derive(Clone, PartialEq, Eq, Debug)]
+///
+/// Two evaluators are equal when their weights are (the tables follow from them).
+#[derive(Clone)]
 pub struct PstEvaluator {
     weights: PstWeights,
     /// `rows[side][row][pattern]`: what the students of `pattern` (bit `f` = file `f`) on
@@ -174,10 +184,26 @@ pub struct PstEvaluator {
     reach_terms: bool,
     /// `folded[side * Card::COUNT + card][phase]`: six times the card tables of `card` (zero
     /// for expansion cards, ids `16..32`) blended for `phase`, plus three times `rows` and
-    /// `masters`. Built only when `card_terms`.
+    /// `masters`. Empty unless `card_terms`.
     folded: Box<[[Folded; PHASES]]>,
     /// Whether any card weight is not zero (otherwise the base tables are used alone).
     card_terms: bool,
+}
+
+impl PartialEq for PstEvaluator {
+    fn eq(&self, other: &PstEvaluator) -> bool {
+        self.weights == other.weights
+    }
+}
+
+impl Eq for PstEvaluator {}
+
+impl std::fmt::Debug for PstEvaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PstEvaluator")
+            .field("weights", &self.weights)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for PstEvaluator {
@@ -210,7 +236,7 @@ impl PstEvaluator {
             rows: Box::new([[[0; 32]; 5]; 2]),
             masters: [[0; 33]; 2],
             reach_terms: false,
-            folded: zero_folded(),
+            folded: Box::new([]),
             card_terms: false,
         };
         evaluator.build_tables();
@@ -223,25 +249,10 @@ impl PstEvaluator {
         &self.weights
     }
 
-    /// Folds the weights into the row and master tables.
+    /// Folds the weights into the row and master tables, and into the folded card tables when
+    /// a card weight is set (otherwise those are not allocated).
     fn build_tables(&mut self) {
         let w = &self.weights;
-        for side in 0..2 {
-            // Blue reads the tables turned 180 degrees.
-            let view = |index: usize| if side == 0 { index } else { 24 - index };
-            for row in 0..5 {
-                for pattern in 0..32usize {
-                    self.rows[side][row][pattern] = (0..5)
-                        .filter(|file| pattern & (1 << file) != 0)
-                        .map(|file| w.student + w.student_squares[view(5 * row + file)])
-                        .sum();
-                }
-            }
-            for square in 0..25 {
-                self.masters[side][square] = w.master_squares[view(square)];
-            }
-            self.masters[side][32] = 0;
-        }
         self.reach_terms = w.mobility != 0 || w.attacks != 0;
         self.card_terms = w
             .cards
@@ -251,10 +262,27 @@ impl PstEvaluator {
             .flatten()
             .any(|&v| v != 0);
         if !self.card_terms {
-            return;
+            self.folded = Box::new([]);
+        } else if self.folded.is_empty() {
+            self.folded = zero_folded();
         }
         for side in 0..2 {
+            // Blue reads the tables turned 180 degrees.
             let view = |index: usize| if side == 0 { index } else { 24 - index };
+            for row in 0..5 {
+                for pattern in 0..32 {
+                    self.rows[side][row][pattern] = pattern_sum(pattern, |file| {
+                        w.student + w.student_squares[view(5 * row + file)]
+                    });
+                }
+            }
+            for square in 0..25 {
+                self.masters[side][square] = w.master_squares[view(square)];
+            }
+            self.masters[side][32] = 0;
+            if !self.card_terms {
+                continue;
+            }
             for card in 0..Card::COUNT {
                 let blended = |piece: usize, square: usize, p: usize| {
                     if card < TABLE_CARDS {
@@ -267,12 +295,9 @@ impl PstEvaluator {
                 for p in 0..PHASES {
                     let folded = &mut self.folded[side * Card::COUNT + card][p];
                     for row in 0..5 {
-                        for pattern in 0..32usize {
+                        for pattern in 0..32 {
                             folded.rows[row][pattern] = 3 * self.rows[side][row][pattern]
-                                + (0..5)
-                                    .filter(|file| pattern & (1 << file) != 0)
-                                    .map(|file| blended(0, 5 * row + file, p))
-                                    .sum::<i32>();
+                                + pattern_sum(pattern, |file| blended(0, 5 * row + file, p));
                         }
                     }
                     for square in 0..25 {
