@@ -12,7 +12,7 @@
 //!   (unless it searches with several threads or ponders: both depend on timing).
 
 use crate::eval::Score;
-use crate::game::Game;
+use crate::game::{Game, GameHistory};
 use crate::rng::SplitMix64;
 use crate::search::{Ponderer, SearchLimits, Searcher};
 
@@ -59,10 +59,15 @@ pub trait Agent<G: Game>: Send {
     }
 
     /// The move to play in `state` (whose side to move is this agent's side) within `budget`;
-    /// `None` only when `state` is over. The budget carries the game's history
-    /// ([`SearchLimits::history`]) for games with a repetition rule; a searching agent passes
-    /// it on to its searcher, even when it uses its own limits.
-    fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>>;
+    /// `None` only when `state` is over. `history` is the game up to `state` (see
+    /// [`GameHistory`]): a searching agent passes it on to its searcher, which needs it for a
+    /// game with a repetition rule, whatever limits it searches within.
+    fn choose(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<G::Move>>;
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -74,8 +79,13 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         (**self).new_game(seed);
     }
 
-    fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>> {
-        (**self).choose(state, budget)
+    fn choose(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<G::Move>> {
+        (**self).choose(state, history, budget)
     }
 }
 
@@ -145,14 +155,15 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
         self.searcher.clear();
     }
 
-    fn choose(&mut self, state: &G, budget: &SearchLimits) -> Option<Choice<G::Move>> {
-        // Its own limits replace the budget's, but the game history comes with the budget.
-        let own = self.limits.as_ref().map(|limits| SearchLimits {
-            history: budget.history.clone(),
-            ..limits.clone()
-        });
-        let limits = own.as_ref().unwrap_or(budget);
-        let result = self.searcher.search(state, limits);
+    fn choose(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<G::Move>> {
+        // Its own limits replace the budget; the game history is searched with either.
+        let limits = self.limits.as_ref().unwrap_or(budget);
+        let result = self.searcher.search_in(state, history, limits);
         if self.ponder
             && result.best_move.is_some()
             && result.pv.first() == result.best_move.as_ref()
@@ -199,7 +210,12 @@ impl<G: Game> Agent<G> for RandomAgent {
         self.rng = SplitMix64::new(self.seed ^ seed);
     }
 
-    fn choose(&mut self, state: &G, _budget: &SearchLimits) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        state: &G,
+        _history: &GameHistory,
+        _budget: &SearchLimits,
+    ) -> Option<Choice<G::Move>> {
         // Not a search node loop: one allocation per move is fine here.
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
@@ -228,12 +244,18 @@ mod tests {
             while state.outcome().is_none() {
                 let mut legal = Vec::new();
                 state.generate_moves(&mut legal);
-                let choice = agent.choose(&state, &SearchLimits::default()).unwrap();
+                let choice = agent
+                    .choose(&state, &GameHistory::default(), &SearchLimits::default())
+                    .unwrap();
                 assert!(legal.contains(&choice.mv));
                 line.push(choice.mv);
                 state = state.play(choice.mv);
             }
-            assert!(agent.choose(&state, &SearchLimits::default()).is_none());
+            assert!(
+                agent
+                    .choose(&state, &GameHistory::default(), &SearchLimits::default())
+                    .is_none()
+            );
             line
         };
         assert_eq!(play(1), play(1));
@@ -247,7 +269,9 @@ mod tests {
         let state = TwoPiles::new(0, 2, Side::Second);
         let mut agent = SearchAgent::new(Box::new(Minimax::new(PileDifference)));
         Agent::<TwoPiles>::new_game(&mut agent, 0);
-        let choice = agent.choose(&state, &SearchLimits::depth(2)).unwrap();
+        let choice = agent
+            .choose(&state, &GameHistory::default(), &SearchLimits::depth(2))
+            .unwrap();
         assert_eq!(choice.mv, crate::testing::Take { pile: 1, count: 2 });
         assert_eq!(choice.score, Some(Score::win_in(1)));
         assert_eq!(choice.depth, 2);
@@ -263,7 +287,9 @@ mod tests {
             SearchLimits::depth(1),
         )
         .named("d1");
-        let choice = fixed.choose(&state, &SearchLimits::depth(3)).unwrap();
+        let choice = fixed
+            .choose(&state, &GameHistory::default(), &SearchLimits::depth(3))
+            .unwrap();
         assert_eq!(choice.depth, 1);
         assert_eq!(choice.nodes, 6, "depth 1 makes each of the 6 children once");
         assert_eq!(Agent::<TwoPiles>::name(&fixed), "d1");
@@ -292,7 +318,7 @@ mod tests {
         for _ in 0..20 {
             let side = state.side_to_move().index();
             let choice = agents[side]
-                .choose(&state, &SearchLimits::depth(5))
+                .choose(&state, &GameHistory::default(), &SearchLimits::depth(5))
                 .unwrap();
             outcomes.push(agents[side].ponderer().last_outcome());
             let mut legal = Vec::new();

@@ -14,8 +14,8 @@
 //!
 //! Repetition: a position holds no history; a game whose rules decide repeated positions says so
 //! through [`Game::has_repetition_rule`] and [`Game::repetition_outcome`], and whoever knows the
-//! game's history (the arena, a searcher given [`crate::search::SearchLimits::history`]) counts
-//! the occurrences and asks it.
+//! game's history (a [`GameHistory`]: kept by the arena, handed to every search beside the
+//! position) counts the occurrences and asks it.
 //!
 //! The side to move need not alternate: a move after which the same side moves again (Kalah's
 //! extra turn, Yinsh's multi-part turn) is fine, and searchers negate scores only when
@@ -23,7 +23,6 @@
 
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::sync::Arc;
 
 /// One of the two players. `First` is whoever the game's rules call the first player
 /// (Onitama: red; Kalah: south); which side actually moves first in a position is up to the game.
@@ -250,11 +249,14 @@ pub trait Game: Clone + Send + Sync + 'static {
 }
 
 /// The positions of one game so far, by [`Game::hash`], oldest first and the current one last:
-/// what a game loop keeps to apply the repetition rule ([`Game::repetition_outcome`]) and to
-/// give searchers the history ([`crate::search::SearchLimits::history`]).
+/// what a game loop keeps to apply the repetition rule ([`Game::repetition_outcome`]) and what it
+/// hands to a search beside the position searched ([`crate::search::Searcher::search_with`]), so
+/// that searchers count repetitions over the game as well as along their lines.
 ///
-/// Key invariant: it holds exactly the positions played from the start given to
-/// [`GameHistory::new`], each once per occurrence, so its counts are the rules' counts.
+/// Key invariant: it holds exactly the positions recorded since it was made (the start given to
+/// [`GameHistory::new`], then one per [`GameHistory::play`] / [`GameHistory::push`]), each once
+/// per occurrence, so its counts are the rules' counts. The empty history
+/// ([`GameHistory::default`]) is what a search of a position without a known past gets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameHistory {
     hashes: Vec<u64>,
@@ -269,21 +271,32 @@ impl GameHistory {
         }
     }
 
+    /// A history of the given position hashes, oldest first (e.g. read from a game record).
+    #[must_use]
+    pub fn from_hashes(hashes: Vec<u64>) -> GameHistory {
+        GameHistory { hashes }
+    }
+
     /// Records `after`, the position `mover`'s move made, and returns the outcome the rules
     /// give it for its repetition, if any ([`Game::repetition_outcome`], asked only for a game
     /// with the rule, from the second occurrence on, and only when `after` is not finished
     /// already): `Some` means the game ends there.
     pub fn play<G: Game>(&mut self, mover: Side, after: &G) -> Option<Outcome> {
-        let hash = after.hash();
-        self.hashes.push(hash);
+        self.push(after);
         if !after.has_repetition_rule() || after.outcome().is_some() {
             return None;
         }
-        let occurrences = self.occurrences(hash);
+        let occurrences = self.occurrences(after.hash());
         if occurrences < 2 {
             return None;
         }
         after.repetition_outcome(mover, occurrences)
+    }
+
+    /// Records `state` as the next position without asking the repetition rule (for a history
+    /// rebuilt along a line whose outcomes are known, such as a pondered variation).
+    pub fn push<G: Game>(&mut self, state: &G) {
+        self.hashes.push(state.hash());
     }
 
     /// How many times the position `hash` has occurred.
@@ -298,17 +311,38 @@ impl GameHistory {
         &self.hashes
     }
 
-    /// The positions before the current one, oldest first: the history a search of the
-    /// current position is given ([`crate::search::SearchLimits::with_history`]).
+    /// The number of positions recorded.
     #[must_use]
-    pub fn before_current(&self) -> Arc<[u64]> {
-        let end = self.hashes.len().saturating_sub(1);
-        Arc::from(&self.hashes[..end])
+    pub fn len(&self) -> usize {
+        self.hashes.len()
     }
 
-    /// `budget` with this history (see [`GameHistory::before_current`]).
+    /// Is nothing recorded (a position searched without its past)?
     #[must_use]
-    pub fn limits(&self, budget: &crate::search::SearchLimits) -> crate::search::SearchLimits {
-        budget.clone().with_history(self.before_current())
+    pub fn is_empty(&self) -> bool {
+        self.hashes.is_empty()
+    }
+
+    /// The positions before `state`, oldest first: every recorded position but the last when
+    /// the last is `state` (the usual case: the history of the game up to `state`), every one
+    /// otherwise (a history that stops just before `state`). What a searcher counts a position's
+    /// earlier occurrences in.
+    #[must_use]
+    pub fn before<G: Game>(&self, state: &G) -> &[u64] {
+        match self.hashes.split_last() {
+            Some((&last, earlier)) if last == state.hash() => earlier,
+            _ => &self.hashes,
+        }
+    }
+
+    /// The same history ending with `state`: `self` if its last position is `state` already,
+    /// otherwise `self` with `state` recorded after it.
+    #[must_use]
+    pub fn up_to<G: Game>(&self, state: &G) -> GameHistory {
+        let mut history = self.clone();
+        if history.hashes.last() != Some(&state.hash()) {
+            history.push(state);
+        }
+        history
     }
 }

@@ -19,7 +19,8 @@ use plies::harness::{HashEvaluator, check_consistency, random_playout_positions}
 use plies::rng::SplitMix64;
 use plies::search::Minimax;
 use plies::{
-    Evaluator, Game, Iteration, Notation, Score, SearchLimits, SearchResult, SearchStats, Searcher,
+    Evaluator, Game, GameHistory, Iteration, Notation, Score, SearchLimits, SearchResult,
+    SearchStats, Searcher,
 };
 
 #[derive(Copy, Clone, PartialEq, Debug)]
@@ -150,6 +151,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for TableAlphaBeta<E> {
     fn search_with(
         &mut self,
         state: &G,
+        _history: &GameHistory,
         limits: &SearchLimits,
         _on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {

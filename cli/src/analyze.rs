@@ -15,6 +15,7 @@ use super::{
     start_position,
 };
 use plies::eval::Score;
+use plies::game::GameHistory;
 use plies::notation::Notation;
 use plies::search::{Iteration, SearchLimits, SearchStats, Searcher};
 
@@ -48,11 +49,16 @@ pub(super) fn run<G: Notation>(
         "depth", "time", "score", "nodes"
     )?;
     let mut failure = None;
-    let result = searcher.search_with(&state, &limits, &mut |iteration: &Iteration<G::Move>| {
-        if failure.is_none() {
-            failure = iteration_line(&state, iteration, output).err();
-        }
-    });
+    let result = searcher.search_with(
+        &state,
+        &GameHistory::default(),
+        &limits,
+        &mut |iteration: &Iteration<G::Move>| {
+            if failure.is_none() {
+                failure = iteration_line(&state, iteration, output).err();
+            }
+        },
+    );
     if let Some(err) = failure {
         return Err(err.into());
     }

@@ -68,7 +68,7 @@ pub(super) fn run<G: Notation>(
                 None => return Ok(()),
             }
         } else {
-            let result = engine.search(&state, &history.limits(&limits));
+            let result = engine.search_in(&state, &history, &limits);
             let Some(mv) = result.best_move else {
                 return Err(CliError::Invalid("the engine found no move".into()));
             };

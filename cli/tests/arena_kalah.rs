@@ -34,10 +34,15 @@ impl<A: Agent<Kalah>> Agent<Kalah> for SideLog<A> {
         self.inner.new_game(seed);
     }
 
-    fn choose(&mut self, state: &Kalah, budget: &SearchLimits) -> Option<Choice<game::Sow>> {
+    fn choose(
+        &mut self,
+        state: &Kalah,
+        history: &plies::GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<game::Sow>> {
         let mut log = self.log.lock().unwrap();
         log[self.entry].push(state.side_to_move());
-        self.inner.choose(state, budget)
+        self.inner.choose(state, history, budget)
     }
 }
 

@@ -195,10 +195,11 @@ mod tests {
         fn search_with(
             &mut self,
             state: &TwoPiles,
+            history: &crate::game::GameHistory,
             limits: &SearchLimits,
             on_iteration: &mut dyn FnMut(&crate::search::Iteration<Take>),
         ) -> crate::search::SearchResult<Take> {
-            let mut result = self.0.search_with(state, limits, on_iteration);
+            let mut result = self.0.search_with(state, history, limits, on_iteration);
             result.score = Score::win_in(1);
             result
         }

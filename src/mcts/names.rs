@@ -8,7 +8,7 @@ use super::playout::HeavyPlayout;
 use super::search::Mcts;
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::search::Searcher;
+use crate::search::searcher::Searcher;
 
 /// The names [`mcts_by_name`] knows.
 pub const MCTS_NAMES: [&str; 2] = ["mcts", "mcts-heavy"];

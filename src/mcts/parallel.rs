@@ -22,7 +22,7 @@ use super::tree::Tree;
 use super::worker::{Worker, lock};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
-use crate::search::SearchLimits;
+use crate::search::limits::SearchLimits;
 
 /// Iterations of the first progress report of the main worker; the next ones come at each
 /// doubling.

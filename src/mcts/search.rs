@@ -24,9 +24,11 @@ use super::stats::MctsStats;
 use super::tree::Tree;
 use super::worker::Worker;
 use crate::eval::{Evaluator, Score};
-use crate::game::{Game, Side};
+use crate::game::{Game, GameHistory, Side};
 use crate::rng::SplitMix64;
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+use crate::search::limits::SearchLimits;
+use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stats::SearchStats;
 
 /// What the search knows about one root move (merged over the trees).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -225,6 +227,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
     fn search_with(
         &mut self,
         state: &G,
+        history: &GameHistory,
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
@@ -238,7 +241,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             self.workers = (0..threads).map(|t| Worker::new(self.seed(t))).collect();
         }
         for (index, worker) in self.workers.iter_mut().enumerate() {
-            worker.track_repetitions(state, limits);
+            worker.track_repetitions(state, history.before(state));
             if shared_tree && index > 0 {
                 worker.prepare_helper();
             } else {

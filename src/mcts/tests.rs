@@ -6,7 +6,9 @@
 
 use super::*;
 use crate::game::{Game, Side};
-use crate::search::{Minimax, SearchLimits, Searcher};
+use crate::search::limits::SearchLimits;
+use crate::search::minimax::Minimax;
+use crate::search::searcher::Searcher;
 use crate::testing::{PileDifference, TwoPiles};
 
 fn exact_values(state: &TwoPiles) -> Vec<(crate::testing::Take, crate::eval::Score)> {

@@ -23,7 +23,7 @@ use super::tree::Tree;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, Side};
 use crate::rng::SplitMix64;
-use crate::search::{Repetitions, SearchLimits};
+use crate::search::repetition::Repetitions;
 
 /// How many plies below the old root [`Worker::prepare`] looks for the new root.
 pub const MAX_REUSE_DEPTH: usize = 4;
@@ -61,12 +61,13 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Counts repetitions from `limits`' history on in the searches of `root` (for a game with
+    /// Counts repetitions from the game's `history` (the positions before `root`, oldest first)
+    /// on in the searches of `root` (for a game with
     /// a repetition rule; nothing for others): a position the rule ends is a finished one, in
     /// the tree and in playouts. A reused subtree stays right: the new root was reached by the
     /// moves that lead to it in the old tree, so its history holds the same positions.
-    pub fn track_repetitions(&mut self, root: &G, limits: &SearchLimits) {
-        self.repetitions = Repetitions::new(root, limits, 64);
+    pub fn track_repetitions(&mut self, root: &G, history: &[u64]) {
+        self.repetitions = Repetitions::new(root, history, 64);
     }
 
     /// Gets ready to search `state`: keeps the subtree of `state` when `reuse` is on and the

@@ -12,11 +12,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluator, Score};
+use crate::game::GameHistory;
 use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::rng::SplitMix64;
-use crate::search::{
-    AlphaBeta, Minimax, Pvs, PvsConfig, SearchLimits, SearchResult, Searcher, searcher_by_name,
-};
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::config::PvsConfig;
+use crate::search::limits::SearchLimits;
+use crate::search::minimax::Minimax;
+use crate::search::pvs::Pvs;
+use crate::search::searcher::{SearchResult, Searcher};
+use crate::search::searcher_by_name;
 use crate::testing::{PileDifference, TwoPiles};
 
 mod quiescence;
@@ -385,9 +390,14 @@ fn pvs_fills_statistics_and_reports_iterations() {
         },
     );
     let mut depths = Vec::new();
-    let result = pvs.search_with(&state, &SearchLimits::depth(8), &mut |it| {
-        depths.push(it.depth);
-    });
+    let result = pvs.search_with(
+        &state,
+        &GameHistory::default(),
+        &SearchLimits::depth(8),
+        &mut |it| {
+            depths.push(it.depth);
+        },
+    );
     assert_eq!(depths, [1, 2, 3, 4, 5, 6, 7, 8]);
     let s = &result.stats;
     assert_eq!(s.nodes_per_depth.len(), 8);

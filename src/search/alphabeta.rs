@@ -9,14 +9,16 @@
 //! unchanged and its value is not negated; otherwise the window becomes `(-beta, -alpha)` and the
 //! value is negated. Nodes are counted exactly as [`crate::search::Minimax`] counts them (one per
 //! [`Game::play`]), so alpha-beta's count is never above minimax's.
-//! Positions the game's repetition rule ends (history from [`SearchLimits::history`]) are
+//! Positions the game's repetition rule ends (history from [`GameHistory`]) are
 //! finished positions, as for minimax.
 
 use crate::eval::{Evaluator, Score};
-use crate::game::Game;
+use crate::game::{Game, GameHistory};
 use crate::search::limits::LimitWatch;
+use crate::search::limits::SearchLimits;
 use crate::search::repetition::Repetitions;
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stats::SearchStats;
 
 /// Fixed-depth fail-soft alpha-beta ([`SearchLimits::depth`], default
 /// [`SearchLimits::DEFAULT_DEPTH`]). Node and time limits and the stop flag end it early with the
@@ -52,10 +54,10 @@ struct Run<'a, G: Game, E> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
-    fn new(evaluator: &'a E, limits: &SearchLimits, root: &G, depth: u32) -> Self {
+    fn new(evaluator: &'a E, limits: &SearchLimits, root: &G, history: &[u64], depth: u32) -> Self {
         let plies = depth as usize + 2;
         Run {
-            repetitions: Repetitions::new(root, limits, plies),
+            repetitions: Repetitions::new(root, history, plies),
             evaluator,
             watch: LimitWatch::new(limits),
             stats: SearchStats::default(),
@@ -143,11 +145,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<E> {
     fn search_with(
         &mut self,
         state: &G,
+        history: &GameHistory,
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(&self.evaluator, limits, state, depth);
+        let mut run =
+            Run::<G, E>::new(&self.evaluator, limits, state, history.before(state), depth);
         let score = run.value(state, depth, 0, -Score::INFINITY, Score::INFINITY);
         let mut stats = run.stats;
         stats.elapsed = run.watch.start().elapsed();

@@ -28,7 +28,9 @@ use std::time::Duration;
 
 use crate::eval::Score;
 use crate::search::limits::LimitWatch;
-use crate::search::{Iteration, SearchLimits, SearchStats};
+use crate::search::limits::SearchLimits;
+use crate::search::searcher::Iteration;
+use crate::search::stats::SearchStats;
 
 /// The deepest iteration when no depth limit is given.
 pub const MAX_DEPTH: u32 = 120;

@@ -24,11 +24,6 @@ pub struct SearchLimits {
     pub time: Option<Duration>,
     /// Raised by another thread to stop the search as soon as possible.
     pub stop: Option<Arc<AtomicBool>>,
-    /// The game's history: the [`crate::Game::hash`] of every position played before the
-    /// searched one, oldest first, the searched position itself excluded (`None`: no history).
-    /// Searchers of a game with a repetition rule ([`crate::Game::has_repetition_rule`]) count
-    /// a position's occurrences in it and along the searched line; other games ignore it.
-    pub history: Option<Arc<[u64]>>,
     /// End iterative deepening once the score is a win or loss the last iteration saw in full,
     /// even before the depth limit (analysis: `analyze --depth 30` stops at the proof). Without
     /// a depth limit deepening always ends there; with one and this unset, the search reaches
@@ -79,19 +74,6 @@ impl SearchLimits {
     pub fn with_stop(mut self, flag: Arc<AtomicBool>) -> SearchLimits {
         self.stop = Some(flag);
         self
-    }
-
-    /// The same limits with the game's `history` (see [`SearchLimits::history`]).
-    #[must_use]
-    pub fn with_history(mut self, history: Arc<[u64]>) -> SearchLimits {
-        self.history = Some(history);
-        self
-    }
-
-    /// The history of the positions before the searched one (empty when none was given).
-    #[must_use]
-    pub fn history(&self) -> &[u64] {
-        self.history.as_deref().unwrap_or(&[])
     }
 
     /// Has the stop flag been raised?

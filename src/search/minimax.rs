@@ -5,7 +5,7 @@
 //! exactly when the child has the other side to move; finished positions score
 //! [`Score::terminal`] at their ply, depth-0 positions the evaluator's value. Nothing else.
 //! A position that the game's repetition rule ends (given the history in
-//! [`SearchLimits::history`] and the line searched, see [`crate::search::repetition`]) is a
+//! [`GameHistory`] and the line searched, see [`crate::search::repetition`]) is a
 //! finished position, in quiescence too.
 //!
 //! # With quiescence ([`Minimax::with_quiescence`])
@@ -26,9 +26,11 @@
 use std::time::Instant;
 
 use crate::eval::{Evaluator, Score};
-use crate::game::Game;
+use crate::game::{Game, GameHistory};
+use crate::search::limits::SearchLimits;
 use crate::search::repetition::Repetitions;
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stats::SearchStats;
 
 /// The value of `child` seen from the side to move in `parent`.
 #[inline]
@@ -104,26 +106,28 @@ impl<E> Minimax<E> {
     where
         E: Evaluator<G>,
     {
-        self.root_values_with(state, &SearchLimits::depth(depth))
+        self.root_values_in(state, &GameHistory::default(), depth)
     }
 
-    /// [`Minimax::root_values`] at `limits`' depth (default [`SearchLimits::DEFAULT_DEPTH`])
-    /// with its game history ([`SearchLimits::history`]); the other limits are ignored.
-    pub fn root_values_with<G: Game>(
+    /// [`Minimax::root_values`] of `state` in the game `history` (see
+    /// [`crate::search::Searcher::search_with`]): repetitions count from the game's start.
+    pub fn root_values_in<G: Game>(
         &self,
         state: &G,
-        limits: &SearchLimits,
+        history: &GameHistory,
+        depth: u32,
     ) -> Vec<(G::Move, Score)>
     where
         E: Evaluator<G>,
     {
-        let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH);
-        let limits = SearchLimits {
-            depth: Some(depth),
-            history: limits.history.clone(),
-            ..SearchLimits::default()
-        };
-        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, &limits, state, depth);
+        let limits = SearchLimits::depth(depth);
+        let mut run = Run::<G, E>::new(
+            &self.evaluator,
+            self.quiescence,
+            &limits,
+            (state, history),
+            depth,
+        );
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
         moves
@@ -142,12 +146,12 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
         evaluator: &'a E,
         quiescence: bool,
         limits: &'a SearchLimits,
-        root: &G,
+        (root, history): (&G, &GameHistory),
         depth: u32,
     ) -> Self {
         let plies = depth as usize + QUIESCENCE_PLIES as usize + 2;
         Run {
-            repetitions: Repetitions::new(root, limits, plies),
+            repetitions: Repetitions::new(root, history.before(root), plies),
             evaluator,
             quiescence,
             limits,
@@ -270,11 +274,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
     fn search_with(
         &mut self,
         state: &G,
+        history: &GameHistory,
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(&self.evaluator, self.quiescence, limits, state, depth);
+        let mut run = Run::<G, E>::new(
+            &self.evaluator,
+            self.quiescence,
+            limits,
+            (state, history),
+            depth,
+        );
         let score = run.value(state, depth, 0);
         let mut stats = run.stats;
         stats.elapsed = run.start.elapsed();

@@ -24,8 +24,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
-use crate::search::{SearchLimits, SearchResult, Searcher};
+use crate::game::{Game, GameHistory};
+use crate::search::limits::SearchLimits;
+use crate::search::searcher::{SearchResult, Searcher};
 
 /// How often a hit's wait looks at the caller's stop flag.
 const STOP_POLL: Duration = Duration::from_millis(2);
@@ -134,9 +135,9 @@ pub struct Ponderer<G: Game> {
     searcher: Option<Box<dyn Searcher<G>>>,
     pondering: Option<Pondering<G>>,
     last: PonderOutcome,
-    /// The game history given with the last search ([`SearchLimits::history`]), so that a
-    /// pondering search knows it too.
-    history: Option<Arc<[u64]>>,
+    /// The game history up to the position of the last search, so that a pondering search
+    /// knows it too.
+    history: GameHistory,
 }
 
 impl<G: Game> Ponderer<G> {
@@ -147,7 +148,7 @@ impl<G: Game> Ponderer<G> {
             searcher: Some(searcher),
             pondering: None,
             last: PonderOutcome::Idle,
-            history: None,
+            history: GameHistory::default(),
         }
     }
 
@@ -181,20 +182,31 @@ impl<G: Game> Ponderer<G> {
             .map(|p| p.progress.depth.load(Ordering::SeqCst))
     }
 
-    /// What became of the pondering at the last [`Ponderer::search`].
+    /// What became of the pondering at the last [`Ponderer::search_in`].
     #[must_use]
     pub fn last_outcome(&self) -> PonderOutcome {
         self.last
     }
 
-    /// Searches `state` within `limits`: continues the pondering search on a hit, otherwise
-    /// stops it and searches afresh (see the module docs). The answer of a hit carries the whole
-    /// background search's statistics (its time included).
+    /// [`Ponderer::search_in`] of `state` without a known past.
     pub fn search(&mut self, state: &G, limits: &SearchLimits) -> SearchResult<G::Move> {
-        self.history.clone_from(&limits.history);
+        self.search_in(state, &GameHistory::default(), limits)
+    }
+
+    /// Searches `state` in the game `history` (see [`Searcher::search_with`]) within `limits`:
+    /// continues the pondering search on a hit, otherwise stops it and searches afresh (see the
+    /// module docs). The answer of a hit carries the whole background search's statistics (its
+    /// time included).
+    pub fn search_in(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        limits: &SearchLimits,
+    ) -> SearchResult<G::Move> {
+        self.history = history.up_to(state);
         let Some(pondering) = self.pondering.take() else {
             self.last = PonderOutcome::Idle;
-            return self.searcher().search(state, limits);
+            return self.searcher().search_in(state, history, limits);
         };
         let hit = pondering.position.hash() == state.hash()
             && pondering.position.side_to_move() == state.side_to_move()
@@ -203,7 +215,7 @@ impl<G: Game> Ponderer<G> {
             let (searcher, _) = pondering.stop();
             self.searcher = Some(searcher);
             self.last = PonderOutcome::Miss;
-            return self.searcher().search(state, limits);
+            return self.searcher().search_in(state, history, limits);
         }
         self.last = PonderOutcome::Hit;
         let deadline = limits.time.map(|time| Instant::now() + time);
@@ -216,7 +228,7 @@ impl<G: Game> Ponderer<G> {
             // The background search ended on its own (a searcher without iterative deepening,
             // or a proof) before the depth asked for, and not because it was stopped: search on.
             Some(depth) if result.depth < depth && !result.score.is_decisive() => {
-                self.searcher().search(state, limits)
+                self.searcher().search_in(state, history, limits)
             }
             _ => result,
         }
@@ -232,13 +244,15 @@ impl<G: Game> Ponderer<G> {
         let us = root.side_to_move();
         let mut state = root.clone();
         let mut moves = Vec::new();
-        // The pondered position's history: the last search's, then the line up to it.
-        let mut history = self.history.as_deref().unwrap_or(&[]).to_vec();
+        // The pondered position's history: the last search's up to `root`, then the line.
+        let mut history = self.history.up_to(root);
         for (i, &mv) in line.iter().enumerate() {
             if i > 0 && state.side_to_move() == us {
                 break;
             }
-            history.push(state.hash());
+            if i > 0 {
+                history.push(&state);
+            }
             moves.clear();
             state.generate_moves(&mut moves);
             if !moves.contains(&mv) {
@@ -252,18 +266,20 @@ impl<G: Game> Ponderer<G> {
         if line.len() < 2 || state.side_to_move() != us {
             return false;
         }
-        self.ponder_from(state, Some(history.into()));
+        history.push(&state);
+        self.ponder_from(state, history);
         true
     }
 
     /// Starts searching `position` in the background with no limit (any earlier pondering is
     /// stopped first), knowing no game history.
     pub fn ponder_position(&mut self, position: G) {
-        self.ponder_from(position, None);
+        let history = GameHistory::new(&position);
+        self.ponder_from(position, history);
     }
 
-    /// [`Ponderer::ponder_position`] with the game's `history` before `position`.
-    fn ponder_from(&mut self, position: G, history: Option<Arc<[u64]>>) {
+    /// [`Ponderer::ponder_position`] in the game `history` (which ends with `position`).
+    fn ponder_from(&mut self, position: G, history: GameHistory) {
         self.stop();
         let mut searcher = self
             .searcher
@@ -280,9 +296,8 @@ impl<G: Game> Ponderer<G> {
             let position = position.clone();
             let progress = Arc::clone(&progress);
             std::thread::spawn(move || {
-                let mut limits = SearchLimits::default().with_stop(stop);
-                limits.history = history;
-                let result = searcher.search_with(&position, &limits, &mut |iteration| {
+                let limits = SearchLimits::default().with_stop(stop);
+                let result = searcher.search_with(&position, &history, &limits, &mut |iteration| {
                     progress.completed(iteration.depth);
                 });
                 // The receiver is gone only if the ponderer is being dropped mid-panic.

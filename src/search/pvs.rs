@@ -18,7 +18,7 @@
 //!   construction: fail-soft alpha-beta over the same tree the reference searches (a node with
 //!   an immediate win returns `win_in(ply + 1)` at once, the value that win has anyway);
 //! - the table never cuts at a PV node (open window), so the principal variation stays whole;
-//! - repetition (a game with a repetition rule, history from [`SearchLimits::history`]): a
+//! - repetition (a game with a repetition rule, history from the [`crate::game::GameHistory`] given to the search): a
 //!   position the rule ends is scored as finished ([`crate::search::repetition`]), in quiescence
 //!   too. Such a value depends on the path, so a node whose subtree met one stores nothing in the
 //!   table; and in a value-exact search (`tt_exact_depth`) the table never cuts for such a game
@@ -42,8 +42,8 @@ use crate::search::limits::LimitWatch;
 use crate::search::minimax::QUIESCENCE_PLIES;
 use crate::search::ordering::{History, Killers, MovePicker};
 use crate::search::repetition::{self, Repetitions};
+use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
-use crate::search::{SearchLimits, SearchStats};
 
 pub use crate::search::config::PvsConfig;
 pub use root::MAX_THREADS;
@@ -250,10 +250,10 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
         }
     }
 
-    /// Counts repetitions from `limits`' history on (for a game with a repetition rule; nothing
-    /// for others). Call it before the search starts.
-    fn track_repetitions(&mut self, limits: &SearchLimits) {
-        self.repetitions = Repetitions::new(self.root, limits, self.moves.len());
+    /// Counts repetitions from the game's `history` (the positions before the root) on (for a
+    /// game with a repetition rule; nothing for others). Call it before the search starts.
+    fn track_repetitions(&mut self, history: &[u64]) {
+        self.repetitions = Repetitions::new(self.root, history, self.moves.len());
         self.tt_cuts = self.repetitions.is_none() || !self.config.tt_exact_depth;
     }
 }

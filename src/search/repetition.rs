@@ -1,4 +1,5 @@
-//! Repetition bookkeeping for searchers: the game's history ([`SearchLimits::history`]) plus
+//! Repetition bookkeeping for searchers: the game's history (the positions before the root,
+//! [`crate::game::GameHistory::before`]) plus
 //! the line being searched, so that a node can count how often its position has occurred and ask
 //! the game what its rules say ([`Game::repetition_outcome`]).
 //!
@@ -15,7 +16,6 @@
 //!   stack indexed by ply (a longer line grows it once).
 
 use crate::game::{Game, Outcome, Side};
-use crate::search::SearchLimits;
 
 /// Bits of the history filter (a power of two).
 const FILTER_BITS: usize = 1 << 12;
@@ -36,14 +36,14 @@ pub struct Repetitions {
 }
 
 impl Repetitions {
-    /// The bookkeeping for a search of `root` with `limits`' history whose lines are at most
-    /// `plies` plies long, or `None` when `root`'s game has no repetition rule.
+    /// The bookkeeping for a search of `root` after the positions `history` (oldest first, `root`
+    /// excluded) whose lines are at most `plies` plies long, or `None` when `root`'s game has no
+    /// repetition rule.
     #[must_use]
-    pub fn new<G: Game>(root: &G, limits: &SearchLimits, plies: usize) -> Option<Repetitions> {
+    pub fn new<G: Game>(root: &G, history: &[u64], plies: usize) -> Option<Repetitions> {
         if !root.has_repetition_rule() {
             return None;
         }
-        let history = limits.history();
         let mut stack = Vec::with_capacity(history.len() + plies + 1);
         stack.extend_from_slice(history);
         stack.resize(history.len() + plies + 1, 0);

@@ -4,14 +4,17 @@
 //! and MCTS seek a winning repetition and avoid a losing one only when they know the history;
 //! a game without the rule searches exactly as without a history.
 
-use std::sync::Arc;
-
 use crate::eval::Score;
 use crate::game::{Game, GameHistory, Side};
 use crate::harness::consistency::HashEvaluator;
 use crate::mcts::{Mcts, MctsConfig};
 use crate::rng::SplitMix64;
-use crate::search::{AlphaBeta, Minimax, Pvs, PvsConfig, SearchLimits, Searcher};
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::config::PvsConfig;
+use crate::search::limits::SearchLimits;
+use crate::search::minimax::Minimax;
+use crate::search::pvs::Pvs;
+use crate::search::searcher::Searcher;
 use crate::testing::{Cycle, CycleRule};
 
 const RULES: [CycleRule; 4] = [
@@ -23,7 +26,7 @@ const RULES: [CycleRule; 4] = [
 
 /// A position reached by a seeded random walk of at most `plies` moves from a start node of a
 /// `nodes`-node graph, and the history before it; the walk stops before the game would end.
-fn walk(nodes: u64, seed: u64, rule: CycleRule, plies: usize) -> (Cycle, Arc<[u64]>) {
+fn walk(nodes: u64, seed: u64, rule: CycleRule, plies: usize) -> (Cycle, GameHistory) {
     let mut rng = SplitMix64::new(seed);
     let mut state = Cycle::new(seed, nodes, seed / 3, rule);
     let mut history = GameHistory::new(&state);
@@ -43,11 +46,7 @@ fn walk(nodes: u64, seed: u64, rule: CycleRule, plies: usize) -> (Cycle, Arc<[u6
         history = trial;
         state = next;
     }
-    (state, history.before_current())
-}
-
-fn with_history(depth: u32, history: &Arc<[u64]>) -> SearchLimits {
-    SearchLimits::depth(depth).with_history(Arc::clone(history))
+    (state, history)
 }
 
 /// The best of `values` and whether `result` has that score with one of its moves.
@@ -89,12 +88,12 @@ fn every_exact_searcher_agrees_with_minimax_given_the_history() {
                 continue;
             }
             for depth in 1..=6 {
-                let limits = with_history(depth, &history);
-                let values = Minimax::new(eval).root_values_with(&root, &limits);
+                let limits = SearchLimits::depth(depth);
+                let values = Minimax::new(eval).root_values_in(&root, &history, depth);
                 let blind = Minimax::new(eval).root_values(&root, depth);
                 changed += usize::from(values != blind);
                 for (name, searcher) in &mut exact {
-                    let result = searcher.search(&root, &limits);
+                    let result = searcher.search_in(&root, &history, &limits);
                     assert!(
                         agrees(&values, result.score, result.best_move),
                         "{rule:?} seed {seed} depth {depth} {name}: {:?} {:?} vs {values:?}",
@@ -102,11 +101,12 @@ fn every_exact_searcher_agrees_with_minimax_given_the_history() {
                         result.best_move
                     );
                 }
-                let q_values = Minimax::with_quiescence(eval).root_values_with(&root, &limits);
-                let result = Minimax::with_quiescence(eval).search(&root, &limits);
+                let q_values =
+                    Minimax::with_quiescence(eval).root_values_in(&root, &history, depth);
+                let result = Minimax::with_quiescence(eval).search_in(&root, &history, &limits);
                 assert!(agrees(&q_values, result.score, result.best_move));
                 for (name, searcher) in &mut quiet {
-                    let result = searcher.search(&root, &limits);
+                    let result = searcher.search_in(&root, &history, &limits);
                     assert!(
                         agrees(&q_values, result.score, result.best_move),
                         "{rule:?} seed {seed} depth {depth} {name}: {:?} vs {q_values:?}",
@@ -125,7 +125,7 @@ fn every_exact_searcher_agrees_with_minimax_given_the_history() {
 
 /// A position with history where some root move repeats a position for the third time, and
 /// that move (the first such).
-fn repeating_root(rule: CycleRule) -> (Cycle, Arc<[u64]>, u8) {
+fn repeating_root(rule: CycleRule) -> (Cycle, GameHistory, u8) {
     for seed in 0..500u64 {
         let (root, history) = walk(5, seed, rule, 12);
         let mut moves = Vec::new();
@@ -138,7 +138,11 @@ fn repeating_root(rule: CycleRule) -> (Cycle, Arc<[u64]>, u8) {
             .copied()
             .filter(|&mv| {
                 let child = root.play(mv);
-                let count = history.iter().filter(|&&h| h == child.hash()).count();
+                let count = history
+                    .before(&root)
+                    .iter()
+                    .filter(|&&h| h == child.hash())
+                    .count();
                 count == 2 && child.outcome().is_none()
             })
             .collect();
@@ -154,7 +158,7 @@ fn the_strength_search_seeks_a_winning_repetition_only_with_the_history() {
     let eval = HashEvaluator::new(3, 50);
     let (root, history, mv) = repeating_root(CycleRule::MoverWins);
     let mut pvs = Pvs::new(eval, PvsConfig::full());
-    let seen = pvs.search(&root, &with_history(5, &history));
+    let seen = pvs.search_in(&root, &history, &SearchLimits::depth(5));
     assert_eq!(seen.best_move, Some(mv));
     assert_eq!(seen.score, Score::win_in(1));
     pvs.clear();
@@ -167,13 +171,13 @@ fn the_strength_search_avoids_a_losing_repetition_only_with_the_history() {
     let eval = HashEvaluator::new(3, 50);
     let (root, history, mv) = repeating_root(CycleRule::MoverLoses);
     let mut pvs = Pvs::new(eval, PvsConfig::full());
-    let values = Minimax::new(eval).root_values_with(&root, &with_history(1, &history));
+    let values = Minimax::new(eval).root_values_in(&root, &history, 1);
     assert!(
         values
             .iter()
             .any(|&(m, v)| m == mv && v == Score::loss_in(1))
     );
-    let seen = pvs.search(&root, &with_history(5, &history));
+    let seen = pvs.search_in(&root, &history, &SearchLimits::depth(5));
     assert_ne!(seen.best_move, Some(mv));
     // Without the history the same search may well play it: its depth-1 value is the
     // evaluation, not a loss.
@@ -191,8 +195,7 @@ fn mcts_proves_a_winning_repetition_only_with_the_history() {
     let (root, history, mv) = repeating_root(CycleRule::FirstWins);
     let winner = Side::First;
     let mut mcts = Mcts::new(eval, MctsConfig::default());
-    let limits = SearchLimits::nodes(20_000).with_history(Arc::clone(&history));
-    let seen = mcts.search(&root, &limits);
+    let seen = mcts.search_in(&root, &history, &SearchLimits::nodes(20_000));
     if root.side_to_move() == winner {
         assert_eq!(seen.best_move, Some(mv));
         assert_eq!(seen.score, Score::win_in(1));
@@ -214,7 +217,7 @@ fn a_game_without_the_rule_searches_the_same_with_a_history() {
     };
     for config in [PvsConfig::full(), PvsConfig::plain()] {
         let plain = Pvs::new(eval, config).search(&without, &SearchLimits::depth(6));
-        let given = Pvs::new(eval, config).search(&without, &with_history(6, &history));
+        let given = Pvs::new(eval, config).search_in(&without, &history, &SearchLimits::depth(6));
         assert_eq!(plain.stats.nodes, given.stats.nodes);
         assert_eq!(
             (plain.score, plain.best_move),
@@ -223,6 +226,7 @@ fn a_game_without_the_rule_searches_the_same_with_a_history() {
     }
     // The same position and history with the rule on: the history matters.
     let plain = Pvs::new(eval, PvsConfig::full()).search(&with_rule, &SearchLimits::depth(6));
-    let given = Pvs::new(eval, PvsConfig::full()).search(&with_rule, &with_history(6, &history));
+    let given =
+        Pvs::new(eval, PvsConfig::full()).search_in(&with_rule, &history, &SearchLimits::depth(6));
     assert_ne!(plain.stats.nodes, given.stats.nodes);
 }

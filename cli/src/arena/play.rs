@@ -97,8 +97,7 @@ pub fn play_game<G: Game>(
         }
         let side = state.side_to_move();
         let clock = Instant::now();
-        let limits = history.limits(spec.limits);
-        let choice = agents[side.index()].choose(&state, &limits);
+        let choice = agents[side.index()].choose(&state, &history, spec.limits);
         let side_stats = &mut stats[side.index()];
         let seconds = clock.elapsed().as_secs_f64();
         side_stats.seconds += seconds;
@@ -164,7 +163,12 @@ mod tests {
         fn name(&self) -> String {
             "one".into()
         }
-        fn choose(&mut self, s: &TwoPiles, _: &SearchLimits) -> Option<Choice<Take>> {
+        fn choose(
+            &mut self,
+            s: &TwoPiles,
+            _: &GameHistory,
+            _: &SearchLimits,
+        ) -> Option<Choice<Take>> {
             let pile = u8::from(s.piles[0] == 0);
             (s.piles[pile as usize] > 0).then_some(Choice::bare(Take { pile, count: 1 }))
         }
@@ -177,7 +181,12 @@ mod tests {
         fn name(&self) -> String {
             "two".into()
         }
-        fn choose(&mut self, s: &TwoPiles, _: &SearchLimits) -> Option<Choice<Take>> {
+        fn choose(
+            &mut self,
+            s: &TwoPiles,
+            _: &GameHistory,
+            _: &SearchLimits,
+        ) -> Option<Choice<Take>> {
             let pile = u8::from(s.piles[1] > s.piles[0]);
             let count = if s.piles[pile as usize] >= 2 { 2 } else { 1 };
             Some(Choice::bare(Take { pile, count }))
@@ -191,7 +200,12 @@ mod tests {
         fn name(&self) -> String {
             "cheat".into()
         }
-        fn choose(&mut self, _: &TwoPiles, _: &SearchLimits) -> Option<Choice<Take>> {
+        fn choose(
+            &mut self,
+            _: &TwoPiles,
+            _: &GameHistory,
+            _: &SearchLimits,
+        ) -> Option<Choice<Take>> {
             Some(Choice::bare(Take { pile: 0, count: 9 }))
         }
     }
@@ -292,7 +306,7 @@ mod tests {
         assert_eq!(record.result, GameResult::FirstWins);
     }
 
-    /// Plays the first legal move, and checks that its budget brings the game's history.
+    /// Plays the first legal move, and checks that it is given the game's history.
     struct FirstMove {
         seen: Vec<usize>,
     }
@@ -304,9 +318,10 @@ mod tests {
         fn choose(
             &mut self,
             s: &plies::testing::Cycle,
-            budget: &SearchLimits,
+            history: &GameHistory,
+            _: &SearchLimits,
         ) -> Option<Choice<u8>> {
-            self.seen.push(budget.history().len());
+            self.seen.push(history.before(s).len());
             let mut moves = Vec::new();
             s.generate_moves(&mut moves);
             moves.first().map(|&mv| Choice::bare(mv))

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use super::{BenchProof, BenchSuite, Checks, Engine};
 use crate::{CliError, check_depth, rate};
 use plies::eval::Score;
+use plies::game::GameHistory;
 use plies::notation::Notation;
 use plies::search::SearchLimits;
 
@@ -66,25 +67,30 @@ pub(super) fn run<G: Notation>(
     for (number, state) in positions.iter().enumerate() {
         let mut engine = make()?;
         let mut found: Vec<Option<Rung>> = vec![None; depths.len()];
-        engine.search_with(state, &SearchLimits::depth(deepest), &mut |it| {
-            // A rung is reached by its own iteration or, when threads skip depths (one takes
-            // over another's deeper iteration), by the first deeper one.
-            for (rung, _) in found
-                .iter_mut()
-                .zip(&depths)
-                .filter(|(rung, depth)| **depth <= it.depth && rung.is_none())
-            {
-                *rung = Some(Rung {
-                    seconds: it.stats.elapsed.as_secs_f64(),
-                    nodes: it.stats.nodes,
-                    score: it.score,
-                    best: it
-                        .pv
-                        .first()
-                        .map_or_else(|| "(none)".to_string(), |&mv| state.format_move(mv)),
-                });
-            }
-        });
+        engine.search_with(
+            state,
+            &GameHistory::default(),
+            &SearchLimits::depth(deepest),
+            &mut |it| {
+                // A rung is reached by its own iteration or, when threads skip depths (one takes
+                // over another's deeper iteration), by the first deeper one.
+                for (rung, _) in found
+                    .iter_mut()
+                    .zip(&depths)
+                    .filter(|(rung, depth)| **depth <= it.depth && rung.is_none())
+                {
+                    *rung = Some(Rung {
+                        seconds: it.stats.elapsed.as_secs_f64(),
+                        nodes: it.stats.nodes,
+                        score: it.score,
+                        best: it
+                            .pv
+                            .first()
+                            .map_or_else(|| "(none)".to_string(), |&mv| state.format_move(mv)),
+                    });
+                }
+            },
+        );
         for (i, rung) in found.iter().enumerate() {
             match rung {
                 Some(r) => writeln!(
@@ -223,7 +229,7 @@ fn prove<G: Notation>(make: &Engine<'_, G>, proof: &BenchProof) -> Result<Proof,
     let limits = SearchLimits::depth(max_depth).with_stop(Arc::clone(&stop));
     let mut engine = make()?;
     let mut last: Option<Proof> = None;
-    engine.search_with(&state, &limits, &mut |it| {
+    engine.search_with(&state, &GameHistory::default(), &limits, &mut |it| {
         let proven = it.score.is_decisive();
         last = Some(Proof {
             proven,

@@ -25,13 +25,15 @@ fn play(engine_side: Side, seed: u64, limits: &SearchLimits) -> (Option<Outcome>
     Agent::<Hus>::new_game(&mut random, seed);
     let mut state = Hus::start_position();
     let mut plies = 0;
+    let mut history = plies::GameHistory::new(&state);
     while state.outcome().is_none() {
         let choice = if state.side_to_move() == engine_side {
-            engine.choose(&state, limits)
+            engine.choose(&state, &history, limits)
         } else {
-            random.choose(&state, limits)
+            random.choose(&state, &history, limits)
         };
         state = state.play(choice.expect("a legal move").mv);
+        history.push(&state);
         plies += 1;
     }
     (state.outcome(), plies)

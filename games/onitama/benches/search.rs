@@ -57,7 +57,7 @@ fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64
     let start = Instant::now();
     let cpu_start = cpu_seconds();
     let mut proof = None;
-    let result = pvs.search_with(&position, &limits, &mut |it| {
+    let result = pvs.search_with(&position, &plies::GameHistory::default(), &limits, &mut |it| {
         let s = &it.stats;
         if verbose {
             println!(

@@ -365,10 +365,10 @@ impl OtepEngine {
         if state.outcome().is_some() {
             return vec![error("the game is over")];
         }
-        let result = self.searcher.search(
-            &state,
-            &SearchLimits::time(self.capped(self.budget(side))).with_history(self.record.history()),
-        );
+        let limits = SearchLimits::time(self.capped(self.budget(side)));
+        let result = self
+            .searcher
+            .search_in(&state, self.record.history(), &limits);
         let mv = result.best_move.or_else(|| {
             let mut moves = Vec::new();
             state.generate_moves(&mut moves);
@@ -404,8 +404,10 @@ impl OtepEngine {
             return vec![error("cannot analyze: the game is over")];
         }
         let time = self.capped(Duration::from_secs_f64(secs.max(0.01)));
-        let limits = SearchLimits::time(time).with_history(self.record.history());
-        let result = self.searcher.search(&state, &limits);
+        let limits = SearchLimits::time(time);
+        let result = self
+            .searcher
+            .search_in(&state, self.record.history(), &limits);
         let line = if result.pv.is_empty() {
             result.best_move.map(|m| vec![m]).unwrap_or_default()
         } else {

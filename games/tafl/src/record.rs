@@ -4,12 +4,12 @@
 //! Key invariant: a position occurrence is (board, side to move), counted from the start
 //! position on; when a move makes some position occur the third time the rules' repetition
 //! rule decides the game at once (the last position then reports that outcome and has no
-//! moves). The rule is the game's [`Game::repetition_outcome`], the one the searches apply.
+//! moves). The rule is the game's [`Game::repetition_outcome`], the one the searches apply, and
+//! the counting is the core's [`GameHistory`], the history the searches are given.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use plies::{Game, Notation, NotationError, Side};
+use plies::{Game, GameHistory, Notation, NotationError, Side};
 
 use crate::state::{Tafl, TaflMove};
 
@@ -30,12 +30,13 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// A game: start position, moves, the positions after each, and repetition counts.
+/// A game: start position, moves, the positions after each, and their history (which counts
+/// the repetitions).
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     positions: Vec<Tafl>,
     moves: Vec<TaflMove>,
-    seen: HashMap<u64, u32>,
+    history: GameHistory,
     /// Set when a threefold repetition ended the game.
     repetition_ended: bool,
 }
@@ -44,12 +45,10 @@ impl GameRecord {
     /// A record starting at `start`.
     #[must_use]
     pub fn new(start: Tafl) -> GameRecord {
-        let mut seen = HashMap::new();
-        seen.insert(start.hash(), 1);
         GameRecord {
+            history: GameHistory::new(&start),
             positions: vec![start],
             moves: Vec::new(),
-            seen,
             repetition_ended: false,
         }
     }
@@ -80,28 +79,25 @@ impl GameRecord {
         self.repetition_ended
     }
 
-    /// The hashes of the positions before the current one, oldest first: the history a search
-    /// of the current position needs ([`plies::SearchLimits::with_history`]) to know repetition.
+    /// The game's positions up to the current one: the history a search of the current
+    /// position is given ([`plies::Searcher::search_in`]) to know repetition.
     #[must_use]
-    pub fn history(&self) -> std::sync::Arc<[u64]> {
-        let end = self.positions.len() - 1;
-        self.positions[..end].iter().map(Game::hash).collect()
+    pub fn history(&self) -> &GameHistory {
+        &self.history
     }
 
     /// How often the current position has occurred so far.
     #[must_use]
     pub fn occurrences(&self) -> u32 {
-        self.seen.get(&self.current().hash()).copied().unwrap_or(0)
+        self.history.occurrences(self.current().hash())
     }
 
     /// Plays a legal move of the current position, applying the repetition rule.
     pub fn play(&mut self, mv: TaflMove) {
         let before = *self.current();
         let mut next = before.play(mv);
-        let count = self.seen.entry(next.hash()).or_insert(0);
-        *count += 1;
         // The rule lives in one place: the game's repetition hook, which searches use too.
-        if let Some(outcome) = next.repetition_outcome(before.side_to_move(), *count) {
+        if let Some(outcome) = self.history.play(before.side_to_move(), &next) {
             next = next.with_outcome(outcome);
             self.repetition_ended = true;
         }

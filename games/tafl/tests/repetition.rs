@@ -42,10 +42,6 @@ fn shuttle(repetition: Repetition, first: Side) -> (GameRecord, plies_tafl::Tafl
     (record, repeat)
 }
 
-fn with_history(record: &GameRecord, depth: u32) -> SearchLimits {
-    SearchLimits::depth(depth).with_history(record.history())
-}
-
 /// The depth-1 minimax value of `mv` with and without the history.
 fn one_ply(record: &GameRecord, mv: plies_tafl::TaflMove) -> (Score, Score) {
     let mm = Minimax::new(TaflEvaluator::default());
@@ -54,7 +50,7 @@ fn one_ply(record: &GameRecord, mv: plies_tafl::TaflMove) -> (Score, Score) {
         values.into_iter().find(|&(m, _)| m == mv).unwrap().1
     };
     (
-        find(mm.root_values_with(state, &with_history(record, 1))),
+        find(mm.root_values_in(state, record.history(), 1)),
         find(mm.root_values(state, 1)),
     )
 }
@@ -69,7 +65,7 @@ fn mover_loses_w_the_search_avoids_the_repetition_only_with_the_history() {
     let (seen, blind) = one_ply(&record, repeat);
     assert_eq!(seen, Score::loss_in(1));
     assert!(!blind.is_decisive());
-    let result = pvs().search(record.current(), &with_history(&record, 4));
+    let result = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     assert_ne!(result.best_move, Some(repeat));
     // The king escapes soon whatever the attackers do, but not as soon as the repetition loses.
     assert_ne!(result.score, Score::loss_in(1));
@@ -78,7 +74,7 @@ fn mover_loses_w_the_search_avoids_the_repetition_only_with_the_history() {
 #[test]
 fn mover_wins_l_the_search_seeks_the_repetition_only_with_the_history() {
     let (record, repeat) = shuttle(Repetition::MoverWins, Side::Second);
-    let result = pvs().search(record.current(), &with_history(&record, 4));
+    let result = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     assert_eq!(result.best_move, Some(repeat));
     assert_eq!(result.score, Score::win_in(1));
     let blind = pvs().search(record.current(), &SearchLimits::depth(4));
@@ -89,7 +85,7 @@ fn mover_wins_l_the_search_seeks_the_repetition_only_with_the_history() {
 fn defenders_lose_copenhagen_attackers_seek_it_and_defenders_avoid_it() {
     // The attackers complete the repetition: the defenders lose, so the attackers want it.
     let (record, repeat) = shuttle(Repetition::DefendersLose, Side::Second);
-    let result = pvs().search(record.current(), &with_history(&record, 4));
+    let result = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     assert_eq!(result.best_move, Some(repeat));
     assert_eq!(result.score, Score::win_in(1));
     let blind = pvs().search(record.current(), &SearchLimits::depth(4));
@@ -100,7 +96,7 @@ fn defenders_lose_copenhagen_attackers_seek_it_and_defenders_avoid_it() {
     let (seen, blind) = one_ply(&record, repeat);
     assert_eq!(seen, Score::loss_in(1));
     assert!(!blind.is_decisive());
-    let result = pvs().search(record.current(), &with_history(&record, 4));
+    let result = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     assert_ne!(result.best_move, Some(repeat));
 }
 
@@ -112,7 +108,7 @@ fn draw_d_the_repetition_is_worth_a_draw_with_the_history() {
     assert!(!blind.is_decisive());
     // The attackers can always take the draw: with the history the search never scores below
     // it, and takes it exactly when it knows nothing better.
-    let result = pvs().search(record.current(), &with_history(&record, 4));
+    let result = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     assert!(result.score >= Score::DRAW);
     if result.score == Score::DRAW {
         assert_eq!(result.best_move, Some(repeat));
@@ -123,13 +119,13 @@ fn draw_d_the_repetition_is_worth_a_draw_with_the_history() {
 fn ignore_i_the_history_changes_nothing() {
     let (record, _) = shuttle(Repetition::Ignore, Side::Second);
     assert!(!record.current().has_repetition_rule());
-    let seen = pvs().search(record.current(), &with_history(&record, 4));
+    let seen = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     let blind = pvs().search(record.current(), &SearchLimits::depth(4));
     assert_eq!(seen.stats.nodes, blind.stats.nodes);
     assert_eq!((seen.score, seen.best_move), (blind.score, blind.best_move));
     // While with a rule the same search differs.
     let (record, _) = shuttle(Repetition::MoverLoses, Side::Second);
-    let seen = pvs().search(record.current(), &with_history(&record, 4));
+    let seen = pvs().search_in(record.current(), record.history(), &SearchLimits::depth(4));
     let blind = pvs().search(record.current(), &SearchLimits::depth(4));
     assert_ne!(seen.stats.nodes, blind.stats.nodes);
 }

@@ -23,13 +23,15 @@ fn play(start: &Yinsh, engine_side: Side, seed: u64) -> Option<Outcome> {
     Agent::<Yinsh>::new_game(&mut random, seed);
     let limits = SearchLimits::depth(2);
     let mut state = start.clone();
+    let mut history = plies::GameHistory::new(&state);
     while state.outcome().is_none() {
         let choice = if state.side_to_move() == engine_side {
-            engine.choose(&state, &limits)
+            engine.choose(&state, &history, &limits)
         } else {
-            random.choose(&state, &limits)
+            random.choose(&state, &history, &limits)
         };
         state = state.play(choice.expect("a legal move").mv);
+        history.push(&state);
     }
     state.outcome()
 }

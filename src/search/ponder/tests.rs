@@ -10,8 +10,11 @@ use std::time::{Duration, Instant};
 use super::{PonderOutcome, Ponderer};
 use crate::game::{Game, Side};
 use crate::harness::HashEvaluator;
+use crate::search::config::PvsConfig;
+use crate::search::limits::SearchLimits;
 use crate::search::maze::Maze;
-use crate::search::{Minimax, Pvs, PvsConfig, SearchLimits};
+use crate::search::minimax::Minimax;
+use crate::search::pvs::Pvs;
 
 /// Long enough for a hung search, never reached by a working one.
 const GIVE_UP: Duration = Duration::from_secs(120);

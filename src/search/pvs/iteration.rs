@@ -9,9 +9,9 @@
 use super::{ASPIRATION_WINDOW, Run};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
-use crate::search::SearchStats;
 use crate::search::iterative::DepthSearch;
 use crate::search::limits::LimitWatch;
+use crate::search::stats::SearchStats;
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {

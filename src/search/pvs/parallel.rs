@@ -43,8 +43,10 @@ use super::{Pvs, Run, ThreadTables};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen};
+use crate::search::limits::SearchLimits;
 use crate::search::limits::{LimitWatch, SharedLimits};
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats};
+use crate::search::searcher::{Iteration, SearchResult};
+use crate::search::stats::SearchStats;
 
 /// A completed iteration of a helper thread.
 struct HelperIteration<M> {
@@ -227,7 +229,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     /// the main thread's tables are prepared, `watch` started.
     pub(super) fn search_threads(
         &mut self,
-        state: &G,
+        (state, history): (&G, &[u64]),
         limits: &SearchLimits,
         watch: LimitWatch,
         (first, last): (u32, u32),
@@ -268,7 +270,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                         .started_at(start);
                     scope.spawn(move || {
                         let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
-                        run.track_repetitions(limits);
+                        run.track_repetitions(history);
                         run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
@@ -281,7 +283,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 shared,
                 reached: 0,
             };
-            main.run.track_repetitions(limits);
+            main.run.track_repetitions(history);
             main.run.busy = Some(&shared.busy);
             let completed = deepen(
                 &mut main,

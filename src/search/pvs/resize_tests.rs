@@ -7,9 +7,14 @@
 //! searching thread between iterations, so the tests do not depend on timing.
 
 use crate::game::Game;
+use crate::game::GameHistory;
 use crate::harness::HashEvaluator;
+use crate::search::config::PvsConfig;
+use crate::search::limits::SearchLimits;
 use crate::search::maze::Maze;
-use crate::search::{Minimax, Pvs, PvsConfig, SearchLimits, Searcher};
+use crate::search::minimax::Minimax;
+use crate::search::pvs::Pvs;
+use crate::search::searcher::Searcher;
 
 /// Small graphs full of transpositions and finished games (a few hundred positions: nothing is
 /// evicted from a ladder table).
@@ -55,13 +60,18 @@ fn search(
     let mut pvs = Pvs::new(HashEvaluator::new(5, 4), config);
     let table = pvs.table().expect("a table");
     let mut done = false;
-    let result = pvs.search_with(position, &SearchLimits::depth(DEPTH), &mut |it| {
-        // With threads, the first report may already be deeper than 3.
-        if it.depth >= 3 && !done {
-            done = true;
-            during(&table);
-        }
-    });
+    let result = pvs.search_with(
+        position,
+        &GameHistory::default(),
+        &SearchLimits::depth(DEPTH),
+        &mut |it| {
+            // With threads, the first report may already be deeper than 3.
+            if it.depth >= 3 && !done {
+                done = true;
+                during(&table);
+            }
+        },
+    );
     assert!(done);
     if config.threads == 1 {
         let root = table.snapshot().probe(position.hash(), DEPTH, true);

@@ -8,10 +8,12 @@
 
 use super::{Pvs, Run};
 use crate::eval::{Evaluator, Score};
-use crate::game::Game;
+use crate::game::{Game, GameHistory};
 use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen};
 use crate::search::limits::LimitWatch;
-use crate::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+use crate::search::limits::SearchLimits;
+use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stats::SearchStats;
 
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 256;
@@ -81,6 +83,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
     fn search_with(
         &mut self,
         state: &G,
+        history: &GameHistory,
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
@@ -100,7 +103,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         // A proven win or loss seen in full ends deepening; before a depth limit only if asked.
         let stop_when_proven = limits.depth.is_none() || limits.stop_when_proven;
         if self.config.threads > 1 {
-            return self.search_threads(state, limits, watch, (first, last), on_iteration);
+            return self.search_threads(
+                (state, history.before(state)),
+                limits,
+                watch,
+                (first, last),
+                on_iteration,
+            );
         }
         let mut run = Run::new(
             state,
@@ -111,7 +120,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             watch,
             last,
         );
-        run.track_repetitions(limits);
+        run.track_repetitions(history.before(state));
         let completed = deepen(
             &mut run,
             first,

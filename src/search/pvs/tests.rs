@@ -9,9 +9,14 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Score;
 use crate::game::Game;
+use crate::game::GameHistory;
 use crate::harness::HashEvaluator;
+use crate::search::config::PvsConfig;
+use crate::search::limits::SearchLimits;
 use crate::search::maze::Maze;
-use crate::search::{Minimax, Pvs, PvsConfig, SearchLimits, SearchResult, Searcher};
+use crate::search::minimax::Minimax;
+use crate::search::pvs::Pvs;
+use crate::search::searcher::{SearchResult, Searcher};
 
 /// An endless graph: no transpositions, no finished games.
 fn endless() -> Maze {
@@ -183,12 +188,17 @@ fn stop_flag_stops_every_thread() {
     let flag = Arc::new(AtomicBool::new(false));
     let limits = SearchLimits::default().with_stop(Arc::clone(&flag));
     let mut depths = Vec::new();
-    let result = pvs.search_with(&endless(), &limits, &mut |iteration| {
-        depths.push(iteration.depth);
-        if iteration.depth >= 4 {
-            flag.store(true, Ordering::Relaxed);
-        }
-    });
+    let result = pvs.search_with(
+        &endless(),
+        &GameHistory::default(),
+        &limits,
+        &mut |iteration| {
+            depths.push(iteration.depth);
+            if iteration.depth >= 4 {
+                flag.store(true, Ordering::Relaxed);
+            }
+        },
+    );
     // The main thread stops after depth 4; a helper may have got deeper by then.
     assert!(result.depth >= 4, "{result:?}");
     assert_eq!(

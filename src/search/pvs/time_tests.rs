@@ -7,11 +7,15 @@
 use std::time::{Duration, Instant};
 
 use crate::eval::Score;
+use crate::game::GameHistory;
 use crate::game::Side;
 use crate::harness::HashEvaluator;
+use crate::search::config::PvsConfig;
 use crate::search::iterative::{TimePolicy, hard_margin, soft_share};
+use crate::search::limits::SearchLimits;
 use crate::search::maze::Maze;
-use crate::search::{Pvs, PvsConfig, SearchLimits, Searcher};
+use crate::search::pvs::Pvs;
+use crate::search::searcher::Searcher;
 use crate::testing::{PileDifference, TwoPiles};
 
 /// Generous slack for a loaded machine (the search itself polls the clock every 256 positions).
@@ -73,10 +77,15 @@ fn a_proven_win_ends_deepening_under_a_depth_limit() {
         let mut pvs = Pvs::new(PileDifference, config(TimePolicy::Spend));
         let mut depths = Vec::new();
         let mut scores: Vec<Score> = Vec::new();
-        let result = pvs.search_with(&state, &SearchLimits::depth(30).until_proven(), &mut |it| {
-            depths.push(it.depth);
-            scores.push(it.score);
-        });
+        let result = pvs.search_with(
+            &state,
+            &GameHistory::default(),
+            &SearchLimits::depth(30).until_proven(),
+            &mut |it| {
+                depths.push(it.depth);
+                scores.push(it.score);
+            },
+        );
         // The first iteration whose score is decisive within its horizon (+1: quiescence
         // finds immediate wins at the horizon) is the last one.
         let proved = scores

@@ -1,0 +1,119 @@
+//! The one interface every searcher offers ([`Searcher`]) and what it answers: the
+//! [`SearchResult`] of a search and the [`Iteration`]s it reports on the way.
+//!
+//! Key invariant: a search is given what it searches (a position and the game's history up to
+//! it) apart from how long it may search ([`SearchLimits`]); the answer's move is legal in the
+//! position, or `None` exactly when the position is over.
+
+use crate::eval::Score;
+use crate::game::{Game, GameHistory, Outcome, Side};
+use crate::search::limits::SearchLimits;
+use crate::search::stats::SearchStats;
+
+/// What one completed iteration of a search found (one line of an analysis report).
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    /// The nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The root value for the side to move.
+    pub score: Score,
+    /// The principal variation, best move first.
+    pub pv: Vec<M>,
+    /// Statistics of the whole search so far.
+    pub stats: SearchStats,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the root position is over.
+    pub best_move: Option<M>,
+    /// The root value for the side to move (of the last completed iteration).
+    pub score: Score,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// Statistics of the whole search.
+    pub stats: SearchStats,
+}
+
+impl<M> SearchResult<M> {
+    /// The answer for a root position whose game is over: no move, the terminal score from the
+    /// side to move's view, nothing searched.
+    #[must_use]
+    pub fn game_over(outcome: Outcome, to_move: Side) -> SearchResult<M> {
+        SearchResult {
+            best_move: None,
+            score: Score::terminal(outcome, to_move, 0),
+            pv: Vec::new(),
+            depth: 0,
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// The score, or `None` when the search was stopped before it completed any iteration
+    /// (`depth` 0 with a move to play): `score` is then a placeholder (a fallback evaluation or
+    /// a sentinel such as `-Score::INFINITY`), not a value to show anyone.
+    #[must_use]
+    pub fn known_score(&self) -> Option<Score> {
+        (self.depth > 0 || self.best_move.is_none()).then_some(self.score)
+    }
+}
+
+/// Anything that picks a move by searching: give a position and limits, get the best move, its
+/// score, the principal variation and statistics.
+pub trait Searcher<G: Game>: Send {
+    /// A short name for reports, e.g. `pvs+tt+killers`.
+    fn name(&self) -> String;
+
+    /// Searches `state` within `limits`, calling `on_iteration` after each completed iteration
+    /// (searchers without iterative deepening call it once). When a limit interrupts an
+    /// iteration, the result is that of the last completed one (or, if none completed, the best
+    /// move found so far).
+    ///
+    /// `history` is the game up to `state` (see [`GameHistory::before`]): a searcher of a game
+    /// with a repetition rule counts each position's occurrences in it and along the searched
+    /// line; games without the rule ignore it. What is searched (`state` in `history`) is apart
+    /// from how long (`limits`).
+    fn search_with(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        limits: &SearchLimits,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move>;
+
+    /// [`Searcher::search_with`] in the game `history`, without a per-iteration callback.
+    fn search_in(
+        &mut self,
+        state: &G,
+        history: &GameHistory,
+        limits: &SearchLimits,
+    ) -> SearchResult<G::Move> {
+        self.search_with(state, history, limits, &mut |_| {})
+    }
+
+    /// [`Searcher::search_with`] of `state` without a known past (no repetition counted before
+    /// it) and without a per-iteration callback.
+    fn search(&mut self, state: &G, limits: &SearchLimits) -> SearchResult<G::Move> {
+        self.search_with(state, &GameHistory::default(), limits, &mut |_| {})
+    }
+
+    /// Forgets everything learnt so far (tables, history): the next search starts cold, as a
+    /// new game would.
+    fn clear(&mut self) {}
+
+    /// Searches with `threads` threads from the next search on (1, the default, is the
+    /// deterministic search). A searcher that cannot use more than one refuses any other count
+    /// with a message saying so (the default).
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        if threads == 1 {
+            Ok(())
+        } else {
+            Err(format!("{} searches with one thread only", self.name()))
+        }
+    }
+}
