@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use super::config::MctsConfig;
 use super::playout::{PlayoutPolicy, score_of_probability};
-use super::search::pv_line;
-use super::selection::most_visited_child;
+
+use super::selection::{most_visited_child, pv_line};
 use super::stats::MctsStats;
 use super::tree::Tree;
 use super::worker::{Worker, lock};

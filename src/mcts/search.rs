@@ -19,7 +19,7 @@ use std::time::Instant;
 use super::config::{MctsConfig, Parallel};
 use super::parallel::{Budget, Setting, run_root, run_tree, snapshot};
 use super::playout::{LightPlayout, PlayoutPolicy, score_of_probability};
-use super::selection::most_visited_child;
+use super::selection::pv_line;
 use super::stats::MctsStats;
 use super::tree::Tree;
 use super::worker::Worker;
@@ -168,26 +168,6 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             .unwrap_or_else(|| score_of_probability(best.mean, self.config.eval_scale));
         (Some(best.mv), score, pv_line(tree, child))
     }
-}
-
-/// The line from the root through `child`: then proven moves where the node is proven, the
-/// most visited child elsewhere, while the children have been visited.
-pub(super) fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
-    let mut line = vec![tree.node(child).mv.expect("a child has a move")];
-    let mut index = child;
-    while line.len() < crate::eval::Score::MAX_PLY as usize {
-        let node = tree.node(index);
-        let next = match node.proof {
-            Some(proof) => tree
-                .children(index)
-                .find(|&c| tree.node(c).proof_for(node.side) == Some(proof)),
-            None => most_visited_child(tree, index).filter(|&c| tree.node(c).visits > 0),
-        };
-        let Some(next) = next else { break };
-        line.push(tree.node(next).mv.expect("a child has a move"));
-        index = next;
-    }
-    line
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {

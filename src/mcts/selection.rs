@@ -1,4 +1,5 @@
-//! Selection: which child a descent through the tree takes (UCT, the UCB1 rule on trees).
+//! Selection: which child a descent through the tree takes (UCT, the UCB1 rule on trees), and
+//! which line a finished search reports (proven moves where known, else the most visited).
 //!
 //! Key invariant: proven children are never selected (their value is known, searching them
 //! again teaches nothing); a node whose every child is proven is itself proven (see
@@ -55,6 +56,26 @@ pub fn most_visited_child<M: Copy>(tree: &Tree<M>, index: usize) -> Option<usize
         }
     }
     best.map(|(child, ..)| child)
+}
+
+/// The line from the root through `child`: then proven moves where the node is proven, the
+/// most visited child elsewhere, while the children have been visited.
+pub(crate) fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
+    let mut line = vec![tree.node(child).mv.expect("a child has a move")];
+    let mut index = child;
+    while line.len() < crate::eval::Score::MAX_PLY as usize {
+        let node = tree.node(index);
+        let next = match node.proof {
+            Some(proof) => tree
+                .children(index)
+                .find(|&c| tree.node(c).proof_for(node.side) == Some(proof)),
+            None => most_visited_child(tree, index).filter(|&c| tree.node(c).visits > 0),
+        };
+        let Some(next) = next else { break };
+        line.push(tree.node(next).mv.expect("a child has a move"));
+        index = next;
+    }
+    line
 }
 
 #[cfg(test)]
