@@ -237,7 +237,6 @@ const SEARCHERS: &[&str] = &[
     "mcts-heavy",
     "PVS",
     "pvs+tt",
-    "pvs-oldtime",
     "nosuch",
     "",
     "random",

@@ -7,8 +7,6 @@
 //! ([`crate::search::Minimax::with_quiescence`]); the agreement tests and the consistency harness
 //! check both.
 
-use crate::search::iterative::TimePolicy;
-
 /// Which parts of the search are switched on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PvsConfig {
@@ -57,9 +55,6 @@ pub struct PvsConfig {
     /// deterministic. More threads are value-exact in the ladders too, but their node counts
     /// and, among equal moves, their choice depend on timing.
     pub threads: usize,
-    /// How iterative deepening spends a time limit ([`TimePolicy::Spend`] by default;
-    /// [`TimePolicy::Predict`] is the earlier policy, kept to measure against).
-    pub time_policy: TimePolicy,
 }
 
 impl PvsConfig {
@@ -86,7 +81,6 @@ impl PvsConfig {
             extension_depth: 4,
             aspiration: false,
             threads: 1,
-            time_policy: TimePolicy::Spend,
         }
     }
 
@@ -120,7 +114,6 @@ impl PvsConfig {
             extension_depth: 4,
             aspiration: false,
             threads: 1,
-            time_policy: TimePolicy::Spend,
         }
     }
 
@@ -186,7 +179,7 @@ impl PvsConfig {
 
     /// A short name such as `pvs+tt+killers` (`ab` instead of `pvs` without null windows;
     /// `tt>=` for a table cutting with deeper entries; `+t2` and so on for more than one
-    /// thread; `+oldtime` with [`TimePolicy::Predict`]).
+    /// thread).
     #[must_use]
     pub fn name(&self) -> String {
         let mut name = String::from(if self.pvs { "pvs" } else { "ab" });
@@ -209,9 +202,6 @@ impl PvsConfig {
         }
         if self.threads > 1 {
             name.push_str(&format!("+t{}", self.threads));
-        }
-        if self.time_policy == TimePolicy::Predict {
-            name.push_str("+oldtime");
         }
         name
     }

@@ -1,16 +1,17 @@
 //! Iterative deepening: search depth 1, 2, 3… until a limit says stop, and answer with the last
 //! iteration that completed; and the time manager deciding whether another iteration is worth
-//! starting ([`TimePolicy`]).
+//! starting ([`should_start`]) and where the search must stop ([`hard_limits`]).
 //!
 //! Key invariants:
 //! - the result is that of the last *completed* iteration (the searcher may override its move
 //!   with one an interrupted iteration already proved better, see [`crate::search::pvs`]);
 //! - without a time limit or stop flag the sequence of iterations, and so every node count, is
 //!   deterministic: the time manager only ever reads the clock when there is a time limit;
-//! - deepening ends early once the root score is a win or loss whose distance the last iteration
-//!   saw in full (deeper iterations cannot change it): always without a depth limit, and under
-//!   one when the limits ask for it (`SearchLimits::stop_when_proven`, which analysis sets);
-//! - time limits ([`TimePolicy::Spend`], the default): the search's *hard* limit is the budget
+//! - deepening ends early once an iteration proves the root a win or a loss ([`is_proven`]):
+//!   always without a depth limit (time, nodes, stop flag, nothing), and under one when the
+//!   limits ask for it (`SearchLimits::stop_when_proven`, which analysis sets); without the
+//!   flag a depth-limited search reaches exactly the depth asked;
+//! - time limits: the search's *hard* limit is the budget
 //!   minus a small safety margin ([`hard_margin`]); the search aborts there (the clock is read
 //!   every 256 positions), so it never answers later than the budget. Between iterations, the
 //!   next one starts while the time used is below the *soft* limit (a share of the hard limit
@@ -18,8 +19,6 @@
 //!   when it is predicted to finish before the hard limit. An iteration started late and cut by
 //!   the hard limit is not wasted: its completed first root move is the previous best move
 //!   searched deeper, and a root move it already proved better is played;
-//! - [`TimePolicy::Predict`] (the policy before, kept for matches) starts an iteration only if
-//!   it is predicted to finish before the budget runs out, and stops at the budget itself;
 //! - predictions: the next iteration's time is the last one's times the growth from the one
 //!   before (clamped to `MIN_GROWTH..=MAX_GROWTH`; `DEFAULT_GROWTH` after a single iteration).
 
@@ -44,18 +43,6 @@ const MAX_GROWTH: f64 = 10.0;
 /// Iterations shorter than this are assumed to take this long (timer noise).
 const MIN_ITERATION_SECS: f64 = 1e-4;
 
-/// How iterative deepening spends a time limit (see the module docs).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum TimePolicy {
-    /// Use the whole budget: a soft limit for starting iterations, stretched when the best move
-    /// is unstable, and a hard limit (the budget minus [`hard_margin`]) where the search stops.
-    #[default]
-    Spend,
-    /// The earlier policy: start an iteration only if it is predicted to fit in the time left,
-    /// stop at the budget (it used about half of it; kept to measure against).
-    Predict,
-}
-
 /// Share of the hard limit below which a new iteration always starts when the best root move
 /// did not change in the last two iterations.
 const SOFT_SHARE: f64 = 0.9;
@@ -64,7 +51,7 @@ const SOFT_SHARE_PER_CHANGE: f64 = 0.05;
 /// The largest safety margin between the budget and the hard limit.
 const MAX_HARD_MARGIN: Duration = Duration::from_millis(10);
 
-/// The margin [`TimePolicy::Spend`] keeps between a time budget and the moment the search must
+/// The margin the time manager keeps between a time budget and the moment the search must
 /// stop (for unwinding the search and answering): a fiftieth of the budget, at most 10 ms.
 #[must_use]
 pub fn hard_margin(budget: Duration) -> Duration {
@@ -78,38 +65,23 @@ pub fn soft_share(changes: u32) -> f64 {
     (SOFT_SHARE + SOFT_SHARE_PER_CHANGE * f64::from(changes)).min(1.0)
 }
 
-/// Should the next iteration start, `elapsed` seconds into a search whose time limit is `limit`
-/// seconds (the hard limit under [`TimePolicy::Spend`]), given the times of the completed
-/// iterations and the changes of the best move in the last two of them?
+/// Should the next iteration start, `elapsed` seconds into a search whose hard time limit is
+/// `limit` seconds, given the times of the completed iterations and the changes of the best move
+/// in the last two of them? Below the soft limit always; past it only when the next iteration is
+/// predicted to finish before the hard limit.
 #[must_use]
-pub fn should_start(
-    policy: TimePolicy,
-    elapsed: f64,
-    limit: f64,
-    times: &[f64],
-    changes: u32,
-) -> bool {
+pub fn should_start(elapsed: f64, limit: f64, times: &[f64], changes: u32) -> bool {
     let predicted_end = elapsed + predict_next(times);
-    match policy {
-        TimePolicy::Predict => predicted_end <= limit,
-        TimePolicy::Spend => {
-            elapsed < limit && (elapsed < limit * soft_share(changes) || predicted_end <= limit)
-        }
-    }
+    elapsed < limit && (elapsed < limit * soft_share(changes) || predicted_end <= limit)
 }
 
-impl TimePolicy {
-    /// `limits` with the time limit this policy stops the search at: under
-    /// [`TimePolicy::Spend`] the budget minus [`hard_margin`]; unchanged under
-    /// [`TimePolicy::Predict`] or without a time limit.
-    #[must_use]
-    pub fn hard_limits(self, limits: &SearchLimits) -> SearchLimits {
-        let mut hard = limits.clone();
-        if self == TimePolicy::Spend {
-            hard.time = limits.time.map(|budget| budget - hard_margin(budget));
-        }
-        hard
-    }
+/// `limits` with the time limit the search stops at: the budget minus [`hard_margin`]
+/// (unchanged without a time limit).
+#[must_use]
+pub fn hard_limits(limits: &SearchLimits) -> SearchLimits {
+    let mut hard = limits.clone();
+    hard.time = limits.time.map(|budget| budget - hard_margin(budget));
+    hard
 }
 
 /// The predicted time of the next iteration from the times of the completed ones.
@@ -125,6 +97,17 @@ fn predict_next(times: &[f64]) -> f64 {
     }
 }
 
+/// Does a completed iteration's root `score` end deepening (under the limits that allow it)?
+/// Yes for a win or a loss: the search backed it up from finished positions over every reply
+/// of the losing side, so the result is proven and no deeper iteration turns it into anything
+/// else. Only its distance could still shrink, and only when the mate lies beyond the iteration's
+/// nominal depth (found through threat extensions or quiescence): deepening on for that would
+/// cost each deeper iteration in full for a shorter win of the same game, so it stops at once.
+#[must_use]
+pub fn is_proven(score: Score) -> bool {
+    score.is_decisive()
+}
+
 /// A fixed-depth root search that [`deepen`] can drive.
 pub trait DepthSearch<M> {
     /// Searches the root `depth` plies deep; `None` if a limit interrupted the search. The
@@ -136,12 +119,6 @@ pub trait DepthSearch<M> {
     fn stats(&self) -> SearchStats;
     /// The limits being watched.
     fn watch(&self) -> &LimitWatch;
-    /// The longest win or loss an iteration of `depth` sees in full, so that deepening can stop
-    /// once the score is decisive within it: `depth` by default; a search whose horizon nodes
-    /// still find immediate wins (quiescence) sees `depth + 1`.
-    fn proof_horizon(&self, depth: u32) -> u32 {
-        depth
-    }
     /// The depth the last successful [`DepthSearch::search_depth`]`(depth)` completed: `depth`,
     /// unless the search took over an iteration at least as deep that another thread completed
     /// meanwhile (deepening then goes on from there).
@@ -152,15 +129,14 @@ pub trait DepthSearch<M> {
 
 /// Runs iterations `first..=last` (or a single one at `last` if `first == last`), calling
 /// `on_iteration` and emitting a `tracing` event after each completed one. Returns the last
-/// completed iteration, if any. `stop_when_proven` ends deepening once the score is decisive and
-/// fully seen; `policy` decides, under a time limit, whether the next iteration starts (the
-/// search's watch holds the limit itself).
+/// completed iteration, if any. `stop_when_proven` ends deepening once the score is proven
+/// ([`is_proven`]); under a time limit [`should_start`] decides whether the next iteration
+/// starts (the search's watch holds the hard limit itself).
 pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
     search: &mut S,
     first: u32,
     last: u32,
     stop_when_proven: bool,
-    policy: TimePolicy,
     on_iteration: &mut dyn FnMut(&Iteration<M>),
 ) -> Option<Iteration<M>> {
     let mut completed: Option<Iteration<M>> = None;
@@ -174,7 +150,7 @@ pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
         if let (Some(_), Some(limit)) = (&completed, search.watch().time_limit()) {
             let elapsed = search.watch().elapsed().as_secs_f64();
             let changes = u32::from(changed[0]) + u32::from(changed[1]);
-            if !should_start(policy, elapsed, limit.as_secs_f64(), &times, changes) {
+            if !should_start(elapsed, limit.as_secs_f64(), &times, changes) {
                 break;
             }
         }
@@ -197,7 +173,7 @@ pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
             pv: search.pv().to_vec(),
             stats,
         };
-        tracing::info!(
+        tracing::debug!(
             depth,
             score = %iteration.score,
             nodes = iteration.stats.nodes,
@@ -210,10 +186,8 @@ pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
             changed[1],
             previous.is_some() && previous != iteration.pv.first(),
         ];
-        let horizon = search.proof_horizon(depth);
-        let proven = score.plies_to_end().is_some_and(|plies| plies <= horizon);
         completed = Some(iteration);
-        if stop_when_proven && proven {
+        if stop_when_proven && is_proven(score) {
             break;
         }
     }
@@ -232,6 +206,10 @@ mod tests {
         win_at: u32,
         /// A search asked for this depth completes two deeper (taken over from another thread).
         jump_at: u32,
+        /// The plies of the proven result from `win_at` on (0: `win_at` itself).
+        proof_plies: u32,
+        /// The proven result is a loss, not a win.
+        losing: bool,
         pv: Vec<u32>,
     }
 
@@ -242,8 +220,15 @@ mod tests {
                 return None;
             }
             self.pv = (0..depth).collect();
-            Some(if depth >= self.win_at {
-                Score::win_in(self.win_at)
+            let plies = if self.proof_plies > 0 {
+                self.proof_plies
+            } else {
+                self.win_at
+            };
+            Some(if depth >= self.win_at && self.losing {
+                Score::loss_in(plies)
+            } else if depth >= self.win_at {
+                Score::win_in(plies)
             } else {
                 Score::cp(depth as i32)
             })
@@ -276,6 +261,8 @@ mod tests {
             fail_at,
             win_at,
             jump_at: 0,
+            proof_plies: 0,
+            losing: false,
             pv: Vec::new(),
         }
     }
@@ -283,24 +270,11 @@ mod tests {
     #[test]
     fn keeps_last_completed_iteration() {
         let mut seen = Vec::new();
-        let it = deepen(&mut fake(4, 99), 1, 9, false, TimePolicy::Spend, &mut |i| {
-            seen.push(i.depth)
-        })
-        .unwrap();
+        let it = deepen(&mut fake(4, 99), 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
         assert_eq!(seen, [1, 2, 3]);
         assert_eq!((it.depth, it.score, it.pv.len()), (3, Score::cp(3), 3));
         assert_eq!(it.stats.nodes_per_depth, [10, 20, 30]);
-        assert!(
-            deepen(
-                &mut fake(1, 99),
-                1,
-                9,
-                false,
-                TimePolicy::Spend,
-                &mut |_| {}
-            )
-            .is_none()
-        );
+        assert!(deepen(&mut fake(1, 99), 1, 9, false, &mut |_| {}).is_none());
     }
 
     #[test]
@@ -308,10 +282,7 @@ mod tests {
         let mut search = fake(99, 99);
         search.jump_at = 3;
         let mut seen = Vec::new();
-        let it = deepen(&mut search, 1, 9, false, TimePolicy::Spend, &mut |i| {
-            seen.push(i.depth)
-        })
-        .unwrap();
+        let it = deepen(&mut search, 1, 9, false, &mut |i| seen.push(i.depth)).unwrap();
         assert_eq!(seen, [1, 2, 5, 6, 7, 8, 9]);
         assert_eq!(it.depth, 9);
         // The skipped depths count no nodes of their own.
@@ -319,7 +290,7 @@ mod tests {
         // A jump past the last depth stops at it.
         let mut search = fake(99, 99);
         search.jump_at = 8;
-        let it = deepen(&mut search, 1, 9, false, TimePolicy::Spend, &mut |_| {}).unwrap();
+        let it = deepen(&mut search, 1, 9, false, &mut |_| {}).unwrap();
         assert_eq!(it.depth, 9);
     }
 
@@ -335,52 +306,51 @@ mod tests {
 
     #[test]
     fn single_depth_and_proof_stop() {
-        let it = deepen(
-            &mut fake(99, 99),
-            5,
-            5,
-            false,
-            TimePolicy::Spend,
-            &mut |_| {},
-        )
-        .unwrap();
+        let it = deepen(&mut fake(99, 99), 5, 5, false, &mut |_| {}).unwrap();
         assert_eq!(it.stats.nodes_per_depth, [0, 0, 0, 0, 50]);
-        let it = deepen(&mut fake(99, 3), 1, 9, true, TimePolicy::Spend, &mut |_| {}).unwrap();
+        let it = deepen(&mut fake(99, 3), 1, 9, true, &mut |_| {}).unwrap();
         assert_eq!(it.depth, 3);
-        let it = deepen(
-            &mut fake(99, 3),
-            1,
-            9,
-            false,
-            TimePolicy::Spend,
-            &mut |_| {},
-        )
-        .unwrap();
+        let it = deepen(&mut fake(99, 3), 1, 9, false, &mut |_| {}).unwrap();
         assert_eq!(it.depth, 9);
     }
 
     #[test]
-    fn spend_starts_iterations_the_old_policy_would_not() {
+    fn a_proof_beyond_the_nominal_depth_ends_deepening_too() {
+        // From depth 3 on the fake proves a win in 8 plies, further than the iteration's depth
+        // (as threat extensions find them): deepening stops there when asked to.
+        let mut search = fake(99, 3);
+        search.proof_plies = 8;
+        let mut seen = Vec::new();
+        let it = deepen(&mut search, 1, 30, true, &mut |i| seen.push(i.depth)).unwrap();
+        assert_eq!(seen, [1, 2, 3]);
+        assert_eq!(it.score, Score::win_in(8));
+        // Not asked (a fixed depth for the consistency checks): every depth is searched.
+        let mut search = fake(99, 3);
+        search.proof_plies = 8;
+        let it = deepen(&mut search, 1, 12, false, &mut |_| {}).unwrap();
+        assert_eq!((it.depth, it.score), (12, Score::win_in(8)));
+        // A loss ends it the same way.
+        let mut search = fake(99, 2);
+        search.proof_plies = 9;
+        search.losing = true;
+        let it = deepen(&mut search, 1, 30, true, &mut |_| {}).unwrap();
+        assert_eq!((it.depth, it.score), (2, Score::loss_in(9)));
+    }
+
+    #[test]
+    fn below_the_soft_limit_an_iteration_starts_even_if_it_cannot_finish() {
         // 0.5 s into a 1 s limit, the last iteration took 0.3 s after 0.1 s: the next one
-        // (0.9 s predicted) cannot finish. The old policy stops; below the soft limit the new
-        // one starts it anyway (the hard limit cuts it, its partial result counts).
+        // (0.9 s predicted) cannot finish. Below the soft limit it starts anyway (the hard
+        // limit cuts it, its partial result counts).
         let times = [0.1, 0.3];
         assert!(soft_share(0) > 0.5);
-        assert!(!should_start(TimePolicy::Predict, 0.5, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, 0.5, 1.0, &times, 0));
+        assert!(should_start(0.5, 1.0, &times, 0));
         // Past the soft limit it starts only an iteration predicted to finish in time.
         let late = soft_share(0) + 0.01;
-        assert!(!should_start(TimePolicy::Spend, late, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, late, 1.0, &[0.01, 0.02], 0));
-        assert!(should_start(
-            TimePolicy::Predict,
-            late,
-            1.0,
-            &[0.01, 0.02],
-            0
-        ));
+        assert!(!should_start(late, 1.0, &times, 0));
+        assert!(should_start(late, 1.0, &[0.01, 0.02], 0));
         // Never at or after the limit.
-        assert!(!should_start(TimePolicy::Spend, 1.0, 1.0, &[0.0, 0.0], 2));
+        assert!(!should_start(1.0, 1.0, &[0.0, 0.0], 2));
     }
 
     #[test]
@@ -393,11 +363,11 @@ mod tests {
         // finish: only a best move that changed lately earns it.
         let times = [0.1, 0.4];
         let between = (soft_share(0) + soft_share(1)) / 2.0;
-        assert!(!should_start(TimePolicy::Spend, between, 1.0, &times, 0));
-        assert!(should_start(TimePolicy::Spend, between, 1.0, &times, 1));
+        assert!(!should_start(between, 1.0, &times, 0));
+        assert!(should_start(between, 1.0, &times, 1));
         let later = (soft_share(1) + soft_share(2)) / 2.0;
-        assert!(!should_start(TimePolicy::Spend, later, 1.0, &times, 1));
-        assert!(should_start(TimePolicy::Spend, later, 1.0, &times, 2));
+        assert!(!should_start(later, 1.0, &times, 1));
+        assert!(should_start(later, 1.0, &times, 2));
     }
 
     #[test]
@@ -408,12 +378,10 @@ mod tests {
         );
         assert_eq!(hard_margin(Duration::from_secs(10)), MAX_HARD_MARGIN);
         let limits = SearchLimits::time(Duration::from_millis(100));
-        let hard = TimePolicy::Spend.hard_limits(&limits);
+        let hard = hard_limits(&limits);
         assert_eq!(hard.time, Some(Duration::from_millis(98)));
-        let old = TimePolicy::Predict.hard_limits(&limits);
-        assert_eq!(old.time, Some(Duration::from_millis(100)));
         // Other limits pass unchanged.
-        let depth = TimePolicy::Spend.hard_limits(&SearchLimits::depth(7));
+        let depth = hard_limits(&SearchLimits::depth(7));
         assert_eq!((depth.depth, depth.time), (Some(7), None));
     }
 
@@ -445,15 +413,13 @@ mod tests {
 
     #[test]
     fn deepening_without_a_time_limit_ignores_the_clock_and_tracks_best_moves() {
-        // Depth-only: every iteration runs whatever the policy (deterministic).
-        for policy in [TimePolicy::Spend, TimePolicy::Predict] {
-            let mut search = Wobbly {
-                inner: fake(99, 99),
-            };
-            let mut best = Vec::new();
-            let it = deepen(&mut search, 1, 6, true, policy, &mut |i| best.push(i.pv[0])).unwrap();
-            assert_eq!(it.depth, 6);
-            assert_eq!(best, [1, 1, 7, 8, 8, 8]);
-        }
+        // Depth-only: every iteration runs (deterministic).
+        let mut search = Wobbly {
+            inner: fake(99, 99),
+        };
+        let mut best = Vec::new();
+        let it = deepen(&mut search, 1, 6, true, &mut |i| best.push(i.pv[0])).unwrap();
+        assert_eq!(it.depth, 6);
+        assert_eq!(best, [1, 1, 7, 8, 8, 8]);
     }
 }

@@ -24,10 +24,11 @@ pub struct SearchLimits {
     pub time: Option<Duration>,
     /// Raised by another thread to stop the search as soon as possible.
     pub stop: Option<Arc<AtomicBool>>,
-    /// End iterative deepening once the score is a win or loss the last iteration saw in full,
-    /// even before the depth limit (analysis: `analyze --depth 30` stops at the proof). Without
-    /// a depth limit deepening always ends there; with one and this unset, the search reaches
-    /// exactly the depth asked (what the consistency checks compare with plain minimax).
+    /// End iterative deepening once an iteration proves the root a win or a loss, even before
+    /// the depth limit (analysis: `analyze --depth 30` stops at the proof, even when the mate
+    /// lies beyond the iteration's nominal depth). Without a depth limit deepening always ends
+    /// there; with one and this unset, the search reaches exactly the depth asked (what the
+    /// consistency checks compare with plain minimax).
     pub stop_when_proven: bool,
 }
 

@@ -38,7 +38,6 @@ pub(crate) mod maze;
 mod repetition_tests;
 
 pub use alphabeta::AlphaBeta;
-pub use iterative::TimePolicy;
 pub use limits::SearchLimits;
 pub use minimax::Minimax;
 pub use ponder::{PonderOutcome, Ponderer};
@@ -54,7 +53,7 @@ use crate::game::Game;
 /// The plain names [`searcher_by_name`] knows (it also knows every rung name of
 /// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`], such as
 /// `pvs+tt+killers` or `pvs+tt+q`).
-pub const SEARCHER_NAMES: [&str; 10] = [
+pub const SEARCHER_NAMES: [&str; 9] = [
     "minimax",
     "minimax+q",
     "alphabeta",
@@ -64,7 +63,6 @@ pub const SEARCHER_NAMES: [&str; 10] = [
     "pvs-ext",
     "pvs-ext1",
     "pvs-plain",
-    "pvs-oldtime",
 ];
 
 /// A searcher by name: `minimax` ([`Minimax`]), `minimax+q` ([`Minimax::with_quiescence`]),
@@ -74,8 +72,7 @@ pub const SEARCHER_NAMES: [&str; 10] = [
 /// they are worth whatever the default), `pvs-ext1` (the full configuration extending threats at
 /// every node with a ply left, [`PvsConfig::extension_depth`] 1, to measure the depth limit),
 /// `pvs-plain`
-/// ([`PvsConfig::plain`]), `pvs-oldtime` (the full configuration with the earlier time manager,
-/// [`TimePolicy::Predict`], to measure the current one) or a rung of [`PvsConfig::consistency_ladder`] /
+/// ([`PvsConfig::plain`]) or a rung of [`PvsConfig::consistency_ladder`] /
 /// [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`). An unknown name gives an error listing the
 /// valid ones.
 pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
@@ -110,13 +107,6 @@ pub fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
             return Ok(Box::new(Pvs::new(evaluator, config)));
         }
         "pvs-plain" => return Ok(Box::new(Pvs::new(evaluator, PvsConfig::plain()))),
-        "pvs-oldtime" => {
-            let config = PvsConfig {
-                time_policy: TimePolicy::Predict,
-                ..PvsConfig::full()
-            };
-            return Ok(Box::new(Pvs::new(evaluator, config)));
-        }
         _ => {}
     }
     let mut ladder = PvsConfig::consistency_ladder();

@@ -92,3 +92,57 @@ fn quiescence_sees_a_capture_beyond_the_horizon() {
         plain.score
     );
 }
+
+/// The bench sample: the side to move has a forced win in 19 plies that the full search first
+/// sees at a nominal depth well below 19 (through threat extensions).
+const PROVEN_SAMPLE: &str = plies_onitama::SAMPLE_POSITION;
+
+/// More nodes than the proof needs by far, and far fewer than deepening until the win lies
+/// within the nominal depth (about 150 M): a search still running at the limit failed.
+const PROOF_NODES: u64 = 60_000_000;
+
+fn assert_stopped_at_the_proof(result: &plies::SearchResult<plies_onitama::Move>) {
+    let plies = result.score.plies_to_end();
+    assert!(
+        result.score.is_win(),
+        "{} at depth {}",
+        result.score,
+        result.depth
+    );
+    // The proof lies beyond the nominal depth: the early stop is what is tested.
+    assert!(plies.unwrap() > result.depth + 1, "{}", result.depth);
+    assert!(result.stats.nodes < PROOF_NODES, "{}", result.stats.nodes);
+}
+
+#[test]
+fn a_proven_win_ends_a_node_limited_search() {
+    let pos = Onitama::parse_position(PROVEN_SAMPLE).unwrap();
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), PvsConfig::full());
+    let result = pvs.search(&pos, &SearchLimits::nodes(PROOF_NODES));
+    assert_stopped_at_the_proof(&result);
+    // The same with two threads (their node counts are summed against the limit).
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), PvsConfig::full().with_threads(2));
+    let threaded = pvs.search(&pos, &SearchLimits::nodes(PROOF_NODES));
+    assert_stopped_at_the_proof(&threaded);
+}
+
+#[test]
+fn a_proven_win_ends_analysis_under_a_depth_limit_only_when_asked() {
+    let pos = Onitama::parse_position(PROVEN_SAMPLE).unwrap();
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), PvsConfig::full());
+    let mut depths = Vec::new();
+    let result = pvs.search_with(
+        &pos,
+        &plies::GameHistory::default(),
+        &SearchLimits::depth(30).until_proven(),
+        &mut |it| depths.push((it.depth, it.score.is_decisive())),
+    );
+    assert_stopped_at_the_proof(&result);
+    // The first decisive iteration is the last one.
+    assert_eq!(depths.iter().filter(|&&(_, decisive)| decisive).count(), 1);
+    assert_eq!(depths.last(), Some(&(result.depth, true)));
+    // Without the flag a fixed depth is searched in full, proof or not.
+    let mut pvs = Pvs::new(PstEvaluator::tuned(), PvsConfig::full());
+    let fixed = pvs.search(&pos, &SearchLimits::depth(result.depth + 1));
+    assert_eq!(fixed.depth, result.depth + 1);
+}

@@ -76,12 +76,4 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
     fn watch(&self) -> &LimitWatch {
         &self.watch
     }
-
-    fn proof_horizon(&self, depth: u32) -> u32 {
-        if self.config.quiescence {
-            depth + 1
-        } else {
-            depth
-        }
-    }
 }

@@ -42,7 +42,7 @@ use super::root::answer;
 use super::{Pvs, Run, ThreadTables};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
-use crate::search::iterative::{DepthSearch, deepen};
+use crate::search::iterative::{DepthSearch, deepen, is_proven};
 use crate::search::limits::SearchLimits;
 use crate::search::limits::{LimitWatch, SharedLimits};
 use crate::search::searcher::{Iteration, SearchResult};
@@ -147,10 +147,6 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E>
     fn watch(&self) -> &LimitWatch {
         self.run.watch()
     }
-
-    fn proof_horizon(&self, depth: u32) -> u32 {
-        self.run.proof_horizon(depth)
-    }
 }
 
 /// A helper thread's deepening (see the module docs); returns its statistics.
@@ -180,9 +176,7 @@ fn helper<G: Game, E: Evaluator<G>>(
         done = depth;
         shared.offer(depth, score, run.pv());
         shared.limits.complete(depth);
-        let proven = score
-            .plies_to_end()
-            .is_some_and(|plies| plies <= run.proof_horizon(depth));
+        let proven = is_proven(score);
         // A proof ends the search only when this iteration is deeper than the main thread's
         // last completed one (so that it is the answer).
         let deeper = depth >= shared.main_depth.load(Ordering::Relaxed);
@@ -285,14 +279,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             };
             main.run.track_repetitions(history);
             main.run.busy = Some(&shared.busy);
-            let completed = deepen(
-                &mut main,
-                first,
-                last,
-                stop_when_proven,
-                config.time_policy,
-                on_iteration,
-            );
+            let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
             main.run.watch.flush(nodes);

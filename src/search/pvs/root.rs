@@ -9,7 +9,7 @@
 use super::{Pvs, Run};
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, GameHistory};
-use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen};
+use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen, hard_limits};
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
 use crate::search::searcher::{Iteration, SearchResult, Searcher};
@@ -88,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         // The search stops at the policy's hard limit (the budget minus a safety margin).
-        let limits = &self.config.time_policy.hard_limits(limits);
+        let limits = &hard_limits(limits);
         let watch = LimitWatch::new(limits);
         if let Some(outcome) = state.outcome() {
             return SearchResult::game_over(outcome, state.side_to_move());
@@ -121,14 +121,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             last,
         );
         run.track_repetitions(history.before(state));
-        let completed = deepen(
-            &mut run,
-            first,
-            last,
-            stop_when_proven,
-            self.config.time_policy,
-            on_iteration,
-        );
+        let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
         let partial = run.root_best.filter(|_| run.aborted);
         answer(state, &self.evaluator, completed, partial, stats)

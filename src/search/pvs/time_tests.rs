@@ -1,4 +1,4 @@
-//! Tests of [`super::Pvs`]'s time management ([`crate::search::iterative::TimePolicy`]): a
+//! Tests of [`super::Pvs`]'s time management ([`crate::search::iterative`]): a
 //! time-limited search answers within its budget and spends at least the soft share of it; a
 //! proven win ends deepening even under a depth limit. The timing checks hold on a loaded
 //! machine: they bound the search from outside (a late wake-up only lengthens a search, and the
@@ -11,7 +11,7 @@ use crate::game::GameHistory;
 use crate::game::Side;
 use crate::harness::HashEvaluator;
 use crate::search::config::PvsConfig;
-use crate::search::iterative::{TimePolicy, hard_margin, soft_share};
+use crate::search::iterative::{hard_margin, soft_share};
 use crate::search::limits::SearchLimits;
 use crate::search::maze::Maze;
 use crate::search::pvs::Pvs;
@@ -21,10 +21,9 @@ use crate::testing::{PileDifference, TwoPiles};
 /// Generous slack for a loaded machine (the search itself polls the clock every 256 positions).
 const SLACK: Duration = Duration::from_millis(40);
 
-fn config(policy: TimePolicy) -> PvsConfig {
+fn config() -> PvsConfig {
     PvsConfig {
         tt_mb: 1,
-        time_policy: policy,
         ..PvsConfig::full()
     }
 }
@@ -33,7 +32,7 @@ fn config(policy: TimePolicy) -> PvsConfig {
 fn a_timed_search_spends_its_budget_and_returns_within_it() {
     let budget = Duration::from_millis(120);
     let hard = budget - hard_margin(budget);
-    let mut pvs = Pvs::new(HashEvaluator::new(5, 4), config(TimePolicy::Spend));
+    let mut pvs = Pvs::new(HashEvaluator::new(5, 4), config());
     // An endless graph: no proof ends deepening early, only the clock.
     for start in [7, 1234] {
         let state = Maze::new(start, 1 << 40, 0);
@@ -55,26 +54,11 @@ fn a_timed_search_spends_its_budget_and_returns_within_it() {
 }
 
 #[test]
-fn the_old_policy_stays_selectable() {
-    let mut pvs = Pvs::new(HashEvaluator::new(5, 4), config(TimePolicy::Predict));
-    assert!(pvs.name().ends_with("+oldtime"), "{}", pvs.name());
-    let budget = Duration::from_millis(60);
-    let clock = Instant::now();
-    let result = pvs.search(&Maze::new(7, 1 << 40, 0), &SearchLimits::time(budget));
-    assert!(result.best_move.is_some());
-    assert!(clock.elapsed() <= budget + SLACK);
-    let name = crate::search::searcher_by_name::<Maze, _>("pvs-oldtime", HashEvaluator::new(5, 4))
-        .unwrap()
-        .name();
-    assert_eq!(name, pvs.name());
-}
-
-#[test]
 fn a_proven_win_ends_deepening_under_a_depth_limit() {
     let mut proofs = 0;
     for (a, b) in [(3, 0), (5, 2), (6, 3), (9, 4)] {
         let state = TwoPiles::new(a, b, Side::First);
-        let mut pvs = Pvs::new(PileDifference, config(TimePolicy::Spend));
+        let mut pvs = Pvs::new(PileDifference, config());
         let mut depths = Vec::new();
         let mut scores: Vec<Score> = Vec::new();
         let result = pvs.search_with(
@@ -86,12 +70,8 @@ fn a_proven_win_ends_deepening_under_a_depth_limit() {
                 scores.push(it.score);
             },
         );
-        // The first iteration whose score is decisive within its horizon (+1: quiescence
-        // finds immediate wins at the horizon) is the last one.
-        let proved = scores
-            .iter()
-            .zip(&depths)
-            .position(|(score, &depth)| score.plies_to_end().is_some_and(|p| p <= depth + 1));
+        // The first iteration whose score is decisive is the last one.
+        let proved = scores.iter().position(|score| score.is_decisive());
         match proved {
             Some(index) => {
                 proofs += 1;
