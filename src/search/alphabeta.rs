@@ -18,6 +18,7 @@ use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
 use crate::search::repetition::Repetitions;
 use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stack::{Frame, frames};
 use crate::search::stats::SearchStats;
 
 /// Fixed-depth fail-soft alpha-beta ([`SearchLimits::depth`], default
@@ -40,37 +41,34 @@ impl<E> AlphaBeta<E> {
 }
 
 /// The state of one search: per-ply buffers allocated once at the start.
-struct Run<'a, G: Game, E> {
+struct AlphaBetaSearch<'a, G: Game, E> {
     evaluator: &'a E,
     watch: LimitWatch,
     stats: SearchStats,
-    /// One move buffer per ply, reused.
-    buffers: Vec<Vec<G::Move>>,
-    /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
-    pv: Vec<Vec<G::Move>>,
+    /// One frame per ply (its move buffer and its line of the triangular PV), reused.
+    stack: Vec<Frame<G::Move>>,
     /// The history and the current line, for a game with a repetition rule.
     repetitions: Option<Repetitions>,
     aborted: bool,
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+impl<'a, G: Game, E: Evaluator<G>> AlphaBetaSearch<'a, G, E> {
     fn new(evaluator: &'a E, limits: &SearchLimits, root: &G, history: &[u64], depth: u32) -> Self {
         let plies = depth as usize + 2;
-        Run {
+        AlphaBetaSearch {
             repetitions: Repetitions::new(root, history, plies),
             evaluator,
             watch: LimitWatch::new(limits),
             stats: SearchStats::default(),
-            buffers: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            stack: frames(plies),
             aborted: false,
         }
     }
 
     /// The fail-soft alpha-beta value of `state` for its side to move, `depth` plies deep,
-    /// `ply` plies below the root. Fills `self.pv[ply]` when the value is inside the window.
+    /// `ply` plies below the root. Fills the PV of its frame when the value is inside the window.
     fn value(&mut self, state: &G, depth: u32, ply: usize, mut alpha: Score, beta: Score) -> Score {
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         if let Some(outcome) = state.outcome() {
             self.stats.leaves += 1;
@@ -80,9 +78,10 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
             self.stats.leaves += 1;
             return self.evaluator.evaluate(state);
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let mut frame = std::mem::take(&mut self.stack[ply]);
+        let moves = &mut frame.moves;
         moves.clear();
-        state.generate_moves(&mut moves);
+        state.generate_moves(moves);
         let mut best = -Score::INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             if self.watch.should_stop(self.stats.nodes) {
@@ -97,7 +96,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
                 .and_then(|repetitions| repetitions.outcome(&child, state.side_to_move(), ply + 1));
             let value = if let Some(outcome) = repeated {
                 // The repetition rule ends the game here: a finished position.
-                self.pv[ply + 1].clear();
+                self.stack[ply + 1].pv.clear();
                 self.stats.seldepth = self.stats.seldepth.max(ply as u32 + 1);
                 self.stats.leaves += 1;
                 let value = Score::terminal(outcome, child.side_to_move(), ply as u32 + 1);
@@ -118,10 +117,9 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
                 best = value;
                 if value > alpha {
                     alpha = value;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    frame.pv.clear();
+                    frame.pv.push(mv);
+                    frame.pv.extend_from_slice(&self.stack[ply + 1].pv);
                     if value >= beta {
                         self.stats.cutoffs += 1;
                         if i == 0 {
@@ -132,7 +130,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
                 }
             }
         }
-        self.buffers[ply] = moves;
+        self.stack[ply] = frame;
         best
     }
 }
@@ -150,12 +148,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run =
-            Run::<G, E>::new(&self.evaluator, limits, state, history.before(state), depth);
+        let mut run = AlphaBetaSearch::<G, E>::new(
+            &self.evaluator,
+            limits,
+            state,
+            history.before(state),
+            depth,
+        );
         let score = run.value(state, depth, 0, -Score::INFINITY, Score::INFINITY);
         let mut stats = run.stats;
         stats.elapsed = run.watch.start().elapsed();
-        let pv = std::mem::take(&mut run.pv[0]);
+        let pv = std::mem::take(&mut run.stack[0].pv);
         if !run.aborted {
             stats.nodes_per_depth = vec![0; depth as usize - 1];
             stats.nodes_per_depth.push(stats.nodes);

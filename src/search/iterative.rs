@@ -31,9 +31,6 @@ use crate::search::limits::SearchLimits;
 use crate::search::searcher::Iteration;
 use crate::search::stats::SearchStats;
 
-/// The deepest iteration when no depth limit is given.
-pub const MAX_DEPTH: u32 = 120;
-
 /// Predicted growth of an iteration's time over the last one, when only one is known.
 const DEFAULT_GROWTH: f64 = 4.0;
 /// Bounds of the predicted growth (measured growth is noisy for tiny iterations).

@@ -50,11 +50,9 @@ pub struct Minimax<E> {
     quiescence: bool,
 }
 
-/// The most plies quiescence search goes below the horizon (see the module docs); PVS uses the
-/// same cap.
-pub const QUIESCENCE_PLIES: u32 = 16;
+pub use crate::search::stack::QUIESCENCE_PLIES;
 
-struct Run<'a, G: Game, E> {
+struct MinimaxSearch<'a, G: Game, E> {
     evaluator: &'a E,
     quiescence: bool,
     limits: &'a SearchLimits,
@@ -121,7 +119,7 @@ impl<E> Minimax<E> {
         E: Evaluator<G>,
     {
         let limits = SearchLimits::depth(depth);
-        let mut run = Run::<G, E>::new(
+        let mut run = MinimaxSearch::<G, E>::new(
             &self.evaluator,
             self.quiescence,
             &limits,
@@ -141,7 +139,7 @@ impl<E> Minimax<E> {
     }
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
+impl<'a, G: Game, E: Evaluator<G>> MinimaxSearch<'a, G, E> {
     fn new(
         evaluator: &'a E,
         quiescence: bool,
@@ -150,7 +148,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
         depth: u32,
     ) -> Self {
         let plies = depth as usize + QUIESCENCE_PLIES as usize + 2;
-        Run {
+        MinimaxSearch {
             repetitions: Repetitions::new(root, history.before(root), plies),
             evaluator,
             quiescence,
@@ -220,7 +218,7 @@ impl<'a, G: Game, E: Evaluator<G>> Run<'a, G, E> {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
+impl<G: Game, E: Evaluator<G>> MinimaxSearch<'_, G, E> {
     /// `q(state, k)` of the module docs, `ply` plies below the root.
     fn quiescence_value(&mut self, state: &G, k: u32, ply: usize) -> Score {
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
@@ -279,7 +277,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
         let depth = limits.depth.unwrap_or(SearchLimits::DEFAULT_DEPTH).max(1);
-        let mut run = Run::<G, E>::new(
+        let mut run = MinimaxSearch::<G, E>::new(
             &self.evaluator,
             self.quiescence,
             limits,

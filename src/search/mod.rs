@@ -27,6 +27,7 @@ pub mod ponder;
 pub mod pvs;
 pub mod repetition;
 pub(crate) mod searcher;
+pub(crate) mod stack;
 pub mod stats;
 pub(crate) mod tt;
 

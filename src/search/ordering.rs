@@ -17,7 +17,7 @@
 
 use crate::game::{Game, MoveClass};
 
-pub use crate::search::heuristics::{History, Killers};
+use crate::search::heuristics::History;
 
 /// Ordering score of an immediate win.
 const WIN_SCORE: i32 = 1 << 30;
@@ -311,6 +311,7 @@ mod tests {
     use super::*;
     use crate::game::Side;
     use crate::search::heuristics::HISTORY_MAX;
+    use crate::search::heuristics::Killers;
     use crate::testing::{Take, TwoPiles};
 
     fn order(

@@ -8,10 +8,10 @@
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::search::config::PvsConfig;
-use crate::search::iterative::MAX_DEPTH;
 use crate::search::limits::SearchLimits;
 use crate::search::pvs::Pvs;
 use crate::search::searcher::Searcher;
+use crate::search::stack::MAX_DEPTH;
 
 /// A corridor of single steps, always threatened, a draw at its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,24 +6,24 @@
 //! remembered principal variation nor the last score, so the answer stays that of the last
 //! completed iteration.
 
-use super::{ASPIRATION_WINDOW, Run};
+use super::thread::{ASPIRATION_WINDOW, ThreadSearch};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::DepthSearch;
 use crate::search::limits::LimitWatch;
 use crate::search::stats::SearchStats;
 
-impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
+impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for ThreadSearch<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
-        self.root_depth = depth;
-        self.root_best = None;
+        self.iteration.depth = depth;
+        self.iteration.best = None;
         self.aborted = false;
         self.watch.begin_iteration(depth);
         // A table resized since the last iteration is taken up now.
-        if let Some(shared) = self.shared_tt {
-            self.tt = Some(shared.snapshot());
+        if let Some(shared) = self.tt.shared {
+            self.tt.snapshot = Some(shared.snapshot());
         }
-        let score = match self.last_score {
+        let score = match self.iteration.last_score {
             Some(last) if self.config.aspiration && !last.is_decisive() => {
                 // Narrow window around the last score, widened on each failure.
                 let mut width = ASPIRATION_WINDOW;
@@ -45,30 +45,31 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for Run<'_, G, E> {
         if self.aborted {
             return None;
         }
-        self.last_score = Some(score);
-        self.best_line.clone_from(&self.pv[0]);
+        self.iteration.last_score = Some(score);
+        self.iteration.best_line.clone_from(&self.stack[0].pv);
         Some(score)
     }
 
     fn pv(&self) -> &[G::Move] {
-        &self.best_line
+        &self.iteration.best_line
     }
 
     fn stats(&self) -> SearchStats {
         let mut stats = self.stats.clone();
         stats.elapsed = self.watch.start().elapsed();
-        if let Some(tt) = self.tt.as_deref() {
+        if let Some(tt) = self.tt.snapshot.as_deref() {
             stats.tt_fill = tt.fill();
             stats.tt_fill_by_depth = tt.fill_by_depth();
             let used = self
-                .tt_probes
+                .tt
+                .probes
                 .iter()
                 .rposition(|&n| n > 0)
                 .map_or(0, |d| d + 1);
-            stats.tt_probes_by_depth = self.tt_probes[..used].to_vec();
-            stats.tt_hits_by_depth = self.tt_hits[..used].to_vec();
-            stats.tt_probes = self.tt_probes.iter().sum();
-            stats.tt_hits = self.tt_hits.iter().sum();
+            stats.tt_probes_by_depth = self.tt.probes[..used].to_vec();
+            stats.tt_hits_by_depth = self.tt.hits[..used].to_vec();
+            stats.tt_probes = self.tt.probes.iter().sum();
+            stats.tt_hits = self.tt.hits.iter().sum();
         }
         stats
     }

@@ -37,9 +37,10 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::Pvs;
 use super::busy::Busy;
 use super::root::answer;
-use super::{Pvs, Run, ThreadTables};
+use super::thread::{ThreadSearch, ThreadTables};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen, is_proven};
@@ -87,7 +88,7 @@ impl<M: Copy> Shared<M> {
 /// reports the nodes of all threads in its iterations, and takes over a helper's iteration at
 /// least as deep as its own when that completes first.
 struct MainThread<'r, 'a, G: Game, E> {
-    run: Run<'a, G, E>,
+    run: ThreadSearch<'a, G, E>,
     shared: &'r Shared<G::Move>,
     /// The depth of the last completed (or taken over) iteration.
     reached: u32,
@@ -104,9 +105,9 @@ impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let iteration = best.as_ref().filter(|b| b.depth >= depth)?;
         self.run.aborted = false;
-        self.run.root_best = None;
-        self.run.best_line.clone_from(&iteration.pv);
-        self.run.last_score = Some(iteration.score);
+        self.run.iteration.best = None;
+        self.run.iteration.best_line.clone_from(&iteration.pv);
+        self.run.iteration.last_score = Some(iteration.score);
         self.reached = iteration.depth;
         Some(iteration.score)
     }
@@ -152,7 +153,7 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E>
 /// A helper thread's deepening (see the module docs); returns its statistics.
 fn helper<G: Game, E: Evaluator<G>>(
     index: usize,
-    mut run: Run<'_, G, E>,
+    mut run: ThreadSearch<'_, G, E>,
     shared: &Shared<G::Move>,
     (first, last): (u32, u32),
     stop_when_proven: bool,
@@ -263,7 +264,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     let watch = LimitWatch::with_shared(limits, Arc::clone(&shared.limits))
                         .started_at(start);
                     scope.spawn(move || {
-                        let mut run = Run::new(state, evaluator, config, tt, tables, watch, last);
+                        let mut run =
+                            ThreadSearch::new(state, evaluator, config, tt, tables, watch, last);
                         run.track_repetitions(history);
                         run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
@@ -273,7 +275,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let watch =
                 LimitWatch::with_shared(limits, Arc::clone(&shared.limits)).started_at(start);
             let mut main = MainThread {
-                run: Run::new(state, evaluator, config, tt, tables, watch, last),
+                run: ThreadSearch::new(state, evaluator, config, tt, tables, watch, last),
                 shared,
                 reached: 0,
             };
@@ -294,7 +296,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-            let partial = main.run.root_best.filter(|_| main.run.aborted);
+            let partial = main.run.iteration.best.filter(|_| main.run.aborted);
             (completed, partial, stats)
         });
         stats.elapsed = start.elapsed();

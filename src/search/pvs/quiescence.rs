@@ -6,12 +6,12 @@
 //! value-exact; a node with an immediate win returns `win_in(ply + 1)` without playing it, the
 //! value that win has anyway.
 
-use super::Run;
+use super::thread::ThreadSearch;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
-use crate::search::minimax::QUIESCENCE_PLIES;
+use crate::search::stack::QUIESCENCE_PLIES;
 
-impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
+impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
     /// Quiescence: the fail-soft value of `state` when only noisy moves are searched and the side
     /// to move may stand pat on the evaluation; `qply` plies below the horizon (at
     /// [`QUIESCENCE_PLIES`] the evaluation is final). The same tree as
@@ -24,9 +24,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         mut alpha: Score,
         beta: Score,
     ) -> Score {
-        if ply as u32 > self.stats.seldepth {
-            self.stats.seldepth = ply as u32;
-        }
+        self.reach(ply);
         if let Some(outcome) = state.outcome() {
             self.stats.leaves += 1;
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
@@ -40,13 +38,13 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         if stand_pat > alpha {
             alpha = stand_pat;
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
         moves.clear();
         state.generate_noisy_moves(&mut moves);
         // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
         // be worth here: the value is known without playing it.
         if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
-            self.moves[ply] = moves;
+            self.stack[ply].moves = moves;
             return Score::win_in(ply as u32 + 1);
         }
         let side = state.side_to_move();
@@ -64,9 +62,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
             };
             let value = if let Some(outcome) = repeated {
                 // The repetition rule ends the game here: a finished position.
-                if ply as u32 + 1 > self.stats.seldepth {
-                    self.stats.seldepth = ply as u32 + 1;
-                }
+                self.reach(ply + 1);
                 self.stats.leaves += 1;
                 let value = Score::terminal(outcome, child.side_to_move(), ply as u32 + 1);
                 if child.side_to_move() == side {
@@ -92,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
                 }
             }
         }
-        self.moves[ply] = moves;
+        self.stack[ply].moves = moves;
         best
     }
 }

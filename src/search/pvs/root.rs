@@ -6,13 +6,15 @@
 //! last completed iteration, unless the interrupted one had already proved another root move
 //! better (see the module docs of [`super`]).
 
-use super::{Pvs, Run};
+use super::Pvs;
+use super::thread::ThreadSearch;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, GameHistory};
-use crate::search::iterative::{DepthSearch, MAX_DEPTH, deepen, hard_limits};
+use crate::search::iterative::{DepthSearch, deepen, hard_limits};
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
 use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
 
 /// The most threads one search may use.
@@ -111,7 +113,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
                 on_iteration,
             );
         }
-        let mut run = Run::new(
+        let mut run = ThreadSearch::new(
             state,
             &self.evaluator,
             self.config,
@@ -123,7 +125,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         run.track_repetitions(history.before(state));
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
-        let partial = run.root_best.filter(|_| run.aborted);
+        let partial = run.iteration.best.filter(|_| run.aborted);
         answer(state, &self.evaluator, completed, partial, stats)
     }
 

@@ -1,0 +1,74 @@
+//! The per-ply stack frames of the alpha-beta searchers ([`crate::search::AlphaBeta`],
+//! [`crate::search::Pvs`] and its quiescence search) and the depth constants their sizes follow.
+//!
+//! Key invariant: every buffer a node needs (its moves, their ordering scores, its principal
+//! variation, the moves it puts off) lives in the frame of its ply, built with its capacity when
+//! the search starts: the node loop reuses them and allocates nothing.
+
+/// The deepest iteration when no depth limit is given (and the deepest any iteration goes).
+pub const MAX_DEPTH: u32 = 120;
+
+/// The most plies quiescence search goes below the horizon (see
+/// [`crate::search::minimax`]); minimax-with-quiescence and PVS use the same cap.
+pub const QUIESCENCE_PLIES: u32 = 16;
+
+/// Room each move buffer starts with (more than most games' move count).
+const MOVES_CAPACITY: usize = 64;
+
+/// The plies a search to `depth` can reach: threat extensions (granted only while `ply` is below
+/// the nominal depth, one ply each) can double a line, then quiescence adds its own plies, plus
+/// the root and a spare.
+#[must_use]
+pub const fn stack_plies(depth: u32) -> usize {
+    2 * depth as usize + QUIESCENCE_PLIES as usize + 2
+}
+
+/// A move handed out by a move picker, with what the search decides by: its place in the
+/// node's order (1 for the first) and whether it is a plain quiet move (no table move, noisy
+/// move or killer), which late-move reductions look at.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pick<M> {
+    /// The move.
+    pub mv: M,
+    /// Its place in the order the node searches its moves, from 1.
+    pub order: usize,
+    /// Is it a plain quiet move?
+    pub plain_quiet: bool,
+}
+
+/// The buffers of one node, at one ply of the line being searched.
+#[derive(Clone, Debug)]
+pub struct Frame<M> {
+    /// The node's moves (generated into, in the picker's stages).
+    pub moves: Vec<M>,
+    /// The ordering scores of `moves`.
+    pub scores: Vec<i32>,
+    /// The principal variation from this node (triangular: built from the child's).
+    pub pv: Vec<M>,
+    /// Moves put off because another thread is searching them (threaded searches only).
+    pub deferred: Vec<Pick<M>>,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Frame<M> {
+        Frame {
+            moves: Vec::new(),
+            scores: Vec::new(),
+            pv: Vec::new(),
+            deferred: Vec::new(),
+        }
+    }
+}
+
+/// One frame per ply, `plies` of them, each with its buffers' capacity reserved.
+#[must_use]
+pub fn frames<M>(plies: usize) -> Vec<Frame<M>> {
+    (0..plies)
+        .map(|_| Frame {
+            moves: Vec::with_capacity(MOVES_CAPACITY),
+            scores: Vec::with_capacity(MOVES_CAPACITY),
+            pv: Vec::with_capacity(plies),
+            deferred: Vec::with_capacity(MOVES_CAPACITY),
+        })
+        .collect()
+}
