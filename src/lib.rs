@@ -72,4 +72,4 @@ pub mod testing;
 pub use eval::{Evaluator, Score, Tunable};
 pub use game::{Game, GameHistory, MoveClass, Outcome, Side};
 pub use notation::{Notation, NotationError};
-pub use search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+pub use search::{Iteration, Pv, SearchLimits, SearchResult, SearchStats, Searcher};

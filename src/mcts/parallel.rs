@@ -22,6 +22,7 @@ use super::tree::Tree;
 use super::worker::{Worker, lock};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
+use crate::search::Pv;
 use crate::search::limits::SearchLimits;
 
 /// Iterations of the first progress report of the main worker; the next ones come at each
@@ -139,7 +140,7 @@ pub(super) fn run_tree<G: Game>(
 
 /// The best move, score and line of one tree as it stands, for progress reports during a
 /// search (the final answer merges the trees of root parallelism).
-pub(super) fn snapshot<M: Copy>(tree: &Tree<M>, eval_scale: f64) -> (Option<M>, Score, Vec<M>) {
+pub(super) fn snapshot<M: Copy>(tree: &Tree<M>, eval_scale: f64) -> (Option<M>, Score, Pv<M>) {
     match most_visited_child(tree, 0) {
         Some(child) => {
             let side = tree.node(0).side;
@@ -149,6 +150,6 @@ pub(super) fn snapshot<M: Copy>(tree: &Tree<M>, eval_scale: f64) -> (Option<M>, 
                 .unwrap_or_else(|| score_of_probability(node.mean(), eval_scale));
             (node.mv, score, pv_line(tree, child))
         }
-        None => (None, Score::DRAW, Vec::new()),
+        None => (None, Score::DRAW, Pv::new()),
     }
 }

@@ -27,7 +27,7 @@ use crate::eval::{Evaluator, Score};
 use crate::game::{Game, GameHistory, Side};
 use crate::rng::SplitMix64;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stats::SearchStats;
 
 /// What the search knows about one root move (merged over the trees).
@@ -130,7 +130,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     }
 
     /// Best move, score and principal variation from the trees as they are.
-    fn answer(&self) -> (Option<G::Move>, Score, Vec<G::Move>) {
+    fn answer(&self) -> (Option<G::Move>, Score, Pv<G::Move>) {
         let proving = self.workers.iter().find(|w| w.tree.node(0).proof.is_some());
         if let Some(worker) = proving {
             let tree = &worker.tree;
@@ -156,7 +156,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     .then(kb.cmp(ka))
             });
         let Some((k, best)) = best else {
-            return (None, Score::DRAW, Vec::new());
+            return (None, Score::DRAW, Pv::new());
         };
         let tree = &self.workers[0].tree;
         let child = tree

@@ -7,6 +7,7 @@
 //! which a descent never enters.
 
 use super::tree::Tree;
+use crate::search::Pv;
 
 /// The child of `index` to descend into: the first unvisited child in order, otherwise the one
 /// maximising `mean + exploration * sqrt(ln(parent visits) / child visits)`, the mean being the
@@ -60,8 +61,9 @@ pub fn most_visited_child<M: Copy>(tree: &Tree<M>, index: usize) -> Option<usize
 
 /// The line from the root through `child`: then proven moves where the node is proven, the
 /// most visited child elsewhere, while the children have been visited.
-pub(crate) fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Vec<M> {
-    let mut line = vec![tree.node(child).mv.expect("a child has a move")];
+pub(crate) fn pv_line<M: Copy>(tree: &Tree<M>, child: usize) -> Pv<M> {
+    let mut line = Pv::new();
+    line.push(tree.node(child).mv.expect("a child has a move"));
     let mut index = child;
     while line.len() < crate::eval::Score::MAX_PLY as usize {
         let node = tree.node(index);

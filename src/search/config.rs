@@ -16,8 +16,7 @@ pub struct PvsConfig {
     pub tt_mb: usize,
     /// The table is probed and written only at nodes with at least this many plies left (1: at
     /// every node above the horizon); `None` takes the game's hint,
-    /// [`crate::Game::table_min_depth`] (Onitama's 2 reaches depth 12 on its bench about 9%
-    /// sooner than 1; tafl's 1 is 18% faster than 2).
+    /// [`crate::Game::table_min_depth`] (what the hints rest on: `docs/experiments.md`).
     pub tt_min_depth: Option<u32>,
     /// Take table cutoffs only from entries of exactly the remaining depth (value-exact against
     /// minimax); off: from entries at least that deep (stronger).
@@ -40,16 +39,15 @@ pub struct PvsConfig {
     pub threat_extensions: bool,
     /// Threat extensions are granted only at nodes with at least this many plies left (1, or 0:
     /// at every node inside the nominal depth with a ply left). Extensions near the horizon are
-    /// the most numerous and the least useful: on the Onitama bench, 4 reaches depth 12 with 66%
-    /// of the positions of 1 and proves the sample win with 81%; at 100 ms per move it scored
-    /// +27 (-33, +89) Elo against 1 over 128 games (+60 in an earlier run; level on Brandub).
+    /// the most numerous and the least useful (the default's measurements:
+    /// `docs/experiments.md`).
     pub extension_depth: u32,
     /// Late-move reductions: at non-PV nodes at least 3 plies deep, plain quiet moves after the
     /// first three are searched one ply shallower with a null window first, and again at full
     /// depth only if they beat alpha. Not value-exact (off in the ladders).
     pub late_move_reductions: bool,
     /// Aspiration windows around the previous iteration's score (off by default: measured no
-    /// better on Onitama, see the crate's commit history).
+    /// better, see `docs/experiments.md`).
     pub aspiration: bool,
     /// Search threads (Lazy SMP sharing the table, [`crate::search::Pvs`]); 1 keeps the search
     /// deterministic. More threads are value-exact in the ladders too, but their node counts
@@ -62,8 +60,8 @@ impl PvsConfig {
     const LADDER_TT_MB: usize = 4;
 
     /// Everything on, deeper table entries cut, 16 MB table (a larger table costs more time per
-    /// position in cache and TLB misses than it saves in positions: measured on Onitama, 64 MB
-    /// took 18% more CPU time to depth 11 over the eight bench deals for 0.4% fewer positions).
+    /// position in cache and TLB misses than it saves in positions; measured in
+    /// `docs/experiments.md`).
     #[must_use]
     pub fn full() -> PvsConfig {
         PvsConfig {

@@ -28,7 +28,7 @@ use std::time::Duration;
 use crate::eval::Score;
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::Iteration;
+use crate::search::searcher::{Iteration, Pv};
 use crate::search::stats::SearchStats;
 
 /// Predicted growth of an iteration's time over the last one, when only one is known.
@@ -167,7 +167,7 @@ pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
             depth,
             seldepth: stats.seldepth,
             score,
-            pv: search.pv().to_vec(),
+            pv: Pv::from_slice(search.pv()),
             stats,
         };
         tracing::debug!(

@@ -29,7 +29,7 @@ use crate::eval::{Evaluator, Score};
 use crate::game::{Game, GameHistory};
 use crate::search::limits::SearchLimits;
 use crate::search::repetition::Repetitions;
-use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stats::SearchStats;
 
 /// The value of `child` seen from the side to move in `parent`.
@@ -61,7 +61,7 @@ struct MinimaxSearch<'a, G: Game, E> {
     /// One move buffer per ply, reused.
     buffers: Vec<Vec<G::Move>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
-    pv: Vec<Vec<G::Move>>,
+    pv: Vec<Pv<G::Move>>,
     /// The history and the current line, for a game with a repetition rule.
     repetitions: Option<Repetitions>,
     aborted: bool,
@@ -156,7 +156,7 @@ impl<'a, G: Game, E: Evaluator<G>> MinimaxSearch<'a, G, E> {
             start: Instant::now(),
             stats: SearchStats::default(),
             buffers: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            pv: (0..plies).map(|_| Pv::with_capacity(plies)).collect(),
             aborted: false,
         }
     }

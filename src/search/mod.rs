@@ -44,7 +44,7 @@ pub use minimax::Minimax;
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs, PvsConfig};
 pub use repetition::Repetitions;
-pub use searcher::{Iteration, SearchResult, Searcher};
+pub use searcher::{Iteration, PV_INLINE, Pv, SearchResult, Searcher};
 pub use stats::SearchStats;
 pub use tt::SharedTable;
 

@@ -5,10 +5,20 @@
 //! it) apart from how long it may search ([`SearchLimits`]); the answer's move is legal in the
 //! position, or `None` exactly when the position is over.
 
+use smallvec::SmallVec;
+
 use crate::eval::Score;
 use crate::game::{Game, GameHistory, Outcome, Side};
 use crate::search::limits::SearchLimits;
 use crate::search::stats::SearchStats;
+
+/// Moves of a principal variation kept inline, without a heap allocation (a longer line spills
+/// to the heap once).
+pub const PV_INLINE: usize = 32;
+
+/// A principal variation, best move first: a [`SmallVec`] holding [`PV_INLINE`] moves inline,
+/// so that reporting an iteration or answering a search allocates nothing for the usual line.
+pub type Pv<M> = SmallVec<[M; PV_INLINE]>;
 
 /// What one completed iteration of a search found (one line of an analysis report).
 #[derive(Clone, Debug)]
@@ -20,7 +30,7 @@ pub struct Iteration<M> {
     /// The root value for the side to move.
     pub score: Score,
     /// The principal variation, best move first.
-    pub pv: Vec<M>,
+    pub pv: Pv<M>,
     /// Statistics of the whole search so far.
     pub stats: SearchStats,
 }
@@ -33,7 +43,7 @@ pub struct SearchResult<M> {
     /// The root value for the side to move (of the last completed iteration).
     pub score: Score,
     /// The principal variation, starting with `best_move`.
-    pub pv: Vec<M>,
+    pub pv: Pv<M>,
     /// The depth of the last completed iteration.
     pub depth: u32,
     /// Statistics of the whole search.
@@ -48,7 +58,7 @@ impl<M> SearchResult<M> {
         SearchResult {
             best_move: None,
             score: Score::terminal(outcome, to_move, 0),
-            pv: Vec::new(),
+            pv: Pv::new(),
             depth: 0,
             stats: SearchStats::default(),
         }

@@ -12,6 +12,8 @@ pub const MAX_DEPTH: u32 = 120;
 /// [`crate::search::minimax`]); minimax-with-quiescence and PVS use the same cap.
 pub const QUIESCENCE_PLIES: u32 = 16;
 
+use crate::search::searcher::Pv;
+
 /// Room each move buffer starts with (more than most games' move count).
 const MOVES_CAPACITY: usize = 64;
 
@@ -44,7 +46,7 @@ pub struct Frame<M> {
     /// The ordering scores of `moves`.
     pub scores: Vec<i32>,
     /// The principal variation from this node (triangular: built from the child's).
-    pub pv: Vec<M>,
+    pub pv: Pv<M>,
     /// Moves put off because another thread is searching them (threaded searches only).
     pub deferred: Vec<Pick<M>>,
 }
@@ -54,7 +56,7 @@ impl<M> Default for Frame<M> {
         Frame {
             moves: Vec::new(),
             scores: Vec::new(),
-            pv: Vec::new(),
+            pv: Pv::new(),
             deferred: Vec::new(),
         }
     }
@@ -67,7 +69,7 @@ pub fn frames<M>(plies: usize) -> Vec<Frame<M>> {
         .map(|_| Frame {
             moves: Vec::with_capacity(MOVES_CAPACITY),
             scores: Vec::with_capacity(MOVES_CAPACITY),
-            pv: Vec::with_capacity(plies),
+            pv: Pv::with_capacity(plies),
             deferred: Vec::with_capacity(MOVES_CAPACITY),
         })
         .collect()

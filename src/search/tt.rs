@@ -23,8 +23,7 @@
 //!
 //! # Memory
 //! The slots are one zeroed allocation, which the operating system maps lazily: a table costs
-//! no time to set up and no memory until searches touch it (a 16 MB table used to cost about
-//! 11 ms per process start, writing zeros). Emptying a shared table swaps in a fresh one for the
+//! no time to set up and no memory until searches touch it. Emptying a shared table swaps in a fresh one for the
 //! same reason ([`SharedTable::clear`]).
 //!
 //! # Sharing

@@ -411,7 +411,7 @@ impl OtepEngine {
         let line = if result.pv.is_empty() {
             result.best_move.map(|m| vec![m]).unwrap_or_default()
         } else {
-            result.pv.clone()
+            result.pv.to_vec()
         };
         if line.is_empty() {
             return vec![error("cannot analyze: no legal move")];

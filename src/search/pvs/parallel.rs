@@ -46,14 +46,14 @@ use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen, is_proven};
 use crate::search::limits::SearchLimits;
 use crate::search::limits::{LimitWatch, SharedLimits};
-use crate::search::searcher::{Iteration, SearchResult};
+use crate::search::searcher::{Iteration, Pv, SearchResult};
 use crate::search::stats::SearchStats;
 
 /// A completed iteration of a helper thread.
 struct HelperIteration<M> {
     depth: u32,
     score: Score,
-    pv: Vec<M>,
+    pv: Pv<M>,
 }
 
 /// What the threads of one search share besides the table.
@@ -78,7 +78,7 @@ impl<M: Copy> Shared<M> {
             *best = Some(HelperIteration {
                 depth,
                 score,
-                pv: pv.to_vec(),
+                pv: Pv::from_slice(pv),
             });
         }
     }

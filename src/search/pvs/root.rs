@@ -13,7 +13,7 @@ use crate::game::{Game, GameHistory};
 use crate::search::iterative::{DepthSearch, deepen, hard_limits};
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
 
@@ -47,7 +47,7 @@ pub(super) fn answer<G: Game, E: Evaluator<G>>(
             SearchResult {
                 best_move: Some(mv),
                 score,
-                pv: vec![mv],
+                pv: Pv::from_slice(&[mv]),
                 depth: iteration.depth,
                 stats,
             }
@@ -69,7 +69,7 @@ pub(super) fn answer<G: Game, E: Evaluator<G>>(
             SearchResult {
                 best_move: partial.map(|(mv, _, _)| mv).or(moves.first().copied()),
                 score: partial.map_or_else(|| evaluator.evaluate(state), |p| p.1),
-                pv: Vec::new(),
+                pv: Pv::new(),
                 depth: 0,
                 stats,
             }

@@ -17,6 +17,7 @@ use crate::search::heuristics::{History, Killers};
 use crate::search::limits::LimitWatch;
 use crate::search::ordering::MovePicker;
 use crate::search::repetition::{self, Repetitions};
+use crate::search::searcher::Pv;
 use crate::search::stack::{Frame, MAX_DEPTH, Pick, frames, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
@@ -81,7 +82,7 @@ pub(super) struct RootState<M> {
     /// The nominal depth of the iteration being searched.
     pub(super) depth: u32,
     /// The PV of the last completed iteration (its first move is searched first next time).
-    pub(super) best_line: Vec<M>,
+    pub(super) best_line: Pv<M>,
     /// The score of the last completed iteration (for aspiration windows).
     pub(super) last_score: Option<Score>,
     /// The best root move of the iteration being searched so far (with its value, and whether
@@ -142,7 +143,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             busy: None,
             iteration: RootState {
                 depth: 0,
-                best_line: Vec::with_capacity(plies),
+                best_line: Pv::with_capacity(plies),
                 last_score: None,
                 best: None,
             },
