@@ -2,10 +2,17 @@
 //! tests inside `src/` cannot use), and, behind the `testing` feature, for the unit tests of
 //! crates built on plies (the command line's, for one).
 //!
+//! [`Maze`]: a seeded pseudo-random game graph with no end in sight, for tests that need long
+//! searches (threads, pondering, time limits).
+//!
 //! [`TwoPiles`]: two piles of stones; a move takes 1–3 stones from one pile; whoever takes the
 //! last stone of all wins; taking exactly 2 from a pile that still has stones gives the mover an
 //! **extra turn**, so the side to move does not always alternate. Small enough to solve exactly,
 //! full of transpositions (good for catching transposition-table mistakes).
+
+mod maze;
+
+pub use maze::Maze;
 
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass, Outcome, Side};

@@ -32,11 +32,7 @@ pub mod stats;
 pub(crate) mod tt;
 
 #[cfg(test)]
-mod agreement_tests;
-#[cfg(test)]
-pub(crate) mod maze;
-#[cfg(test)]
-mod repetition_tests;
+mod tests;
 
 pub use alphabeta::AlphaBeta;
 pub use limits::SearchLimits;

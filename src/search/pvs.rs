@@ -51,13 +51,7 @@ mod root;
 mod thread;
 
 #[cfg(test)]
-mod extension_tests;
-#[cfg(test)]
-mod resize_tests;
-#[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod time_tests;
 
 /// The principal variation searcher for game `G` with evaluator `E`.
 pub struct Pvs<G: Game, E> {

@@ -57,7 +57,7 @@ fn a_different_evaluator_is_caught() {
 /// full of transpositions, with and without quiescence.
 #[test]
 fn threaded_ladders_agree_with_minimax() {
-    use crate::search::maze::Maze;
+    use crate::testing::Maze;
     let evaluator = HashEvaluator::new(4, 3);
     for threads in [2, 3] {
         let mut searchers = threaded_searchers(&evaluator, threads, false);

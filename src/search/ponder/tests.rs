@@ -12,9 +12,9 @@ use crate::game::{Game, Side};
 use crate::harness::HashEvaluator;
 use crate::search::config::PvsConfig;
 use crate::search::limits::SearchLimits;
-use crate::search::maze::Maze;
 use crate::search::minimax::Minimax;
 use crate::search::pvs::Pvs;
+use crate::testing::Maze;
 
 /// Long enough for a hung search, never reached by a working one.
 const GIVE_UP: Duration = Duration::from_secs(120);

@@ -1,7 +1,13 @@
-//! Tests of the searcher with several threads ([`super::parallel`]): value-exactness against
+//! Unit tests of PVS ([`super`]): threat extensions ([`extension`]), resizing the table while
+//! it searches ([`resize`]), time management ([`time`]); and here, the searcher with several
+//! threads ([`super::parallel`]): value-exactness against
 //! minimax in the exact ladders, soundness at full strength, and that every limit stops every
 //! thread. None depends on timing: each checks what must hold whatever the threads' interleaving
 //! (a helper may even never get to run on a loaded machine).
+
+mod extension;
+mod resize;
+mod time;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,10 +19,10 @@ use crate::game::GameHistory;
 use crate::harness::HashEvaluator;
 use crate::search::config::PvsConfig;
 use crate::search::limits::SearchLimits;
-use crate::search::maze::Maze;
 use crate::search::minimax::Minimax;
 use crate::search::pvs::Pvs;
 use crate::search::searcher::{SearchResult, Searcher};
+use crate::testing::Maze;
 
 /// An endless graph: no transpositions, no finished games.
 fn endless() -> Maze {

@@ -1,4 +1,4 @@
-//! Resizing the transposition table while a search runs ([`super::Pvs::table`]): the search
+//! Resizing the transposition table while a search runs ([`crate::search::Pvs::table`]): the search
 //! takes the new table up at its next iteration with every entry kept, so an exact search gives
 //! minimax's value and, when nothing was evicted, exactly the positions it searches without
 //! the resize.
@@ -11,10 +11,10 @@ use crate::game::GameHistory;
 use crate::harness::HashEvaluator;
 use crate::search::config::PvsConfig;
 use crate::search::limits::SearchLimits;
-use crate::search::maze::Maze;
 use crate::search::minimax::Minimax;
 use crate::search::pvs::Pvs;
 use crate::search::searcher::Searcher;
+use crate::testing::Maze;
 
 /// Small graphs full of transpositions and finished games (a few hundred positions: nothing is
 /// evicted from a ladder table).

@@ -1,4 +1,4 @@
-//! Tests of [`super::Pvs`]'s time management ([`crate::search::iterative`]): a
+//! Tests of [`crate::search::Pvs`]'s time management ([`crate::search::iterative`]): a
 //! time-limited search answers within its budget and spends at least the soft share of it; a
 //! proven win ends deepening even under a depth limit. The timing checks hold on a loaded
 //! machine: they bound the search from outside (a late wake-up only lengthens a search, and the
@@ -13,9 +13,9 @@ use crate::harness::HashEvaluator;
 use crate::search::config::PvsConfig;
 use crate::search::iterative::{hard_margin, soft_share};
 use crate::search::limits::SearchLimits;
-use crate::search::maze::Maze;
 use crate::search::pvs::Pvs;
 use crate::search::searcher::Searcher;
+use crate::testing::Maze;
 use crate::testing::{PileDifference, TwoPiles};
 
 /// Generous slack for a loaded machine (the search itself polls the clock every 256 positions).

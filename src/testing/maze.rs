@@ -1,5 +1,5 @@
 //! [`Maze`]: a seeded pseudo-random game graph for the unit tests of threads and pondering, which
-//! need searches long enough for threads to overlap (the toy games of [`crate::testing`] are
+//! need searches long enough for threads to overlap (the other toy games of [`crate::testing`] are
 //! solved in a few thousand nodes).
 //!
 //! A position is a node of a graph of `nodes` nodes plus the side to move. Each node has 2 to 6
@@ -25,7 +25,7 @@ fn mix(x: u64) -> u64 {
 
 /// A position of the random game graph (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Maze {
+pub struct Maze {
     node: u64,
     to_move: Side,
     nodes: u64,
@@ -35,7 +35,7 @@ pub(crate) struct Maze {
 impl Maze {
     /// Node `node` of a graph of `nodes` nodes of which `terminal` percent are finished games,
     /// first player to move.
-    pub(crate) fn new(node: u64, nodes: u64, terminal: u64) -> Maze {
+    pub fn new(node: u64, nodes: u64, terminal: u64) -> Maze {
         Maze {
             node: node % nodes,
             to_move: Side::First,
@@ -179,26 +179,4 @@ impl Notation for Maze {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::harness::perft::{PerftConvention, perft};
-
-    #[test]
-    fn round_trips_and_has_every_kind_of_node() {
-        let start = Maze::new(3, 500, 20);
-        let text = start.format_position();
-        assert_eq!(Maze::parse_position(&text).unwrap(), start);
-        assert!(Maze::parse_position("1 2").is_err());
-        assert!(start.parse_move("9").is_err());
-        let mut seen = [0; 3];
-        for node in 0..500 {
-            match Maze::new(node, 500, 20).outcome() {
-                None => seen[0] += 1,
-                Some(Outcome::Draw) => seen[1] += 1,
-                Some(Outcome::Win(_)) => seen[2] += 1,
-            }
-        }
-        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
-        assert!(perft(&Maze::start_position(), 4, PerftConvention::Leaf) > 100);
-    }
-}
+mod tests;
