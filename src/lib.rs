@@ -62,6 +62,7 @@ pub mod game;
 pub mod harness;
 pub mod mcts;
 pub mod notation;
+pub mod prelude;
 pub mod rng;
 pub mod search;
 pub mod weights;

@@ -63,8 +63,8 @@ use crate::game::Game;
 use crate::notation::Notation;
 use crate::rng::SplitMix64;
 use crate::search::alphabeta::AlphaBeta;
-use crate::search::pvs::{Pvs, PvsConfig};
 use crate::search::{Minimax, SearchLimits, SearchResult, Searcher};
+use crate::search::{Pvs, PvsConfig};
 
 /// A pseudo-random evaluator: the value of a position is a hash of its Zobrist hash and a seed,
 /// spread over `-spread..=spread` (a small range, so that many positions tie).

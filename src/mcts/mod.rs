@@ -1,17 +1,17 @@
 //! Monte-Carlo tree search: the second search family, generic over any [`crate::Game`] and
 //! [`crate::Evaluator`], behind the same [`crate::Searcher`] interface as alpha-beta.
 //!
-//! - the [`tree`] module: the arena (`Vec` of nodes, children as contiguous index ranges, expanded
+//! - `tree.rs`: the arena (`Vec` of nodes, children as contiguous index ranges, expanded
 //!   lazily, bounded by a node budget);
-//! - the [`selection`] module: UCT (upper confidence bounds on trees);
-//! - the [`playout`] module: light and heavy playout policies, the [`PlayoutPolicy`] hook for game
+//! - `selection.rs`: UCT (upper confidence bounds on trees);
+//! - `playout.rs`: light and heavy playout policies, the [`PlayoutPolicy`] hook for game
 //!   knowledge, the logistic mapping of evaluations to win probabilities;
-//! - the [`worker`] module: one tree's iterations, the MCTS-solver's proof propagation and
+//! - `worker.rs`: one tree's iterations, the MCTS-solver's proof propagation and
 //!   tree reuse;
-//! - the [`search`] module: [`Mcts`] and its answer (most visited move unless proven), run by
+//! - `search.rs`: [`Mcts`] and its answer (most visited move unless proven), run by
 //!   one or more threads: root parallelism (a tree each, merged at the root) or tree parallelism
 //!   (one tree under a lock, with virtual loss), chosen by [`MctsConfig::parallel`];
-//! - the [`names`] module: `mcts` and `mcts-heavy` for the command line and the arena.
+//! - `names.rs`: `mcts` and `mcts-heavy` for the command line and the arena.
 //!
 //! Key invariants:
 //! - rewards and proofs are taken by the side to move of each node, never by alternating signs,
@@ -60,13 +60,13 @@
 //! assert!(result.score.is_win());
 //! ```
 
-pub mod config;
-pub mod names;
+pub(crate) mod config;
+pub(crate) mod names;
 mod parallel;
-pub mod playout;
-pub mod search;
-pub mod selection;
-pub mod stats;
+pub(crate) mod playout;
+pub(crate) mod search;
+pub(crate) mod selection;
+pub(crate) mod stats;
 pub(crate) mod tree;
 pub(crate) mod worker;
 

@@ -21,7 +21,7 @@ pub const HEAVY_TEMPERATURE: f64 = 100.0;
 pub const HEAVY_CUTOFF: u32 = 8;
 
 /// The MCTS searcher called `name` (`mcts`: light playouts, [`MctsConfig::default`]; `mcts-heavy`:
-/// [`HeavyPlayout::softmax`] at [`HEAVY_TEMPERATURE`], cut off after [`HEAVY_CUTOFF`] plies),
+/// [`HeavyPlayout::softmax`] at temperature 100, cut off after 8 plies),
 /// or `None` for any other name.
 pub fn mcts_by_name<G: Game, E: Evaluator<G> + 'static>(
     name: &str,

@@ -14,7 +14,11 @@ use crate::search::Pv;
 /// child's average reward (0..=1) for the side choosing it. Proven children are skipped; `None`
 /// when every child is proven (or there is none). Ties go to the earlier child.
 #[must_use]
-pub fn select_child<M: Copy>(tree: &Tree<M>, index: usize, exploration: f64) -> Option<usize> {
+pub(crate) fn select_child<M: Copy>(
+    tree: &Tree<M>,
+    index: usize,
+    exploration: f64,
+) -> Option<usize> {
     let parent = tree.node(index);
     let scale = exploration * f64::from(parent.visits.max(1)).ln().sqrt();
     let mut best = None;
@@ -41,7 +45,7 @@ pub fn select_child<M: Copy>(tree: &Tree<M>, index: usize, exploration: f64) -> 
 /// at `index` (a proven loss is only chosen when nothing else is left); ties go to the higher
 /// mean, then to the earlier child.
 #[must_use]
-pub fn most_visited_child<M: Copy>(tree: &Tree<M>, index: usize) -> Option<usize> {
+pub(crate) fn most_visited_child<M: Copy>(tree: &Tree<M>, index: usize) -> Option<usize> {
     let side = tree.node(index).side;
     let mut best: Option<(usize, bool, u32, f64)> = None;
     for child in tree.children(index) {

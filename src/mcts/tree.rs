@@ -118,13 +118,6 @@ impl<M: Copy> Tree<M> {
         self.nodes.len()
     }
 
-    /// Never true: the root always exists.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
     /// The node at `index`.
     #[inline]
     #[must_use]

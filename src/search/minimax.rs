@@ -34,7 +34,7 @@ use crate::search::stats::SearchStats;
 
 /// The value of `child` seen from the side to move in `parent`.
 #[inline]
-pub fn from_parent_view<G: Game>(parent: &G, child: &G, child_value: Score) -> Score {
+pub(crate) fn from_parent_view<G: Game>(parent: &G, child: &G, child_value: Score) -> Score {
     if child.side_to_move() == parent.side_to_move() {
         child_value
     } else {

@@ -12,34 +12,35 @@
 //!   (with several threads it is their sum, which depends on timing);
 //! - depth is counted in plies (moves), whoever makes them;
 //! - for a game with a repetition rule every searcher counts each position's occurrences in the
-//!   game's history (the [`crate::game::GameHistory`] given beside the position) and along the searched line, and scores a
-//!   position the rule ends as finished ([`repetition`]); games without the rule pay nothing;
+//!   game's history (the [`crate::game::GameHistory`] given beside the position) and along the
+//!   searched line, and scores a position the rule ends as finished (`repetition.rs`); games
+//!   without the rule pay nothing;
 //! - no heap allocation in the node loop: move buffers are kept per ply and reused.
 
-pub mod alphabeta;
-pub mod config;
+pub(crate) mod alphabeta;
+pub(crate) mod config;
 pub(crate) mod heuristics;
 pub(crate) mod iterative;
 pub(crate) mod limits;
-pub mod minimax;
+pub(crate) mod minimax;
 pub(crate) mod ordering;
-pub mod ponder;
-pub mod pvs;
-pub mod repetition;
+pub(crate) mod ponder;
+pub(crate) mod pvs;
+pub(crate) mod repetition;
 pub(crate) mod searcher;
 pub(crate) mod stack;
-pub mod stats;
+pub(crate) mod stats;
 pub(crate) mod tt;
 
 #[cfg(test)]
 mod tests;
 
 pub use alphabeta::AlphaBeta;
+pub use config::PvsConfig;
 pub use limits::SearchLimits;
-pub use minimax::Minimax;
+pub use minimax::{Minimax, QUIESCENCE_PLIES};
 pub use ponder::{PonderOutcome, Ponderer};
-pub use pvs::{MAX_THREADS, Pvs, PvsConfig};
-pub use repetition::Repetitions;
+pub use pvs::{MAX_THREADS, Pvs};
 pub use searcher::{Iteration, PV_INLINE, Pv, SearchResult, Searcher};
 pub use stats::SearchStats;
 pub use tt::SharedTable;

@@ -37,10 +37,10 @@ use std::sync::Arc;
 
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::search::config::PvsConfig;
 use crate::search::tt::SharedTable;
 use thread::ThreadTables;
 
-pub use crate::search::config::PvsConfig;
 pub use root::MAX_THREADS;
 
 mod busy;

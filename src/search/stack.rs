@@ -9,7 +9,8 @@
 pub const MAX_DEPTH: u32 = 120;
 
 /// The most plies quiescence search goes below the horizon (see
-/// [`crate::search::minimax`]); minimax-with-quiescence and PVS use the same cap.
+/// [`crate::search::Minimax::with_quiescence`]); minimax-with-quiescence and PVS use the same
+/// cap.
 pub const QUIESCENCE_PLIES: u32 = 16;
 
 use crate::search::searcher::Pv;

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use plies::agent::{Agent, RandomAgent, SearchAgent};
-use plies::search::pvs::{Pvs, PvsConfig};
+use plies::search::{Pvs, PvsConfig};
 use plies::{Game, Notation, Outcome, SearchLimits, Side};
 use plies_hus::{Hus, HusEvaluator};
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use plies::search::pvs::{Pvs, PvsConfig};
+use plies::search::{Pvs, PvsConfig};
 use plies::{Game, Notation, SearchLimits, Searcher};
 use plies_onitama::{BENCH_DEALS as DEALS, Onitama, PstEvaluator, SAMPLE_POSITION as SAMPLE};
 

@@ -2,8 +2,8 @@
 //! agrees with plain minimax on root values of a few positions, and every rung of the quiescence
 //! ladder agrees with minimax-with-quiescence.
 
-use plies::search::minimax::Minimax;
-use plies::search::pvs::{Pvs, PvsConfig};
+use plies::search::Minimax;
+use plies::search::{Pvs, PvsConfig};
 use plies::{Notation, Score, SearchLimits, Searcher};
 use plies_onitama::{MaterialEvaluator, Onitama, PstEvaluator};
 

@@ -5,7 +5,7 @@
 //! agent's and the engine's own (no book).
 
 use plies::agent::{Agent, RandomAgent, SearchAgent};
-use plies::search::pvs::{Pvs, PvsConfig};
+use plies::search::{Pvs, PvsConfig};
 use plies::{Game, Outcome, SearchLimits, Side};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 

@@ -28,7 +28,7 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// A table of at most `megabytes` MB (as [`TranspositionTable::new`]).
+    /// A table of at most `megabytes` MB (see the module docs for its layout).
     #[must_use]
     pub fn new(megabytes: usize) -> SharedTable {
         SharedTable::from_table(TranspositionTable::new(megabytes))
@@ -64,7 +64,8 @@ impl SharedTable {
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = resized;
     }
 
-    /// Starts a new search ([`TranspositionTable::new_search`] on the current table).
+    /// Starts a new search: a new generation of entries on the current table, so that the
+    /// previous searches' entries are replaced first.
     pub fn new_search(&self) {
         let _changing = self.changing.lock().unwrap_or_else(|e| e.into_inner());
         self.snapshot().new_search();
