@@ -610,6 +610,7 @@ pub fn run_engine_with(
     if let Some(cap) = options.max_time {
         engine = engine.with_think_cap(cap);
     }
+    tracing::debug!(line = "hello", "otep sent");
     writeln!(output, "hello")?;
     output.flush()?;
     let mut buf = Vec::new();
@@ -619,6 +620,11 @@ pub fn run_engine_with(
         if read == 0 {
             break;
         }
+        tracing::debug!(
+            line = %String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']),
+            cut,
+            "otep received"
+        );
         let replies = if cut {
             vec![error(&format!(
                 "input line longer than {MAX_LINE_BYTES} bytes skipped"
@@ -627,6 +633,7 @@ pub fn run_engine_with(
             engine.handle_bytes(&buf)
         };
         for reply in replies {
+            tracing::debug!(line = %reply, "otep sent");
             writeln!(output, "{reply}")?;
         }
         output.flush()?;

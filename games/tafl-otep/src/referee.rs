@@ -27,6 +27,8 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The command line that started it, naming the engine in trace events.
+    command: String,
 }
 
 impl Engine {
@@ -55,6 +57,7 @@ impl Engine {
             child,
             stdin,
             lines: rx,
+            command: command.to_string(),
         };
         engine
             .expect("hello", Duration::from_secs(10))
@@ -64,6 +67,7 @@ impl Engine {
 
     fn send(&mut self, line: &str) {
         // A dead engine shows up as a missing answer; writing errors are not fatal here.
+        tracing::debug!(engine = %self.command, line, "otep sent");
         let _ = writeln!(self.stdin, "{line}");
         let _ = self.stdin.flush();
     }
@@ -75,6 +79,7 @@ impl Engine {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
+                    tracing::debug!(engine = %self.command, line = %line, "otep received");
                     let (w, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
                     if w == word {
                         return Ok(rest.trim().to_string());
