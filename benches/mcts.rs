@@ -1,7 +1,7 @@
 //! MCTS speed per game: playouts per second (criterion's throughput, one element = one
 //! iteration = one playout from an unproven start position) for light and heavy playouts on
 //! every game: Onitama, Brandub (tafl), Hus, Yinsh and Kalah (the tutorial game in
-//! `cli/examples/kalah`); then the same Onitama search on one thread and on two (tree and root
+//! `games/kalah`); then the same Onitama search on one thread and on two (tree and root
 //! parallelism).
 //!
 //! Key invariant: every measured search runs a fixed number of iterations from a fixed seed on

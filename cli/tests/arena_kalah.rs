@@ -1,4 +1,4 @@
-//! The arena on Kalah (the tutorial game in `cli/examples/kalah`), whose extra turns mean the side to
+//! The arena on Kalah (the tutorial game, crate `plies-kalah` in `games/kalah`), whose extra turns mean the side to
 //! move does not alternate: the arena must keep asking the agent whose side is to move, however
 //! many times in a row, and a searcher must still crush a random mover.
 

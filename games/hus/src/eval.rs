@@ -78,7 +78,7 @@ pub struct HusEvaluator {
 pub const TUNED_WEIGHTS: &str = include_str!("../weights/hus.txt");
 
 impl HusEvaluator {
-    /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the hus bot plays with these.
+    /// The default weights tuned by SPSA (`TUNED_WEIGHTS`); the hus bot plays with these.
     #[must_use]
     pub fn tuned() -> HusEvaluator {
         plies::weights::shipped(HusEvaluator::default(), TUNED_WEIGHTS)

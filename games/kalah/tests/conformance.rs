@@ -3,7 +3,7 @@
 //! catches each kind of bug in a deliberately broken Kalah.
 //!
 //! Key invariant: the expected positions here were worked out by hand from the rules in
-//! `cli/examples/kalah/game.rs`, not printed by the code.
+//! `src/lib.rs`, not printed by the code.
 
 use plies::harness::check_conformance;
 use plies::harness::conformance::Check;

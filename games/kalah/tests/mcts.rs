@@ -1,4 +1,4 @@
-//! MCTS on Kalah (the tutorial game in `cli/examples/kalah`), whose extra turns keep the same side
+//! MCTS on Kalah (the tutorial game, crate `plies-kalah` in `games/kalah`), whose extra turns keep the same side
 //! to move: the solver proves the short wins alpha-beta finds in random positions (and picks a
 //! move alpha-beta scores as winning), the proofs go through extra turns, and MCTS crushes a
 //! random mover.

@@ -31,7 +31,7 @@ pub struct YinshEvaluator {
 pub const TUNED_WEIGHTS: &str = include_str!("../weights/yinsh.txt");
 
 impl YinshEvaluator {
-    /// The default weights tuned by SPSA ([`TUNED_WEIGHTS`]); the yinsh bot plays with these.
+    /// The default weights tuned by SPSA (`TUNED_WEIGHTS`); the yinsh bot plays with these.
     #[must_use]
     pub fn tuned() -> YinshEvaluator {
         plies::weights::shipped(YinshEvaluator::default(), TUNED_WEIGHTS)
