@@ -9,6 +9,10 @@ use std::sync::LazyLock;
 
 /// Number of intersections.
 pub const CELLS: usize = 85;
+/// A set of intersections: bit `i` is cell `i` (walk one with [`plies::bits::set_bits`]).
+pub type CellSet = u128;
+/// Every intersection.
+pub const ALL_CELLS: CellSet = (1 << CELLS) - 1;
 /// Columns A..K.
 pub const COLUMNS: usize = 11;
 
@@ -38,6 +42,7 @@ struct Tables {
     grid: [[u8; 13]; COLUMNS],
     next: [[u8; 6]; CELLS],
     windows: Vec<[u8; 5]>,
+    window_masks: Vec<CellSet>,
     window_dir: Vec<u8>,
 }
 
@@ -86,11 +91,16 @@ fn build() -> Tables {
             }
         }
     }
+    let window_masks = windows
+        .iter()
+        .map(|w| w.iter().fold(0, |set, &c| set | 1 << c))
+        .collect();
     Tables {
         coords,
         grid,
         next,
         windows,
+        window_masks,
         window_dir,
     }
 }
@@ -120,6 +130,12 @@ pub fn coords(cell: usize) -> (usize, usize) {
 #[inline]
 pub fn windows() -> &'static [[u8; 5]] {
     &TABLES.windows
+}
+
+/// The cells of each line of [`windows`] as a set (same order).
+#[inline]
+pub fn window_masks() -> &'static [CellSet] {
+    &TABLES.window_masks
 }
 
 /// The positive direction (`0..3`) of window `i` of [`windows`].
@@ -178,5 +194,14 @@ mod tests {
         let f6 = parse_cell("f6").unwrap();
         assert!((0..6).all(|d| step(f6, d).is_some()));
         assert!(!windows().is_empty());
+        assert_eq!(windows().len(), window_masks().len());
+        for (w, &mask) in windows().iter().zip(window_masks()) {
+            let members: Vec<u32> = (0..128).filter(|&i| mask >> i & 1 == 1).collect();
+            let mut cells: Vec<u32> = w.iter().map(|&c| u32::from(c)).collect();
+            cells.sort_unstable();
+            assert_eq!(members, cells);
+            assert_eq!(mask & !ALL_CELLS, 0);
+        }
+        assert_eq!(ALL_CELLS.count_ones() as usize, CELLS);
     }
 }
