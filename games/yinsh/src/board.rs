@@ -172,36 +172,4 @@ pub fn column_range(column: usize) -> (usize, usize) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn board_shape() {
-        assert_eq!(parse_cell("a1"), None);
-        assert_eq!(parse_cell("a2"), Some(0));
-        assert_eq!(parse_cell("K10"), Some(CELLS - 1));
-        assert_eq!(parse_cell("k11"), None);
-        assert_eq!(parse_cell("e"), None);
-        for cell in 0..CELLS {
-            assert_eq!(parse_cell(&cell_name(cell)), Some(cell));
-            for d in 0..6 {
-                if let Some(n) = step(cell, d) {
-                    assert_eq!(step(n, (d + 3) % 6), Some(cell));
-                }
-            }
-        }
-        // The centre E5... F6 has all six neighbours; A2 (a corner point) has few.
-        let f6 = parse_cell("f6").unwrap();
-        assert!((0..6).all(|d| step(f6, d).is_some()));
-        assert!(!windows().is_empty());
-        assert_eq!(windows().len(), window_masks().len());
-        for (w, &mask) in windows().iter().zip(window_masks()) {
-            let members: Vec<u32> = (0..128).filter(|&i| mask >> i & 1 == 1).collect();
-            let mut cells: Vec<u32> = w.iter().map(|&c| u32::from(c)).collect();
-            cells.sort_unstable();
-            assert_eq!(members, cells);
-            assert_eq!(mask & !ALL_CELLS, 0);
-        }
-        assert_eq!(ALL_CELLS.count_ones() as usize, CELLS);
-    }
-}
+mod tests;
