@@ -109,7 +109,10 @@ fi
 # The run's jobs in the queue (this job itself left out when a next.sbatch job runs this).
 command -v squeue > /dev/null || die "squeue not found: run this where Slurm's commands are"
 queued=$(squeue --noheader --user="${USER:-$(id -un)}" --name="$name-play,$name-merge,$name-next" \
-    --format='%i %T %r' | { grep -v "^${SLURM_JOB_ID:-none} " || true; })
+    --format='%i %T %r') || die "squeue failed: cannot tell whether jobs of $name are queued"
+queued=$({ grep -v "^${SLURM_JOB_ID:-none} " || true; } <<< "$queued")
+listed=$(tr '\n' ';' <<< "$queued")
+listed=${listed:0:80}
 if [ -n "$queued" ]; then
     if [ "$resume" = 1 ] && grep -q ' DependencyNeverSatisfied$' <<< "$queued" &&
         ! grep -qv ' PENDING ' <<< "$queued"; then
@@ -118,9 +121,9 @@ if [ -n "$queued" ]; then
         scancel $ids
         echo "cancelled the run's stalled jobs: $(tr '\n' ' ' <<< "$ids")"
     elif [ "$resume" = 1 ]; then
-        die "jobs of $name are still queued or running, not a stalled chain: $(tr '\n' ';' <<< "$queued") wait for them (or scancel them and wait until squeue shows none), then resume"
+        die "jobs of $name are still queued or running, not a stalled chain ($listed...): wait for them (or scancel them and wait until squeue shows none), then resume"
     else
-        die "jobs of $name are already queued: $(tr '\n' ';' <<< "$queued") if the chain stalled (DependencyNeverSatisfied), use --resume"
+        die "jobs of $name are already queued ($listed...); if the chain stalled (DependencyNeverSatisfied), use --resume"
     fi
 fi
 if [ "$count" -eq 0 ]; then
