@@ -57,6 +57,7 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+pub mod bits;
 pub mod eval;
 pub mod game;
 pub mod harness;

@@ -1,13 +1,16 @@
 //! The scheduler examples of `deploy/` run a real tuning run to the same result as one
-//! unsharded process: `deploy/slurm/submit.sh` against a stand-in `sbatch`, and
-//! `deploy/kubernetes/run.sh` (with `play-job.yaml` and `merge-job.yaml`) against a stand-in
-//! `kubectl`.
+//! unsharded process: `deploy/slurm/submit.sh` against stand-ins for `sbatch`, `squeue` and
+//! `scancel`, and `deploy/kubernetes/run.sh` (with `play-job.yaml` and `merge-job.yaml`)
+//! against a stand-in `kubectl`.
 //!
 //! The stand-ins run each submitted job at once (array tasks and Indexed Job pods side by
-//! side, as a cluster would) and log what they were given, so the test also checks the
+//! side, as a cluster would) and log what they were given, so the tests also check the
 //! dependency chain Slurm would enforce (each merge after its array, each array after the
-//! previous merge). The game binary the scripts call is this test binary re-run as Onitama's
-//! command line (`deploy_child`), so nothing else needs building.
+//! previous merge), windows of iterations submitted by the last job of the previous window,
+//! site options reaching every job, one log file per task in the run's directory, and a
+//! chain stalled by a dead task (Slurm's `DependencyNeverSatisfied`) resumed from the state
+//! on disk. The game binary the scripts call is this test binary re-run as Onitama's command
+//! line (`deploy_child`), so nothing else needs building.
 //!
 //! Key invariant: the expected weights and journal come from an unsharded in-process run of
 //! the same settings, not from numbers written here.
@@ -42,7 +45,7 @@ fn deploy_child() {
         return;
     };
     let argv = std::iter::once("onitama".to_string()).chain(lines.lines().map(String::from));
-    let code = match run(&spec(), argv, &mut std::io::empty(), &mut std::io::sink()) {
+    let code = match run(&spec(), argv, &mut std::io::empty(), &mut std::io::stdout()) {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("{err}");
@@ -85,36 +88,87 @@ fn tools(name: &str) -> PathBuf {
             exe.display()
         ),
     );
-    // sbatch: runs the job now (array tasks at once), prints a job id, logs its options.
+    // A small Slurm: `sbatch` runs a job at once (array tasks side by side) when its
+    // dependency completed, else leaves it pending with Slurm's reason (`Dependency`, or
+    // `DependencyNeverSatisfied` after a failure); the job's output goes to its `--output`
+    // file (failing, as in Slurm, when the directory is missing). `jobs` holds one
+    // `id name state reason` line per job; `sbatch.log` what each submission asked for.
+    // FAKE_SLURM_FAIL=A:T kills task T of the A-th array submitted (it never runs).
     write_script(
         &bin.join("sbatch"),
         r#"#!/bin/bash
 set -e
-log="$(dirname "$0")/sbatch.log"
-id=$(( $( { cat "$log" 2> /dev/null || true; } | wc -l) + 100 ))
-array=""; dependency=""
+here=$(dirname "$0")
+jobs="$here/jobs"
+touch "$jobs"
+id=$(( $(wc -l < "$jobs") + 100 ))
+array=""; dependency=""; name=""; output=""; extra=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --array=*) array=${1#--array=} ;;
         --dependency=*) dependency=${1#--dependency=} ;;
-        --parsable|--export=*) ;;
+        --job-name=*) name=${1#--job-name=} ;;
+        --output=*) output=${1#--output=} ;;
+        --parsable|--export=ALL) ;;
+        --account=*|--partition=*|--mem=*|--time=*) extra="$extra $1" ;;
         -*) echo "sbatch stand-in: unexpected option $1" >&2; exit 1 ;;
         *) break ;;
     esac
     shift
 done
 script=$1; shift
-echo "$id $(basename "$script") array=$array dependency=$dependency" >> "$log"
+echo "$id $(basename "$script") name=$name array=$array dependency=$dependency output=$output extra=${extra# }" >> "$here/sbatch.log"
+reason=None
+if [ -n "$dependency" ]; then
+    case "$(awk -v id="${dependency#afterok:}" '$1 == id { print $3 }' "$jobs")" in
+        COMPLETED) ;;
+        PENDING) reason=Dependency ;;
+        *) reason=DependencyNeverSatisfied ;;
+    esac
+fi
+echo "$id $name PENDING $reason" >> "$jobs"
+if [ "$reason" != None ]; then echo "$id"; exit 0; fi
+set_state() { sed -i "s/^$id .*/$id $name $1 None/" "$jobs"; }
+set_state RUNNING
+log() { local f=${output//%x/$name}; f=${f//%A/$id}; f=${f//%j/$id}; echo "${f//%a/$1}"; }
+failed=0
 if [ -n "$array" ]; then
+    nth=$(grep -c ' array=[0-9]' "$here/sbatch.log")
     pids=()
     for ((t = ${array%-*}; t <= ${array#*-}; t++)); do
-        SLURM_ARRAY_TASK_ID=$t bash "$script" "$@" > /dev/null & pids+=($!)
+        if [ "${FAKE_SLURM_FAIL:-}" = "$nth:$t" ]; then failed=1; continue; fi
+        (SLURM_JOB_ID=$id SLURM_ARRAY_TASK_ID=$t exec bash "$script" "$@" > "$(log "$t")" 2>&1) & pids+=($!)
     done
-    for p in "${pids[@]}"; do wait "$p"; done
+    for p in "${pids[@]}"; do wait "$p" || failed=1; done
 else
-    bash "$script" "$@" > /dev/null
+    (SLURM_JOB_ID=$id exec bash "$script" "$@" > "$(log)" 2>&1) || failed=1
 fi
+if [ "$failed" = 0 ]; then set_state COMPLETED; else set_state FAILED; fi
 echo "$id"
+"#,
+    );
+    // squeue: the pending and running jobs among --name's, as `%i %T %r`.
+    write_script(
+        &bin.join("squeue"),
+        r#"#!/bin/bash
+here=$(dirname "$0")
+echo "$*" >> "$here/squeue.log"
+names=""
+for a in "$@"; do case "$a" in --name=*) names=${a#--name=} ;; esac; done
+[ -f "$here/jobs" ] || exit 0
+awk -v names=",$names," '($3 == "PENDING" || $3 == "RUNNING") && index(names, "," $2 ",") { print $1, $3, $4 }' "$here/jobs"
+"#,
+    );
+    // scancel: pending jobs become cancelled (a running one is refused: not needed here).
+    write_script(
+        &bin.join("scancel"),
+        r#"#!/bin/bash
+here=$(dirname "$0")
+echo "$*" >> "$here/scancel.log"
+for id in "$@"; do
+    grep -q "^$id [^ ]* PENDING " "$here/jobs" || { echo "scancel stand-in: $id is not pending" >&2; exit 1; }
+    sed -i "s/^$id \([^ ]*\) PENDING .*/$id \1 CANCELLED None/" "$here/jobs"
+done
 "#,
     );
     // kubectl: `apply -f -` runs the Job now (an Indexed Job's pods at once, each with its
@@ -189,46 +243,276 @@ fn path_with(bin: &Path) -> String {
     )
 }
 
+/// Runs `deploy/slurm/submit.sh` with `args` from a scratch working directory (which must
+/// stay empty: the logs go to the run's directory), the stand-ins first on `PATH`.
+fn submit(bin: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let cwd = bin.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let output = Command::new("bash")
+        .arg(script("deploy/slurm/submit.sh"))
+        .args(args)
+        .current_dir(&cwd)
+        .env("PATH", path_with(bin))
+        .env("PLIES_GAME", bin.join("onitama"))
+        .env("USER", "tester")
+        .envs(env.iter().copied())
+        .output()
+        .expect("bash runs");
+    assert_eq!(
+        std::fs::read_dir(&cwd).unwrap().count(),
+        0,
+        "files left in the submit directory"
+    );
+    output
+}
+
+/// The submissions logged by the sbatch stand-in: `id script key=value...` split on spaces.
+fn submissions(bin: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(bin.join("sbatch.log"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split(' ').map(String::from).collect())
+        .collect()
+}
+
+/// The value of `key=` in a logged submission (the rest of the line for `extra`).
+fn field<'a>(job: &'a [String], key: &str) -> String {
+    let prefix = format!("{key}=");
+    let at = job.iter().position(|w| w.starts_with(&prefix)).unwrap();
+    if key == "extra" {
+        job[at..].join(" ")[prefix.len()..].to_string()
+    } else {
+        job[at][prefix.len()..].to_string()
+    }
+}
+
+/// Checks a chain of play arrays and merges: each merge after its array, each array after the
+/// previous merge (or after nothing, when its window starts a submission).
+fn assert_chain(jobs: &[&Vec<String>], shards: u32, starts: &[usize]) {
+    for (i, job) in jobs.iter().enumerate() {
+        let dependency = field(job, "dependency");
+        if i % 2 == 0 {
+            assert_eq!(job[1], "play.sbatch", "{job:?}");
+            assert_eq!(field(job, "array"), format!("0-{}", shards - 1));
+            let after = if starts.contains(&i) {
+                String::new()
+            } else {
+                format!("afterok:{}", jobs[i - 1][0])
+            };
+            assert_eq!(dependency, after, "{job:?}");
+        } else {
+            assert_eq!(job[1], "merge.sbatch", "{job:?}");
+            assert_eq!(field(job, "array"), "");
+            assert_eq!(dependency, format!("afterok:{}", jobs[i - 1][0]), "{job:?}");
+        }
+    }
+}
+
 #[test]
 fn the_slurm_chain_tunes_like_one_process() {
     let expected = reference("slurm-reference");
     let bin = tools("slurm-bin");
     let dir = temp("slurm-run");
     tune(INIT, &dir);
-    let status = Command::new("bash")
-        .arg(script("deploy/slurm/submit.sh"))
-        .args([dir.display().to_string(), "3".into(), "3".into()])
-        .env("PATH", path_with(&bin))
-        .env("PLIES_GAME", bin.join("onitama"))
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("bash runs");
-    assert!(status.success());
+    let out = submit(&bin, &[&dir.display().to_string(), "3", "3"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(outcome(&dir), expected);
-    // Three iterations: array, merge after it, next array after that merge.
-    let log = std::fs::read_to_string(bin.join("sbatch.log")).unwrap();
-    let jobs: Vec<Vec<&str>> = log.lines().map(|l| l.split(' ').collect()).collect();
-    assert_eq!(jobs.len(), 6, "{log}");
-    for (i, job) in jobs.iter().enumerate() {
-        let (kind, array, dependency) = (job[1], job[2], job[3]);
-        if i % 2 == 0 {
-            assert_eq!((kind, array), ("play.sbatch", "array=0-2"), "{log}");
-            let after = if i == 0 {
-                "dependency=".to_string()
-            } else {
-                format!("dependency=afterok:{}", jobs[i - 1][0])
-            };
-            assert_eq!(dependency, after, "{log}");
+    // Three iterations (the default window holds them all): array, merge after it, next
+    // array after that merge; named after the run, logging into its logs/ directory.
+    let jobs = submissions(&bin);
+    assert_eq!(jobs.len(), 6, "{jobs:?}");
+    assert_chain(&jobs.iter().collect::<Vec<_>>(), 3, &[0]);
+    let logs = dir.join("logs").canonicalize().unwrap();
+    for job in &jobs {
+        let kind = job[1].trim_end_matches(".sbatch");
+        assert_eq!(
+            field(job, "name"),
+            format!("plies-plies-deploy-{}-slurm-run-{kind}", std::process::id())
+        );
+        let pattern = if kind == "play" {
+            "%x-%A_%a.out"
         } else {
-            assert_eq!((kind, array), ("merge.sbatch", "array="), "{log}");
-            assert_eq!(
-                dependency,
-                format!("dependency=afterok:{}", jobs[i - 1][0]),
-                "{log}"
-            );
-        }
+            "%x-%j.out"
+        };
+        assert_eq!(
+            field(job, "output"),
+            format!("{}/{pattern}", logs.display())
+        );
+        assert_eq!(field(job, "extra"), "");
     }
+    // One log per task and per merge, in the run directory.
+    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 3 * 3 + 3);
     assert_shards_played(&dir, 3);
+    // Nothing left: submitting again says so and submits nothing.
+    let again = submit(&bin, &[&dir.display().to_string(), "3"], &[]);
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("nothing to submit"));
+    assert_eq!(submissions(&bin).len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+#[test]
+fn a_slurm_window_submits_the_next_and_site_options_reach_every_job() {
+    let expected = reference("window-reference");
+    let bin = tools("window-bin");
+    let dir = temp("window-run");
+    tune(INIT, &dir);
+    let logs = bin.join("site-logs");
+    let args = [
+        "--window",
+        "2",
+        "--logs",
+        &logs.display().to_string(),
+        "--name",
+        "onitama-w",
+        &dir.display().to_string(),
+        "3",
+        "--",
+        "--account=lab",
+        "--partition=short",
+        "--mem=1G",
+    ];
+    let out = submit(&bin, &args, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(outcome(&dir), expected);
+    // Window 1: two iterations and the job submitting the rest after the second merge;
+    // window 2 (submitted by that job): the third iteration.
+    let jobs = submissions(&bin);
+    assert_eq!(jobs.len(), 7, "{jobs:?}");
+    assert_eq!(jobs[4][1], "next.sbatch", "{jobs:?}");
+    assert_eq!(
+        field(&jobs[4], "dependency"),
+        format!("afterok:{}", jobs[3][0])
+    );
+    let chain: Vec<&Vec<String>> = jobs.iter().filter(|j| j[1] != "next.sbatch").collect();
+    assert_chain(&chain, 3, &[0, 4]);
+    for job in &jobs {
+        assert_eq!(
+            field(job, "extra"),
+            "--account=lab --partition=short --mem=1G",
+            "{job:?}"
+        );
+        assert!(field(job, "name").starts_with("onitama-w-"), "{job:?}");
+        assert!(
+            field(job, "output").starts_with(&logs.display().to_string()),
+            "{job:?}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 3 * 3 + 3 + 1);
+    assert!(!dir.join("logs").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+#[test]
+fn a_stalled_slurm_chain_is_resumed_from_the_state_on_disk() {
+    let expected = reference("resume-reference");
+    let bin = tools("resume-bin");
+    let dir = temp("resume-run");
+    tune(INIT, &dir);
+    let run = dir.display().to_string();
+    // Task 1 of the second iteration's array dies: its merge can never start, nor anything
+    // after it.
+    let out = submit(&bin, &[&run, "3", "3"], &[("FAKE_SLURM_FAIL", "2:1")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // What a user sees: squeue lists the merge as never satisfied, the rest waiting on it.
+    let name = format!("plies-plies-deploy-{}-resume-run", std::process::id());
+    let queue = Command::new(bin.join("squeue"))
+        .args(["--noheader", "--format=%i %T %r"])
+        .arg(format!("--name={name}-play,{name}-merge,{name}-next"))
+        .output()
+        .unwrap();
+    let queue = String::from_utf8(queue.stdout).unwrap();
+    assert_eq!(queue.lines().count(), 3, "{queue}");
+    assert_eq!(
+        queue.matches("PENDING DependencyNeverSatisfied").count(),
+        1,
+        "{queue}"
+    );
+    assert_eq!(queue.matches("PENDING Dependency\n").count(), 2, "{queue}");
+    // Submitting again on top of the stalled chain is refused, naming --resume.
+    let refused = submit(&bin, &[&run, "3"], &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("--resume") && message.lines().count() == 1,
+        "{message}"
+    );
+    // --resume cancels the three pending jobs and submits the two iterations left.
+    let resumed = submit(&bin, &["--resume", &run, "3"], &[]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let cancelled = std::fs::read_to_string(bin.join("scancel.log")).unwrap();
+    assert_eq!(cancelled.split_whitespace().count(), 3, "{cancelled}");
+    assert_eq!(outcome(&dir), expected);
+    let all = submissions(&bin);
+    assert_eq!(all.len(), 6 + 4, "{all:?}");
+    let said = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        said.contains("iteration 2 of 3") && said.contains("iteration 3 of 3"),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+#[test]
+fn slurm_resume_refuses_while_a_job_of_the_run_runs_and_bad_arguments_get_one_line() {
+    let bin = tools("refuse-bin");
+    let dir = temp("refuse-run");
+    tune(INIT, &dir);
+    let run = dir.display().to_string();
+    let name = format!("plies-plies-deploy-{}-refuse-run", std::process::id());
+    std::fs::write(
+        bin.join("jobs"),
+        format!(
+            "100 {name}-play RUNNING None\n101 {name}-merge PENDING DependencyNeverSatisfied\n"
+        ),
+    )
+    .unwrap();
+    let out = submit(&bin, &["--resume", &run, "3"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("still queued or running"), "{message}");
+    assert!(!bin.join("scancel.log").exists() && !bin.join("sbatch.log").exists());
+    for (args, needle) in [
+        (vec![run.as_str(), "x3"], "<shards>"),
+        (vec![run.as_str(), "0"], "<shards>"),
+        (vec![run.as_str(), "3", "-1"], "unknown option"),
+        (vec![run.as_str(), "3", "1e9"], "<iterations>"),
+        (vec!["--window", "0", run.as_str(), "3"], "--window"),
+        (vec!["--window"], "--window needs a value"),
+        (
+            vec!["--bogus", run.as_str(), "3"],
+            "unknown option '--bogus'",
+        ),
+        (vec!["/no/such/run", "3"], "no run directory"),
+        (vec![run.as_str()], "usage"),
+        (vec!["--name", "a b", run.as_str(), "3"], "--name"),
+    ] {
+        let out = submit(&bin, &args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(message.contains(needle), "{args:?}: {message}");
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+    }
+    assert!(!bin.join("sbatch.log").exists());
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&bin).unwrap();
 }

@@ -112,31 +112,38 @@ impl Notation for Hus {
         mv.0.to_string()
     }
 
+    /// Four rows of 16 pits as the players face each other, player 1 on top; above and below
+    /// each player's two rows, the pit numbers that player's moves use (its own pits 0-31:
+    /// 0-15 the outer row left to right from its side, 16-31 the inner row back).
     fn display_board(&self) -> String {
         let [p0, p1] = self.rows();
-        let line = |pits: &mut dyn Iterator<Item = u8>| {
-            pits.map(|s| format!("{s:>3}")).collect::<String>()
+        // Pit indices in screen order, left to right, for each printed row.
+        let p1_outer: Vec<usize> = (0..16).rev().collect();
+        let p1_inner: Vec<usize> = (16..32).collect();
+        let p0_inner: Vec<usize> = (16..32).rev().collect();
+        let p0_outer: Vec<usize> = (0..16).collect();
+        let seeds = |row: &[u8; PITS], pits: &[usize]| {
+            pits.iter()
+                .map(|&i| format!("{:>3}", row[i]))
+                .collect::<String>()
         };
-        let mut out = String::new();
-        out.push_str(&format!(
-            "P1 outer {}\n",
-            line(&mut (0..16).rev().map(|i| p1[i]))
-        ));
-        out.push_str(&format!(
-            "P1 inner {}\n",
-            line(&mut (16..32).map(|i| p1[i]))
-        ));
-        out.push_str(&format!(
-            "P0 inner {}\n",
-            line(&mut (16..32).rev().map(|i| p0[i]))
-        ));
-        out.push_str(&format!("P0 outer {}\n", line(&mut (0..16).map(|i| p0[i]))));
+        let numbers = |pits: &[usize]| pits.iter().map(|&i| format!("{i:>3}")).collect::<String>();
         let side = match self.side_to_move() {
             Side::First => 0,
             Side::Second => 1,
         };
+        let mut out = String::new();
+        out.push_str(&format!("   pit # {}\n", numbers(&p1_outer)));
+        out.push_str(&format!("P1 outer {}\n", seeds(p1, &p1_outer)));
+        out.push_str(&format!("P1 inner {}\n", seeds(p1, &p1_inner)));
+        out.push_str(&format!("   pit # {}\n", numbers(&p1_inner)));
+        out.push_str(&format!("         {}\n", " --".repeat(16)));
+        out.push_str(&format!("   pit # {}\n", numbers(&p0_inner)));
+        out.push_str(&format!("P0 inner {}\n", seeds(p0, &p0_inner)));
+        out.push_str(&format!("P0 outer {}\n", seeds(p0, &p0_outer)));
+        out.push_str(&format!("   pit # {}\n", numbers(&p0_outer)));
         out.push_str(&format!(
-            "round {}, player {side} to move; seeds {} : {}",
+            "round {}, player {side} to move (a move is one of its pit numbers); seeds {} : {}",
             self.round(),
             self.total(Side::First),
             self.total(Side::Second)

@@ -4,6 +4,8 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+use plies::bits::pop_lowest;
+
 use crate::square::Square;
 
 /// A set of squares: bit `i` is square index `i`.
@@ -58,12 +60,7 @@ impl Iterator for Bitboard {
     /// Pops the lowest square.
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let square = Square::new(self.0.trailing_zeros() as u8);
-        self.0 &= self.0 - 1;
-        square
+        pop_lowest(&mut self.0).and_then(|index| Square::new(index as u8))
     }
 
     #[inline]

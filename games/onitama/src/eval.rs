@@ -6,6 +6,7 @@
 //! and blue reads them rotated 180 degrees (`24 - index`), which is its own view of the board.
 //! A card's offsets are also from its holder's view, so one per-card table serves both sides.
 
+use plies::bits::set_bits;
 use plies::{Evaluator, Score, Side, Tunable};
 
 use crate::bitboard::Bitboard;
@@ -362,11 +363,9 @@ impl PstEvaluator {
         let second = (hand & (hand - 1)).trailing_zeros() as usize;
         let (a, b) = (&TARGETS[first][side], &TARGETS[second][side]);
         let mut reach = 0u32;
-        let mut pieces = own;
-        while pieces != 0 {
-            let square = pieces.trailing_zeros() as usize;
+        for square in set_bits(own) {
+            let square = square as usize;
             reach |= a[square] | b[square];
-            pieces &= pieces - 1;
         }
         let reach = reach & !own;
         self.weights.mobility * reach.count_ones() as i32

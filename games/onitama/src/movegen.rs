@@ -5,6 +5,8 @@
 //! cards gives two moves. Order: by card id, then from-square, then to-square (deterministic;
 //! the noisy moves have their own order, see [`Onitama::noisy_moves`]).
 
+use plies::bits::set_bits;
+
 use crate::card::TARGETS;
 use crate::moves::Move;
 use crate::state::{Onitama, TEMPLE_TARGET};
@@ -22,19 +24,10 @@ impl Onitama {
         let me = usize::from(self.to_move);
         let own = self.pieces[me];
         let start = moves.len();
-        let mut hand = self.hands[me];
-        while hand != 0 {
-            let card = hand.trailing_zeros();
-            hand &= hand - 1;
+        for card in set_bits(self.hands[me]) {
             let table = &TARGETS[card as usize][me];
-            let mut from_set = own;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros();
-                from_set &= from_set - 1;
-                let mut to_set = table[from as usize] & !own;
-                while to_set != 0 {
-                    let to = to_set.trailing_zeros();
-                    to_set &= to_set - 1;
+            for from in set_bits(own) {
+                for to in set_bits(table[from as usize] & !own) {
                     moves.push(Move::from_raw(card, from, to));
                 }
             }
@@ -76,10 +69,8 @@ impl Onitama {
         // ten look-ups, usually say so before any target is examined.
         let forward = [&TARGETS[first as usize][me], &TARGETS[second as usize][me]];
         let mut reach = 0;
-        let mut from_set = own;
-        while from_set != 0 {
-            let from = from_set.trailing_zeros() as usize;
-            from_set &= from_set - 1;
+        for from in set_bits(own) {
+            let from = from as usize;
             reach |= forward[0][from] | forward[1][from];
         }
         let temple = TEMPLE_TARGET[me];
@@ -101,20 +92,14 @@ impl Onitama {
         let mut push_from = |target: u32, movers: u32| {
             let t = target as usize;
             for (card, table) in [first, second].into_iter().zip(back) {
-                let mut from_set = table[t] & movers;
-                while from_set != 0 {
-                    let from = from_set.trailing_zeros();
-                    from_set &= from_set - 1;
+                for from in set_bits(table[t] & movers) {
                     moves.push(Move::from_raw(card, from, target));
                 }
             }
         };
         let enemy_master = self.masters[opp];
         push_from(enemy_master.trailing_zeros(), own);
-        let mut students = self.pieces[opp] & !enemy_master;
-        while students != 0 {
-            let target = students.trailing_zeros();
-            students &= students - 1;
+        for target in set_bits(self.pieces[opp] & !enemy_master) {
             push_from(target, own);
         }
         if temple_open {
@@ -165,23 +150,14 @@ impl Onitama {
         let master = self.masters[me];
         let not_temple = !TEMPLE_TARGET[me];
         let start = moves.len();
-        let mut hand = self.hands[me];
-        while hand != 0 {
-            let card = hand.trailing_zeros();
-            hand &= hand - 1;
+        for card in set_bits(self.hands[me]) {
             let table = &TARGETS[card as usize][me];
-            let mut from_set = own;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros();
-                let from_bit = from_set & from_set.wrapping_neg();
-                from_set &= from_set - 1;
+            for from in set_bits(own) {
                 let mut to_set = table[from as usize] & free;
-                if from_bit & master != 0 {
+                if (1 << from) & master != 0 {
                     to_set &= not_temple;
                 }
-                while to_set != 0 {
-                    let to = to_set.trailing_zeros();
-                    to_set &= to_set - 1;
+                for to in set_bits(to_set) {
                     moves.push(Move::from_raw(card, from, to));
                 }
             }
@@ -200,14 +176,9 @@ impl Onitama {
         }
         let me = usize::from(self.to_move);
         let own = self.pieces[me];
-        let mut hand = self.hands[me];
-        while hand != 0 {
-            let table = &TARGETS[hand.trailing_zeros() as usize][me];
-            hand &= hand - 1;
-            let mut from_set = own;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros();
-                from_set &= from_set - 1;
+        for card in set_bits(self.hands[me]) {
+            let table = &TARGETS[card as usize][me];
+            for from in set_bits(own) {
                 if table[from as usize] & !own != 0 {
                     return false;
                 }
@@ -226,14 +197,9 @@ impl Onitama {
         let me = usize::from(self.to_move);
         let own = self.pieces[me];
         let mut count = 0;
-        let mut hand = self.hands[me];
-        while hand != 0 {
-            let table = &TARGETS[hand.trailing_zeros() as usize][me];
-            hand &= hand - 1;
-            let mut from_set = own;
-            while from_set != 0 {
-                let from = from_set.trailing_zeros();
-                from_set &= from_set - 1;
+        for card in set_bits(self.hands[me]) {
+            let table = &TARGETS[card as usize][me];
+            for from in set_bits(own) {
                 count += (table[from as usize] & !own).count_ones();
             }
         }

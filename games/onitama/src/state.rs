@@ -6,6 +6,7 @@
 //! the side; `hash == hash_from_scratch()` always. A position where a master has been captured or
 //! stands on the enemy temple is finished (see [`Onitama::winner`]).
 
+use plies::bits::set_bits;
 use plies::{NotationError, Side};
 
 use crate::bitboard::Bitboard;
@@ -214,10 +215,8 @@ impl Onitama {
                 let kind = usize::from(self.masters[side] & (1 << square.index()) != 0);
                 hash ^= piece_key(side, kind, square.index());
             }
-            let mut hand = self.hands[side];
-            while hand != 0 {
-                hash ^= card_key(hand.trailing_zeros() as usize, side);
-                hand &= hand - 1;
+            for card in set_bits(self.hands[side]) {
+                hash ^= card_key(card as usize, side);
             }
         }
         hash ^= card_key(usize::from(self.side_card), SIDE_HOLDER);

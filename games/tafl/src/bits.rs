@@ -4,6 +4,8 @@
 //! Key invariant: every function takes the board side `dim` and a row mask, reads rows
 //! `0..dim` only and never sets a bit outside the board; nothing allocates (fixed arrays).
 
+use plies::bits::lowest;
+
 use crate::board::{MAX_DIM, Rows};
 
 /// The edge squares of a `dim` board as rows.
@@ -130,8 +132,8 @@ pub(crate) fn path_to_goal(
             layers[n][r] = fresh;
             seen[r] |= fresh;
             grew |= fresh != 0;
-            if end.is_none() && fresh & goal[r] != 0 {
-                end = Some((r, (fresh & goal[r]).trailing_zeros() as usize));
+            if end.is_none() {
+                end = lowest(fresh & goal[r]).map(|f| (r, f as usize));
             }
         }
         if !grew {

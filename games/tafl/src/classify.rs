@@ -8,6 +8,7 @@
 //! on every position of the real Copenhagen records and on random games.
 #![allow(clippy::needless_range_loop)] // row bitboards are indexed by rank
 
+use plies::bits::set_bits;
 use plies::{MoveClass, Side};
 
 use crate::board::{MAX_DIM, NO_SQUARE, Piece, Rows};
@@ -51,10 +52,8 @@ impl Tafl {
         let own = &self.board.rows[self.side.index()];
         let king = self.king() as usize;
         for r in 0..dim {
-            let mut pieces = own[r];
-            while pieces != 0 {
-                let f = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
+            for f in set_bits(own[r]) {
+                let f = f as usize;
                 let from = r * dim + f;
                 let piece = match self.side {
                     Side::First => Piece::Attacker,
@@ -181,10 +180,8 @@ impl Tafl {
         let free = |r: usize| !(rows[0][r] | rows[1][r]) & rl.plain_rows[r];
         let walls = rl.shieldwall != Shieldwall::None;
         for r in 0..dim {
-            let mut pieces = rows[opp.index()][r];
-            while pieces != 0 {
-                let f = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
+            for f in set_bits(rows[opp.index()][r]) {
+                let f = f as usize;
                 let bit = 1u32 << f;
                 let mut near = free(r) & ((bit << 1) | (bit >> 1));
                 if r > 0 {

@@ -9,6 +9,7 @@
 //! roles negates it; a zero weight switches its term off entirely. Cheap on purpose (one pass
 //! over the pieces).
 
+use plies::bits::set_bits;
 use plies::{Evaluator, Score, Side, Tunable};
 
 use crate::board::Piece;
@@ -142,10 +143,8 @@ impl TaflEvaluator {
         if self.attacker_guard != 0 {
             let mut guards = 0;
             for (rank, &row) in rows[0].iter().enumerate().take(dim) {
-                let mut bits = row;
-                while bits != 0 {
-                    let f = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+                for f in set_bits(row) {
+                    let f = f as usize;
                     let d = r.escape_distance[rank * dim + f];
                     guards += i32::from(d == 2 || d == 3);
                 }

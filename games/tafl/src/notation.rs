@@ -165,7 +165,9 @@ impl Tafl {
         Ok((from, to))
     }
 
-    /// A text picture of the board, top rank first, with file letters and rank numbers.
+    /// A text picture of the board, top rank first, with file letters and rank numbers, a
+    /// legend of the symbols it uses (those of the variant's squares only) and where the king
+    /// escapes.
     #[must_use]
     pub fn picture(&self) -> String {
         let dim = self.rules.dim;
@@ -179,6 +181,7 @@ impl Tafl {
                     Piece::Defender => 'T',
                     Piece::King => 'K',
                     Piece::Empty if self.rules.is_corner(sq) || self.rules.is_throne(sq) => '+',
+                    Piece::Empty if self.rules.is_fortress(sq) => '*',
                     Piece::Empty => '.',
                 };
                 s.push(c);
@@ -192,7 +195,8 @@ impl Tafl {
             s.push(' ');
         }
         s += &format!(
-            "\n{} to move",
+            "\n{}\n{} to move",
+            self.legend(),
             if self.side == Side::First {
                 "attackers"
             } else {
@@ -200,6 +204,36 @@ impl Tafl {
             }
         );
         s
+    }
+
+    /// The legend line of [`Tafl::picture`].
+    fn legend(&self) -> String {
+        let rules = self.rules;
+        let mut entries = vec![
+            "t attacker".to_string(),
+            "T defender".to_string(),
+            "K king".to_string(),
+        ];
+        let special: Vec<&str> = [
+            (!rules.corners.is_empty(), "corner"),
+            (!rules.thrones.is_empty(), "throne"),
+        ]
+        .into_iter()
+        .filter_map(|(present, name)| present.then_some(name))
+        .collect();
+        if !special.is_empty() {
+            entries.push(format!("+ {} (empty)", special.join(" or ")));
+        }
+        if !rules.attacker_forts.is_empty() || !rules.defender_forts.is_empty() {
+            entries.push("* fortress (empty)".to_string());
+        }
+        entries.push(". empty".to_string());
+        let escape = if rules.edge_escape {
+            "any edge square"
+        } else {
+            "a corner"
+        };
+        format!("{}; the king escapes on {escape}", entries.join("  "))
     }
 }
 

@@ -419,6 +419,13 @@ impl Rules {
         self.roles[sq] & THRONE != 0
     }
 
+    /// Whether `sq` is an attacker or defender fortress square (`afor` / `dfor`).
+    #[inline]
+    #[must_use]
+    pub fn is_fortress(&self, sq: usize) -> bool {
+        self.roles[sq] & (AFORT | DFORT) != 0
+    }
+
     /// Whether an empty `sq` is hostile to `victim` by its role (corner, throne, fortress).
     #[inline]
     pub(crate) fn empty_hostile(&self, sq: usize, victim: Piece) -> bool {

@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use plies::bits::{bit_span, highest, lowest, set_bits};
 use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::board::{Board, NO_SQUARE, Piece};
@@ -44,16 +45,6 @@ pub(crate) fn owns(side: Side, piece: Piece) -> bool {
     match side {
         Side::First => piece == Piece::Attacker,
         Side::Second => piece.is_defending(),
-    }
-}
-
-/// The bits `lo..hi` of a row.
-#[inline]
-fn span(lo: u32, hi: u32) -> u32 {
-    if hi <= lo {
-        0
-    } else {
-        ((1u64 << hi) - (1u64 << lo)) as u32
     }
 }
 
@@ -162,24 +153,23 @@ impl Tafl {
         let dim = rl.dim as u32;
         let f = f as u32;
         let above = block & (u32::MAX << (f + 1));
-        let right_end = if above == 0 {
-            dim
-        } else {
-            let b = above.trailing_zeros();
-            if occ & (1 << b) == 0 { b + 1 } else { b }
+        let right_end = match lowest(above) {
+            None => dim,
+            Some(b) if occ & (1 << b) == 0 => b + 1,
+            Some(b) => b,
         };
         let below = block & ((1u32 << f) - 1);
-        let left_start = if below == 0 {
-            0
-        } else {
-            let b = 31 - below.leading_zeros();
-            if occ & (1 << b) == 0 { b } else { b + 1 }
+        let left_start = match highest(below) {
+            None => 0,
+            Some(b) if occ & (1 << b) == 0 => b,
+            Some(b) => b + 1,
         };
-        let mut targets =
-            (span(f + 1, right_end) | span(left_start, f)) & !rl.no_stop[piece as usize][r] & !occ;
+        let mut targets = (bit_span::<u32>(f + 1, right_end) | bit_span::<u32>(left_start, f))
+            & !rl.no_stop[piece as usize][r]
+            & !occ;
         if let Some(limit) = rl.speed[usize::from(piece != Piece::Attacker)] {
             let limit = u32::from(limit);
-            targets &= span(f.saturating_sub(limit), (f + limit + 1).min(dim));
+            targets &= bit_span::<u32>(f.saturating_sub(limit), (f + limit + 1).min(dim));
         }
         targets
     }
@@ -197,12 +187,9 @@ impl Tafl {
         let dim = rl.dim;
         let (r, f) = rl.coords[from];
         let (r, f) = (usize::from(r), usize::from(f));
-        let mut along = self.rank_targets(r, f, piece);
         let base = r * dim;
-        while along != 0 {
-            let t = along.trailing_zeros() as usize;
-            along &= along - 1;
-            if !visit(base + t) {
+        for t in set_bits(self.rank_targets(r, f, piece)) {
+            if !visit(base + t as usize) {
                 return false;
             }
         }

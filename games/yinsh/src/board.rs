@@ -9,6 +9,10 @@ use std::sync::LazyLock;
 
 /// Number of intersections.
 pub const CELLS: usize = 85;
+/// A set of intersections: bit `i` is cell `i` (walk one with [`plies::bits::set_bits`]).
+pub type CellSet = u128;
+/// Every intersection.
+pub const ALL_CELLS: CellSet = (1 << CELLS) - 1;
 /// Columns A..K.
 pub const COLUMNS: usize = 11;
 
@@ -38,6 +42,7 @@ struct Tables {
     grid: [[u8; 13]; COLUMNS],
     next: [[u8; 6]; CELLS],
     windows: Vec<[u8; 5]>,
+    window_masks: Vec<CellSet>,
     window_dir: Vec<u8>,
 }
 
@@ -86,11 +91,16 @@ fn build() -> Tables {
             }
         }
     }
+    let window_masks = windows
+        .iter()
+        .map(|w| w.iter().fold(0, |set, &c| set | 1 << c))
+        .collect();
     Tables {
         coords,
         grid,
         next,
         windows,
+        window_masks,
         window_dir,
     }
 }
@@ -120,6 +130,12 @@ pub fn coords(cell: usize) -> (usize, usize) {
 #[inline]
 pub fn windows() -> &'static [[u8; 5]] {
     &TABLES.windows
+}
+
+/// The cells of each line of [`windows`] as a set (same order).
+#[inline]
+pub fn window_masks() -> &'static [CellSet] {
+    &TABLES.window_masks
 }
 
 /// The positive direction (`0..3`) of window `i` of [`windows`].

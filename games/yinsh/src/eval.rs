@@ -8,7 +8,7 @@
 
 use plies::{Evaluator, Game, Score, Side, Tunable};
 
-use crate::board::windows;
+use crate::board::window_masks;
 use crate::rows::marker;
 use crate::state::Yinsh;
 
@@ -51,27 +51,14 @@ impl Default for YinshEvaluator {
 
 impl YinshEvaluator {
     fn side_value(&self, state: &Yinsh, side: Side) -> i32 {
-        let own = marker(side);
-        let other = marker(side.opponent());
-        let mut markers = 0;
-        let mut threats = 0;
-        for w in windows() {
-            let mut mine = 0;
-            let mut theirs = 0;
-            for &c in w {
-                let content = state.cell(usize::from(c));
-                mine += i32::from(content == own);
-                theirs += i32::from(content == other);
-            }
-            if mine == 4 && theirs == 0 {
-                threats += 1;
-            }
-        }
-        for cell in 0..crate::board::CELLS {
-            markers += i32::from(state.cell(cell) == own);
-        }
+        let own = state.cells_with(marker(side));
+        let other = state.cells_with(marker(side.opponent()));
+        let threats = window_masks()
+            .iter()
+            .filter(|&&w| (own & w).count_ones() == 4 && other & w == 0)
+            .count() as i32;
         self.ring * i32::from(state.removed(side))
-            + self.marker * markers
+            + self.marker * own.count_ones() as i32
             + self.mobility * state.ring_move_count(side) as i32
             + self.threat * threats
     }

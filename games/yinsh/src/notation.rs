@@ -243,36 +243,39 @@ impl Notation for Yinsh {
         }
     }
 
+    /// The board as drawn on the real one (lines of all three directions straight), every
+    /// point written as its content and its row number (`.5` an empty E5, `W5` a white ring
+    /// there), above the column letter; so `e5` is the point marked 5 above the letter E.
     fn display_board(&self) -> String {
-        // Rows of the picture are constant `2·row − column` (so lines of all three families
-        // are straight), columns are A..K.
+        // Picture rows are constant `2·row − column`; column `c` starts at character `4·c`.
         let mut out = String::new();
+        let letters: String = (0..COLUMNS)
+            .map(|c| format!("{:<4}", (b'A' + c as u8) as char))
+            .collect();
         for level in (-9..=21).rev() {
             let mut line = String::new();
-            let mut any = false;
             for column in 0..COLUMNS {
                 let twice = level + column as i32;
-                let content = if twice % 2 == 0 {
-                    cell_at(column, (twice / 2) as usize).filter(|_| twice > 0)
-                } else {
-                    None
-                };
-                match content {
-                    Some(c) => {
-                        any = true;
-                        line.push_str(&format!(" {} ", SYMBOLS[usize::from(self.cell(c))]));
-                    }
-                    None => line.push_str("   "),
+                let cell = (twice > 0 && twice % 2 == 0)
+                    .then(|| cell_at(column, (twice / 2) as usize))
+                    .flatten();
+                match cell {
+                    Some(c) => line.push_str(&format!(
+                        "{}{:<3}",
+                        SYMBOLS[usize::from(self.cell(c))],
+                        twice / 2
+                    )),
+                    None => line.push_str("    "),
                 }
             }
-            if any {
+            if !line.trim().is_empty() {
                 out.push_str(line.trim_end());
                 out.push('\n');
             }
         }
+        out.push_str(letters.trim_end());
         out.push_str(&format!(
-            "{}\nW/B rings, w/b markers; rows count upward in each column from A2 B1 C1 D1 E1 F2 G2 H3 I4 J5 K7\n{} markers left; removed w {} b {}; {} to play ({:?})",
-            (0..COLUMNS).map(|c| format!(" {} ", (b'A' + c as u8) as char)).collect::<String>(),
+            "\nW/B rings, w/b markers, . empty; the number after a point is its row (.5 above E is e5)\n{} markers left; removed w {} b {}; {} to play ({:?})",
             crate::state::MARKERS - self.markers_on_board(),
             self.removed(Side::First),
             self.removed(Side::Second),

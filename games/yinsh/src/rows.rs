@@ -6,7 +6,7 @@
 
 use plies::Side;
 
-use crate::board::{CELLS, step, window_dir, windows};
+use crate::board::{CELLS, CellSet, step, window_dir, window_masks, windows};
 
 /// An empty intersection.
 pub const EMPTY: u8 = 0;
@@ -58,21 +58,18 @@ pub fn has_row_through(cells: &[u8; CELLS], cell: usize) -> bool {
     is_marker(cells[cell]) && (0..3).any(|axis| run_length(cells, cell, axis) >= 5)
 }
 
-/// Does `side` have a row anywhere on the board?
-pub fn has_any_row(cells: &[u8; CELLS], side: Side) -> bool {
-    let want = marker(side);
-    windows()
-        .iter()
-        .any(|w| w.iter().all(|&c| cells[usize::from(c)] == want))
+/// Is there a row among `markers` (the cells holding one side's markers)?
+#[inline]
+pub fn has_any_row(markers: CellSet) -> bool {
+    window_masks().iter().any(|&w| w & !markers == 0)
 }
 
-/// Calls `found(start, dir)` for every row of `side`: every five contiguous markers of its
-/// colour on a line (a run of six gives two), `start` the end with the lower position along the
-/// positive direction `dir` (`0..3`).
-pub fn for_each_row(cells: &[u8; CELLS], side: Side, mut found: impl FnMut(usize, usize)) {
-    let want = marker(side);
-    for (i, w) in windows().iter().enumerate() {
-        if w.iter().all(|&c| cells[usize::from(c)] == want) {
+/// Calls `found(start, dir)` for every row among `markers` (the cells holding one side's
+/// markers): every five contiguous markers on a line (a run of six gives two), `start` the end
+/// with the lower position along the positive direction `dir` (`0..3`).
+pub fn for_each_row(markers: CellSet, mut found: impl FnMut(usize, usize)) {
+    for (i, (w, &mask)) in windows().iter().zip(window_masks()).enumerate() {
+        if markers & mask == mask {
             found(usize::from(w[0]), window_dir(i));
         }
     }

@@ -9,10 +9,11 @@
 //! a function of the position (so it is hashed implicitly); the hash covers cells, side to
 //! move, phase, the ring mover being resolved, rings removed, consecutive passes and Blitz.
 
+use plies::bits::set_bits;
 use plies::rng::random_keys;
 use plies::{Game, MoveClass, Outcome, Side};
 
-use crate::board::{CELLS, step};
+use crate::board::{CELLS, CellSet, step};
 pub use crate::moves::{Move, Phase};
 use crate::rows::{
     EMPTY, flip, for_each_row, has_any_row, has_row_through, is_marker, marker, ring, row_cells,
@@ -34,6 +35,15 @@ const PASS_KEY: usize = REMOVED_KEY + 2 * 4;
 const BLITZ_KEY: usize = PASS_KEY + 3;
 static KEYS: [u64; BLITZ_KEY + 1] = random_keys(0x7969_6e73_6800_0001);
 
+/// The cells of each content of `cells` ([`Yinsh`]'s `sets`).
+fn content_sets(cells: &[u8; CELLS]) -> [CellSet; 5] {
+    let mut sets = [0; 5];
+    for (cell, &content) in cells.iter().enumerate() {
+        sets[usize::from(content)] |= 1 << cell;
+    }
+    sets
+}
+
 #[inline]
 fn cell_key(cell: usize, content: u8) -> u64 {
     KEYS[cell * 5 + usize::from(content)]
@@ -43,6 +53,10 @@ fn cell_key(cell: usize, content: u8) -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Yinsh {
     pub(crate) cells: [u8; CELLS],
+    /// The cells of each content, indexed by the content ([`EMPTY`], rings, markers): always
+    /// the same as `cells` read another way, so ring moves, placements and rows are found by
+    /// walking a set instead of scanning the board.
+    sets: [CellSet; 5],
     pub(crate) to_move: Side,
     pub(crate) phase: Phase,
     /// Whose ring move is being resolved (meaningful in the removal phases).
@@ -82,7 +96,9 @@ impl Yinsh {
         passes: u8,
         blitz: bool,
     ) -> Result<Yinsh, String> {
-        let count = |content: u8| cells.iter().filter(|&&c| c == content).count() as u8;
+        let sets = content_sets(&cells);
+        let count = |content: u8| sets[usize::from(content)].count_ones() as u8;
+        let has_any_row = |side: Side| has_any_row(sets[usize::from(marker(side))]);
         let markers = count(marker(Side::First)) + count(marker(Side::Second));
         if markers > MARKERS {
             return Err(format!(
@@ -110,13 +126,13 @@ impl Yinsh {
             Phase::Place if rings >= 2 * RINGS => {
                 return Err("placement phase with all ten rings placed".into());
             }
-            Phase::RemoveRow if !has_any_row(&cells, to_move) => {
+            Phase::RemoveRow if !has_any_row(to_move) => {
                 return Err("row-removal phase but the side to move has no row".into());
             }
             Phase::RemoveRing if count(ring(to_move)) == 0 => {
                 return Err("ring-removal phase but the side to move has no ring".into());
             }
-            Phase::Place | Phase::Move if Side::BOTH.iter().any(|&s| has_any_row(&cells, s)) => {
+            Phase::Place | Phase::Move if Side::BOTH.iter().any(|&s| has_any_row(s)) => {
                 return Err("a row stands on the board; it must be removed first".into());
             }
             _ => {}
@@ -127,6 +143,7 @@ impl Yinsh {
         };
         let mut state = Yinsh {
             cells,
+            sets,
             to_move,
             phase,
             mover,
@@ -153,6 +170,13 @@ impl Yinsh {
     #[inline]
     pub fn cell(&self, cell: usize) -> u8 {
         self.cells[cell]
+    }
+
+    /// The cells holding `content` (0 empty, 1/2 a white/black ring, 3/4 a white/black marker;
+    /// nothing for any other value), as a set.
+    #[inline]
+    pub fn cells_with(&self, content: u8) -> CellSet {
+        self.sets.get(usize::from(content)).copied().unwrap_or(0)
     }
 
     /// Rings `side` has removed.
@@ -211,11 +235,8 @@ impl Yinsh {
     }
 
     fn for_each_ring_move(&self, side: Side, mut found: impl FnMut(usize, usize)) {
-        let own = ring(side);
-        for from in 0..CELLS {
-            if self.cells[from] != own {
-                continue;
-            }
+        for from in set_bits(self.sets[usize::from(ring(side))]) {
+            let from = from as usize;
             for dir in 0..6 {
                 let mut at = from;
                 let mut jumped = false;
@@ -239,8 +260,12 @@ impl Yinsh {
 
     #[inline]
     fn set(&mut self, cell: usize, content: u8) {
-        self.hash ^= cell_key(cell, self.cells[cell]) ^ cell_key(cell, content);
+        let old = self.cells[cell];
+        self.hash ^= cell_key(cell, old) ^ cell_key(cell, content);
         self.cells[cell] = content;
+        let bit: CellSet = 1 << cell;
+        self.sets[usize::from(old)] &= !bit;
+        self.sets[usize::from(content)] |= bit;
     }
 
     #[inline]
@@ -277,10 +302,10 @@ impl Yinsh {
     /// After `side` finished removing (or found no row): who removes next, or who moves.
     fn continue_resolution(&mut self, side: Side) {
         let mover = self.mover;
-        if has_any_row(&self.cells, side) {
+        if has_any_row(self.cells_with(marker(side))) {
             self.set_phase(Phase::RemoveRow, mover);
             self.set_side(side);
-        } else if side == mover && has_any_row(&self.cells, mover.opponent()) {
+        } else if side == mover && has_any_row(self.cells_with(marker(mover.opponent()))) {
             self.set_phase(Phase::RemoveRow, mover);
             self.set_side(mover.opponent());
         } else {
@@ -304,11 +329,9 @@ impl Game for Yinsh {
         }
         let side = self.to_move;
         match self.phase {
-            Phase::Place => moves.extend(
-                (0..CELLS)
-                    .filter(|&c| self.cells[c] == EMPTY)
-                    .map(|c| Move::Place(c as u8)),
-            ),
+            Phase::Place => {
+                moves.extend(set_bits(self.sets[usize::from(EMPTY)]).map(|c| Move::Place(c as u8)));
+            }
             Phase::Move => {
                 let start = moves.len();
                 self.ring_moves(side, moves);
@@ -317,15 +340,12 @@ impl Game for Yinsh {
                 }
             }
             Phase::RemoveRow => {
-                for_each_row(&self.cells, side, |s, d| {
+                for_each_row(self.cells_with(marker(side)), |s, d| {
                     moves.push(Move::Row(s as u8, d as u8))
                 });
             }
-            Phase::RemoveRing => moves.extend(
-                (0..CELLS)
-                    .filter(|&c| self.cells[c] == ring(side))
-                    .map(|c| Move::RemoveRing(c as u8)),
-            ),
+            Phase::RemoveRing => moves
+                .extend(set_bits(self.cells_with(ring(side))).map(|c| Move::RemoveRing(c as u8))),
         }
     }
 
@@ -487,3 +507,6 @@ impl Game for Yinsh {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

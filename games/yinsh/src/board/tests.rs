@@ -23,4 +23,13 @@ fn board_shape() {
     let f6 = parse_cell("f6").unwrap();
     assert!((0..6).all(|d| step(f6, d).is_some()));
     assert!(!windows().is_empty());
+    assert_eq!(windows().len(), window_masks().len());
+    for (w, &mask) in windows().iter().zip(window_masks()) {
+        let members: Vec<u32> = (0..128).filter(|&i| mask >> i & 1 == 1).collect();
+        let mut cells: Vec<u32> = w.iter().map(|&c| u32::from(c)).collect();
+        cells.sort_unstable();
+        assert_eq!(members, cells);
+        assert_eq!(mask & !ALL_CELLS, 0);
+    }
+    assert_eq!(ALL_CELLS.count_ones() as usize, CELLS);
 }
