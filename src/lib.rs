@@ -64,6 +64,7 @@ pub mod mcts;
 pub mod notation;
 pub mod rng;
 pub mod search;
+pub mod spec;
 pub mod weights;
 
 #[cfg(any(test, feature = "testing"))]

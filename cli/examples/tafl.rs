@@ -36,7 +36,8 @@ use std::time::Instant;
 
 use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
-use plies::search::{SearchLimits, searcher_by_name};
+use plies::search::SearchLimits;
+use plies::spec::SearcherSpec;
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
 use plies_cli::{BenchSignature, BenchSuite, GameCli, run_with_suite, tunable_evaluator};
 use plies_tafl::otep::{EngineOptions, run_engine_with};
@@ -196,7 +197,7 @@ fn speed(args: &[String]) -> Result<(), String> {
         }
     }
     let start = start_from(v.as_deref(), rules.as_deref(), "copenhagen")?;
-    let mut searcher = searcher_by_name("pvs", TaflEvaluator::by_name(&eval)?)?;
+    let mut searcher = SearcherSpec::default().build(TaflEvaluator::by_name(&eval)?);
     let cpu0 = cpu_seconds();
     let clock = Instant::now();
     let result = searcher.search(&start, &SearchLimits::time(Duration::from_millis(ms)));
@@ -282,9 +283,7 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
             name.clone(),
             move || -> Box<dyn Agent<Tafl>> {
                 let eval = TaflEvaluator::by_name(&preset).expect("checked above");
-                Box::new(SearchAgent::new(
-                    searcher_by_name("pvs", eval).expect("pvs exists"),
-                ))
+                Box::new(SearchAgent::new(SearcherSpec::default().build(eval)))
             },
         ));
     }

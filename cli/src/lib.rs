@@ -55,6 +55,7 @@ pub mod arena;
 mod arena_command;
 mod args;
 mod bench;
+mod engine;
 mod perft;
 mod play;
 mod tune;
@@ -62,140 +63,17 @@ mod tune;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
 use args::{Cli, Command, PositionArgs};
-use plies::eval::{Evaluator, Tunable};
-use plies::game::{Game, Outcome, Side};
+use plies::game::{Outcome, Side};
 use plies::notation::Notation;
 use plies::search::Searcher;
+use plies::spec::SearcherSpec;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
-
-/// Makes a fresh evaluator for each searcher the command line builds; for a [`Tunable`]
-/// evaluator ([`tunable_evaluator`]) also one with other weights, which is what `--weights`,
-/// the arena's `weights=` and the tuner use.
-///
-/// Key invariant: [`EvaluatorFactory::make`] always succeeds (the weights it uses were checked
-/// when the factory was built); only [`EvaluatorFactory::with_weights`] can fail.
-pub struct EvaluatorFactory<G: Game> {
-    /// Builds an evaluator with the given weights (`None`: the factory's own, checked).
-    build: BuildEvaluator<G>,
-    /// The weights' names and the values `make` uses, for a tunable evaluator.
-    weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
-}
-
-/// Builds an evaluator with the given weights (`None`: its own).
-type BuildEvaluator<G> =
-    Arc<dyn Fn(Option<&[i32]>) -> Result<Box<dyn Evaluator<G>>, String> + Send + Sync>;
-
-impl<G: Game> Clone for EvaluatorFactory<G> {
-    fn clone(&self) -> Self {
-        EvaluatorFactory {
-            build: Arc::clone(&self.build),
-            weights: self.weights.clone(),
-        }
-    }
-}
-
-impl<G: Game> EvaluatorFactory<G> {
-    /// A fresh evaluator.
-    #[must_use]
-    pub fn make(&self) -> Box<dyn Evaluator<G>> {
-        (self.build)(None).expect("a factory's own weights were checked when it was made")
-    }
-
-    /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
-    ///
-    /// # Errors
-    /// The evaluator is not tunable, a weight is beyond [`plies::weights::MAX_WEIGHT`], or the
-    /// evaluator refuses the weights (wrong count).
-    pub fn with_weights(&self, weights: &[i32]) -> Result<Box<dyn Evaluator<G>>, String> {
-        if self.weights.is_none() {
-            return Err("this game's evaluator has no tunable weights".into());
-        }
-        (self.build)(Some(weights))
-    }
-
-    /// The names of the evaluator's weights; `None` if it is not tunable.
-    #[must_use]
-    pub fn parameter_names(&self) -> Option<&[String]> {
-        self.weights.as_deref().map(|(names, _)| names.as_slice())
-    }
-
-    /// The weights [`Self::make`] uses; `None` if the evaluator is not tunable.
-    #[must_use]
-    pub fn parameters(&self) -> Option<&[i32]> {
-        self.weights.as_deref().map(|(_, values)| values.as_slice())
-    }
-
-    /// This factory with the weights of the weights file at `path` as its own.
-    ///
-    /// # Errors
-    /// The file cannot be read, or as [`Self::with_weights_file`]; the message names the file.
-    pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
-        let shown = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read weights file {shown}: {e}"))?;
-        self.with_weights_file(&text)
-            .map_err(|e| format!("weights file {shown}: {e}"))
-    }
-
-    /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
-    ///
-    /// # Errors
-    /// The evaluator is not tunable, or the file does not fit it (the message names the line).
-    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, String> {
-        let names = self
-            .parameter_names()
-            .ok_or("this game's evaluator has no tunable weights")?;
-        let values = plies::weights::parse_weights(text, names)?;
-        (self.build)(Some(&values))?;
-        // The file's weights become this factory's own (`None`).
-        let base = Arc::clone(&self.build);
-        let own = values.clone();
-        Ok(EvaluatorFactory {
-            build: Arc::new(move |weights| base(Some(weights.unwrap_or(&own)))),
-            weights: Some(Arc::new((names.to_vec(), values))),
-        })
-    }
-}
-
-/// An [`EvaluatorFactory`] that clones `evaluator` each time.
-pub fn evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
-where
-    G: Game,
-    E: Evaluator<G> + Clone + 'static,
-{
-    EvaluatorFactory {
-        build: Arc::new(move |_| Ok(Box::new(evaluator.clone()))),
-        weights: None,
-    }
-}
-
-/// An [`EvaluatorFactory`] for a [`Tunable`] evaluator: clones of `evaluator`, or of it with other
-/// weights.
-pub fn tunable_evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
-where
-    G: Game,
-    E: Evaluator<G> + Tunable + Clone + 'static,
-{
-    let weights = (evaluator.parameter_names(), evaluator.parameters());
-    let names = weights.0.clone();
-    EvaluatorFactory {
-        build: Arc::new(move |weights| {
-            let mut made = evaluator.clone();
-            if let Some(weights) = weights {
-                plies::weights::check_range(&names, weights)?;
-                made.set_parameters(weights)?;
-            }
-            Ok(Box::new(made))
-        }),
-        weights: Some(Arc::new(weights)),
-    }
-}
+pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
 
 /// What a game supplies to get its command line.
 pub struct GameCli<G: Notation> {
@@ -409,22 +287,18 @@ fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError>
     }
 }
 
-/// A searcher by name with a fresh evaluator from the game.
-fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
-    searcher_by_name(&name.to_ascii_lowercase(), spec.evaluator.make())
-        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+/// The searcher of a `--searcher` / `--engine` text (see [`SearcherSpec`]).
+fn parse_searcher(text: &str) -> Result<SearcherSpec, String> {
+    text.parse()
 }
 
-/// [`plies::search::searcher_by_name`] plus the MCTS names ([`plies::mcts::MCTS_NAMES`]).
-pub(crate) fn searcher_by_name<G: Notation>(
-    name: &str,
-    evaluator: Box<dyn Evaluator<G>>,
-) -> Result<Box<dyn Searcher<G>>, String> {
-    if plies::mcts::MCTS_NAMES.contains(&name) {
-        return Ok(plies::mcts::mcts_by_name(name, evaluator).expect("an MCTS name"));
-    }
-    plies::search::searcher_by_name(name, evaluator)
-        .map_err(|e| format!("{e}; mcts: {}", plies::mcts::MCTS_NAMES.join(", ")))
+/// A searcher by its spec text, with the game's evaluator as its concrete type.
+fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
+    let parsed =
+        parse_searcher(name).map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    spec.evaluator
+        .searcher(&parsed, None)
+        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
 }
 
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.
@@ -442,10 +316,12 @@ fn check_depth(depth: u32) -> Result<u32, CliError> {
 /// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
 /// depth to stop at, so `--depth` would silently do nothing.
 fn check_mcts_depth(name: &str, limits: &plies::search::SearchLimits) -> Result<(), String> {
-    let lower = name.to_ascii_lowercase();
+    let Ok(parsed) = parse_searcher(name) else {
+        return Ok(()); // the name's own error comes when the searcher is built
+    };
     match limits.depth {
-        Some(depth) if plies::mcts::MCTS_NAMES.contains(&lower.as_str()) => Err(format!(
-            "depth {depth} does not apply to {lower}: Monte-Carlo tree search has no search \
+        Some(depth) if !parsed.has_depth() => Err(format!(
+            "depth {depth} does not apply to {parsed}: Monte-Carlo tree search has no search \
              depth; limit it with nodes or time instead"
         )),
         _ => Ok(()),

@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::rng::SplitMix64;
-use crate::search::{
-    AlphaBeta, Minimax, Pvs, PvsConfig, SearchLimits, SearchResult, Searcher, searcher_by_name,
-};
+use crate::search::{AlphaBeta, Minimax, Pvs, PvsConfig, SearchLimits, SearchResult, Searcher};
 use crate::testing::{PileDifference, TwoPiles};
 
 mod quiescence;
@@ -514,4 +512,12 @@ fn random_graph_sweep_agrees_with_minimax() {
             check_all(&cases, WideEval);
         }
     }
+}
+
+/// A searcher by its spec text ([`crate::spec::SearcherSpec`]).
+fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
+    name: &str,
+    evaluator: E,
+) -> Result<Box<dyn Searcher<G>>, String> {
+    Ok(name.parse::<crate::spec::SearcherSpec>()?.build(evaluator))
 }

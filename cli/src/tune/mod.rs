@@ -37,7 +37,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::arena::{EloEstimate, GameSpec, GameTask, Termination, Wdl, play_game, random_openings};
 use crate::args::PositionArgs;
-use crate::{CliError, GameCli, check_mcts_depth, searcher_by_name, start_position};
+use crate::{CliError, GameCli, check_mcts_depth, parse_searcher, start_position};
 use files::{Check, GameLine, JournalLine, LineFile, RunDir, TuneConfig, TuneState};
 use plies::agent::{Agent, SearchAgent};
 use plies::game::Side;
@@ -94,14 +94,14 @@ pub(crate) struct EngineArgs {
 }
 
 impl EngineArgs {
-    /// The searcher's name (lowercased) and the per-move limits, checked for this game.
-    fn checked<G: Notation>(&self, spec: &GameCli<G>) -> Result<(String, SearchLimits), CliError> {
+    /// The searcher's spec text (as [`plies::spec::SearcherSpec`] prints it) and the per-move
+    /// limits, checked.
+    fn checked(&self) -> Result<(String, SearchLimits), CliError> {
         let limits = crate::arena_command::limits(self.depth, self.time, self.nodes, "--")?;
-        let searcher = self.searcher.to_ascii_lowercase();
-        check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
-        searcher_by_name::<G>(&searcher, spec.evaluator.make())
+        let searcher = parse_searcher(&self.searcher)
             .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
-        Ok((searcher, limits))
+        check_mcts_depth(&self.searcher, &limits).map_err(CliError::Invalid)?;
+        Ok((searcher.to_string(), limits))
     }
 }
 
@@ -386,7 +386,7 @@ fn run_init<G: Notation>(
         )));
     }
     let (names, initial) = start_weights(spec, args.weights.as_deref())?;
-    let (searcher, limits) = args.engine.checked(spec)?;
+    let (searcher, limits) = args.engine.checked()?;
     let check_games = args.check_games.unwrap_or(args.games);
     let start: G = start_position(&args.start)?;
     let openings = match &args.openings_file {
@@ -551,12 +551,12 @@ fn play_shard<G: Notation>(
         };
         let opening: G = opening(config, k, pair)?;
         let mut agents = Vec::with_capacity(2);
+        let searcher = parse_searcher(&config.searcher)
+            .map_err(|e| CliError::Invalid(format!("bad searcher in tune.json: {e}")))?;
         for w in weights {
-            let evaluator = spec.evaluator.with_weights(w).map_err(|e| {
+            let searcher = spec.evaluator.searcher(&searcher, Some(w)).map_err(|e| {
                 CliError::Invalid(format!("the evaluator refuses the weights: {e}"))
             })?;
-            let searcher = searcher_by_name(&config.searcher, evaluator)
-                .map_err(|e| CliError::Invalid(format!("bad searcher in tune.json: {e}")))?;
             agents.push(SearchAgent::with_limits(searcher, limits.clone()));
         }
         let [mut ours, mut theirs]: [SearchAgent<G>; 2] =
