@@ -27,7 +27,7 @@
 //! Key invariant: the bench positions and depth fix the bench signature; change them only on
 //! purpose.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,7 +39,7 @@ use plies::agent::{Agent, SearchAgent};
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
-use plies_cli::{BenchSignature, BenchSuite, GameCli, run_with_suite, tunable_evaluator};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
 use plies_tafl::otep::{EngineOptions, run_engine_with};
 use plies_tafl::referee::{MatchConfig, run_match, summary};
 use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
@@ -411,38 +411,28 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The recorded signature holds for the default evaluator only.
+    let bench = if chosen == TaflEvaluator::default() {
+        BenchSuite::new().signatures(BENCH_SIGNATURES)
+    } else {
+        BenchSuite::new()
+    };
     let spec = GameCli::<Tafl> {
-        name: "tafl",
-        evaluator: tunable_evaluator(chosen),
         bench_positions: BENCH_POSITIONS,
         bench_depth: BENCH_DEPTH,
+        bench,
+        ..GameCli::new("tafl", tunable_evaluator(chosen))
     };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    // The recorded signature holds for the default evaluator only.
-    let suite = if chosen == TaflEvaluator::default() {
-        BenchSuite::new().signatures(BENCH_SIGNATURES)
-    } else {
-        BenchSuite::new()
-    };
-    let result = run_with_suite(
-        &spec,
-        &suite,
-        args,
-        &mut input as &mut dyn BufRead,
-        &mut output as &mut dyn Write,
-    );
-    match result {
+    match plies_cli::run(&spec, args, &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = output.flush();
             eprintln!("{e}");
-            match e {
-                plies_cli::CliError::Usage(_) => ExitCode::from(2),
-                _ => ExitCode::FAILURE,
-            }
+            e.exit_code()
         }
     }
 }

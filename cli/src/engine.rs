@@ -8,11 +8,14 @@
 //! only other weights can be refused.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use plies::eval::{Evaluator, Tunable};
 use plies::game::Game;
-use plies::search::Searcher;
+use plies::search::{SearchLimits, Searcher};
 use plies::spec::SearcherSpec;
+
+use crate::error::CliError;
 
 /// One concrete evaluator type behind the factory.
 trait Build<G: Game>: Send + Sync {
@@ -190,4 +193,101 @@ where
         }),
         weights: Some(Arc::new(weights)),
     }
+}
+
+/// The searcher of a `--searcher` / `--engine` text (see [`SearcherSpec`]).
+pub(crate) fn parse_searcher(text: &str) -> Result<SearcherSpec, String> {
+    text.parse()
+}
+/// A searcher by its spec text, with the game's evaluator as its concrete type.
+pub(crate) fn searcher<G: Game>(
+    factory: &EvaluatorFactory<G>,
+    name: &str,
+) -> Result<Box<dyn Searcher<G>>, CliError> {
+    let parsed =
+        parse_searcher(name).map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    factory
+        .searcher(&parsed, None)
+        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+}
+/// Checks a search depth: at least 1, at most the deepest ply a score can record.
+pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
+    let max = plies::eval::Score::MAX_PLY - 1;
+    if depth == 0 || depth > max {
+        Err(CliError::Invalid(format!(
+            "bad --depth {depth}: expected 1..={max}"
+        )))
+    } else {
+        Ok(depth)
+    }
+}
+/// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
+/// depth to stop at, so `--depth` would silently do nothing.
+pub(crate) fn check_mcts_depth(
+    name: &str,
+    limits: &plies::search::SearchLimits,
+) -> Result<(), String> {
+    let Ok(parsed) = parse_searcher(name) else {
+        return Ok(()); // the name's own error comes when the searcher is built
+    };
+    match limits.depth {
+        Some(depth) if !parsed.has_depth() => Err(format!(
+            "depth {depth} does not apply to {parsed}: Monte-Carlo tree search has no search \
+             depth; limit it with nodes or time instead"
+        )),
+        _ => Ok(()),
+    }
+}
+/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
+/// searchers without threads).
+pub(crate) fn set_threads<G: Game>(
+    searcher: &mut dyn Searcher<G>,
+    threads: usize,
+) -> Result<(), CliError> {
+    searcher
+        .set_threads(threads)
+        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
+}
+/// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
+pub(crate) fn limits(
+    depth: Option<u32>,
+    time: Option<u64>,
+    nodes: Option<u64>,
+    flag: &str,
+) -> Result<SearchLimits, CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    if let Some(ms) = time {
+        if ms == 0 {
+            return Err(CliError::Invalid(format!(
+                "bad {flag}time 0: expected milliseconds >= 1"
+            )));
+        }
+        limits.time = Some(Duration::from_millis(ms));
+    }
+    if let Some(nodes) = nodes {
+        if nodes == 0 {
+            return Err(CliError::Invalid(format!(
+                "bad {flag}nodes 0: expected >= 1"
+            )));
+        }
+        limits.nodes = Some(nodes);
+    }
+    Ok(limits)
+}
+/// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
+pub(crate) fn describe(limits: &SearchLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(depth) = limits.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        parts.push(format!("{nodes} nodes"));
+    }
+    if let Some(time) = limits.time {
+        parts.push(format!("{} ms", time.as_millis()));
+    }
+    parts.join(", ")
 }

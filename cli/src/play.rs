@@ -15,15 +15,46 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use super::analyze::set_threads;
-use super::args::PlayArgs;
-use super::{
-    CliError, GameCli, check_depth, check_mcts_depth, outcome_text, score_text, searcher,
-    side_name, start_position,
-};
+use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, start_position};
+use crate::text::{outcome_text, score_text, side_name};
+use clap::Args;
 use plies::game::{GameHistory, Side};
 use plies::notation::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
+
+/// `play`.
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Which side the human plays: first, second, or none (engine against engine).
+    #[arg(long, default_value = "first")]
+    pub human: String,
+    /// Milliseconds per engine move (default 1000 unless --depth is given). As for `analyze`:
+    /// minimax and alphabeta search one depth (--depth, default 4) and, stopped by the time
+    /// before finishing it, play a fallback move with no score.
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Plies per engine move (1..=999). Not for mcts, which has no search depth.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// End the game as a draw after this many plies (for games without a draw rule).
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: u32,
+    /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
+    #[arg(long, default_value = "pvs")]
+    pub searcher: String,
+    /// The engine's search threads (Lazy SMP; 1 = the deterministic search).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Let the engine think on the human's time: while the human chooses, it searches the
+    /// position after the reply it expects, and keeps that search if the reply comes.
+    #[arg(long)]
+    pub ponder: bool,
+}
 
 /// Runs `play`.
 pub(super) fn run<G: Notation>(
@@ -45,7 +76,7 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    let mut searcher = searcher(spec, &args.searcher)?;
+    let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
     let mut engine = Ponderer::new(searcher);
     let mut state: G = start_position(&args.start)?;
@@ -172,7 +203,7 @@ fn human_move<G: Notation>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{run_invalid, run_ok, run_with};
+    use crate::test_support::{run_invalid, run_ok, run_with};
 
     #[test]
     fn human_bad_move_then_quit() {

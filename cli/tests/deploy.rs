@@ -28,10 +28,9 @@ const INIT: &str = "tune init --depth 2 --iterations 3 --games 8 --check-every 0
 
 fn spec() -> GameCli<Onitama> {
     GameCli {
-        name: "onitama",
-        evaluator: tunable_evaluator(PstEvaluator::default()),
         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
         bench_depth: 2,
+        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
 }
 

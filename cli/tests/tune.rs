@@ -35,10 +35,9 @@ const GAMES: usize = 56;
 
 fn spec() -> GameCli<Onitama> {
     GameCli {
-        name: "onitama",
-        evaluator: tunable_evaluator(PstEvaluator::default()),
         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
         bench_depth: 2,
+        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
 }
 

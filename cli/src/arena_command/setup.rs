@@ -4,60 +4,16 @@
 //! Key invariant: everything a worker thread will later rely on (searcher names, limits, opening
 //! positions) is validated here, so bad input is a one-line [`CliError`], never a worker panic.
 
-use std::time::Duration;
-
 use super::ArenaArgs;
 use crate::arena::{Engine, Sprt, random_openings};
-use crate::{CliError, GameCli, check_depth, start_position};
+use crate::engine::limits;
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{read_openings_file, start_position};
 use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::notation::Notation;
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
-
-/// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
-pub(crate) fn limits(
-    depth: Option<u32>,
-    time: Option<u64>,
-    nodes: Option<u64>,
-    flag: &str,
-) -> Result<SearchLimits, CliError> {
-    let mut limits = SearchLimits::default();
-    if let Some(depth) = depth {
-        limits.depth = Some(check_depth(depth)?);
-    }
-    if let Some(ms) = time {
-        if ms == 0 {
-            return Err(CliError::Invalid(format!(
-                "bad {flag}time 0: expected milliseconds >= 1"
-            )));
-        }
-        limits.time = Some(Duration::from_millis(ms));
-    }
-    if let Some(nodes) = nodes {
-        if nodes == 0 {
-            return Err(CliError::Invalid(format!(
-                "bad {flag}nodes 0: expected >= 1"
-            )));
-        }
-        limits.nodes = Some(nodes);
-    }
-    Ok(limits)
-}
-
-/// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
-pub(crate) fn describe(limits: &SearchLimits) -> String {
-    let mut parts = Vec::new();
-    if let Some(depth) = limits.depth {
-        parts.push(format!("depth {depth}"));
-    }
-    if let Some(nodes) = limits.nodes {
-        parts.push(format!("{nodes} nodes"));
-    }
-    if let Some(time) = limits.time {
-        parts.push(format!("{} ms", time.as_millis()));
-    }
-    parts.join(", ")
-}
 
 /// The engines of the `--engine` specs, checked (names made unique with `#2`, `#3`…).
 pub(super) fn engines<G: Notation>(
@@ -227,37 +183,6 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
         ponder,
         weights,
     })
-}
-
-/// The positions of an openings file: one per line, blank lines and `#` comments skipped; a
-/// line that does not parse or is a finished game is an error naming it (the file may hold no
-/// position: the caller decides whether that is an error).
-pub(crate) fn read_openings_file<G: Notation>(path: &std::path::Path) -> Result<Vec<G>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!(
-            "cannot read --openings-file {}: {e}",
-            path.display()
-        ))
-    })?;
-    let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position = G::parse_position(line).map_err(|e| {
-            CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
-        })?;
-        if position.outcome().is_some() {
-            return Err(CliError::Invalid(format!(
-                "{} line {}: the game is already over",
-                path.display(),
-                number + 1
-            )));
-        }
-        openings.push(position);
-    }
-    Ok(openings)
 }
 
 /// `count` openings made by `--file-plies` random moves from each of `positions` in turn (the

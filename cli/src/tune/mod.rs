@@ -36,8 +36,10 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::arena::{EloEstimate, GameSpec, GameTask, Termination, Wdl, play_game, random_openings};
-use crate::args::PositionArgs;
-use crate::{CliError, GameCli, check_mcts_depth, parse_searcher, start_position};
+use crate::engine::{check_mcts_depth, describe, limits, parse_searcher};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, read_openings_file, start_position};
 use files::{Check, GameLine, JournalLine, LineFile, RunDir, TuneConfig, TuneState};
 use plies::agent::{Agent, SearchAgent};
 use plies::game::Side;
@@ -97,7 +99,7 @@ impl EngineArgs {
     /// The searcher's spec text (as [`plies::spec::SearcherSpec`] prints it) and the per-move
     /// limits, checked.
     fn checked(&self) -> Result<(String, SearchLimits), CliError> {
-        let limits = crate::arena_command::limits(self.depth, self.time, self.nodes, "--")?;
+        let limits = limits(self.depth, self.time, self.nodes, "--")?;
         let searcher = parse_searcher(&self.searcher)
             .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
         check_mcts_depth(&self.searcher, &limits).map_err(CliError::Invalid)?;
@@ -456,7 +458,7 @@ fn run_init<G: Notation>(
         config.names.len(),
         config.gains.iterations,
         config.games,
-        crate::arena_command::describe(&limits_of(&config)),
+        describe(&limits_of(&config)),
         config.searcher,
         args.dir.display()
     )?;
@@ -465,7 +467,7 @@ fn run_init<G: Notation>(
 
 /// The positions of an openings file; an error if it holds none.
 fn read_openings<G: Notation>(path: &Path) -> Result<Vec<G>, CliError> {
-    let openings = crate::arena_command::read_openings_file::<G>(path)?;
+    let openings = read_openings_file::<G>(path)?;
     if openings.is_empty() {
         return Err(CliError::Invalid(format!(
             "{} holds no position",

@@ -1,0 +1,58 @@
+//! How results are written for people: scores, lines of moves, outcomes, rates.
+//!
+//! Key invariant: a score is never shown without a completed search behind it (`none`
+//! otherwise), and side names come from the game ([`Notation::side_name`]).
+
+use plies::game::{Outcome, Side};
+use plies::notation::Notation;
+
+/// A search's score as text, `none` when the search completed no iteration
+/// ([`plies::search::SearchResult::known_score`]).
+pub(crate) fn score_text(score: Option<plies::eval::Score>) -> String {
+    score.map_or_else(|| "none".to_string(), |s| s.to_string())
+}
+/// Each move of `line` formatted in the position it is played from.
+pub(crate) fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
+    let mut state = state.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = state.format_move(mv);
+            state = state.play(mv);
+            text
+        })
+        .collect()
+}
+/// `first` or `second`.
+pub(crate) fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+/// `first player wins` or `draw`.
+pub(crate) fn outcome_text(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(side) => format!("{} player wins", side_name(side)),
+        Outcome::Draw => "draw".to_string(),
+    }
+}
+/// Positions per second, 0 when no time was measured.
+pub(crate) fn rate(nodes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+/// `arg` as a shell word: as is when it holds only safe characters, otherwise single-quoted.
+pub(crate) fn shell_word(arg: &str) -> String {
+    let safe = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c));
+    if safe {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
