@@ -93,11 +93,12 @@ pub trait Notation: Game {
     }
 
     /// The name of `side` in this game's own words (Onitama: `red`, tafl: `attackers`), for
-    /// people: game-over lines and score perspectives. The default is `first` / `second`.
+    /// people: game-over lines and whose view a score is from. The default is `first player` /
+    /// `second player`.
     fn side_name(side: crate::game::Side) -> String {
         match side {
-            crate::game::Side::First => "first".to_string(),
-            crate::game::Side::Second => "second".to_string(),
+            crate::game::Side::First => "first player".to_string(),
+            crate::game::Side::Second => "second player".to_string(),
         }
     }
 

@@ -5,15 +5,14 @@
 //! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
 
 use std::io::Write;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads};
+use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_limit};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::text::{move_texts, outcome_text, score_text};
+use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
 use plies::eval::Score;
 use plies::notation::Notation;
@@ -32,7 +31,7 @@ pub(crate) struct AnalyzeArgs {
     /// Search for at most this many milliseconds. pvs deepens iteratively and reports the last
     /// depth it completed; minimax and alphabeta search one depth (--depth, default 4) and,
     /// stopped by the time before finishing it, report no score (depth 0) and a fallback move;
-    /// mcts runs playouts until the time is up.
+    /// mcts runs playouts until the time is up. At most 86400000 (one day): more is cut to it.
     #[arg(long, short = 't')]
     pub time: Option<u64>,
     /// Search this many positions.
@@ -65,14 +64,15 @@ pub(super) fn run<G: Notation>(
     if let Some(outcome) = state.outcome() {
         return Err(CliError::Invalid(format!(
             "nothing to analyze: the game is over ({})",
-            outcome_text(outcome)
+            outcome_text::<G>(outcome)
         )));
     }
     writeln!(
         output,
-        "{} analyzing {}",
+        "{} analyzing {} (scores for {}, to move)",
         searcher.name(),
-        state.format_position()
+        state.format_position(),
+        side_name::<G>(state.side_to_move())
     )?;
     writeln!(
         output,
@@ -96,7 +96,7 @@ pub(super) fn run<G: Notation>(
         output,
         "best {} score {} depth {} pv {}",
         best.as_deref().unwrap_or("(none)"),
-        score_text(score),
+        score_for::<G>(score, state.side_to_move()),
         result.depth,
         state.format_line(&result.pv)
     )?;
@@ -123,12 +123,7 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
         limits.depth = Some(check_depth(depth)?);
     }
     if let Some(ms) = args.time {
-        if ms == 0 {
-            return Err(CliError::Invalid(
-                "bad --time 0: expected milliseconds >= 1".into(),
-            ));
-        }
-        limits.time = Some(Duration::from_millis(ms));
+        limits.time = Some(time_limit(ms, "--")?);
     }
     if let Some(nodes) = args.nodes {
         if nodes == 0 {

@@ -260,12 +260,7 @@ pub(crate) fn limits(
         limits.depth = Some(check_depth(depth)?);
     }
     if let Some(ms) = time {
-        if ms == 0 {
-            return Err(CliError::Invalid(format!(
-                "bad {flag}time 0: expected milliseconds >= 1"
-            )));
-        }
-        limits.time = Some(Duration::from_millis(ms));
+        limits.time = Some(time_limit(ms, flag)?);
     }
     if let Some(nodes) = nodes {
         if nodes == 0 {
@@ -290,4 +285,46 @@ pub(crate) fn describe(limits: &SearchLimits) -> String {
         parts.push(format!("{} ms", time.as_millis()));
     }
     parts.join(", ")
+}
+
+/// The longest time limit a command searches for, in milliseconds (one day). A longer
+/// `--time` (say `18446744073709551615`, which would not end in any lifetime) is cut to it,
+/// as the OTEP engine caps its thinking time.
+pub(crate) const MAX_TIME_MS: u64 = 86_400_000;
+
+/// A `--time` of `ms` milliseconds as a duration, cut to [`MAX_TIME_MS`]; `flag` names the
+/// option in the error for 0.
+pub(crate) fn time_limit(ms: u64, flag: &str) -> Result<Duration, CliError> {
+    if ms == 0 {
+        return Err(CliError::Invalid(format!(
+            "bad {flag}time 0: expected milliseconds >= 1"
+        )));
+    }
+    Ok(Duration::from_millis(ms.min(MAX_TIME_MS)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::run_ok;
+
+    /// `--time 18446744073709551615` would search for 584 million years: it is cut to a day,
+    /// and the help says so.
+    #[test]
+    fn time_limits_are_capped_at_a_day() {
+        let day = Duration::from_secs(24 * 60 * 60);
+        assert_eq!(time_limit(u64::MAX, "--").unwrap(), day);
+        assert_eq!(time_limit(86_400_001, "--").unwrap(), day);
+        assert_eq!(
+            time_limit(1_500, "--").unwrap(),
+            Duration::from_millis(1_500)
+        );
+        assert!(time_limit(0, "--").is_err());
+        let own = limits(None, Some(u64::MAX), None, "--engine x ").unwrap();
+        assert_eq!(own.time, Some(day));
+        for command in ["analyze", "play"] {
+            let help = run_ok(&format!("{command} --help"));
+            assert!(help.contains("86400000 (one day)"), "{help}");
+        }
+    }
 }

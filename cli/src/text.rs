@@ -6,11 +6,6 @@
 use plies::game::{Outcome, Side};
 use plies::notation::Notation;
 
-/// A search's score as text, `none` when the search completed no iteration
-/// ([`plies::search::SearchResult::known_score`]).
-pub(crate) fn score_text(score: Option<plies::eval::Score>) -> String {
-    score.map_or_else(|| "none".to_string(), |s| s.to_string())
-}
 /// Each move of `line` formatted in the position it is played from.
 pub(crate) fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
     let mut state = state.clone();
@@ -22,20 +17,27 @@ pub(crate) fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String
         })
         .collect()
 }
-/// `first` or `second`.
-pub(crate) fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
+/// The game's name for `side` ([`Notation::side_name`]).
+pub(crate) fn side_name<G: Notation>(side: Side) -> String {
+    G::side_name(side)
 }
-/// `first player wins` or `draw`.
-pub(crate) fn outcome_text(outcome: Outcome) -> String {
+
+/// `red won` or `draw`, in the game's side names.
+pub(crate) fn outcome_text<G: Notation>(outcome: Outcome) -> String {
     match outcome {
-        Outcome::Win(side) => format!("{} player wins", side_name(side)),
+        Outcome::Win(side) => format!("{} won", side_name::<G>(side)),
         Outcome::Draw => "draw".to_string(),
     }
 }
+
+/// A score with whose view it is from: `+35 for red`, or `none`.
+pub(crate) fn score_for<G: Notation>(score: Option<plies::eval::Score>, side: Side) -> String {
+    match score {
+        Some(score) => format!("{score} for {}", side_name::<G>(side)),
+        None => "none".to_string(),
+    }
+}
+
 /// Positions per second, 0 when no time was measured.
 pub(crate) fn rate(nodes: u64, seconds: f64) -> f64 {
     if seconds > 0.0 {
@@ -44,6 +46,7 @@ pub(crate) fn rate(nodes: u64, seconds: f64) -> f64 {
         0.0
     }
 }
+
 /// `arg` as a shell word: as is when it holds only safe characters, otherwise single-quoted.
 pub(crate) fn shell_word(arg: &str) -> String {
     let safe = !arg.is_empty()

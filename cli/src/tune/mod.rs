@@ -239,7 +239,7 @@ pub(crate) fn run<G: Notation>(
         TuneCommand::Merge(dir) => {
             let run = RunDir::new(&dir.dir);
             let config = load_config(spec, &run)?;
-            match merge(&run, &config)? {
+            match merge(&run, &config, Mode::Sharded)? {
                 Merged::Done(state) => writeln!(output, "{}", summary(&config, &state))?,
                 Merged::Finished => writeln!(output, "tune: the run is finished")?,
                 Merged::Missing { iteration, missing } => {
@@ -450,7 +450,7 @@ fn run_init<G: Notation>(
     };
     // The state first: a directory with tune.json always has a state.
     files::write_json_atomic(&run.state_path(), &state).map_err(CliError::Invalid)?;
-    write_weights(&run, &config, &state)?;
+    write_weights(&run, &config, &state, Mode::Start)?;
     files::write_json_atomic(&run.config_path(), &config).map_err(CliError::Invalid)?;
     writeln!(
         output,
@@ -623,7 +623,7 @@ enum Merged {
 /// Completes the current iteration if all its games are played: journal line, new weights,
 /// new state (atomically, last). Idempotent: a merge killed before the state was written is
 /// redone, and its journal line is not written twice.
-fn merge(run: &RunDir, config: &TuneConfig) -> Result<Merged, CliError> {
+fn merge(run: &RunDir, config: &TuneConfig, mode: Mode) -> Result<Merged, CliError> {
     let state = run.read_state(config).map_err(CliError::Invalid)?;
     let k = state.iteration;
     if k >= config.gains.iterations {
@@ -678,24 +678,58 @@ fn merge(run: &RunDir, config: &TuneConfig) -> Result<Merged, CliError> {
         })
         .map_err(CliError::Invalid)?;
     }
-    write_weights(run, config, &new_state)?;
+    write_weights(run, config, &new_state, mode)?;
     files::write_json_atomic(&run.state_path(), &new_state).map_err(CliError::Invalid)?;
     Ok(Merged::Done(new_state))
 }
 
-/// Writes `weights.txt`: the state's weights with the command that produced them.
-fn write_weights(run: &RunDir, config: &TuneConfig, state: &TuneState) -> Result<(), CliError> {
+/// How a run's iterations are being played, which decides the next step `weights.txt` names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Just made by `tune init`: either way is open.
+    Start,
+    /// By `tune run` in this process (and its local `--jobs`).
+    Local,
+    /// By `tune play --shard K/N` tasks and `tune merge` (a job array).
+    Sharded,
+}
+
+/// The line of `weights.txt` that says what to run next.
+fn next_step(config: &TuneConfig, state: &TuneState, dir: &Path, mode: Mode) -> String {
+    let game = &config.game;
+    let dir = dir.display();
+    if state.iteration >= config.gains.iterations {
+        return format!("the run is finished: use these weights with {game} --weights FILE");
+    }
+    let local = format!("then: {game} tune run --dir {dir}");
+    let sharded = format!(
+        "then: {game} tune play --dir {dir} --shard K/N for every K < N, then {game} tune merge \
+         --dir {dir}"
+    );
+    match mode {
+        Mode::Start => format!("{local}\nor, sharded: {}", &sharded["then: ".len()..]),
+        Mode::Local => local,
+        Mode::Sharded => sharded,
+    }
+}
+
+/// Writes `weights.txt`: the state's weights with the command that produced them and the next
+/// step for the way the run is played (`mode`).
+fn write_weights(
+    run: &RunDir,
+    config: &TuneConfig,
+    state: &TuneState,
+    mode: Mode,
+) -> Result<(), CliError> {
     let mut comment = format!(
         "{} evaluator weights, tuned by plies SPSA: iteration {} of {}, {} games.\n\
-         produced by: {}\n\
-         then: {} tune run --dir {}",
+         produced by: {}\n{}",
         config.game,
         state.iteration,
         config.gains.iterations,
         state.games,
         config.command,
-        config.game,
-        run.dir().display()
+        next_step(config, state, run.dir(), mode)
     );
     if let Some(check) = state.last_check {
         comment.push_str(&format!("\n{}", check_text(check)));
@@ -749,11 +783,16 @@ fn summary(config: &TuneConfig, state: &TuneState) -> String {
     text
 }
 
-/// The `count` weights furthest from their start (in units of their perturbation), as
-/// `name start->now`.
+/// The `count` weights furthest from their start (in units of their perturbation) among those
+/// whose rounded value changed, as `name start->now`; `none yet` when none did.
 fn moved_most(config: &TuneConfig, theta: &[f64], count: usize) -> String {
     let now = spsa::rounded(theta);
-    let mut order: Vec<usize> = (0..theta.len()).collect();
+    let mut order: Vec<usize> = (0..theta.len())
+        .filter(|&i| now[i] != config.initial[i])
+        .collect();
+    if order.is_empty() {
+        return "none yet".to_string();
+    }
     let distance = |i: usize| match config.gains.c_end[i] {
         0.0 => 0.0, // fixed
         c => (theta[i] - f64::from(config.initial[i])).abs() / c,
@@ -803,7 +842,7 @@ fn run_run<G: Notation>(
                 bar.set_position(played_now + found)
             })?;
         }
-        match merge(&run, &config)? {
+        match merge(&run, &config, Mode::Local)? {
             Merged::Done(next) => {
                 played_now += u64::from(config.games_of(k));
                 bar.set_position(played_now);
