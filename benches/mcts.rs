@@ -1,7 +1,7 @@
 //! MCTS speed per game: playouts per second (criterion's throughput, one element = one
 //! iteration = one playout from an unproven start position) for light and heavy playouts on
 //! every game: Onitama, Brandub (tafl), Hus, Yinsh and Kalah (the tutorial game in
-//! `cli/examples/kalah`); then the same Onitama search on one thread and on two (tree and root
+//! `games/kalah`); then the same Onitama search on one thread and on two (tree and root
 //! parallelism).
 //!
 //! Key invariant: every measured search runs a fixed number of iterations from a fixed seed on
@@ -9,17 +9,14 @@
 //! constant recorded once from this code, so a faster number cannot come from less work. A
 //! change of a signature must be intentional (a behaviour change of MCTS or of a game).
 
-#[path = "../cli/examples/kalah/game.rs"]
-mod game;
-
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use game::{Kalah, StoreDifference};
 use plies::mcts::{HeavyPlayout, Mcts, MctsConfig, Parallel};
 use plies::{Evaluator, Game, Notation, SearchLimits, Searcher};
 use plies_hus::{Hus, HusEvaluator};
+use plies_kalah::{Kalah, StoreDifference};
 use plies_onitama::{Onitama, PstEvaluator};
 use plies_tafl::{TaflEvaluator, start_of};
 use plies_yinsh::{Yinsh, YinshEvaluator};

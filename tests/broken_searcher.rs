@@ -6,13 +6,9 @@
 //! Key invariant: the searchers here are independent of `plies::search` (only the traits are
 //! shared), so this also cross-checks the harness against a second alpha-beta implementation.
 
-#[path = "../cli/examples/kalah/game.rs"]
-mod game;
-
 use std::collections::HashMap;
 use std::time::Instant;
 
-use game::{Kalah, StoreDifference};
 use plies::harness::consistency::{ConsistencyOptions, Mismatch, check_consistency_with};
 use plies::harness::random::random_game;
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
@@ -21,6 +17,7 @@ use plies::search::Minimax;
 use plies::{
     Evaluator, Game, Iteration, Notation, Score, SearchLimits, SearchResult, SearchStats, Searcher,
 };
+use plies_kalah::{Kalah, StoreDifference};
 
 #[derive(Copy, Clone, PartialEq, Debug)]
 enum Bug {

@@ -4,10 +4,6 @@
 //! Key invariant: every property is a pure function of `(seed, picks)`, so quickcheck's shrunk
 //! counterexample replays exactly.
 
-#[path = "../cli/examples/kalah/game.rs"]
-mod game;
-
-use game::{Kalah, StoreDifference};
 use plies::Notation;
 use plies::harness::HashEvaluator;
 use plies::harness::properties::{
@@ -15,6 +11,7 @@ use plies::harness::properties::{
     property_search_is_sound, property_search_matches_minimax,
 };
 use plies::search::{Minimax, Pvs, PvsConfig};
+use plies_kalah::{Kalah, StoreDifference};
 use plies_onitama::{Onitama, PstEvaluator};
 use quickcheck::QuickCheck;
 

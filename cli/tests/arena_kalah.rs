@@ -1,17 +1,14 @@
-//! The arena on Kalah (the tutorial game in `cli/examples/kalah`), whose extra turns mean the side to
+//! The arena on Kalah (the tutorial game, crate `plies-kalah` in `games/kalah`), whose extra turns mean the side to
 //! move does not alternate: the arena must keep asking the agent whose side is to move, however
 //! many times in a row, and a searcher must still crush a random mover.
 
-#[path = "../examples/kalah/game.rs"]
-mod game;
-
 use std::sync::{Arc, Mutex};
 
-use game::{Kalah, StoreDifference};
 use plies::agent::{Agent, Choice, RandomAgent, SearchAgent};
 use plies::search::{AlphaBeta, SearchLimits};
 use plies::{Game, Notation, Side};
 use plies_cli::arena::{Arena, ArenaConfig, Engine, GameResult, Standings, random_openings};
+use plies_kalah::{Kalah, StoreDifference};
 
 /// Wraps an agent and logs every side it is asked to move for, per game.
 struct SideLog<A> {
@@ -34,7 +31,7 @@ impl<A: Agent<Kalah>> Agent<Kalah> for SideLog<A> {
         self.inner.new_game(seed);
     }
 
-    fn choose(&mut self, state: &Kalah, budget: &SearchLimits) -> Option<Choice<game::Sow>> {
+    fn choose(&mut self, state: &Kalah, budget: &SearchLimits) -> Option<Choice<plies_kalah::Sow>> {
         let mut log = self.log.lock().unwrap();
         log[self.entry].push(state.side_to_move());
         self.inner.choose(state, budget)

@@ -13,17 +13,14 @@
 //! command line and exit, so no other binary needs to be built first.
 #![cfg(unix)]
 
-#[path = "../examples/kalah/game.rs"]
-mod game;
-
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use game::{Kalah, StoreDifference};
 use plies_cli::{GameCli, evaluator, run};
+use plies_kalah::{Kalah, StoreDifference};
 use serde_json::Value;
 
 /// Set in the child's environment to the arena arguments, separated by [`SEPARATOR`].

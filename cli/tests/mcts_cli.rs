@@ -4,11 +4,8 @@
 //! Key invariant: the commands go through `plies_cli::run` with string arguments, so the
 //! argument parsing and the searcher-name lookup are tested together.
 
-#[path = "../examples/kalah/game.rs"]
-mod game;
-
-use game::{Kalah, StoreDifference};
 use plies_cli::{GameCli, evaluator, run};
+use plies_kalah::{Kalah, StoreDifference};
 
 fn run_kalah(args: &[&str]) -> Result<String, String> {
     let spec = GameCli::<Kalah> {

@@ -2,7 +2,7 @@
 //! line (`perft`, `analyze`, `play`, `bench`, `arena`, every `tune` subcommand, `--help`…), its
 //! flags with valid, edge and nonsense values, positions and moves of the game (real ones, and
 //! mutants of them), weights files (`--weights`, the arena's `weights=`), tuning run directories
-//! and positions files (real content and mutants, see [`tune`]), arguments that are not UTF-8,
+//! and positions files (real content and mutants, see `tune`), arguments that are not UTF-8,
 //! and stdin for `play`. Used in process (the `*-cli` targets, through [`plies_cli::run`]) and
 //! as processes ([`crate::process`]).
 //!

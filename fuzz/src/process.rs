@@ -24,7 +24,7 @@ use crate::driver::{Report, name_hash};
 use crate::mutate::{Rng, mutate, pick};
 use crate::targets::{Kalah, OTEP_WORDS, TAFL_WORDS, otep_seeds};
 
-/// The binaries fuzzed, by name (the game bots are cargo examples of plies-cli).
+/// The binaries fuzzed, by name (the game bots are cargo examples of the root package `plies`).
 pub const BINARIES: &[&str] = &[
     "onitama",
     "tafl",
@@ -134,7 +134,7 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
         "tafl-otep-script" => {
             let transcript = scratch_path(dir, "transcript.txt");
             let log = scratch_path(dir, "log.txt");
-            let text = include_bytes!("../../games/tafl/tests/data/otep-transcript.txt");
+            let text = include_bytes!("../../games/tafl-otep/tests/data/otep-transcript.txt");
             let text = if rng.below(2) == 0 {
                 mutate(rng, text, &["== ", " ==", "host> ", "engine> "], &[])
             } else {

@@ -17,11 +17,7 @@ use std::time::Duration;
 
 use plies::{Game, Notation};
 
-/// The Kalah tutorial game, compiled here from the example's source.
-#[path = "../../cli/examples/kalah/game.rs"]
-mod kalah;
-
-pub use kalah::{Kalah, StoreDifference};
+pub use plies_kalah::{Kalah, StoreDifference};
 
 /// One fuzz target.
 pub struct Target {
@@ -390,7 +386,7 @@ const OTEP_THINK: Duration = Duration::from_millis(2);
 /// OTEP lines, each handed to an engine (every reply must be one line), then the whole input
 /// as the engine's stdin stream.
 fn otep_engine(data: &[u8]) {
-    use plies_tafl::otep::{EngineOptions, OtepEngine, run_engine_with};
+    use plies_tafl_otep::engine::{EngineOptions, OtepEngine, run_engine_with};
     let mut engine = OtepEngine::new(OTEP_THINK).with_think_cap(OTEP_THINK);
     for line in data.split(|&b| b == b'\n').take(48) {
         for reply in engine.handle_bytes(line) {

@@ -92,10 +92,10 @@ fn built_binaries() -> PathBuf {
         build.args([
             "build",
             "-p",
-            "plies-cli",
+            "plies",
             "--examples",
             "-p",
-            "plies-tafl",
+            "plies-tafl-otep",
             "--bins",
         ]);
         if bin_dir.file_name().is_some_and(|n| n == "release") {

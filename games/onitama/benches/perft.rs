@@ -1,6 +1,9 @@
-//! Perft speed: the generic runner with depth-1 bulk counting (leaves/s), and a full make-move
-//! walk that plays every leaf (states/s, the figure a searcher sees). Every bench asserts its
-//! node count (from the rules document), so a faster number cannot come from a wrong result.
+//! Perft speed of Onitama: the generic runner with depth-1 bulk counting (leaves/s) on one deal
+//! and on the community deals to depth 6 (both conventions), and a full make-move walk that
+//! plays every leaf (states/s, the figure a searcher sees).
+//!
+//! Key invariant: every bench asserts its node count (from the community perft tables in
+//! docs/rules/onitama.md), so a faster number cannot come from a wrong result.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -13,6 +16,31 @@ use plies_onitama::{Move, Onitama};
 const DEAL: &str = "bbBbb/5/5/5/rrRrr b horse,elephant ox,boar crab";
 /// Leaf-convention perft 5 of `DEAL`, from the rules document.
 const DEAL_D5: u64 = 487_780;
+
+/// Community deals: (name, position, convention, depth, community node count).
+const CASES: &[(&str, &str, PerftConvention, u32, u64)] = &[
+    (
+        "ox-boar leaf d6",
+        "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
+        PerftConvention::Leaf,
+        6,
+        7_748_422,
+    ),
+    (
+        "ox-boar stop d6",
+        "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab",
+        PerftConvention::Stop,
+        6,
+        7_746_995,
+    ),
+    (
+        "goose-dragon leaf d6",
+        "bbBbb/5/5/5/rrRrr r goose,dragon mantis,eel crane",
+        PerftConvention::Leaf,
+        6,
+        2_793_554,
+    ),
+];
 
 /// Plays every move down to `depth` (no bulk counting), leaf convention; counts leaves.
 fn walk(state: &Onitama, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
@@ -53,6 +81,23 @@ fn benches(c: &mut Criterion) {
             assert_eq!(n, DEAL_D5);
         });
     });
+    group.finish();
+
+    let mut group = c.benchmark_group("onitama_perft_d6");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for &(name, position, convention, depth, expected) in CASES {
+        let state = Onitama::parse_position(position).expect("bench position parses");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let nodes = perft(black_box(&state), depth, convention);
+                assert_eq!(nodes, expected, "{name}: perft changed");
+                nodes
+            });
+        });
+    }
     group.finish();
 }
 

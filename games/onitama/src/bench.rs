@@ -9,7 +9,7 @@
 //! [`crate::PstEvaluator::tuned`] (the bot's evaluator) and one thread makes, each search with a fresh searcher. The
 //! bench fails (exit code 1) when a count differs, so a search change that alters the tree must
 //! record its new counts here on purpose, and say why in its commit (the criterion bench
-//! `benches/onitama_search.rs` reads them from here too).
+//! `benches/search.rs` of this crate reads them from here too).
 
 use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
 

@@ -1,0 +1,345 @@
+//! The host side of OTEP: [`run_match`] launches two engine processes and plays games between
+//! them over the given variants with a per-move clock, writing an .otg record per game and a
+//! result summary.
+//!
+//! Key invariants: the referee owns the game ([`GameRecord`], repetition per the rules); an
+//! engine that does not answer in time, sends an illegal move or dies loses the game (it is
+//! told `error 2`, illegal move); engines are always sent `goodbye` and waited for (killed if
+//! they hang). It speaks OTEP as OpenTafl hosts a game: `rules` to both engines, then per turn
+//! `clock` (a valid one, [`clock_line`]) and `play` to the mover, `move <board>` back to it
+//! and `opponent-move <a1-a2> <board>` (simple moves) to the other, `finish` and `goodbye`
+//! at the end; never `side` or `position`, which OpenTafl sends only for analysis.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use plies::{Game, Notation, Outcome, Side};
+
+use plies_tafl::record::GameRecord;
+use plies_tafl::state::Tafl;
+
+/// One engine process and its output lines.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The command line that started it, naming the engine in trace events.
+    command: String,
+}
+
+impl Engine {
+    fn launch(command: &str) -> Result<Engine, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{command}': {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines: rx,
+            command: command.to_string(),
+        };
+        engine
+            .expect("hello", Duration::from_secs(10))
+            .map_err(|e| format!("'{command}' did not say hello: {e}"))?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) {
+        // A dead engine shows up as a missing answer; writing errors are not fatal here.
+        tracing::debug!(engine = %self.command, line, "otep sent");
+        let _ = writeln!(self.stdin, "{line}");
+        let _ = self.stdin.flush();
+    }
+
+    /// Waits for a line starting with `word`, skipping others; returns the rest of the line.
+    fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    tracing::debug!(engine = %self.command, line = %line, "otep received");
+                    let (w, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+                    if w == word {
+                        return Ok(rest.trim().to_string());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err("timed out".into()),
+                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("goodbye");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Settings of a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Command lines of the two engines (program and arguments, split on whitespace).
+    pub engines: [String; 2],
+    /// OTN rules strings of the variants to play.
+    pub variants: Vec<String>,
+    /// Games per variant (sides alternate: even games engine 0 attacks).
+    pub games_per_variant: usize,
+    /// Thinking time per move. From 1 s up it is sent to the engines as a `clock` (no main
+    /// time, one overtime period of that many whole seconds: see [`clock_line`]); below 1 s no
+    /// clock is sent and engines use their own default move time (a test setting).
+    pub move_time: Duration,
+    /// Extra time allowed for process and pipe latency before a move is forfeited.
+    pub grace: Duration,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// Where the .otg records go (created if missing).
+    pub out_dir: PathBuf,
+}
+
+/// The result of one game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// Variant name.
+    pub variant: String,
+    /// Which engine (0/1) played the attackers.
+    pub attacker_engine: usize,
+    /// How it ended (`None`: adjudicated draw at the ply cap).
+    pub outcome: Option<Outcome>,
+    /// Why, in words (e.g. "king captured", "engine 1 timed out").
+    pub reason: String,
+    /// Plies played.
+    pub plies: usize,
+    /// The .otg file written.
+    pub record_path: PathBuf,
+}
+
+/// Plays the match and returns every game's result.
+pub fn run_match(config: &MatchConfig) -> Result<Vec<GameResult>, String> {
+    std::fs::create_dir_all(&config.out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", config.out_dir.display()))?;
+    let mut results = Vec::new();
+    for rules in &config.variants {
+        let start = Tafl::parse(rules).map_err(|e| format!("bad variant rules: {e}"))?;
+        for game in 0..config.games_per_variant {
+            let attacker_engine = game % 2;
+            let number = results.len() + 1;
+            let result = play_game(config, rules, start, attacker_engine, number)?;
+            results.push(result);
+        }
+    }
+    Ok(results)
+}
+
+/// The `clock` line for a per-move time, or `None` below 1 s (no clock is sent then).
+///
+/// OTEP times are milliseconds of main time, or, followed by `*`, what is left of the current
+/// overtime period once main time is spent; then the overtime period length in seconds and
+/// the periods left for each side. A per-move clock is "no main time, in overtime, a whole
+/// period of the move time left, one period": `clock 5000* 5000* 5 1 1` for 5 s. (`0*` would
+/// say no time is left: OpenTafl's engine then plans a negative think time and fails.) It is
+/// sent right before `play`, as OpenTafl itself does, because engines read it when asked to
+/// play.
+#[must_use]
+pub fn clock_line(move_time: Duration) -> Option<String> {
+    let secs = move_time.as_secs();
+    (secs >= 1).then(|| {
+        let ms = secs * 1000;
+        format!("clock {ms}* {ms}* {secs} 1 1")
+    })
+}
+
+fn finish_code(outcome: Option<Outcome>) -> u8 {
+    match outcome {
+        None | Some(Outcome::Draw) => 1,
+        Some(Outcome::Win(Side::First)) => 2,
+        Some(Outcome::Win(Side::Second)) => 3,
+    }
+}
+
+fn play_game(
+    config: &MatchConfig,
+    rules: &str,
+    start: Tafl,
+    attacker_engine: usize,
+    number: usize,
+) -> Result<GameResult, String> {
+    let mut engines = [
+        Engine::launch(&config.engines[0])?,
+        Engine::launch(&config.engines[1])?,
+    ];
+    // As OpenTafl hosts a game: `rules` only. `side` belongs to analysis (after `position`);
+    // OpenTafl's engine reads it as "this side is to move", so sent before a game it turns
+    // the engine's board to the wrong side. `play` names the side instead.
+    for e in &mut engines {
+        e.send(&format!("rules {rules}"));
+    }
+    let mut record = GameRecord::new(start);
+    let mut outcome = None;
+    let mut reason = String::from("ply limit");
+    while record.moves().len() < config.max_plies {
+        let state = *record.current();
+        if let Some(o) = state.outcome() {
+            outcome = Some(o);
+            reason = if record.ended_by_repetition() {
+                "threefold repetition".into()
+            } else {
+                "rules".into()
+            };
+            break;
+        }
+        let side = state.side_to_move();
+        let mover = if side == Side::First {
+            attacker_engine
+        } else {
+            1 - attacker_engine
+        };
+        let word = if side == Side::First {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        if let Some(clock) = clock_line(config.move_time) {
+            engines[mover].send(&clock);
+        }
+        engines[mover].send(&format!("play {word}"));
+        let answer = engines[mover].expect("move", config.move_time + config.grace);
+        let forfeit = |why: String| (Some(Outcome::Win(side.opponent())), why);
+        let text = match answer {
+            Ok(t) => t,
+            Err(e) => {
+                (outcome, reason) = forfeit(format!("engine {mover} {e}"));
+                break;
+            }
+        };
+        match state.parse_move(&text) {
+            Ok(mv) => {
+                let full = state.format_move(mv);
+                record.play(mv);
+                let board = record.current().board().to_otn(start.rules().dim);
+                engines[mover].send(&format!("move {board}"));
+                engines[1 - mover].send(&format!("opponent-move {full} {board}"));
+            }
+            Err(e) => {
+                engines[mover].send("error 2");
+                (outcome, reason) = forfeit(format!("engine {mover} illegal move: {e}"));
+                break;
+            }
+        }
+    }
+    if outcome.is_none()
+        && let Some(o) = record.current().outcome()
+    {
+        outcome = Some(o);
+        reason = if record.ended_by_repetition() {
+            "threefold repetition".into()
+        } else {
+            "rules".into()
+        };
+    }
+    for e in &mut engines {
+        e.send(&format!("finish {}", finish_code(outcome)));
+    }
+    for e in engines {
+        e.quit();
+    }
+    let variant = if start.rules().name.is_empty() {
+        format!("{}x{}", start.rules().dim, start.rules().dim)
+    } else {
+        start.rules().name.clone()
+    };
+    let result_tag = match outcome {
+        Some(Outcome::Win(Side::First)) => "1",
+        Some(Outcome::Win(Side::Second)) => "-1",
+        _ => "0",
+    };
+    let attackers = config.engines[attacker_engine].clone();
+    let defenders = config.engines[1 - attacker_engine].clone();
+    let text = record.to_otg(&[
+        ("event", "plies referee"),
+        ("variant", &variant),
+        ("attackers", &attackers),
+        ("defenders", &defenders),
+        ("result", result_tag),
+        ("termination", &reason),
+    ]);
+    let path = config.out_dir.join(format!("game{number:03}.otg"));
+    write_file(&path, &text)?;
+    Ok(GameResult {
+        variant,
+        attacker_engine,
+        outcome,
+        reason,
+        plies: record.moves().len(),
+        record_path: path,
+    })
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A results summary: one line per game and the score of each engine (win 1, draw 1/2).
+#[must_use]
+pub fn summary(results: &[GameResult]) -> String {
+    let mut s = String::new();
+    let mut points = [0.0f64; 2];
+    for (i, r) in results.iter().enumerate() {
+        let winner = match r.outcome {
+            Some(Outcome::Win(Side::First)) => Some(r.attacker_engine),
+            Some(Outcome::Win(Side::Second)) => Some(1 - r.attacker_engine),
+            _ => None,
+        };
+        match winner {
+            Some(w) => points[w] += 1.0,
+            None => {
+                points[0] += 0.5;
+                points[1] += 0.5;
+            }
+        }
+        s += &format!(
+            "game {:3} {:<16} attackers: engine {}  {:>4} plies  {}  ({})  {}\n",
+            i + 1,
+            r.variant,
+            r.attacker_engine,
+            r.plies,
+            match winner {
+                Some(w) => format!("engine {w} wins"),
+                None => "draw".to_string(),
+            },
+            r.reason,
+            r.record_path.display()
+        );
+    }
+    s += &format!("score: engine 0 {} - engine 1 {}\n", points[0], points[1]);
+    s
+}
