@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::files::write_atomic;
-use super::{EngineArgs, mix, read_openings};
+use super::setup::{EngineArgs, fixed_weights, mix, read_openings, start_weights};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
 use crate::engine::{describe, parse_searcher};
 use crate::error::CliError;
@@ -298,8 +298,8 @@ pub(crate) fn run_texel<G: Notation>(
     command_line: &str,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (names, mut weights) = super::start_weights(spec, args.weights.as_deref())?;
-    let fixed = super::fixed_weights(names, &args.fixed)?;
+    let (names, mut weights) = start_weights(spec, args.weights.as_deref())?;
+    let fixed = fixed_weights(names, &args.fixed)?;
     if args.passes == 0 {
         return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
     }
