@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, main_with_suite, tunable_evaluator};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
 use plies_hus::{Hus, HusEvaluator};
 
 /// The start and the two infinite-move positions of the rules document.
@@ -35,13 +35,10 @@ const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
 }];
 
 fn main() -> ExitCode {
-    main_with_suite(
-        GameCli::<Hus> {
-            name: "hus",
-            evaluator: tunable_evaluator(HusEvaluator::tuned()),
-            bench_positions: BENCH_POSITIONS,
-            bench_depth: BENCH_DEPTH,
-        },
-        BenchSuite::new().signatures(BENCH_SIGNATURES),
-    )
+    plies_cli::main(GameCli::<Hus> {
+        bench_positions: BENCH_POSITIONS,
+        bench_depth: BENCH_DEPTH,
+        bench: BenchSuite::new().signatures(BENCH_SIGNATURES),
+        ..GameCli::new("hus", tunable_evaluator(HusEvaluator::tuned()))
+    })
 }

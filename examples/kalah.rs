@@ -28,9 +28,8 @@ const BENCH_DEPTH: u32 = 8;
 
 fn main() -> ExitCode {
     plies_cli::main(GameCli::<Kalah> {
-        name: "kalah",
-        evaluator: evaluator(StoreDifference::default()),
         bench_positions: BENCH_POSITIONS,
         bench_depth: BENCH_DEPTH,
+        ..GameCli::new("kalah", evaluator(StoreDifference::default()))
     })
 }

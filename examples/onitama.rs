@@ -13,17 +13,14 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{GameCli, main_with_suite, tunable_evaluator};
+use plies_cli::{GameCli, tunable_evaluator};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 fn main() -> ExitCode {
-    main_with_suite(
-        GameCli::<Onitama> {
-            name: "onitama",
-            evaluator: tunable_evaluator(PstEvaluator::tuned()),
-            bench_positions: &BENCH_DEALS,
-            bench_depth: BENCH_DEPTH,
-        },
-        BENCH_SUITE,
-    )
+    plies_cli::main(GameCli::<Onitama> {
+        bench_positions: &BENCH_DEALS,
+        bench_depth: BENCH_DEPTH,
+        bench: BENCH_SUITE,
+        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::tuned()))
+    })
 }

@@ -27,7 +27,7 @@
 //! Key invariant: the bench positions and depth fix the bench signature; change them only on
 //! purpose.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -36,9 +36,10 @@ use std::time::Instant;
 
 use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
-use plies::search::{SearchLimits, searcher_by_name};
+use plies::search::SearchLimits;
+use plies::spec::SearcherSpec;
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
-use plies_cli::{BenchSignature, BenchSuite, GameCli, run_with_suite, tunable_evaluator};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
 use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
 use plies_tafl_otep::engine::{EngineOptions, run_engine_with};
 use plies_tafl_otep::referee::{MatchConfig, run_match, summary};
@@ -196,7 +197,7 @@ fn speed(args: &[String]) -> Result<(), String> {
         }
     }
     let start = start_from(v.as_deref(), rules.as_deref(), "copenhagen")?;
-    let mut searcher = searcher_by_name("pvs", TaflEvaluator::by_name(&eval)?)?;
+    let mut searcher = SearcherSpec::default().build(TaflEvaluator::by_name(&eval)?);
     let cpu0 = cpu_seconds();
     let clock = Instant::now();
     let result = searcher.search(&start, &SearchLimits::time(Duration::from_millis(ms)));
@@ -282,9 +283,7 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
             name.clone(),
             move || -> Box<dyn Agent<Tafl>> {
                 let eval = TaflEvaluator::by_name(&preset).expect("checked above");
-                Box::new(SearchAgent::new(
-                    searcher_by_name("pvs", eval).expect("pvs exists"),
-                ))
+                Box::new(SearchAgent::new(SearcherSpec::default().build(eval)))
             },
         ));
     }
@@ -412,38 +411,28 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The recorded signature holds for the default evaluator only.
+    let bench = if chosen == TaflEvaluator::default() {
+        BenchSuite::new().signatures(BENCH_SIGNATURES)
+    } else {
+        BenchSuite::new()
+    };
     let spec = GameCli::<Tafl> {
-        name: "tafl",
-        evaluator: tunable_evaluator(chosen),
         bench_positions: BENCH_POSITIONS,
         bench_depth: BENCH_DEPTH,
+        bench,
+        ..GameCli::new("tafl", tunable_evaluator(chosen))
     };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    // The recorded signature holds for the default evaluator only.
-    let suite = if chosen == TaflEvaluator::default() {
-        BenchSuite::new().signatures(BENCH_SIGNATURES)
-    } else {
-        BenchSuite::new()
-    };
-    let result = run_with_suite(
-        &spec,
-        &suite,
-        args,
-        &mut input as &mut dyn BufRead,
-        &mut output as &mut dyn Write,
-    );
-    match result {
+    match plies_cli::run(&spec, args, &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = output.flush();
             eprintln!("{e}");
-            match e {
-                plies_cli::CliError::Usage(_) => ExitCode::from(2),
-                _ => ExitCode::FAILURE,
-            }
+            e.exit_code()
         }
     }
 }

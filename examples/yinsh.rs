@@ -13,7 +13,7 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, main_with_suite, tunable_evaluator};
+use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
 /// The two openings of docs/rules/yinsh.md after their ten placements, White to move.
@@ -34,13 +34,10 @@ const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
 }];
 
 fn main() -> ExitCode {
-    main_with_suite(
-        GameCli::<Yinsh> {
-            name: "yinsh",
-            evaluator: tunable_evaluator(YinshEvaluator::tuned()),
-            bench_positions: BENCH_POSITIONS,
-            bench_depth: BENCH_DEPTH,
-        },
-        BenchSuite::new().signatures(BENCH_SIGNATURES),
-    )
+    plies_cli::main(GameCli::<Yinsh> {
+        bench_positions: BENCH_POSITIONS,
+        bench_depth: BENCH_DEPTH,
+        bench: BenchSuite::new().signatures(BENCH_SIGNATURES),
+        ..GameCli::new("yinsh", tunable_evaluator(YinshEvaluator::tuned()))
+    })
 }

@@ -66,6 +66,7 @@ pub mod notation;
 pub mod prelude;
 pub mod rng;
 pub mod search;
+pub mod spec;
 pub mod weights;
 
 #[cfg(any(test, feature = "testing"))]

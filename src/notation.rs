@@ -35,12 +35,25 @@ impl fmt::Display for NotationError {
         if self.token.is_empty() {
             write!(f, "{}", self.reason)
         } else {
-            write!(f, "'{}': {}", self.token, self.reason)
+            write!(f, "'{}': {}", excerpt(&self.token), self.reason)
         }
     }
 }
 
 impl std::error::Error for NotationError {}
+
+/// The most characters of user input an error message quotes ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` as an error message quotes it: at most [`EXCERPT_CHARS`] characters, the cut marked
+/// with `...`, so a pasted megabyte does not come back as a megabyte of error.
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
 
 /// Reading and writing a game's moves and positions.
 pub trait Notation: Game {
@@ -77,6 +90,16 @@ pub trait Notation: Game {
     /// `tiger a5-a3` is two). Used by [`Notation::play_line`] to split a list of moves.
     fn words_per_move(&self) -> usize {
         1
+    }
+
+    /// The name of `side` in this game's own words (Onitama: `red`, tafl: `attackers`), for
+    /// people: game-over lines and whose view a score is from. The default is `first player` /
+    /// `second player`.
+    fn side_name(side: crate::game::Side) -> String {
+        match side {
+            crate::game::Side::First => "first player".to_string(),
+            crate::game::Side::Second => "second player".to_string(),
+        }
     }
 
     /// A picture of the position for people (the terminal `play` command draws it after each

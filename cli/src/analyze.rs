@@ -5,19 +5,50 @@
 //! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
 
 use std::io::Write;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::args::AnalyzeArgs;
-use super::{
-    CliError, GameCli, check_depth, check_mcts_depth, move_texts, score_text, searcher,
-    start_position,
-};
+use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_limit};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, start_position};
+use crate::text::{move_texts, outcome_text, score_for, side_name};
+use clap::Args;
 use plies::eval::Score;
 use plies::game::GameHistory;
 use plies::notation::Notation;
-use plies::search::{Iteration, SearchLimits, SearchStats, Searcher};
+use plies::search::{Iteration, SearchLimits, SearchStats};
+
+/// `analyze`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
+    .args(["depth", "time", "nodes"])))]
+pub(crate) struct AnalyzeArgs {
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Search to this many plies (1..=999). Not for mcts, which has no search depth.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// Search for at most this many milliseconds. pvs deepens iteratively and reports the last
+    /// depth it completed; minimax and alphabeta search one depth (--depth, default 4) and,
+    /// stopped by the time before finishing it, report no score (depth 0) and a fallback move;
+    /// mcts runs playouts until the time is up. At most 86400000 (one day): more is cut to it.
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Search this many positions.
+    #[arg(long, short = 'n')]
+    pub nodes: Option<u64>,
+    /// The searcher: minimax, alphabeta or pvs (the full one), a rung of the consistency
+    /// ladder such as `pvs+tt`, or mcts / mcts-heavy (Monte-Carlo tree search).
+    #[arg(long, default_value = "pvs")]
+    pub searcher: String,
+    /// Search threads (Lazy SMP; 1 = the deterministic search).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// End with one JSON line: depth, score, best, pv, nodes, seconds.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `analyze`.
 pub(super) fn run<G: Notation>(
@@ -28,20 +59,21 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    let mut searcher = searcher(spec, &args.searcher)?;
+    let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
     let state: G = start_position(&args.start)?;
     if let Some(outcome) = state.outcome() {
         return Err(CliError::Invalid(format!(
             "nothing to analyze: the game is over ({})",
-            super::outcome_text(outcome)
+            outcome_text::<G>(outcome)
         )));
     }
     writeln!(
         output,
-        "{} analyzing {}",
+        "{} analyzing {} (scores for {}, to move)",
         searcher.name(),
-        state.format_position()
+        state.format_position(),
+        side_name::<G>(state.side_to_move())
     )?;
     writeln!(
         output,
@@ -70,7 +102,7 @@ pub(super) fn run<G: Notation>(
         output,
         "best {} score {} depth {} pv {}",
         best.as_deref().unwrap_or("(none)"),
-        score_text(score),
+        score_for::<G>(score, state.side_to_move()),
         result.depth,
         state.format_line(&result.pv)
     )?;
@@ -97,12 +129,7 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
         limits.depth = Some(check_depth(depth)?);
     }
     if let Some(ms) = args.time {
-        if ms == 0 {
-            return Err(CliError::Invalid(
-                "bad --time 0: expected milliseconds >= 1".into(),
-            ));
-        }
-        limits.time = Some(Duration::from_millis(ms));
+        limits.time = Some(time_limit(ms, "--")?);
     }
     if let Some(nodes) = args.nodes {
         if nodes == 0 {
@@ -111,17 +138,6 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
         limits.nodes = Some(nodes);
     }
     Ok(limits)
-}
-
-/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
-/// searchers without threads).
-pub(super) fn set_threads<G: Notation>(
-    searcher: &mut dyn Searcher<G>,
-    threads: usize,
-) -> Result<(), CliError> {
-    searcher
-        .set_threads(threads)
-        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
 }
 
 /// One line per completed iteration: `depth/seldepth time score nodes pv`.
@@ -189,9 +205,9 @@ pub(super) fn score_json(score: Score) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::CliError;
-    use super::super::test_support::{last_json, run_invalid, run_ok, run_with};
     use super::*;
+    use crate::error::CliError;
+    use crate::test_support::{last_json, run_invalid, run_ok, run_with};
 
     #[test]
     fn prints_iterations_summary_and_json() {
@@ -293,7 +309,7 @@ mod tests {
         // run_invalid checks the error is one line.
         let err = run_invalid("analyze --depth 2 --searcher \"no\nsuch\"");
         assert!(err.contains("no\\nsuch"), "{err}");
-        assert_eq!(super::super::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
+        assert_eq!(crate::error::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
     }
 
     /// MCTS has no search depth: `--depth` with it is refused rather than ignored.

@@ -22,8 +22,11 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::json;
 
-use super::args::PositionArgs;
-use super::{CliError, GameCli, check_depth, play_moves, rate, searcher};
+use crate::engine::{check_depth, searcher};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, play_moves};
+use crate::text::rate;
 pub use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
 use plies::notation::Notation;
 use plies::search::{SearchLimits, Searcher};
@@ -129,13 +132,13 @@ type Engine<'a, G> = dyn Fn() -> Result<Box<dyn Searcher<G>>, CliError> + 'a;
 
 pub(super) fn run<G: Notation>(
     spec: &GameCli<G>,
-    suite: &BenchSuite,
     args: &BenchArgs,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let suite = &spec.bench;
     let threads = args.threads;
     let make = move || -> Result<Box<dyn Searcher<G>>, CliError> {
-        let mut engine = searcher(spec, "pvs")?;
+        let mut engine = searcher(&spec.evaluator, "pvs")?;
         engine
             .set_threads(threads)
             .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))?;

@@ -17,17 +17,16 @@
 //!
 //! fn main() -> std::process::ExitCode {
 //!     plies_cli::main(plies_cli::GameCli::<Onitama> {
-//!         name: "onitama",
-//!         evaluator: plies_cli::evaluator(PstEvaluator::default()),
 //!         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
 //!         bench_depth: 8,
+//!         ..plies_cli::GameCli::new("onitama", plies_cli::evaluator(PstEvaluator::default()))
 //!     })
 //! }
 //! ```
 //!
 //! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
-//! hands a [`BenchSuite`] to [`main_with_suite`] instead; `GameCli` itself stays four fields,
-//! built as a struct literal.
+//! sets [`GameCli::bench`] to its [`BenchSuite`]; the fields a game leaves out come from
+//! [`GameCli::new`] (`..GameCli::new(name, evaluator)`).
 //!
 //! Commands (a contract: other tools drive plies through them):
 //! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
@@ -55,259 +54,53 @@ pub mod arena;
 mod arena_command;
 mod args;
 mod bench;
+mod engine;
+mod error;
+mod game_cli;
 mod perft;
 mod play;
+mod position;
+mod text;
 mod tune;
 
-use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use args::{Cli, Command, PositionArgs};
-use plies::eval::{Evaluator, Tunable};
-use plies::game::{Game, Outcome, Side};
+use args::{Cli, Command};
 use plies::notation::Notation;
-use plies::search::Searcher;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
-
-/// Makes a fresh evaluator for each searcher the command line builds; for a [`Tunable`]
-/// evaluator ([`tunable_evaluator`]) also one with other weights, which is what `--weights`,
-/// the arena's `weights=` and the tuner use.
-///
-/// Key invariant: [`EvaluatorFactory::make`] always succeeds (the weights it uses were checked
-/// when the factory was built); only [`EvaluatorFactory::with_weights`] can fail.
-pub struct EvaluatorFactory<G: Game> {
-    /// Builds an evaluator with the given weights (`None`: the factory's own, checked).
-    build: BuildEvaluator<G>,
-    /// The weights' names and the values `make` uses, for a tunable evaluator.
-    weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
-}
-
-/// Builds an evaluator with the given weights (`None`: its own).
-type BuildEvaluator<G> =
-    Arc<dyn Fn(Option<&[i32]>) -> Result<Box<dyn Evaluator<G>>, String> + Send + Sync>;
-
-impl<G: Game> Clone for EvaluatorFactory<G> {
-    fn clone(&self) -> Self {
-        EvaluatorFactory {
-            build: Arc::clone(&self.build),
-            weights: self.weights.clone(),
-        }
-    }
-}
-
-impl<G: Game> EvaluatorFactory<G> {
-    /// A fresh evaluator.
-    #[must_use]
-    pub fn make(&self) -> Box<dyn Evaluator<G>> {
-        (self.build)(None).expect("a factory's own weights were checked when it was made")
-    }
-
-    /// A fresh evaluator with `weights` (in the order of [`Self::parameter_names`]).
-    ///
-    /// # Errors
-    /// The evaluator is not tunable, a weight is beyond [`plies::weights::MAX_WEIGHT`], or the
-    /// evaluator refuses the weights (wrong count).
-    pub fn with_weights(&self, weights: &[i32]) -> Result<Box<dyn Evaluator<G>>, String> {
-        if self.weights.is_none() {
-            return Err("this game's evaluator has no tunable weights".into());
-        }
-        (self.build)(Some(weights))
-    }
-
-    /// The names of the evaluator's weights; `None` if it is not tunable.
-    #[must_use]
-    pub fn parameter_names(&self) -> Option<&[String]> {
-        self.weights.as_deref().map(|(names, _)| names.as_slice())
-    }
-
-    /// The weights [`Self::make`] uses; `None` if the evaluator is not tunable.
-    #[must_use]
-    pub fn parameters(&self) -> Option<&[i32]> {
-        self.weights.as_deref().map(|(_, values)| values.as_slice())
-    }
-
-    /// This factory with the weights of the weights file at `path` as its own.
-    ///
-    /// # Errors
-    /// The file cannot be read, or as [`Self::with_weights_file`]; the message names the file.
-    pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
-        let shown = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read weights file {shown}: {e}"))?;
-        self.with_weights_file(&text)
-            .map_err(|e| format!("weights file {shown}: {e}"))
-    }
-
-    /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
-    ///
-    /// # Errors
-    /// The evaluator is not tunable, or the file does not fit it (the message names the line).
-    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, String> {
-        let names = self
-            .parameter_names()
-            .ok_or("this game's evaluator has no tunable weights")?;
-        let values = plies::weights::parse_weights(text, names)?;
-        (self.build)(Some(&values))?;
-        // The file's weights become this factory's own (`None`).
-        let base = Arc::clone(&self.build);
-        let own = values.clone();
-        Ok(EvaluatorFactory {
-            build: Arc::new(move |weights| base(Some(weights.unwrap_or(&own)))),
-            weights: Some(Arc::new((names.to_vec(), values))),
-        })
-    }
-}
-
-/// An [`EvaluatorFactory`] that clones `evaluator` each time.
-pub fn evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
-where
-    G: Game,
-    E: Evaluator<G> + Clone + 'static,
-{
-    EvaluatorFactory {
-        build: Arc::new(move |_| Ok(Box::new(evaluator.clone()))),
-        weights: None,
-    }
-}
-
-/// An [`EvaluatorFactory`] for a [`Tunable`] evaluator: clones of `evaluator`, or of it with other
-/// weights.
-pub fn tunable_evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
-where
-    G: Game,
-    E: Evaluator<G> + Tunable + Clone + 'static,
-{
-    let weights = (evaluator.parameter_names(), evaluator.parameters());
-    let names = weights.0.clone();
-    EvaluatorFactory {
-        build: Arc::new(move |weights| {
-            let mut made = evaluator.clone();
-            if let Some(weights) = weights {
-                plies::weights::check_range(&names, weights)?;
-                made.set_parameters(weights)?;
-            }
-            Ok(Box::new(made))
-        }),
-        weights: Some(Arc::new(weights)),
-    }
-}
-
-/// What a game supplies to get its command line.
-pub struct GameCli<G: Notation> {
-    /// The program name shown in help and usage text.
-    pub name: &'static str,
-    /// The evaluator the searchers use.
-    pub evaluator: EvaluatorFactory<G>,
-    /// The positions `bench` searches, in the game's notation.
-    pub bench_positions: &'static [&'static str],
-    /// The depth `bench` searches them to.
-    pub bench_depth: u32,
-}
-
-/// Why a command failed. Displays as one line (clap's usage errors excepted, which carry their
-/// own usage text).
-#[derive(Debug)]
-pub enum CliError {
-    /// The arguments did not parse (unknown flag, missing value, a value of the wrong type).
-    Usage(String),
-    /// An argument parsed but is not acceptable: a bad position, move, depth, name.
-    Invalid(String),
-    /// Reading input or writing output failed.
-    Io(io::Error),
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(text) => write!(f, "{}", text.trim_end()),
-            CliError::Invalid(text) => write!(f, "error: {}", one_line(text)),
-            CliError::Io(err) => write!(f, "error: i/o: {}", one_line(&err.to_string())),
-        }
-    }
-}
-
-impl std::error::Error for CliError {}
-
-/// `text` on one line: control characters (newlines, tabs, escapes) written as Rust escapes
-/// (`\n`), so an error quoting the user's input stays one line whatever the input held.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-impl From<io::Error> for CliError {
-    fn from(err: io::Error) -> CliError {
-        CliError::Io(err)
-    }
-}
+pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
+pub use error::{CliError, one_line, utf8_args};
+pub use game_cli::GameCli;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
-/// stdout; errors go to stderr. Exit code 0 on success, 2 for unparsable arguments, 1 otherwise.
+/// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
+/// parse, 1 for any other error.
 pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
-    main_with_suite(spec, BenchSuite::new())
-}
-
-/// [`main`] for a game with a whole benchmark: `bench --full` runs `suite`'s ladder and proofs,
-/// and every `bench` checks its node totals against `suite`'s signatures.
-pub fn main_with_suite<G: Notation>(spec: GameCli<G>, suite: BenchSuite) -> ExitCode {
     let args = match utf8_args(std::env::args_os()) {
         Ok(args) => args,
         Err(err) => {
             eprintln!("{err}");
-            return ExitCode::from(2);
+            return err.exit_code();
         }
     };
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut output = stdout.lock();
-    match run_with_suite(&spec, &suite, args, &mut input, &mut output) {
+    match run(&spec, args, &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
         Err(CliError::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(err) => {
             let _ = output.flush();
             eprintln!("{err}");
-            match err {
-                CliError::Usage(_) => ExitCode::from(2),
-                _ => ExitCode::FAILURE,
-            }
+            err.exit_code()
         }
     }
-}
-
-/// The process's arguments (from [`std::env::args_os`]) as text, or a [`CliError::Usage`]
-/// naming the first that is not UTF-8 (where [`std::env::args`] would panic). The program name
-/// (the first item) is only shown in usage text, so it is converted lossily instead.
-pub fn utf8_args(
-    args: impl IntoIterator<Item = std::ffi::OsString>,
-) -> Result<Vec<String>, CliError> {
-    args.into_iter()
-        .enumerate()
-        .map(|(index, arg)| {
-            if index == 0 {
-                return Ok(arg.to_string_lossy().into_owned());
-            }
-            arg.into_string().map_err(|arg| {
-                CliError::Usage(format!(
-                    "error: argument {index} is not UTF-8 text: {}",
-                    arg.to_string_lossy()
-                ))
-            })
-        })
-        .collect()
 }
 
 /// Runs one command. `args` are the program name followed by its arguments (as
@@ -319,19 +112,15 @@ pub fn run<G: Notation>(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    run_with_suite(spec, &BenchSuite::new(), args, input, output)
-}
-
-/// [`run`] with the game's whole benchmark (see [`main_with_suite`]).
-pub fn run_with_suite<G: Notation>(
-    spec: &GameCli<G>,
-    suite: &BenchSuite,
-    args: impl IntoIterator<Item = String>,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-) -> Result<(), CliError> {
     let args: Vec<String> = args.into_iter().collect();
-    let command = Cli::command().name(spec.name).bin_name(spec.name);
+    let tunable = spec.evaluator.parameter_names().is_some();
+    let mut command = error::negative_numbers(Cli::command().name(spec.name).bin_name(spec.name));
+    if !tunable {
+        // Nothing to tune and no weights to load: neither is offered.
+        command = command
+            .mut_subcommand("tune", |tune| tune.hide(true))
+            .mut_arg("weights", |weights| weights.hide(true));
+    }
     let parsed = command
         .try_get_matches_from(&args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
@@ -344,10 +133,21 @@ pub fn run_with_suite<G: Notation>(
                     write!(output, "{}", err.render())?;
                     Ok(())
                 }
-                _ => Err(CliError::Usage(err.render().to_string())),
+                _ => Err(error::from_clap(&err, spec.name)),
             };
         }
     };
+    if !tunable && (cli.weights.is_some() || matches!(cli.command, Command::Tune(_))) {
+        let what = if cli.weights.is_some() {
+            "--weights"
+        } else {
+            "tune"
+        };
+        return Err(CliError::Usage(format!(
+            "{what}: {}'s evaluator has no tunable weights",
+            spec.name
+        )));
+    }
     let weighted;
     let spec = match &cli.weights {
         Some(path) => {
@@ -355,7 +155,10 @@ pub fn run_with_suite<G: Notation>(
                 .evaluator
                 .with_weights_path(path)
                 .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?;
-            weighted = GameCli { evaluator, ..*spec };
+            weighted = GameCli {
+                evaluator,
+                ..spec.clone()
+            };
             &weighted
         }
         None => spec,
@@ -364,139 +167,16 @@ pub fn run_with_suite<G: Notation>(
         Command::Perft(args) => perft::run::<G>(&args, output),
         Command::Analyze(args) => analyze::run(spec, &args, output),
         Command::Play(args) => play::run(spec, &args, input, output),
-        Command::Bench(args) => bench::run(spec, suite, &args, output),
+        Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];
-            line.extend(args.iter().skip(1).map(|arg| shell_word(arg)));
+            line.extend(args.iter().skip(1).map(|arg| text::shell_word(arg)));
             tune::run(spec, &tune_args, &line.join(" "), output)
         }
     }?;
     output.flush()?;
     Ok(())
-}
-
-/// `arg` as a shell word: as is when it holds only safe characters, otherwise single-quoted.
-fn shell_word(arg: &str) -> String {
-    let safe = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c));
-    if safe {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    }
-}
-
-/// The position a command starts from: `--position` (or the start position), then `--moves`.
-fn start_position<G: Notation>(start: &PositionArgs) -> Result<G, CliError> {
-    let base = match &start.position {
-        Some(text) => G::parse_position(text)
-            .map_err(|e| CliError::Invalid(format!("bad --position: {e}")))?,
-        None => G::start_position(),
-    };
-    play_moves(base, start.moves.as_deref())
-}
-
-/// `state` after the `--moves` line, if any.
-fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G, CliError> {
-    match moves {
-        Some(line) => state
-            .play_line(line)
-            .map_err(|e| CliError::Invalid(format!("bad --moves: {e}"))),
-        None => Ok(state),
-    }
-}
-
-/// A searcher by name with a fresh evaluator from the game.
-fn searcher<G: Notation>(spec: &GameCli<G>, name: &str) -> Result<Box<dyn Searcher<G>>, CliError> {
-    searcher_by_name(&name.to_ascii_lowercase(), spec.evaluator.make())
-        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
-}
-
-/// [`plies::search::searcher_by_name`] plus the MCTS names ([`plies::mcts::MCTS_NAMES`]).
-pub(crate) fn searcher_by_name<G: Notation>(
-    name: &str,
-    evaluator: Box<dyn Evaluator<G>>,
-) -> Result<Box<dyn Searcher<G>>, String> {
-    if plies::mcts::MCTS_NAMES.contains(&name) {
-        return Ok(plies::mcts::mcts_by_name(name, evaluator).expect("an MCTS name"));
-    }
-    plies::search::searcher_by_name(name, evaluator)
-        .map_err(|e| format!("{e}; mcts: {}", plies::mcts::MCTS_NAMES.join(", ")))
-}
-
-/// Checks a search depth: at least 1, at most the deepest ply a score can record.
-fn check_depth(depth: u32) -> Result<u32, CliError> {
-    let max = plies::eval::Score::MAX_PLY - 1;
-    if depth == 0 || depth > max {
-        Err(CliError::Invalid(format!(
-            "bad --depth {depth}: expected 1..={max}"
-        )))
-    } else {
-        Ok(depth)
-    }
-}
-
-/// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
-/// depth to stop at, so `--depth` would silently do nothing.
-fn check_mcts_depth(name: &str, limits: &plies::search::SearchLimits) -> Result<(), String> {
-    let lower = name.to_ascii_lowercase();
-    match limits.depth {
-        Some(depth) if plies::mcts::MCTS_NAMES.contains(&lower.as_str()) => Err(format!(
-            "depth {depth} does not apply to {lower}: Monte-Carlo tree search has no search \
-             depth; limit it with nodes or time instead"
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
-/// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.
-pub const MAX_PERFT_DEPTH: u32 = 64;
-
-/// A search's score as text, `none` when the search completed no iteration
-/// ([`plies::search::SearchResult::known_score`]).
-fn score_text(score: Option<plies::eval::Score>) -> String {
-    score.map_or_else(|| "none".to_string(), |s| s.to_string())
-}
-
-/// Each move of `line` formatted in the position it is played from.
-fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
-    let mut state = state.clone();
-    line.iter()
-        .map(|&mv| {
-            let text = state.format_move(mv);
-            state = state.play(mv);
-            text
-        })
-        .collect()
-}
-
-/// `first` or `second`.
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
-/// `first player wins` or `draw`.
-fn outcome_text(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win(side) => format!("{} player wins", side_name(side)),
-        Outcome::Draw => "draw".to_string(),
-    }
-}
-
-/// Positions per second, 0 when no time was measured.
-fn rate(nodes: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    }
 }
 
 #[cfg(test)]

@@ -8,10 +8,35 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::args::PerftArgs;
-use super::{CliError, rate, start_position};
+use crate::error::CliError;
+use crate::position::{PositionArgs, start_position};
+use crate::text::rate;
+use clap::Args;
 use plies::harness::perft::{PerftConvention, perft, perft_divide};
 use plies::notation::Notation;
+
+/// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
+/// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.
+pub(crate) const MAX_PERFT_DEPTH: u32 = 64;
+/// `perft`.
+#[derive(Args, Debug)]
+pub(crate) struct PerftArgs {
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Plies to count (at most 64).
+    #[arg(long, short = 'd')]
+    pub depth: u32,
+    /// How finished games before the last ply count: `leaf` (one leaf at any depth) or `stop`
+    /// (only at the full depth).
+    #[arg(long, default_value = "leaf")]
+    pub convention: String,
+    /// Also print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// End with one JSON line: depth, nodes, seconds.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `perft`.
 pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Result<(), CliError> {
@@ -21,10 +46,10 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
         .map_err(|e| CliError::Invalid(format!("bad --convention: {e}")))?;
     let state: G = start_position(&args.start)?;
     let depth = args.depth;
-    if depth > super::MAX_PERFT_DEPTH {
+    if depth > MAX_PERFT_DEPTH {
         return Err(CliError::Invalid(format!(
             "bad --depth {depth}: perft counts at most {} plies",
-            super::MAX_PERFT_DEPTH
+            MAX_PERFT_DEPTH
         )));
     }
     let start = Instant::now();
@@ -94,7 +119,7 @@ mod tests {
     /// A depth past the cap is a one-line error, found before any counting starts.
     #[test]
     fn depth_is_capped() {
-        let cap = super::super::MAX_PERFT_DEPTH;
+        let cap = super::MAX_PERFT_DEPTH;
         let err = run_invalid(&format!("perft --depth {}", cap + 1));
         assert!(err.contains(&format!("--depth {}", cap + 1)), "{err}");
         assert!(err.contains(&cap.to_string()), "{err}");

@@ -15,15 +15,47 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use super::analyze::set_threads;
-use super::args::PlayArgs;
-use super::{
-    CliError, GameCli, check_depth, check_mcts_depth, outcome_text, score_text, searcher,
-    side_name, start_position,
-};
+use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_limit};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, start_position};
+use crate::text::{outcome_text, score_for, side_name};
+use clap::Args;
 use plies::game::{GameHistory, Side};
 use plies::notation::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
+
+/// `play`.
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    pub start: PositionArgs,
+    /// Which side the human plays: first, second, or none (engine against engine).
+    #[arg(long, default_value = "first")]
+    pub human: String,
+    /// Milliseconds per engine move (default 1000 unless --depth is given). As for `analyze`:
+    /// minimax and alphabeta search one depth (--depth, default 4) and, stopped by the time
+    /// before finishing it, play a fallback move with no score. At most 86400000 (one day): more
+    /// is cut to it.
+    #[arg(long, short = 't')]
+    pub time: Option<u64>,
+    /// Plies per engine move (1..=999). Not for mcts, which has no search depth.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// End the game as a draw after this many plies (for games without a draw rule).
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: u32,
+    /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
+    #[arg(long, default_value = "pvs")]
+    pub searcher: String,
+    /// The engine's search threads (Lazy SMP; 1 = the deterministic search).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Let the engine think on the human's time: while the human chooses, it searches the
+    /// position after the reply it expects, and keeps that search if the reply comes.
+    #[arg(long)]
+    pub ponder: bool,
+}
 
 /// Runs `play`.
 pub(super) fn run<G: Notation>(
@@ -45,7 +77,7 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    let mut searcher = searcher(spec, &args.searcher)?;
+    let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
     let mut engine = Ponderer::new(searcher);
     let mut state: G = start_position(&args.start)?;
@@ -54,7 +86,7 @@ pub(super) fn run<G: Notation>(
     writeln!(output, "{}", state.display_board())?;
     loop {
         if let Some(outcome) = state.outcome() {
-            writeln!(output, "game over: {}", outcome_text(outcome))?;
+            writeln!(output, "game over: {}", outcome_text::<G>(outcome))?;
             break;
         }
         if record.len() >= args.max_plies as usize {
@@ -79,10 +111,10 @@ pub(super) fn run<G: Notation>(
             };
             writeln!(
                 output,
-                "{} player (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]{pondered}",
-                side_name(side),
+                "{} (engine) plays {}  [score {}, depth {}, {} nodes, {:.2} s]{pondered}",
+                side_name::<G>(side),
                 state.format_move(mv),
-                score_text(result.known_score()),
+                score_for::<G>(result.known_score(), side),
                 result.depth,
                 result.stats.nodes,
                 result.stats.elapsed.as_secs_f64()
@@ -97,7 +129,11 @@ pub(super) fn run<G: Notation>(
         state = state.play(mv);
         writeln!(output, "{}", state.display_board())?;
         if let Some(outcome) = history.play(side, &state) {
-            writeln!(output, "game over by repetition: {}", outcome_text(outcome))?;
+            writeln!(
+                output,
+                "game over by repetition: {}",
+                outcome_text::<G>(outcome)
+            )?;
             break;
         }
     }
@@ -113,12 +149,7 @@ fn limits(args: &PlayArgs) -> Result<SearchLimits, CliError> {
         limits.depth = Some(check_depth(depth)?);
     }
     match args.time {
-        Some(0) => {
-            return Err(CliError::Invalid(
-                "bad --time 0: expected milliseconds >= 1".into(),
-            ));
-        }
-        Some(ms) => limits.time = Some(Duration::from_millis(ms)),
+        Some(ms) => limits.time = Some(time_limit(ms, "--")?),
         None if args.depth.is_none() => limits.time = Some(Duration::from_millis(1000)),
         None => {}
     }
@@ -136,17 +167,22 @@ fn human_move<G: Notation>(
     loop {
         write!(
             output,
-            "ply {} ({} player) - your move, 'moves' or 'quit': ",
+            "ply {} ({}) - your move, 'moves' or 'quit': ",
             ply + 1,
-            side_name(state.side_to_move())
+            side_name::<G>(state.side_to_move())
         )?;
         output.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(output)?;
             writeln!(output, "end of input: leaving the game")?;
             return Ok(None);
         }
+        // A stray byte that is not UTF-8 (a mistyped key) is a bad move, not the end of the game.
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(output, "bad move: the line is not UTF-8 text")?;
+            continue;
+        };
         let text = line.trim();
         match text.to_ascii_lowercase().as_str() {
             "" => continue,
@@ -172,7 +208,7 @@ fn human_move<G: Notation>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{run_invalid, run_ok, run_with};
+    use crate::test_support::{run_invalid, run_ok, run_with};
 
     #[test]
     fn human_bad_move_then_quit() {
@@ -196,7 +232,7 @@ mod tests {
     fn engine_against_engine_finishes() {
         let out = run_ok("play --human none --depth 4 --searcher minimax");
         assert!(out.contains("game over: "), "{out}");
-        assert!(out.contains("player wins"), "{out}");
+        assert!(out.contains("player won"), "{out}");
         let record = out.lines().find(|l| l.starts_with("moves: ")).unwrap();
         // The record replays to a finished game.
         let replay = run_ok(&format!("perft --depth 1 --moves \"{}\"", &record[7..]));

@@ -4,16 +4,15 @@
 //! Key invariant: commands run exactly as from a terminal, through [`super::run`] with the
 //! arguments as strings, so clap's parsing is tested too.
 
-use super::{CliError, GameCli, evaluator, run};
+use crate::{CliError, GameCli, evaluator, run};
 use plies::testing::{PileDifference, TwoPiles};
 
 /// The toy game's command line; its bench is two positions at depth 5.
 pub(crate) fn spec() -> GameCli<TwoPiles> {
     GameCli {
-        name: "twopiles",
-        evaluator: evaluator(PileDifference),
         bench_positions: &["7 5 1", "6 6 2"],
         bench_depth: 5,
+        ..GameCli::new("twopiles", evaluator(PileDifference))
     }
 }
 

@@ -41,10 +41,9 @@ fn arena_child() {
         return;
     };
     let spec = GameCli::<Kalah> {
-        name: "kalah",
-        evaluator: evaluator(StoreDifference::default()),
         bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
         bench_depth: 4,
+        ..GameCli::new("kalah", evaluator(StoreDifference::default()))
     };
     let argv =
         std::iter::once("kalah".to_string()).chain(joined.split(SEPARATOR).map(String::from));

@@ -31,10 +31,9 @@ const INIT: &str = "tune init --depth 2 --iterations 3 --games 8 --check-every 0
 
 fn spec() -> GameCli<Onitama> {
     GameCli {
-        name: "onitama",
-        evaluator: tunable_evaluator(PstEvaluator::default()),
         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
         bench_depth: 2,
+        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
 }
 
@@ -276,7 +275,7 @@ fn submissions(bin: &Path) -> Vec<Vec<String>> {
 }
 
 /// The value of `key=` in a logged submission (the rest of the line for `extra`).
-fn field<'a>(job: &'a [String], key: &str) -> String {
+fn field(job: &[String], key: &str) -> String {
     let prefix = format!("{key}=");
     let at = job.iter().position(|w| w.starts_with(&prefix)).unwrap();
     if key == "extra" {

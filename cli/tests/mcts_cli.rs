@@ -9,10 +9,9 @@ use plies_kalah::{Kalah, StoreDifference};
 
 fn run_kalah(args: &[&str]) -> Result<String, String> {
     let spec = GameCli::<Kalah> {
-        name: "kalah",
-        evaluator: evaluator(StoreDifference::default()),
         bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
         bench_depth: 4,
+        ..GameCli::new("kalah", evaluator(StoreDifference::default()))
     };
     let argv = std::iter::once("kalah".to_string()).chain(args.iter().map(|a| a.to_string()));
     let mut out = Vec::new();

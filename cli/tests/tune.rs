@@ -35,10 +35,9 @@ const GAMES: usize = 56;
 
 fn spec() -> GameCli<Onitama> {
     GameCli {
-        name: "onitama",
-        evaluator: tunable_evaluator(PstEvaluator::default()),
         bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
         bench_depth: 2,
+        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
 }
 
@@ -130,6 +129,20 @@ fn four_shards_and_a_merge_equal_one_unsharded_run() {
     let expected = reference("reference-for-shards");
     let dir = temp("sharded");
     tune(INIT, &dir);
+    let header = |dir: &Path| -> String {
+        std::fs::read_to_string(dir.join("weights.txt"))
+            .expect("a weights file")
+            .lines()
+            .filter(|line| line.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // A new run may go either way: the file names both.
+    let fresh = header(&dir);
+    assert!(
+        fresh.contains("tune run --dir") && fresh.contains("tune merge --dir"),
+        "{fresh}"
+    );
     for iteration in 0..6 {
         // The four tasks of a job array, at once.
         std::thread::scope(|scope| {
@@ -143,6 +156,28 @@ fn four_shards_and_a_merge_equal_one_unsharded_run() {
             merged.contains(&format!("iteration {}/6", iteration + 1)),
             "{merged}"
         );
+        // Only weights whose rounded value changed are listed as moved.
+        let moved = merged
+            .lines()
+            .find_map(|line| line.strip_prefix("moved most: "))
+            .expect("a moved-most line");
+        if moved != "none yet" {
+            for entry in moved.split(", ") {
+                let values = entry.rsplit(' ').next().unwrap();
+                let (from, to) = values.split_once("->").unwrap();
+                assert_ne!(from, to, "{moved}");
+            }
+        }
+        // A sharded run's next step is the next shards and merge, not `tune run`.
+        let next = header(&dir);
+        if iteration < 5 {
+            assert!(
+                next.contains("tune play --dir") && !next.contains("tune run"),
+                "{next}"
+            );
+        } else {
+            assert!(next.contains("the run is finished"), "{next}");
+        }
     }
     // Each shard played its own games: files for all four.
     for k in 0..4u64 {
@@ -416,13 +451,13 @@ fn bad_tuning_input_is_a_one_line_error() {
         "within ±100000",
     );
     std::fs::remove_file(&huge).unwrap();
-    // Another evaluator's binary refuses the run; an untunable one cannot start one.
+    // A binary whose evaluator is not tunable has no tune command at all.
     let material = GameCli {
         evaluator: plies_cli::evaluator(plies_onitama::MaterialEvaluator),
         ..spec()
     };
     let err = attempt(&material, &["tune", "status", "--dir", &d]).unwrap_err();
-    assert!(err.contains("tunes other weights"), "{err}");
+    assert!(err.contains("has no tunable weights"), "{err}");
     let err = attempt(
         &material,
         &["tune", "init", "--dir", &format!("{d}-2"), "--depth", "1"],

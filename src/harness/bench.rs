@@ -52,8 +52,8 @@ impl BenchProof {
 
 /// What a game's benchmark holds beyond the quick bench of `GameCli` (in `plies-cli`): the depth ladder, the
 /// proof positions and the recorded signatures. Built with [`BenchSuite::new`] and the builder
-/// methods (all `const`), and handed to `plies_cli::main_with_suite`; `plies_cli::main` uses the
-/// empty suite (no ladder beyond the bench depth, no proofs, nothing checked).
+/// methods (all `const`), and set as `GameCli::bench` (in `plies-cli`); the default is the empty
+/// suite (no ladder beyond the bench depth, no proofs, nothing checked).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct BenchSuite {
     /// The depths `bench --full` reports for every bench position (ascending).

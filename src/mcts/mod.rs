@@ -11,7 +11,6 @@
 //! - `search.rs`: [`Mcts`] and its answer (most visited move unless proven), run by
 //!   one or more threads: root parallelism (a tree each, merged at the root) or tree parallelism
 //!   (one tree under a lock, with virtual loss), chosen by [`MctsConfig::parallel`];
-//! - `names.rs`: `mcts` and `mcts-heavy` for the command line and the arena.
 //!
 //! Key invariants:
 //! - rewards and proofs are taken by the side to move of each node, never by alternating signs,
@@ -61,7 +60,6 @@
 //! ```
 
 pub(crate) mod config;
-pub(crate) mod names;
 mod parallel;
 pub(crate) mod playout;
 pub(crate) mod search;
@@ -74,7 +72,6 @@ pub(crate) mod worker;
 mod tests;
 
 pub use config::{MctsConfig, Parallel};
-pub use names::{MCTS_NAMES, mcts_by_name};
 pub use playout::{
     HeavyMode, HeavyPlayout, LightPlayout, PlayoutContext, PlayoutPolicy, score_of_probability,
     win_probability,

@@ -22,7 +22,8 @@
 //! ```
 //! use plies::agent::{Agent, RandomAgent, SearchAgent};
 //! use plies_cli::arena::{Arena, ArenaConfig, Engine, Standings};
-//! use plies::search::{SearchLimits, searcher_by_name};
+//! use plies::search::SearchLimits;
+//! use plies::spec::SearcherSpec;
 //! # use plies::{Evaluator, Game, Score, Side, Outcome, MoveClass};
 //! # #[derive(Clone, Debug)] struct Nim(u8, Side);
 //! # impl Game for Nim {
@@ -41,7 +42,7 @@
 //! // Nim: take 1-3 of the stones, taking the last one wins.
 //! let engines = vec![
 //!     Engine::new("alphabeta", || -> Box<dyn Agent<Nim>> {
-//!         Box::new(SearchAgent::new(searcher_by_name("alphabeta", Zero).unwrap()))
+//!         Box::new(SearchAgent::new(SearcherSpec::AlphaBeta.build(Zero)))
 //!     }),
 //!     Engine::new("random", || -> Box<dyn Agent<Nim>> { Box::new(RandomAgent::new(1)) }),
 //! ];

@@ -22,15 +22,16 @@ mod setup;
 #[cfg(test)]
 mod tests;
 
-use super::args::PositionArgs;
-use super::{CliError, GameCli};
 use crate::arena::{
     Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, SprtVerdict, Standings,
     Termination, Wdl,
 };
+use crate::engine::{describe, limits};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::PositionArgs;
 use plies::notation::Notation;
 use progress::{ProgressLine, Tally};
-pub(crate) use setup::{describe, limits, read_openings_file};
 use setup::{engines, openings, parse_sprt};
 
 /// `arena`.

@@ -4,60 +4,16 @@
 //! Key invariant: everything a worker thread will later rely on (searcher names, limits, opening
 //! positions) is validated here, so bad input is a one-line [`CliError`], never a worker panic.
 
-use std::time::Duration;
-
 use super::ArenaArgs;
 use crate::arena::{Engine, Sprt, random_openings};
-use crate::searcher_by_name;
-use crate::{CliError, GameCli, check_depth, check_mcts_depth, start_position};
+use crate::engine::limits;
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{read_openings_file, start_position};
 use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::notation::Notation;
 use plies::search::SearchLimits;
-
-/// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
-pub(crate) fn limits(
-    depth: Option<u32>,
-    time: Option<u64>,
-    nodes: Option<u64>,
-    flag: &str,
-) -> Result<SearchLimits, CliError> {
-    let mut limits = SearchLimits::default();
-    if let Some(depth) = depth {
-        limits.depth = Some(check_depth(depth)?);
-    }
-    if let Some(ms) = time {
-        if ms == 0 {
-            return Err(CliError::Invalid(format!(
-                "bad {flag}time 0: expected milliseconds >= 1"
-            )));
-        }
-        limits.time = Some(Duration::from_millis(ms));
-    }
-    if let Some(nodes) = nodes {
-        if nodes == 0 {
-            return Err(CliError::Invalid(format!(
-                "bad {flag}nodes 0: expected >= 1"
-            )));
-        }
-        limits.nodes = Some(nodes);
-    }
-    Ok(limits)
-}
-
-/// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
-pub(crate) fn describe(limits: &SearchLimits) -> String {
-    let mut parts = Vec::new();
-    if let Some(depth) = limits.depth {
-        parts.push(format!("depth {depth}"));
-    }
-    if let Some(nodes) = limits.nodes {
-        parts.push(format!("{nodes} nodes"));
-    }
-    if let Some(time) = limits.time {
-        parts.push(format!("{} ms", time.as_millis()));
-    }
-    parts.join(", ")
-}
+use plies::spec::SearcherSpec;
 
 /// The engines of the `--engine` specs, checked (names made unique with `#2`, `#3`…).
 pub(super) fn engines<G: Notation>(
@@ -73,9 +29,8 @@ pub(super) fn engines<G: Notation>(
     let mut engines: Vec<Engine<G>> = Vec::new();
     for (index, text) in specs.iter().enumerate() {
         let EngineSpec {
-            name,
+            searcher,
             limits: own,
-            threads,
             ponder,
             weights,
         } = parse_engine(text)?;
@@ -85,37 +40,40 @@ pub(super) fn engines<G: Notation>(
             copy += 1;
             shown = format!("{text}#{copy}");
         }
-        let engine = if name == "random" {
-            let seed = index as u64;
-            Engine::new(shown, move || -> Box<dyn Agent<G>> {
-                Box::new(RandomAgent::new(seed))
-            })
-        } else {
-            let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
-            check_mcts_depth(&name, own.as_ref().unwrap_or(arena_limits)).map_err(bad)?;
-            let evaluator = match &weights {
-                Some(path) => spec
-                    .evaluator
-                    .with_weights_path(std::path::Path::new(path))
-                    .map_err(bad)?,
-                None => spec.evaluator.clone(),
-            };
-            searcher_by_name::<G>(&name, evaluator.make())
-                .map_err(bad)?
-                .set_threads(threads)
-                .map_err(bad)?;
-            Engine::new(shown, move || -> Box<dyn Agent<G>> {
-                let mut searcher =
-                    searcher_by_name(&name, evaluator.make()).expect("engine name checked before");
-                searcher
-                    .set_threads(threads)
-                    .expect("thread count checked before");
-                let agent = match &own {
-                    Some(limits) => SearchAgent::with_limits(searcher, limits.clone()),
-                    None => SearchAgent::new(searcher),
+        let engine = match searcher {
+            None => {
+                let seed = index as u64;
+                Engine::new(shown, move || -> Box<dyn Agent<G>> {
+                    Box::new(RandomAgent::new(seed))
+                })
+            }
+            Some(searcher) => {
+                let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
+                let limits = own.as_ref().unwrap_or(arena_limits);
+                if let (Some(depth), false) = (limits.depth, searcher.has_depth()) {
+                    return Err(bad(format!(
+                        "depth {depth} does not apply to {searcher}: Monte-Carlo tree search \
+                         has no search depth; limit it with nodes or time instead"
+                    )));
+                }
+                let evaluator = match &weights {
+                    Some(path) => spec
+                        .evaluator
+                        .with_weights_path(std::path::Path::new(path))
+                        .map_err(bad)?,
+                    None => spec.evaluator.clone(),
                 };
-                Box::new(if ponder { agent.pondering() } else { agent })
-            })
+                Engine::new(shown, move || -> Box<dyn Agent<G>> {
+                    let searcher = evaluator
+                        .searcher(&searcher, None)
+                        .expect("a factory's own weights were checked");
+                    let agent = match &own {
+                        Some(limits) => SearchAgent::with_limits(searcher, limits.clone()),
+                        None => SearchAgent::new(searcher),
+                    };
+                    Box::new(if ponder { agent.pondering() } else { agent })
+                })
+            }
         };
         engines.push(engine);
     }
@@ -125,20 +83,22 @@ pub(super) fn engines<G: Notation>(
 /// One `--engine` spec, parsed.
 #[derive(Debug)]
 struct EngineSpec {
-    /// The searcher name, lowercased.
-    name: String,
+    /// The searcher and its options; `None` for `random` (uniformly random moves).
+    searcher: Option<SearcherSpec>,
     /// Its own limits, if any (otherwise the arena's).
     limits: Option<SearchLimits>,
-    /// Search threads.
-    threads: usize,
     /// Think on the opponent's time ([`SearchAgent::pondering`]).
     ponder: bool,
     /// A weights file for its evaluator.
     weights: Option<String>,
 }
 
-/// `name[:depth=D][:nodes=N][:time=MS][:threads=T][:ponder=0|1][:weights=FILE]` -> the
-/// lowercased name, its own limits (if any), threads, pondering and weights file.
+/// The keys of an `--engine` spec that are the engine's rather than its searcher's.
+const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights";
+
+/// `SEARCHER[:key=value...]`: the searcher's own options ([`SearcherSpec`], e.g. `threads=2`,
+/// `quiescence=off`) mixed with the engine's (`depth=D`, `nodes=N`, `time=MS`, `ponder=0|1`,
+/// `weights=FILE`), separated by `:` (or `,` between the searcher's).
 fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     let mut parts = text.split(':');
     let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -148,104 +108,81 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
         )));
     }
     let (mut depth, mut time, mut nodes) = (None, None, None);
-    let (mut threads, mut ponder) = (1, false);
+    let mut ponder = false;
     let mut any = false;
-    let mut options = false;
     let mut weights = None;
+    let mut searcher_text = name.clone();
     for part in parts {
         let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
         let (key, value) = part.split_once('=').ok_or_else(|| {
-            bad("is not key=value (depth=, nodes=, time=, threads=, ponder=, weights=)")
+            bad(&format!(
+                "is not key=value ({ENGINE_KEYS}, or a searcher option)"
+            ))
         })?;
-        if key.trim() == "weights" {
-            if value.trim().is_empty() {
-                return Err(bad("needs a file name"));
+        let key = key.trim().to_ascii_lowercase();
+        let number = || -> Result<u64, CliError> {
+            value
+                .trim()
+                .parse()
+                .map_err(|_| bad("needs a whole number"))
+        };
+        match key.as_str() {
+            "weights" => {
+                if value.trim().is_empty() {
+                    return Err(bad("needs a file name"));
+                }
+                weights = Some(value.trim().to_string());
             }
-            weights = Some(value.trim().to_string());
-            options = true;
-            continue;
-        }
-        let number: u64 = value
-            .trim()
-            .parse()
-            .map_err(|_| bad("needs a whole number"))?;
-        match key.trim() {
-            "depth" => depth = Some(u32::try_from(number).map_err(|_| bad("is too deep"))?),
-            "time" => time = Some(number),
-            "nodes" => nodes = Some(number),
-            "threads" => {
-                threads = usize::try_from(number)
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| bad("needs at least 1 thread"))?;
-                options = true;
-                continue;
+            "depth" => {
+                depth = Some(u32::try_from(number()?).map_err(|_| bad("is too deep"))?);
+                any = true;
+            }
+            "time" => {
+                time = Some(number()?);
+                any = true;
+            }
+            "nodes" => {
+                nodes = Some(number()?);
+                any = true;
             }
             "ponder" => {
-                ponder = match number {
+                ponder = match number()? {
                     0 => false,
                     1 => true,
                     _ => return Err(bad("needs 0 or 1")),
                 };
-                options = true;
-                continue;
             }
             _ => {
-                return Err(bad(
-                    "has an unknown key (depth, nodes, time, threads, ponder, weights)",
-                ));
+                searcher_text.push(':');
+                searcher_text.push_str(part);
             }
         }
-        any = true;
     }
-    if name == "random" && (any || options) {
-        return Err(CliError::Invalid(format!(
-            "bad --engine '{text}': random takes no limit or option"
-        )));
-    }
+    let searcher = if name == "random" {
+        if searcher_text != name || any || ponder || weights.is_some() {
+            return Err(CliError::Invalid(format!(
+                "bad --engine '{text}': random takes no limit or option"
+            )));
+        }
+        None
+    } else {
+        Some(
+            searcher_text
+                .parse::<SearcherSpec>()
+                .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?,
+        )
+    };
     let limits = if any {
         Some(limits(depth, time, nodes, &format!("--engine '{text}' "))?)
     } else {
         None
     };
     Ok(EngineSpec {
-        name,
+        searcher,
         limits,
-        threads,
         ponder,
         weights,
     })
-}
-
-/// The positions of an openings file: one per line, blank lines and `#` comments skipped; a
-/// line that does not parse or is a finished game is an error naming it (the file may hold no
-/// position: the caller decides whether that is an error).
-pub(crate) fn read_openings_file<G: Notation>(path: &std::path::Path) -> Result<Vec<G>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!(
-            "cannot read --openings-file {}: {e}",
-            path.display()
-        ))
-    })?;
-    let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position = G::parse_position(line).map_err(|e| {
-            CliError::Invalid(format!("{} line {}: {e}", path.display(), number + 1))
-        })?;
-        if position.outcome().is_some() {
-            return Err(CliError::Invalid(format!(
-                "{} line {}: the game is already over",
-                path.display(),
-                number + 1
-            )));
-        }
-        openings.push(position);
-    }
-    Ok(openings)
 }
 
 /// `count` openings made by `--file-plies` random moves from each of `positions` in turn (the
@@ -350,15 +287,16 @@ mod tests {
     #[test]
     fn engine_specs_take_threads_and_ponder() {
         let parsed = parse_engine("PVS:threads=2:ponder=1:depth=3").unwrap();
-        assert_eq!(parsed.name, "pvs");
-        assert_eq!((parsed.threads, parsed.ponder), (2, true));
+        let searcher = parsed.searcher.unwrap();
+        assert_eq!(searcher.family(), "pvs");
+        assert_eq!((searcher.threads(), parsed.ponder), (2, true));
         assert_eq!(parsed.limits.unwrap().depth, Some(3));
         let plain = parse_engine("pvs:threads=1").unwrap();
         assert!(plain.limits.is_none() && !plain.ponder);
         for (text, word) in [
-            ("pvs:threads=0", "at least 1"),
+            ("pvs:threads=0", "1..=256"),
             ("pvs:ponder=2", "0 or 1"),
-            ("pvs:threads=x", "whole number"),
+            ("pvs:threads=x", "'threads=x'"),
             ("random:ponder=1", "random"),
         ] {
             let err = parse_engine(text).unwrap_err().to_string();

@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde_json::{Value, json};
 
 use super::{BenchProof, BenchSuite, Checks, Engine};
-use crate::{CliError, check_depth, rate};
+use crate::engine::check_depth;
+use crate::error::CliError;
+use crate::text::rate;
 use plies::eval::Score;
 use plies::game::GameHistory;
 use plies::notation::Notation;

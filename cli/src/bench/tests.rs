@@ -3,14 +3,18 @@
 
 use super::super::test_support::{last_json, run_invalid, run_ok, spec};
 use super::{BenchProof, BenchSignature, BenchSuite};
-use crate::{CliError, run_with_suite};
+use crate::{CliError, GameCli, run};
 
 /// Runs `args` with the toy game and `suite`.
 fn run_suite(suite: &BenchSuite, args: &str) -> Result<String, CliError> {
     let mut argv = vec!["twopiles".to_string()];
     argv.extend(args.split_whitespace().map(str::to_string));
     let mut out = Vec::new();
-    let result = run_with_suite(&spec(), suite, argv, &mut &b""[..], &mut out);
+    let spec = GameCli {
+        bench: *suite,
+        ..spec()
+    };
+    let result = run(&spec, argv, &mut &b""[..], &mut out);
     let text = String::from_utf8(out).expect("utf-8 output");
     result.map(|()| text)
 }

@@ -23,11 +23,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::files::write_atomic;
-use super::{EngineArgs, mix, read_openings};
+use super::setup::{EngineArgs, fixed_weights, mix, read_openings, start_weights};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
-use crate::arena_command::describe;
-use crate::args::PositionArgs;
-use crate::{CliError, GameCli, searcher_by_name, start_position};
+use crate::engine::{describe, parse_searcher};
+use crate::error::CliError;
+use crate::game_cli::GameCli;
+use crate::position::{PositionArgs, start_position};
 use plies::agent::SearchAgent;
 use plies::eval::Evaluator;
 use plies::game::{Game, MoveClass, Side};
@@ -121,7 +122,7 @@ pub(crate) fn run_positions<G: Notation>(
     command_line: &str,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (searcher, limits) = args.engine.checked(spec)?;
+    let (searcher, limits) = args.engine.checked()?;
     if args.every == 0 || args.games == 0 || args.max_plies == 0 {
         return Err(CliError::Invalid(
             "bad --every, --games or --max-plies 0: expected >= 1".into(),
@@ -153,8 +154,11 @@ pub(crate) fn run_positions<G: Notation>(
             .pop()
             .unwrap_or_else(|| base.clone());
         let agent = || -> Result<SearchAgent<G>, CliError> {
-            let searcher =
-                searcher_by_name(&searcher, spec.evaluator.make()).map_err(CliError::Invalid)?;
+            let parsed = parse_searcher(&searcher).map_err(CliError::Invalid)?;
+            let searcher = spec
+                .evaluator
+                .searcher(&parsed, None)
+                .map_err(CliError::Invalid)?;
             Ok(SearchAgent::with_limits(searcher, limits.clone()))
         };
         let (mut first, mut second) = (agent()?, agent()?);
@@ -294,8 +298,8 @@ pub(crate) fn run_texel<G: Notation>(
     command_line: &str,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (names, mut weights) = super::start_weights(spec, args.weights.as_deref())?;
-    let fixed = super::fixed_weights(names, &args.fixed)?;
+    let (names, mut weights) = start_weights(spec, args.weights.as_deref())?;
+    let fixed = fixed_weights(names, &args.fixed)?;
     if args.passes == 0 {
         return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
     }
@@ -319,7 +323,7 @@ pub(crate) fn run_texel<G: Notation>(
             .evaluator
             .with_weights(w)
             .map_err(|e| CliError::Invalid(format!("the evaluator refuses the weights: {e}")))?;
-        Ok(data.evaluations(evaluator.as_ref()))
+        Ok(data.evaluations(evaluator.make().as_ref()))
     };
     let start = evaluate(&weights)?;
     let k = best_scale(|k| data.error(&start, k));

@@ -38,6 +38,11 @@ fn format_row(row: &[u8; PITS]) -> String {
 }
 
 impl Notation for Hus {
+    /// `player 0` (moves first) or `player 1`, as the position text numbers them.
+    fn side_name(side: Side) -> String {
+        format!("player {}", side.index())
+    }
+
     fn start_position() -> Hus {
         Hus::start()
     }

@@ -328,6 +328,15 @@ fn parse_row(token: &str) -> Result<(Vec<u8>, u8), NotationError> {
 }
 
 impl Notation for Kalah {
+    /// `south` (moves first) or `north`.
+    fn side_name(side: Side) -> String {
+        match side {
+            Side::First => "south",
+            Side::Second => "north",
+        }
+        .to_string()
+    }
+
     fn start_position() -> Kalah {
         Kalah::new(6, 4).expect("Kalah(6,4) is a valid size")
     }

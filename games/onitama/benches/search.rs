@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use plies::search::searcher_by_name;
+use plies::spec::SearcherSpec;
 use plies::{Notation, SearchLimits};
 use plies_onitama::bench::BENCH_SIGNATURES;
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
@@ -40,9 +40,7 @@ fn bench_search(c: &mut Criterion) {
                 // A fresh searcher (empty table) per deal keeps every run identical.
                 || {
                     (0..deals.len())
-                        .map(|_| {
-                            searcher_by_name::<Onitama, _>("pvs", PstEvaluator::tuned()).unwrap()
-                        })
+                        .map(|_| SearcherSpec::default().build::<Onitama, _>(PstEvaluator::tuned()))
                         .collect::<Vec<_>>()
                 },
                 |mut searchers| {

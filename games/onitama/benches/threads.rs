@@ -20,7 +20,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use plies::search::searcher_by_name;
+use plies::spec::SearcherSpec;
 use plies::{Game, Notation, SearchLimits, Searcher};
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
@@ -56,8 +56,7 @@ fn depth() -> u32 {
 
 /// A fresh full searcher with `threads` threads.
 fn searcher(threads: usize) -> Box<dyn Searcher<Onitama>> {
-    let mut searcher = searcher_by_name::<Onitama, _>("pvs", PstEvaluator::default())
-        .expect("pvs is a searcher name");
+    let mut searcher = SearcherSpec::default().build::<Onitama, _>(PstEvaluator::default());
     searcher.set_threads(threads).expect("a valid thread count");
     searcher
 }

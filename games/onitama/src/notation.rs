@@ -125,6 +125,11 @@ fn parse_board(token: &str) -> Result<([u32; 2], [u32; 2]), NotationError> {
 }
 
 impl Notation for Onitama {
+    /// `red` (moves first) or `blue`.
+    fn side_name(side: Side) -> String {
+        side_name(side).to_string()
+    }
+
     fn start_position() -> Onitama {
         Onitama::parse_position(START_POSITION).expect("the start position parses")
     }

@@ -9,7 +9,7 @@
 
 use plies::harness::consistency::{ConsistencyOptions, check_consistency_with, threaded_searchers};
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
-use plies::search::searcher_by_name;
+use plies::spec::SearcherSpec;
 use plies::{Game, Notation, SearchLimits};
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
@@ -68,7 +68,7 @@ fn full_searcher_with_threads_is_sound() {
     let depth = if release() { 9 } else { 5 };
     for deal in BENCH_DEALS {
         let state = Onitama::parse_position(deal).unwrap();
-        let mut searcher = searcher_by_name::<Onitama, _>("pvs", PstEvaluator::default()).unwrap();
+        let mut searcher = SearcherSpec::default().build::<Onitama, _>(PstEvaluator::default());
         searcher.set_threads(2).unwrap();
         let result = searcher.search(&state, &SearchLimits::depth(depth));
         assert_eq!(result.depth, depth, "{deal}");

@@ -238,6 +238,15 @@ impl Tafl {
 }
 
 impl Notation for Tafl {
+    /// `attackers` (move first) or `defenders`.
+    fn side_name(side: Side) -> String {
+        match side {
+            Side::First => "attackers",
+            Side::Second => "defenders",
+        }
+        .to_string()
+    }
+
     /// Copenhagen (OpenTafl's rules string).
     fn start_position() -> Tafl {
         start_of("copenhagen").expect("the built-in Copenhagen rules string parses")

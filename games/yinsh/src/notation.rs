@@ -99,6 +99,15 @@ impl Yinsh {
 }
 
 impl Notation for Yinsh {
+    /// `white` (moves first) or `black`.
+    fn side_name(side: Side) -> String {
+        match side {
+            Side::First => "white",
+            Side::Second => "black",
+        }
+        .to_string()
+    }
+
     fn start_position() -> Yinsh {
         Yinsh::new(false)
     }

@@ -21,7 +21,6 @@ use crate::search::limits::SearchLimits;
 use crate::search::minimax::Minimax;
 use crate::search::pvs::Pvs;
 use crate::search::searcher::{SearchResult, Searcher};
-use crate::search::searcher_by_name;
 use crate::testing::{PileDifference, TwoPiles};
 
 mod quiescence;
@@ -524,4 +523,12 @@ fn random_graph_sweep_agrees_with_minimax() {
             check_all(&cases, WideEval);
         }
     }
+}
+
+/// A searcher by its spec text ([`crate::spec::SearcherSpec`]).
+fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
+    name: &str,
+    evaluator: E,
+) -> Result<Box<dyn Searcher<G>>, String> {
+    Ok(name.parse::<crate::spec::SearcherSpec>()?.build(evaluator))
 }

@@ -1,0 +1,330 @@
+//! [`EvaluatorFactory`]: how the command line makes engines. A game hands over its evaluator
+//! once, as a concrete type; every searcher the command line, the arena and the tuner build is
+//! then made for that type ([`SearcherSpec::build`]), so evaluations are direct calls and the
+//! type is erased only at the engine, `Box<dyn Searcher<G>>`.
+//!
+//! Key invariant: the weights a factory uses as its own were checked when it was made, so
+//! [`EvaluatorFactory::searcher`] without weights and [`EvaluatorFactory::make`] cannot fail;
+//! only other weights can be refused.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use plies::eval::{Evaluator, Tunable};
+use plies::game::Game;
+use plies::search::{SearchLimits, Searcher};
+use plies::spec::SearcherSpec;
+
+use crate::error::CliError;
+
+/// One concrete evaluator type behind the factory.
+trait Build<G: Game>: Send + Sync {
+    /// A searcher of `spec` with a clone of the evaluator.
+    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>>;
+    /// A clone of the evaluator, for work that only evaluates (the texel fit).
+    fn evaluator(&self) -> Box<dyn Evaluator<G>>;
+    /// The same evaluator with `weights` (tunable evaluators only).
+    fn reweighted(&self, weights: &[i32]) -> Result<Arc<dyn Build<G>>, String>;
+}
+
+/// An evaluator without weights to set.
+struct Fixed<E>(E);
+
+impl<G: Game, E: Evaluator<G> + Clone + 'static> Build<G> for Fixed<E> {
+    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>> {
+        spec.build::<G, E>(self.0.clone())
+    }
+
+    fn evaluator(&self) -> Box<dyn Evaluator<G>> {
+        Box::new(self.0.clone())
+    }
+
+    fn reweighted(&self, _: &[i32]) -> Result<Arc<dyn Build<G>>, String> {
+        Err("this game's evaluator has no tunable weights".into())
+    }
+}
+
+/// A [`Tunable`] evaluator and the names of its weights.
+struct Weighted<E> {
+    evaluator: E,
+    names: Arc<Vec<String>>,
+}
+
+impl<G: Game, E: Evaluator<G> + Tunable + Clone + 'static> Build<G> for Weighted<E> {
+    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>> {
+        spec.build::<G, E>(self.evaluator.clone())
+    }
+
+    fn evaluator(&self) -> Box<dyn Evaluator<G>> {
+        Box::new(self.evaluator.clone())
+    }
+
+    fn reweighted(&self, weights: &[i32]) -> Result<Arc<dyn Build<G>>, String> {
+        plies::weights::check_range(&self.names, weights)?;
+        let mut evaluator = self.evaluator.clone();
+        evaluator.set_parameters(weights)?;
+        Ok(Arc::new(Weighted {
+            evaluator,
+            names: Arc::clone(&self.names),
+        }))
+    }
+}
+
+/// Makes engines (and, for work that only evaluates, evaluators) around a game's evaluator;
+/// for a [`Tunable`] evaluator ([`tunable_evaluator`]) also with other weights, which is what
+/// `--weights`, the arena's `weights=` and the tuner use.
+pub struct EvaluatorFactory<G: Game> {
+    /// The evaluator, with its concrete type.
+    build: Arc<dyn Build<G>>,
+    /// The weights' names and the values the factory uses, for a tunable evaluator.
+    weights: Option<Arc<(Vec<String>, Vec<i32>)>>,
+}
+
+impl<G: Game> Clone for EvaluatorFactory<G> {
+    fn clone(&self) -> Self {
+        EvaluatorFactory {
+            build: Arc::clone(&self.build),
+            weights: self.weights.clone(),
+        }
+    }
+}
+
+impl<G: Game> EvaluatorFactory<G> {
+    /// A searcher of `spec` with the factory's evaluator, or with it set to `weights` (in the
+    /// order of [`Self::parameter_names`]).
+    ///
+    /// # Errors
+    /// Only with `weights`: the evaluator is not tunable, a weight is beyond
+    /// [`plies::weights::MAX_WEIGHT`], or the evaluator refuses them (wrong count).
+    pub fn searcher(
+        &self,
+        spec: &SearcherSpec,
+        weights: Option<&[i32]>,
+    ) -> Result<Box<dyn Searcher<G>>, String> {
+        match weights {
+            None => Ok(self.build.searcher(spec)),
+            Some(weights) => Ok(self.build.reweighted(weights)?.searcher(spec)),
+        }
+    }
+
+    /// A fresh evaluator, for work that evaluates without searching (searchers come from
+    /// [`Self::searcher`], which avoids a dynamic call per evaluation).
+    #[must_use]
+    pub fn make(&self) -> Box<dyn Evaluator<G>> {
+        self.build.evaluator()
+    }
+
+    /// This factory with `weights` (in the order of [`Self::parameter_names`]) as its own.
+    ///
+    /// # Errors
+    /// As [`Self::searcher`] with weights.
+    pub fn with_weights(&self, weights: &[i32]) -> Result<EvaluatorFactory<G>, String> {
+        let names = self
+            .parameter_names()
+            .ok_or("this game's evaluator has no tunable weights")?;
+        Ok(EvaluatorFactory {
+            build: self.build.reweighted(weights)?,
+            weights: Some(Arc::new((names.to_vec(), weights.to_vec()))),
+        })
+    }
+
+    /// The names of the evaluator's weights; `None` if it is not tunable.
+    #[must_use]
+    pub fn parameter_names(&self) -> Option<&[String]> {
+        self.weights.as_deref().map(|(names, _)| names.as_slice())
+    }
+
+    /// The weights the factory uses; `None` if the evaluator is not tunable.
+    #[must_use]
+    pub fn parameters(&self) -> Option<&[i32]> {
+        self.weights.as_deref().map(|(_, values)| values.as_slice())
+    }
+
+    /// This factory with the weights of the weights file at `path` as its own.
+    ///
+    /// # Errors
+    /// The file cannot be read, or as [`Self::with_weights_file`]; the message names the file.
+    pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read weights file {shown}: {e}"))?;
+        self.with_weights_file(&text)
+            .map_err(|e| format!("weights file {shown}: {e}"))
+    }
+
+    /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
+    ///
+    /// # Errors
+    /// The evaluator is not tunable, or the file does not fit it (the message names the line).
+    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, String> {
+        let names = self
+            .parameter_names()
+            .ok_or("this game's evaluator has no tunable weights")?;
+        let values = plies::weights::parse_weights(text, names)?;
+        self.with_weights(&values)
+    }
+}
+
+/// An [`EvaluatorFactory`] that clones `evaluator` each time.
+pub fn evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
+where
+    G: Game,
+    E: Evaluator<G> + Clone + 'static,
+{
+    EvaluatorFactory {
+        build: Arc::new(Fixed(evaluator)),
+        weights: None,
+    }
+}
+
+/// An [`EvaluatorFactory`] for a [`Tunable`] evaluator: clones of `evaluator`, or of it with other
+/// weights.
+pub fn tunable_evaluator<G, E>(evaluator: E) -> EvaluatorFactory<G>
+where
+    G: Game,
+    E: Evaluator<G> + Tunable + Clone + 'static,
+{
+    let names = evaluator.parameter_names();
+    let weights = (names.clone(), evaluator.parameters());
+    EvaluatorFactory {
+        build: Arc::new(Weighted {
+            evaluator,
+            names: Arc::new(names),
+        }),
+        weights: Some(Arc::new(weights)),
+    }
+}
+
+/// The searcher of a `--searcher` / `--engine` text (see [`SearcherSpec`]).
+pub(crate) fn parse_searcher(text: &str) -> Result<SearcherSpec, String> {
+    text.parse()
+}
+/// A searcher by its spec text, with the game's evaluator as its concrete type.
+pub(crate) fn searcher<G: Game>(
+    factory: &EvaluatorFactory<G>,
+    name: &str,
+) -> Result<Box<dyn Searcher<G>>, CliError> {
+    let parsed =
+        parse_searcher(name).map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    factory
+        .searcher(&parsed, None)
+        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+}
+/// Checks a search depth: at least 1, at most the deepest ply a score can record.
+pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
+    let max = plies::eval::Score::MAX_PLY - 1;
+    if depth == 0 || depth > max {
+        Err(CliError::Invalid(format!(
+            "bad --depth {depth}: expected 1..={max}"
+        )))
+    } else {
+        Ok(depth)
+    }
+}
+/// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
+/// depth to stop at, so `--depth` would silently do nothing.
+pub(crate) fn check_mcts_depth(
+    name: &str,
+    limits: &plies::search::SearchLimits,
+) -> Result<(), String> {
+    let Ok(parsed) = parse_searcher(name) else {
+        return Ok(()); // the name's own error comes when the searcher is built
+    };
+    match limits.depth {
+        Some(depth) if !parsed.has_depth() => Err(format!(
+            "depth {depth} does not apply to {parsed}: Monte-Carlo tree search has no search \
+             depth; limit it with nodes or time instead"
+        )),
+        _ => Ok(()),
+    }
+}
+/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
+/// searchers without threads).
+pub(crate) fn set_threads<G: Game>(
+    searcher: &mut dyn Searcher<G>,
+    threads: usize,
+) -> Result<(), CliError> {
+    searcher
+        .set_threads(threads)
+        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
+}
+/// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
+pub(crate) fn limits(
+    depth: Option<u32>,
+    time: Option<u64>,
+    nodes: Option<u64>,
+    flag: &str,
+) -> Result<SearchLimits, CliError> {
+    let mut limits = SearchLimits::default();
+    if let Some(depth) = depth {
+        limits.depth = Some(check_depth(depth)?);
+    }
+    if let Some(ms) = time {
+        limits.time = Some(time_limit(ms, flag)?);
+    }
+    if let Some(nodes) = nodes {
+        if nodes == 0 {
+            return Err(CliError::Invalid(format!(
+                "bad {flag}nodes 0: expected >= 1"
+            )));
+        }
+        limits.nodes = Some(nodes);
+    }
+    Ok(limits)
+}
+/// `depth 4`, `100 ms`, `depth 6, 5000 nodes`.
+pub(crate) fn describe(limits: &SearchLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(depth) = limits.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        parts.push(format!("{nodes} nodes"));
+    }
+    if let Some(time) = limits.time {
+        parts.push(format!("{} ms", time.as_millis()));
+    }
+    parts.join(", ")
+}
+
+/// The longest time limit a command searches for, in milliseconds (one day). A longer
+/// `--time` (say `18446744073709551615`, which would not end in any lifetime) is cut to it,
+/// as the OTEP engine caps its thinking time.
+pub(crate) const MAX_TIME_MS: u64 = 86_400_000;
+
+/// A `--time` of `ms` milliseconds as a duration, cut to [`MAX_TIME_MS`]; `flag` names the
+/// option in the error for 0.
+pub(crate) fn time_limit(ms: u64, flag: &str) -> Result<Duration, CliError> {
+    if ms == 0 {
+        return Err(CliError::Invalid(format!(
+            "bad {flag}time 0: expected milliseconds >= 1"
+        )));
+    }
+    Ok(Duration::from_millis(ms.min(MAX_TIME_MS)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::run_ok;
+
+    /// `--time 18446744073709551615` would search for 584 million years: it is cut to a day,
+    /// and the help says so.
+    #[test]
+    fn time_limits_are_capped_at_a_day() {
+        let day = Duration::from_secs(24 * 60 * 60);
+        assert_eq!(time_limit(u64::MAX, "--").unwrap(), day);
+        assert_eq!(time_limit(86_400_001, "--").unwrap(), day);
+        assert_eq!(
+            time_limit(1_500, "--").unwrap(),
+            Duration::from_millis(1_500)
+        );
+        assert!(time_limit(0, "--").is_err());
+        let own = limits(None, Some(u64::MAX), None, "--engine x ").unwrap();
+        assert_eq!(own.time, Some(day));
+        for command in ["analyze", "play"] {
+            let help = run_ok(&format!("{command} --help"));
+            assert!(help.contains("86400000 (one day)"), "{help}");
+        }
+    }
+}
