@@ -57,6 +57,7 @@ mod bench;
 mod engine;
 mod error;
 mod game_cli;
+mod logging;
 mod perft;
 mod play;
 mod position;
@@ -137,6 +138,7 @@ pub fn run<G: Notation>(
             };
         }
     };
+    logging::install(cli.log.as_deref())?;
     if !tunable && (cli.weights.is_some() || matches!(cli.command, Command::Tune(_))) {
         let what = if cli.weights.is_some() {
             "--weights"

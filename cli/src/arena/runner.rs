@@ -277,7 +277,19 @@ impl<G: Game> Arena<G> {
                     done: records.len(),
                     total,
                 };
-                on_game(records.last().expect("just pushed"), progress);
+                let last = records.last().expect("just pushed");
+                tracing::info!(
+                    game = last.id,
+                    first = %last.names[0],
+                    second = %last.names[1],
+                    result = ?last.result,
+                    termination = ?last.termination,
+                    plies = last.plies,
+                    done = progress.done,
+                    total = progress.total,
+                    "arena game finished"
+                );
+                on_game(last, progress);
                 // The worker waits for this before taking another game, so a stop flag raised by
                 // `on_game` (a decided SPRT, a failed write) is seen before any new game starts.
                 let _ = ack.send(());

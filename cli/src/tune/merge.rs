@@ -85,6 +85,12 @@ pub(super) fn merge(run: &RunDir, config: &TuneConfig, mode: Mode) -> Result<Mer
     }
     write_weights(run, config, &new_state, mode)?;
     files::write_json_atomic(&run.state_path(), &new_state).map_err(CliError::Invalid)?;
+    tracing::info!(
+        iteration = new_state.iteration,
+        of = config.gains.iterations,
+        games = total,
+        "tuner iteration merged"
+    );
     Ok(Merged::Done(new_state))
 }
 /// How a run's iterations are being played, which decides the next step `weights.txt` names.
