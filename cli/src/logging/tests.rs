@@ -66,10 +66,15 @@ fn off_writes_nothing() {
 
 #[test]
 fn a_bad_level_is_a_one_line_error_naming_it() {
-    let err = filter(Some("loud="))
-        .err()
-        .expect("not a level")
-        .to_string();
-    assert!(err.contains("--log") && err.contains("loud="), "{err}");
-    assert!(!err.contains('\n'), "{err}");
+    for text in ["loud", "plies=loud", "loud="] {
+        let err = filter(Some(text)).expect_err(text).to_string();
+        assert!(err.contains("--log") && err.contains(text), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+    assert!(filter(Some("DEBUG")).unwrap().is_some());
+    assert!(
+        filter(Some("plies_cli=info,plies::search=debug"))
+            .unwrap()
+            .is_some()
+    );
 }
