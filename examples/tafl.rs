@@ -115,7 +115,7 @@ const COMMANDS: &[GameCommand<Tafl>] = &[
 
 /// The tafl command line: the generic commands with `--variant`/`--rules`, the presets and
 /// the tafl commands.
-fn tafl_cli() -> GameCli<Tafl> {
+pub(crate) fn tafl_cli() -> GameCli<Tafl> {
     GameCli::<Tafl> {
         bench_positions: BENCH_POSITIONS,
         bench_depth: BENCH_DEPTH,

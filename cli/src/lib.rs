@@ -258,7 +258,7 @@ fn configure<G: Notation>(
         let preset = spec
             .presets
             .iter()
-            .find(|preset| preset.name == name)
+            .find(|preset| preset.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| {
                 CliError::Usage(format!("--eval: {} has no evaluator presets", spec.name))
             })?;
