@@ -24,6 +24,12 @@
 //! }
 //! ```
 //!
+//! A game adds what is its own through three more fields, each declared for clap so it shows in
+//! `--help` and fails as one line: [`GameCli::position_options`] ([`PositionOptions`]: options
+//! of every command taking `--position`, such as tafl's `--variant`), [`GameCli::presets`]
+//! ([`EvaluatorPreset`]s picked with `--eval NAME`) and [`GameCli::commands`]
+//! ([`GameCommand`]s beside the generic ones, such as tafl's `otep`).
+//!
 //! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
 //! sets [`GameCli::bench`] to its [`BenchSuite`]; the fields a game leaves out come from
 //! [`GameCli::new`] (`..GameCli::new(name, evaluator)`).
