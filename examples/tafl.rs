@@ -454,12 +454,16 @@ fn referee(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         .engines
         .try_into()
         .map_err(|_| CliError::Usage("referee needs exactly two --engine commands".into()))?;
-    let mut variants: Vec<String> = args
-        .variants
-        .iter()
-        .filter_map(|name| variant(name).map(|v| v.rules.to_string()))
-        .collect();
-    variants.extend(args.rules);
+    // The variants in the order given, `--variant` and `--rules` mixed.
+    let mut given: Vec<(usize, String)> = Vec::new();
+    let named = context.matches.indices_of("variants").into_iter().flatten();
+    for (index, name) in named.zip(&args.variants) {
+        given.extend(variant(name).map(|v| (index, v.rules.to_string())));
+    }
+    let written = context.matches.indices_of("rules").into_iter().flatten();
+    given.extend(written.zip(args.rules));
+    given.sort_by_key(|(index, _)| *index);
+    let mut variants: Vec<String> = given.into_iter().map(|(_, rules)| rules).collect();
     if variants.is_empty() {
         variants.extend(variant("brandub").map(|v| v.rules.to_string()));
     }
