@@ -17,154 +17,208 @@
 //!     --engine "target/release/examples/tafl otep" --variant brandub --games 2 --move-time 1000 --out referee-out
 //! ```
 //!
-//! `--variant NAME` / `--rules TEXT` become the generic `--position` (the tafl position text
-//! accepts both, see `plies_tafl::notation`); with `--position /record/` as well, the record is
-//! the board under that variant. `--eval NAME` (first) picks the evaluator preset of the
-//! generic commands (`material`, `distance`, `classic`, `full`; default `full`). `speed` is
+//! Every command that takes `--position` also takes `--variant NAME` or `--rules TEXT` (its
+//! start position; the tafl position text accepts both, see `plies_tafl::notation`); with
+//! `--position /record/` as well, the record is the board under that variant (`--side a|d`
+//! the side to move, default `a`). `--eval NAME` (before or after the command) picks the
+//! evaluator preset (`material`, `distance`, `classic`, `pst`, `full`, `brandub`; default
+//! `full`). All of it is declared through `GameCli` (position options, presets, commands), so
+//! `--help` shows it and clap reports its errors. `speed` is
 //! the issue's bench: the full searcher from a start position for a fixed time, reporting the
 //! depth completed, nodes, nodes/s of wall time and of process CPU time (the machine may be
 //! shared). `eval-arena` plays evaluator presets against each other with the full searcher.
 //! Key invariant: the bench positions and depth fix the bench signature; change them only on
 //! purpose.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use std::time::Instant;
-
+use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
 use plies::agent::{Agent, SearchAgent};
+use plies::eval::Score;
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
-use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
-use plies_tafl::{Tafl, TaflEvaluator, start_of, variant};
-use plies_tafl_otep::engine::{EngineOptions, run_engine_with};
+use plies_cli::{
+    BenchSignature, BenchSuite, CliError, CommandContext, EvaluatorPreset, GameCli, GameCommand,
+    PositionOptions, tunable_evaluator,
+};
+use plies_tafl::{Tafl, TaflEvaluator, VARIANTS, start_of, variant};
+use plies_tafl_otep::engine::{EngineOptions, MAX_CLOCK_MS, run_engine_with};
 use plies_tafl_otep::referee::{MatchConfig, run_match, summary};
 
 const BENCH_POSITIONS: &[&str] = &["copenhagen", "brandub", "tablut"];
 const BENCH_DEPTH: u32 = 5;
 
-/// Rewrites `--variant` / `--rules` (and a bare `--position /record/`) into `--position`.
-fn rewrite(args: Vec<String>) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let (mut base, mut record, mut side) = (None, None, None);
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        let mut value = |flag: &str| it.next().ok_or(format!("{flag} needs a value"));
-        match a.as_str() {
-            "--variant" => {
-                let v = value("--variant")?;
-                if variant(&v).is_none() {
-                    return Err(format!("--variant '{v}': unknown variant"));
-                }
-                base = Some(v);
-            }
-            "--rules" => base = Some(value("--rules")?),
-            "--side" => side = Some(value("--side")?),
-            "--position" => {
-                let p = value("--position")?;
-                if p.starts_with('/') {
-                    record = Some(p);
-                } else {
-                    base = Some(p);
-                }
-            }
-            _ => out.push(a),
-        }
+/// The bench's node total at [`BENCH_DEPTH`] with the default evaluator: a signature of the
+/// search (`bench` fails when it changes; record a new one only for an intended change).
+const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
+    depth: BENCH_DEPTH,
+    nodes: 240_576,
+}];
+
+/// The evaluator presets of `--eval NAME` (`full` is the default evaluator).
+const PRESETS: &[EvaluatorPreset<Tafl>] = &[
+    EvaluatorPreset {
+        name: "material",
+        evaluator: || tunable_evaluator(TaflEvaluator::material()),
+        is_default: false,
+    },
+    EvaluatorPreset {
+        name: "distance",
+        evaluator: || tunable_evaluator(TaflEvaluator::distance()),
+        is_default: false,
+    },
+    EvaluatorPreset {
+        name: "classic",
+        evaluator: || tunable_evaluator(TaflEvaluator::classic()),
+        is_default: false,
+    },
+    EvaluatorPreset {
+        name: "pst",
+        evaluator: || tunable_evaluator(TaflEvaluator::pst()),
+        is_default: false,
+    },
+    EvaluatorPreset {
+        name: "full",
+        evaluator: || tunable_evaluator(TaflEvaluator::full()),
+        is_default: true,
+    },
+    EvaluatorPreset {
+        name: "brandub",
+        evaluator: || tunable_evaluator(TaflEvaluator::brandub()),
+        is_default: false,
+    },
+];
+
+/// The tafl commands beside the generic ones.
+const COMMANDS: &[GameCommand<Tafl>] = &[
+    GameCommand {
+        command: || SpeedArgs::command().name("speed"),
+        run: speed,
+    },
+    GameCommand {
+        command: || EvalArenaArgs::command().name("eval-arena"),
+        run: eval_arena,
+    },
+    GameCommand {
+        command: || OtepArgs::command().name("otep"),
+        run: otep,
+    },
+    GameCommand {
+        command: || RefereeArgs::command().name("referee"),
+        run: referee,
+    },
+];
+
+/// The tafl command line: the generic commands with `--variant`/`--rules`, the presets and
+/// the tafl commands.
+pub(crate) fn tafl_cli() -> GameCli<Tafl> {
+    GameCli::<Tafl> {
+        bench_positions: BENCH_POSITIONS,
+        bench_depth: BENCH_DEPTH,
+        bench: BenchSuite::new().signatures(BENCH_SIGNATURES),
+        position_options: Some(&TaflPositions),
+        presets: PRESETS,
+        commands: COMMANDS,
+        ..GameCli::new("tafl", tunable_evaluator(TaflEvaluator::default()))
     }
-    let position = match (base, record) {
-        (None, None) => None,
-        (Some(b), None) => Some(b),
-        (b, Some(r)) => {
-            let b = b.unwrap_or_else(|| "copenhagen".to_string());
-            if b.starts_with("dim:") {
-                return Err("--position /record/ goes with --variant, not --rules".into());
-            }
-            Some(format!(
-                "{b} {r} {}",
-                side.clone().unwrap_or_else(|| "a".into())
-            ))
-        }
-    };
-    if let Some(p) = position {
-        if out.len() < 2 {
-            return Err("a command (perft, analyze, play, bench) comes first".into());
-        }
-        out.push("--position".into());
-        out.push(p);
-    }
-    Ok(out)
 }
 
-fn referee(args: &[String]) -> Result<(), String> {
-    let mut engines = Vec::new();
-    let mut variants = Vec::new();
-    let (mut games, mut move_ms, mut max_plies) = (2usize, 1000u64, 400usize);
-    let mut out_dir = PathBuf::from("referee-out");
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--engine" => engines.push(value()?),
-            "--variant" => {
-                let v = value()?;
-                let found = variant(&v).ok_or(format!("--variant '{v}': unknown variant"))?;
-                variants.push(found.rules.to_string());
-            }
-            "--rules" => variants.push(value()?),
-            "--games" => games = value()?.parse().map_err(|_| "--games: expected a number")?,
-            "--move-time" => {
-                move_ms = value()?
-                    .parse()
-                    .map_err(|_| "--move-time: expected milliseconds")?
-            }
-            "--max-plies" => {
-                max_plies = value()?
-                    .parse()
-                    .map_err(|_| "--max-plies: expected a number")?
-            }
-            "--out" => out_dir = PathBuf::from(value()?),
-            other => return Err(format!("referee: unknown argument '{other}'")),
-        }
-    }
-    let [a, b]: [String; 2] = engines
-        .try_into()
-        .map_err(|_| "referee needs exactly two --engine commands")?;
-    if variants.is_empty() {
-        variants.push(
-            variant("brandub")
-                .map(|v| v.rules.to_string())
-                .unwrap_or_default(),
-        );
-    }
-    let config = MatchConfig {
-        engines: [a, b],
-        variants,
-        games_per_variant: games,
-        move_time: Duration::from_millis(move_ms),
-        grace: Duration::from_millis(2000),
-        max_plies,
-        out_dir,
-    };
-    let results = run_match(&config)?;
-    print!("{}", summary(&results));
-    Ok(())
+/// The canonical name of the built-in variant `text`, or an error listing the known ones.
+fn known_variant(text: &str) -> Result<String, String> {
+    variant(text).map(|v| v.name.to_string()).ok_or_else(|| {
+        let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+        format!("unknown variant; known: {}", names.join(", "))
+    })
 }
 
-/// The start position of `--variant NAME` / `--rules TEXT` (default `fallback`).
-fn start_from(
-    variant_name: Option<&str>,
-    rules: Option<&str>,
-    fallback: &str,
-) -> Result<Tafl, String> {
-    match (variant_name, rules) {
-        (_, Some(r)) => Tafl::parse_position(r).map_err(|e| format!("bad --rules: {e}")),
-        (Some(v), None) => start_of(v).map_err(|e| format!("bad --variant: {e}")),
-        (None, None) => start_of(fallback).map_err(|e| e.to_string()),
+/// A variant: a built-in one or an OTN rules string.
+#[derive(Args, Debug, Clone, Default)]
+struct VariantArgs {
+    /// A built-in variant (copenhagen, brandub, tablut, ...): its start position.
+    #[arg(long, value_name = "NAME", value_parser = known_variant, conflicts_with = "rules")]
+    variant: Option<String>,
+    /// An OTN rules string ("dim:7 ks:w ... start:/.../"): its start position.
+    #[arg(long, value_name = "OTN")]
+    rules: Option<String>,
+}
+
+impl VariantArgs {
+    /// The start position chosen, `fallback` (a variant) when none is.
+    fn start(&self, fallback: &str) -> Result<Tafl, CliError> {
+        match (&self.variant, &self.rules) {
+            (_, Some(rules)) => Tafl::parse_position(rules)
+                .map_err(|e| CliError::Invalid(format!("bad --rules: {e}"))),
+            (Some(name), None) => {
+                start_of(name).map_err(|e| CliError::Invalid(format!("bad --variant: {e}")))
+            }
+            (None, None) => {
+                start_of(fallback).map_err(|e| CliError::Invalid(format!("bad variant: {e}")))
+            }
+        }
     }
+}
+
+/// The tafl options of every command that takes `--position`.
+#[derive(Args, Debug)]
+struct TaflPositionArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// With `--position /record/`: the side to move, a (attackers, the default) or d.
+    #[arg(long, value_name = "a|d")]
+    side: Option<String>,
+}
+
+/// `--variant`, `--rules` and `--side` on the generic commands.
+struct TaflPositions;
+
+impl PositionOptions for TaflPositions {
+    fn args(&self) -> Vec<clap::Arg> {
+        TaflPositionArgs::augment_args(clap::Command::new("tafl"))
+            .get_arguments()
+            .cloned()
+            .collect()
+    }
+
+    fn position_text(
+        &self,
+        matches: &clap::ArgMatches,
+        position: Option<&str>,
+    ) -> Result<Option<String>, String> {
+        let args = TaflPositionArgs::from_arg_matches(matches).map_err(|e| e.to_string())?;
+        let VariantArgs { variant, rules } = args.variant;
+        match position {
+            Some(record) if record.starts_with('/') => {
+                if rules.is_some() {
+                    return Err("--position /record/ goes with --variant, not --rules".into());
+                }
+                let base = variant.unwrap_or_else(|| "copenhagen".to_string());
+                let side = args.side.unwrap_or_else(|| "a".to_string());
+                Ok(Some(format!("{base} {record} {side}")))
+            }
+            _ if args.side.is_some() => Err("--side goes with --position /record/".into()),
+            Some(_) if variant.is_some() || rules.is_some() => Err(
+                "--position: a whole position goes alone (with --variant, give a /record/)".into(),
+            ),
+            Some(text) => Ok(Some(text.to_string())),
+            None => Ok(variant.or(rules)),
+        }
+    }
+}
+
+/// Search a start position for a fixed time with the full searcher: depth completed, nodes,
+/// nodes/s of wall and of CPU time.
+#[derive(Parser, Debug)]
+struct SpeedArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// Search time in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    time: u64,
 }
 
 /// CPU seconds this process has used so far (Linux `/proc/self/stat`), if readable.
@@ -177,34 +231,25 @@ fn cpu_seconds() -> Option<f64> {
     Some((utime + stime) / 100.0)
 }
 
-/// `speed [--variant V | --rules R] [--time MS] [--eval NAME]`: the full searcher for a fixed
-/// time from the start position; depth completed, nodes, nodes/s.
-fn speed(args: &[String]) -> Result<(), String> {
-    let (mut v, mut rules, mut ms, mut eval) = (None, None, 10_000u64, "full".to_string());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--variant" => v = Some(value()?),
-            "--rules" => rules = Some(value()?),
-            "--time" => {
-                ms = value()?
-                    .parse()
-                    .map_err(|_| "--time: expected milliseconds")?
-            }
-            "--eval" => eval = value()?,
-            other => return Err(format!("speed: unknown argument '{other}'")),
-        }
-    }
-    let start = start_from(v.as_deref(), rules.as_deref(), "copenhagen")?;
-    let mut searcher = SearcherSpec::default().build(TaflEvaluator::by_name(&eval)?);
+fn speed(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
+    let args =
+        SpeedArgs::from_arg_matches(context.matches).map_err(|e| CliError::Usage(e.to_string()))?;
+    let start = args.variant.start("copenhagen")?;
+    let mut searcher = context
+        .game
+        .evaluator
+        .searcher(&SearcherSpec::default(), None)
+        .map_err(CliError::Invalid)?;
+    let ms = args.time;
     let cpu0 = cpu_seconds();
     let clock = Instant::now();
     let result = searcher.search(&start, &SearchLimits::time(Duration::from_millis(ms)));
     let wall = clock.elapsed().as_secs_f64();
     let cpu = cpu0.and_then(|c0| cpu_seconds().map(|c1| c1 - c0));
     let nodes = result.stats.nodes;
-    println!(
+    let out = context.output;
+    writeln!(
+        out,
         "{}: depth {} completed in {} ms budget, best {}, score {}",
         start.rules().name,
         result.depth,
@@ -215,69 +260,77 @@ fn speed(args: &[String]) -> Result<(), String> {
         result
             .known_score()
             .map_or_else(|| "none".to_string(), |s| s.to_string())
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "nodes {nodes}, wall {wall:.3} s, {:.0} nodes/s (wall)",
         nodes as f64 / wall
-    );
+    )?;
     if let Some(cpu) = cpu {
-        println!(
+        writeln!(
+            out,
             "cpu {cpu:.3} s, {:.0} nodes/s (cpu)",
             nodes as f64 / cpu.max(1e-9)
-        );
+        )?;
     }
     Ok(())
 }
 
-/// `eval-arena [--variant V | --rules R] -e NAME -e NAME [...] [--games N] (--depth D |
-/// --time MS) [--seed S] [--concurrency N] [--max-plies N] [--opening-plies N]`: evaluator
-/// presets against each other (full pvs searcher each), Elo table at the end.
-fn eval_arena(args: &[String]) -> Result<(), String> {
-    let (mut v, mut rules, mut names) = (None, None, Vec::new());
-    let (mut games, mut depth, mut time) = (20usize, None, None);
-    let (mut seed, mut workers, mut max_plies, mut opening_plies) = (1u64, 1usize, 200u32, 4u32);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        let number = |text: String, flag: &str| -> Result<u64, String> {
-            text.parse()
-                .map_err(|_| format!("{flag} '{text}': expected a number"))
-        };
-        match a.as_str() {
-            "--variant" => v = Some(value()?),
-            "--rules" => rules = Some(value()?),
-            "-e" | "--eval" => names.push(value()?),
-            "--games" => games = number(value()?, a)? as usize,
-            "--depth" => {
-                let max = plies::eval::Score::MAX_PLY - 1;
-                depth = Some(
-                    u32::try_from(number(value()?, a)?)
-                        .ok()
-                        .filter(|d| (1..=max).contains(d))
-                        .ok_or(format!("--depth: expected 1..={max}"))?,
-                )
-            }
-            "--time" => time = Some(number(value()?, a)?),
-            "--seed" => seed = number(value()?, a)?,
-            "--concurrency" => workers = (number(value()?, a)? as usize).max(1),
-            "--max-plies" => max_plies = number(value()?, a)? as u32,
-            "--opening-plies" => opening_plies = number(value()?, a)? as u32,
-            other => return Err(format!("eval-arena: unknown argument '{other}'")),
-        }
-    }
-    if names.len() < 2 {
-        return Err("eval-arena needs at least two -e NAME".into());
+/// Play evaluator presets against each other (the full pvs searcher each); Elo table at the
+/// end.
+#[derive(Parser, Debug)]
+struct EvalArenaArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// An evaluator preset to play (at least two).
+    #[arg(short = 'e', long = "preset", value_name = "NAME", required = true)]
+    presets: Vec<String>,
+    /// Games to play (openings are played twice, colours swapped).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Search depth per move.
+    #[arg(long, value_name = "D", conflicts_with = "time",
+          value_parser = clap::value_parser!(u32).range(1..i64::from(Score::MAX_PLY)))]
+    depth: Option<u32>,
+    /// Search time per move in milliseconds.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    time: Option<u64>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    concurrency: u64,
+    /// A game reaching this many plies is a draw.
+    #[arg(long, default_value_t = 200)]
+    max_plies: u32,
+    /// Random plies of each opening.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+}
+
+fn eval_arena(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
+    let args = EvalArenaArgs::from_arg_matches(context.matches)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    if args.presets.len() < 2 {
+        return Err(CliError::Usage(
+            "eval-arena needs at least two -e NAME".into(),
+        ));
     }
     let mut limits = SearchLimits::default();
-    match (depth, time) {
-        (Some(d), _) if d > 0 => limits.depth = Some(d),
-        (None, Some(ms)) if ms > 0 => limits.time = Some(Duration::from_millis(ms)),
-        _ => return Err("eval-arena needs --depth D or --time MS (positive)".into()),
+    match (args.depth, args.time) {
+        (Some(depth), _) => limits.depth = Some(depth),
+        (None, Some(ms)) => limits.time = Some(Duration::from_millis(ms)),
+        (None, None) => {
+            return Err(CliError::Usage(
+                "eval-arena needs --depth D or --time MS".into(),
+            ));
+        }
     }
-    let start = start_from(v.as_deref(), rules.as_deref(), "brandub")?;
+    let start = args.variant.start("brandub")?;
     let mut engines = Vec::new();
-    for name in &names {
-        TaflEvaluator::by_name(name)?;
+    for name in &args.presets {
+        TaflEvaluator::by_name(name).map_err(|e| CliError::Invalid(format!("-e: {e}")))?;
         let preset = name.clone();
         engines.push(Engine::new(
             name.clone(),
@@ -287,7 +340,13 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
             },
         ));
     }
-    let openings = random_openings(&start, seed, games.div_ceil(2).max(1), opening_plies);
+    let games = usize::try_from(args.games).unwrap_or(usize::MAX);
+    let openings = random_openings(
+        &start,
+        args.seed,
+        games.div_ceil(2).max(1),
+        args.opening_plies,
+    );
     let schedule = if engines.len() == 2 {
         Schedule::head_to_head(openings.len())
     } else {
@@ -295,144 +354,133 @@ fn eval_arena(args: &[String]) -> Result<(), String> {
     };
     let config = ArenaConfig {
         limits,
-        max_plies,
-        workers,
-        seed,
+        max_plies: args.max_plies,
+        workers: usize::try_from(args.concurrency).unwrap_or(1),
+        seed: args.seed,
         stop: None,
     };
     let arena = Arena::new(engines, openings, config);
-    println!(
+    let out = context.output;
+    writeln!(
+        out,
         "eval-arena: {} on {} | {} games | {:?} per move",
-        names.join(" vs "),
+        args.presets.join(" vs "),
         start.rules().name,
         schedule.len(),
-        depth.map_or_else(
-            || format!("{} ms", time.unwrap_or(0)),
+        args.depth.map_or_else(
+            || format!("{} ms", args.time.unwrap_or(0)),
             |d| format!("depth {d}")
         )
-    );
+    )?;
+    let mut failed = None;
     let records = arena.run(&schedule, &[], &mut |record, progress| {
-        println!(
-            "[{}/{}] {} - {}  {}  ({} plies)",
-            progress.done,
-            progress.total,
-            record.names[0],
-            record.names[1],
-            record.result.as_str(),
-            record.plies
-        );
+        if failed.is_none()
+            && let Err(e) = writeln!(
+                out,
+                "[{}/{}] {} - {}  {}  ({} plies)",
+                progress.done,
+                progress.total,
+                record.names[0],
+                record.names[1],
+                record.result.as_str(),
+                record.plies
+            )
+        {
+            failed = Some(e);
+        }
     });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     let standings = Standings::new(&arena.names(), &records);
-    print!("{}", standings.table());
+    write!(out, "{}", standings.table())?;
     Ok(())
 }
 
-/// Takes a leading `--eval NAME` off the arguments.
-/// The bench's node total at [`BENCH_DEPTH`] with the default evaluator: a signature of the
-/// search (`bench` fails when it changes; record a new one only for an intended change).
-const BENCH_SIGNATURES: &[BenchSignature] = &[BenchSignature {
-    depth: BENCH_DEPTH,
-    nodes: 240_576,
-}];
+/// Be an OpenTafl engine speaking OTEP on stdin and stdout.
+#[derive(Parser, Debug)]
+struct OtepArgs {
+    /// Time per move when the host sends no clock.
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    move_time: u64,
+    /// The longest think whatever the clock says (default none).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    max_time: Option<u64>,
+}
 
-fn take_eval(args: &mut Vec<String>) -> Result<TaflEvaluator, String> {
-    match args.iter().position(|a| a == "--eval") {
-        Some(i) if i + 1 < args.len() => {
-            let name = args.remove(i + 1);
-            args.remove(i);
-            TaflEvaluator::by_name(&name)
-        }
-        Some(_) => Err("--eval needs a value".into()),
-        None => Ok(TaflEvaluator::default()),
+fn otep(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
+    let args =
+        OtepArgs::from_arg_matches(context.matches).map_err(|e| CliError::Usage(e.to_string()))?;
+    let options = EngineOptions {
+        move_time: Duration::from_millis(args.move_time),
+        max_time: args.max_time.map(Duration::from_millis),
+    };
+    run_engine_with(context.input, context.output, options)?;
+    Ok(())
+}
+
+/// Referee a match between two OTEP engine commands and write the games.
+#[derive(Parser, Debug)]
+struct RefereeArgs {
+    /// An engine's command line (exactly two).
+    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    engines: Vec<String>,
+    /// A built-in variant to play (repeatable; default brandub).
+    #[arg(long = "variant", value_name = "NAME", value_parser = known_variant)]
+    variants: Vec<String>,
+    /// An OTN rules string to play (repeatable).
+    #[arg(long = "rules", value_name = "OTN")]
+    rules: Vec<String>,
+    /// Games per variant.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Time per move in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    move_time: u64,
+    /// A game reaching this many plies is a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Where the game records go.
+    #[arg(long, value_name = "DIR", default_value = "referee-out")]
+    out: PathBuf,
+}
+
+fn referee(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
+    let args = RefereeArgs::from_arg_matches(context.matches)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let [a, b]: [String; 2] = args
+        .engines
+        .try_into()
+        .map_err(|_| CliError::Usage("referee needs exactly two --engine commands".into()))?;
+    // The variants in the order given, `--variant` and `--rules` mixed.
+    let mut given: Vec<(usize, String)> = Vec::new();
+    let named = context.matches.indices_of("variants").into_iter().flatten();
+    for (index, name) in named.zip(&args.variants) {
+        given.extend(variant(name).map(|v| (index, v.rules.to_string())));
     }
+    let written = context.matches.indices_of("rules").into_iter().flatten();
+    given.extend(written.zip(args.rules));
+    given.sort_by_key(|(index, _)| *index);
+    let mut variants: Vec<String> = given.into_iter().map(|(_, rules)| rules).collect();
+    if variants.is_empty() {
+        variants.extend(variant("brandub").map(|v| v.rules.to_string()));
+    }
+    let config = MatchConfig {
+        engines: [a, b],
+        variants,
+        games_per_variant: usize::try_from(args.games).unwrap_or(usize::MAX),
+        move_time: Duration::from_millis(args.move_time),
+        grace: Duration::from_millis(2000),
+        max_plies: args.max_plies,
+        out_dir: args.out,
+    };
+    let results = run_match(&config).map_err(CliError::Invalid)?;
+    write!(context.output, "{}", summary(&results))?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
-    let args = match plies_cli::utf8_args(std::env::args_os()) {
-        Ok(args) => args,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    match args.get(1).map(String::as_str) {
-        Some(cmd @ ("speed" | "eval-arena")) => {
-            let result = if cmd == "speed" {
-                speed(&args[2..])
-            } else {
-                eval_arena(&args[2..])
-            };
-            return match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {}", plies_cli::one_line(&e));
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        Some("otep") => {
-            let options = match EngineOptions::parse(&args[2..]) {
-                Ok(options) => options,
-                Err(e) => {
-                    eprintln!("error: {e}; usage: tafl otep {}", EngineOptions::USAGE);
-                    return ExitCode::from(2);
-                }
-            };
-            let stdin = io::stdin();
-            let stdout = io::stdout();
-            return match run_engine_with(stdin.lock(), stdout.lock(), options) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            };
-        }
-        Some("referee") => {
-            return match referee(&args[2..]) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {}", plies_cli::one_line(&e));
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        _ => {}
-    }
-    let mut args = args;
-    let chosen = match take_eval(&mut args) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {}", plies_cli::one_line(&e));
-            return ExitCode::from(2);
-        }
-    };
-    let args = match rewrite(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {}", plies_cli::one_line(&e));
-            return ExitCode::from(2);
-        }
-    };
-    // The recorded signature holds for the default evaluator only.
-    let bench = if chosen == TaflEvaluator::default() {
-        BenchSuite::new().signatures(BENCH_SIGNATURES)
-    } else {
-        BenchSuite::new()
-    };
-    let spec = GameCli::<Tafl> {
-        bench_positions: BENCH_POSITIONS,
-        bench_depth: BENCH_DEPTH,
-        bench,
-        ..GameCli::new("tafl", tunable_evaluator(chosen))
-    };
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let stdout = io::stdout();
-    let mut output = stdout.lock();
-    match plies_cli::run(&spec, args, &mut input, &mut output) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = output.flush();
-            eprintln!("{e}");
-            e.exit_code()
-        }
-    }
+    plies_cli::main(tafl_cli())
 }

@@ -19,6 +19,10 @@ pub(crate) struct Cli {
     /// `target=level,...`. Without it, `RUST_LOG` is read the same way.
     #[arg(long, global = true, value_name = "LEVEL")]
     pub log: Option<String>,
+    /// Use the game's evaluator preset NAME instead of its default evaluator (games with
+    /// presets only).
+    #[arg(long, global = true, value_name = "NAME", hide = true)]
+    pub eval: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -41,4 +45,23 @@ pub(crate) enum Command {
     /// Tune the evaluator's weights by SPSA over games: resumable, and sharded over processes
     /// or a scheduler's job array (`tune init`, `run`, `play --shard K/N`, `merge`, `status`).
     Tune(crate::tune::TuneArgs),
+}
+
+impl Command {
+    /// The command's `--position`/`--moves` arguments, for the commands that take them.
+    pub fn start_mut(&mut self) -> Option<&mut crate::position::PositionArgs> {
+        use crate::tune::TuneCommand;
+        match self {
+            Command::Perft(args) => Some(&mut args.start),
+            Command::Analyze(args) => Some(&mut args.start),
+            Command::Play(args) => Some(&mut args.start),
+            Command::Bench(args) => Some(&mut args.start),
+            Command::Arena(args) => Some(&mut args.start),
+            Command::Tune(tune) => match &mut tune.command {
+                TuneCommand::Init(args) => Some(&mut args.start),
+                TuneCommand::Positions(args) => Some(&mut args.start),
+                _ => None,
+            },
+        }
+    }
 }

@@ -8,6 +8,7 @@ use plies::harness::bench::BenchSuite;
 use plies::notation::Notation;
 
 use crate::engine::EvaluatorFactory;
+use crate::extension::{EvaluatorPreset, GameCommand, PositionOptions};
 
 /// What a game supplies to get its command line, built as a struct literal ending in
 /// `..GameCli::new(name, evaluator)`.
@@ -24,6 +25,13 @@ pub struct GameCli<G: Notation> {
     /// The whole benchmark: the depth ladder and proofs of `bench --full`, and the node totals
     /// every `bench` checks (default the empty suite: nothing checked).
     pub bench: BenchSuite,
+    /// Options added to every command that takes `--position` (default none).
+    pub position_options: Option<&'static dyn PositionOptions>,
+    /// The evaluators `--eval NAME` picks from instead of `evaluator` (default none: no
+    /// `--eval`).
+    pub presets: &'static [EvaluatorPreset<G>],
+    /// The game's own commands beside the generic ones (default none).
+    pub commands: &'static [GameCommand<G>],
 }
 
 impl<G: Notation> GameCli<G> {
@@ -36,6 +44,9 @@ impl<G: Notation> GameCli<G> {
             bench_positions: &[],
             bench_depth: 1,
             bench: BenchSuite::new(),
+            position_options: None,
+            presets: &[],
+            commands: &[],
         }
     }
 }
@@ -48,6 +59,9 @@ impl<G: Notation> Clone for GameCli<G> {
             bench_positions: self.bench_positions,
             bench_depth: self.bench_depth,
             bench: self.bench,
+            position_options: self.position_options,
+            presets: self.presets,
+            commands: self.commands,
         }
     }
 }

@@ -24,6 +24,12 @@
 //! }
 //! ```
 //!
+//! A game adds what is its own through three more fields, each declared for clap so it shows in
+//! `--help` and fails as one line: [`GameCli::position_options`] ([`PositionOptions`]: options
+//! of every command taking `--position`, such as tafl's `--variant`), [`GameCli::presets`]
+//! ([`EvaluatorPreset`]s picked with `--eval NAME`) and [`GameCli::commands`]
+//! ([`GameCommand`]s beside the generic ones, such as tafl's `otep`).
+//!
 //! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
 //! sets [`GameCli::bench`] to its [`BenchSuite`]; the fields a game leaves out come from
 //! [`GameCli::new`] (`..GameCli::new(name, evaluator)`).
@@ -56,6 +62,7 @@ mod args;
 mod bench;
 mod engine;
 mod error;
+mod extension;
 mod game_cli;
 mod logging;
 mod perft;
@@ -75,6 +82,7 @@ use plies::notation::Notation;
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, one_line, utf8_args};
+pub use extension::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions};
 pub use game_cli::GameCli;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
@@ -114,19 +122,8 @@ pub fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let args: Vec<String> = args.into_iter().collect();
-    let tunable = spec.evaluator.parameter_names().is_some();
-    let mut command = error::negative_numbers(Cli::command().name(spec.name).bin_name(spec.name));
-    if !tunable {
-        // Nothing to tune and no weights to load: neither is offered.
-        command = command
-            .mut_subcommand("tune", |tune| tune.hide(true))
-            .mut_arg("weights", |weights| weights.hide(true));
-    }
-    let parsed = command
-        .try_get_matches_from(&args)
-        .and_then(|matches| Cli::from_arg_matches(&matches));
-    let cli = match parsed {
-        Ok(cli) => cli,
+    let matches = match command_of(spec).try_get_matches_from(&args) {
+        Ok(matches) => matches,
         Err(err) => {
             use clap::error::ErrorKind;
             return match err.kind() {
@@ -138,33 +135,41 @@ pub fn run<G: Notation>(
             };
         }
     };
-    logging::install(cli.log.as_deref())?;
-    if !tunable && (cli.weights.is_some() || matches!(cli.command, Command::Tune(_))) {
-        let what = if cli.weights.is_some() {
-            "--weights"
-        } else {
-            "tune"
-        };
-        return Err(CliError::Usage(format!(
-            "{what}: {}'s evaluator has no tunable weights",
-            spec.name
-        )));
-    }
-    let weighted;
-    let spec = match &cli.weights {
-        Some(path) => {
-            let evaluator = spec
-                .evaluator
-                .with_weights_path(path)
-                .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?;
-            weighted = GameCli {
-                evaluator,
-                ..spec.clone()
-            };
-            &weighted
+    logging::install(matches.get_one::<String>("log").map(String::as_str))?;
+    let configured;
+    let spec = match configure(spec, &matches)? {
+        Some(changed) => {
+            configured = changed;
+            &configured
         }
         None => spec,
     };
+    if let Some((name, sub)) = matches.subcommand()
+        && let Some(command) = spec
+            .commands
+            .iter()
+            .find(|command| (command.command)().get_name() == name)
+    {
+        (command.run)(CommandContext {
+            game: spec,
+            matches: sub,
+            input,
+            output: &mut *output,
+        })?;
+        output.flush()?;
+        return Ok(());
+    }
+    let mut cli = Cli::from_arg_matches(&matches).map_err(|e| error::from_clap(&e, spec.name))?;
+    if let (Some(options), Some(start)) = (spec.position_options, cli.command.start_mut()) {
+        let mut leaf = &matches;
+        while let Some((_, sub)) = leaf.subcommand() {
+            leaf = sub;
+        }
+        let text = options
+            .position_text(leaf, start.position.as_deref())
+            .map_err(CliError::Invalid)?;
+        start.position = text;
+    }
     match cli.command {
         Command::Perft(args) => perft::run::<G>(&args, output),
         Command::Analyze(args) => analyze::run(spec, &args, output),
@@ -179,6 +184,105 @@ pub fn run<G: Notation>(
     }?;
     output.flush()?;
     Ok(())
+}
+
+/// The whole grammar of `spec`'s command line: the generic commands, the game's own commands,
+/// its position options on every command that takes `--position`, `--eval` when it has
+/// presets, and `tune`/`--weights` only for a tunable evaluator.
+fn command_of<G: Notation>(spec: &GameCli<G>) -> clap::Command {
+    let mut command = Cli::command().name(spec.name).bin_name(spec.name);
+    for extra in spec.commands {
+        command = command.subcommand((extra.command)());
+    }
+    if spec.evaluator.parameter_names().is_none() {
+        // Nothing to tune and no weights to load: neither is offered.
+        command = command
+            .mut_subcommand("tune", |tune| tune.hide(true))
+            .mut_arg("weights", |weights| weights.hide(true));
+    }
+    if !spec.presets.is_empty() {
+        let names: Vec<&'static str> = spec.presets.iter().map(|preset| preset.name).collect();
+        command = command.mut_arg("eval", |eval| {
+            eval.hide(false)
+                .ignore_case(true)
+                .value_parser(clap::builder::PossibleValuesParser::new(names))
+        });
+    }
+    if let Some(options) = spec.position_options {
+        command = with_position_options(command, options);
+    }
+    error::negative_numbers(command)
+}
+
+/// `command` with `options`' arguments added to it and every subcommand that takes
+/// `--position`.
+fn with_position_options(
+    mut command: clap::Command,
+    options: &'static dyn PositionOptions,
+) -> clap::Command {
+    if command
+        .get_arguments()
+        .any(|arg| arg.get_id() == "position")
+    {
+        command = command.args(options.args());
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, |sub| with_position_options(sub, options));
+    }
+    command
+}
+
+/// `spec` with the evaluator `--eval` and `--weights` ask for, or `None` when neither is given.
+/// An evaluator without weights refuses `--weights` and `tune`; a game without presets refuses
+/// `--eval`.
+fn configure<G: Notation>(
+    spec: &GameCli<G>,
+    matches: &clap::ArgMatches,
+) -> Result<Option<GameCli<G>>, CliError> {
+    let weights = matches.get_one::<std::path::PathBuf>("weights");
+    let eval = matches.get_one::<String>("eval");
+    let tunable = spec.evaluator.parameter_names().is_some();
+    let tune = matches.subcommand_name() == Some("tune");
+    if !tunable && (weights.is_some() || tune) {
+        let what = if weights.is_some() {
+            "--weights"
+        } else {
+            "tune"
+        };
+        return Err(CliError::Usage(format!(
+            "{what}: {}'s evaluator has no tunable weights",
+            spec.name
+        )));
+    }
+    if weights.is_none() && eval.is_none() {
+        return Ok(None);
+    }
+    let mut changed = spec.clone();
+    if let Some(name) = eval {
+        let preset = spec
+            .presets
+            .iter()
+            .find(|preset| preset.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                CliError::Usage(format!("--eval: {} has no evaluator presets", spec.name))
+            })?;
+        changed.evaluator = (preset.evaluator)();
+        if !preset.is_default {
+            // The recorded node counts hold for the default evaluator only.
+            changed.bench = changed.bench.signatures(&[]);
+        }
+    }
+    if let Some(path) = weights {
+        changed.evaluator = changed
+            .evaluator
+            .with_weights_path(path)
+            .map_err(|e| CliError::Invalid(format!("bad --weights: {e}")))?;
+    }
+    Ok(Some(changed))
 }
 
 #[cfg(test)]
