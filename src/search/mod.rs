@@ -7,7 +7,7 @@
 //! Key invariants:
 //! - scores are from the side to move's view and are negated only when the side to move changes
 //!   from a position to its child (extra turns keep the sign);
-//! - `nodes` counts positions made by [`Game::play`] during the search (the root excluded,
+//! - `nodes` counts positions made by [`crate::Game::play`] during the search (the root excluded,
 //!   quiescence included), so it is a deterministic signature of a fixed-depth, one-thread search
 //!   (with several threads it is their sum, which depends on timing);
 //! - depth is counted in plies (moves), whoever makes them;

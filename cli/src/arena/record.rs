@@ -63,7 +63,7 @@ impl GameResult {
 /// Why a game ended.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum Termination {
-    /// The rules ended it ([`crate::Game::outcome`]).
+    /// The rules ended it ([`plies::Game::outcome`]).
     Rules,
     /// It reached the match's ply cap: a draw (the arena's draw rule, for games such as Onitama
     /// that have none of their own).

@@ -68,8 +68,8 @@ pub struct Schedule {
 }
 
 impl Schedule {
-    /// Engine 0 against engine 1: each opening twice, engine 0 playing [`crate::Side::First`] in
-    /// the even game and [`crate::Side::Second`] in the odd one.
+    /// Engine 0 against engine 1: each opening twice, engine 0 playing [`plies::Side::First`] in
+    /// the even game and [`plies::Side::Second`] in the odd one.
     #[must_use]
     pub fn head_to_head(openings: usize) -> Schedule {
         Schedule::pairings(&[(0, 1)], openings)

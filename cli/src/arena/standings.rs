@@ -34,9 +34,9 @@ pub struct Standings {
     pub engines: Vec<EngineLine>,
     /// `pairs[a][b]`: engine `a`'s results against engine `b`.
     pub pairs: Vec<Vec<Wdl>>,
-    /// Games won by the side that moved as [`crate::Side::First`].
+    /// Games won by the side that moved as [`plies::Side::First`].
     pub first_wins: usize,
-    /// Games won by [`crate::Side::Second`].
+    /// Games won by [`plies::Side::Second`].
     pub second_wins: usize,
     /// Drawn games (by the rules or the ply cap).
     pub draws: usize,
