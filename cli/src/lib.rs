@@ -62,7 +62,6 @@ mod args;
 mod bench;
 mod engine;
 mod error;
-mod extension;
 mod game_cli;
 mod logging;
 mod perft;
@@ -82,8 +81,8 @@ use plies::notation::Notation;
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, one_line, utf8_args};
-pub use extension::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions};
 pub use game_cli::GameCli;
+pub use game_cli::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions};
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
