@@ -87,6 +87,7 @@ fn pondering_agents_play_legal_moves() {
     let mut agents = [agent(1), agent(2)];
     let mut state = Maze::new(17, 1 << 40, 0);
     let mut outcomes = Vec::new();
+    let mut pondered = false;
     for agent in &mut agents {
         Agent::<Maze>::new_game(agent, 0);
     }
@@ -96,6 +97,7 @@ fn pondering_agents_play_legal_moves() {
             .choose(&state, &GameHistory::default(), &SearchLimits::depth(5))
             .unwrap();
         outcomes.push(agents[side].ponderer().last_outcome());
+        pondered |= agents[side].ponderer().is_pondering();
         let mut legal = Vec::new();
         state.generate_moves(&mut legal);
         assert!(legal.contains(&choice.mv));
@@ -110,5 +112,7 @@ fn pondering_agents_play_legal_moves() {
             .iter()
             .any(|o| matches!(o, PonderOutcome::Hit | PonderOutcome::Miss))
     );
-    assert!(agents.iter_mut().any(|a| a.ponderer().is_pondering()));
+    // Some move was followed by a background search on the expected reply (not necessarily
+    // the last: a line whose end is proven leaves nothing to ponder).
+    assert!(pondered);
 }
