@@ -15,7 +15,7 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
     /// Write diagnostic events to stderr at this level: off, error, warn, info (arena games,
-    /// tuner iterations), debug (also every search iteration and OTEP line), trace; or
+    /// long runs), debug (also every search iteration and OTEP line), trace; or
     /// `target=level,...`. Without it, `RUST_LOG` is read the same way.
     #[arg(long, global = true, value_name = "LEVEL")]
     pub log: Option<String>,
