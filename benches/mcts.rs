@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use plies::mcts::{HeavyPlayout, Mcts, MctsConfig, Parallel};
-use plies::{Evaluator, Game, Notation, SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Evaluator, Game, Notation};
 use plies_hus::{Hus, HusEvaluator};
 use plies_kalah::{Kalah, StoreDifference};
 use plies_onitama::{Onitama, PstEvaluator};

@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
+use plies::Score;
 use plies::agent::{Agent, SearchAgent};
-use plies::eval::Score;
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
 use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};

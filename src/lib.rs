@@ -13,8 +13,8 @@
 //! is the pile and the side to move; a pile that is a multiple of four is lost for the mover.
 //!
 //! ```
-//! use plies::search::{Pvs, PvsConfig};
-//! use plies::{Evaluator, Game, MoveClass, Outcome, Score, SearchLimits, Searcher, Side};
+//! use plies::search::{Pvs, PvsConfig, SearchLimits, Searcher};
+//! use plies::{Evaluator, Game, MoveClass, Outcome, Score, Side};
 //!
 //! #[derive(Clone, Debug)]
 //! struct Nim { pile: u32, to_move: Side }
@@ -58,11 +58,11 @@
 
 pub mod agent;
 pub mod bits;
-pub mod eval;
-pub mod game;
+mod eval;
+mod game;
 pub mod harness;
 pub mod mcts;
-pub mod notation;
+mod notation;
 pub mod prelude;
 pub mod rng;
 pub mod search;
@@ -72,7 +72,7 @@ pub mod weights;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
+// The game vocabulary (rules, evaluation, text) lives at the root: one path per item.
 pub use eval::{Evaluator, Score, Tunable};
-pub use game::{Game, GameHistory, MoveClass, Outcome, Side};
-pub use notation::{Notation, NotationError};
-pub use search::{Iteration, Pv, SearchLimits, SearchResult, SearchStats, Searcher};
+pub use game::{Game, GameHistory, MoveBounds, MoveClass, Outcome, Side};
+pub use notation::{EXCERPT_CHARS, Notation, NotationError, excerpt};

@@ -14,10 +14,8 @@ use plies::harness::random::random_game;
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies::rng::SplitMix64;
 use plies::search::Minimax;
-use plies::{
-    Evaluator, Game, GameHistory, Iteration, Notation, Score, SearchLimits, SearchResult,
-    SearchStats, Searcher,
-};
+use plies::search::{Iteration, SearchLimits, SearchResult, SearchStats, Searcher};
+use plies::{Evaluator, Game, GameHistory, Notation, Score};
 use plies_kalah::{Kalah, StoreDifference};
 
 #[derive(Copy, Clone, PartialEq, Debug)]

@@ -9,7 +9,8 @@
 
 use plies::mcts::{Mcts, MctsConfig, Parallel};
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, Outcome, SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome};
 use plies_onitama::{Onitama, PstEvaluator};
 
 const FORCED_WIN: &str = "bbBbb/5/5/5/rrRrr r tiger,rabbit rooster,cobra elephant";

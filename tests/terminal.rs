@@ -6,7 +6,7 @@
 //! as its input, exactly as from a terminal.
 
 use plies::Notation;
-use plies::game::Side;
+use plies::Side;
 use plies_cli::{CliError, GameCli, evaluator, run, tunable_evaluator};
 
 /// Runs `args` (after the program name) with `input` on `spec`.

@@ -14,9 +14,9 @@ use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
 use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
-use plies::eval::Score;
-use plies::game::GameHistory;
-use plies::notation::Notation;
+use plies::GameHistory;
+use plies::Notation;
+use plies::Score;
 use plies::search::{Iteration, SearchLimits, SearchStats};
 
 /// `analyze`.

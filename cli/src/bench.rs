@@ -27,8 +27,8 @@ use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, play_moves};
 use crate::text::rate;
+use plies::Notation;
 pub use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
-use plies::notation::Notation;
 use plies::search::{SearchLimits, Searcher};
 
 /// `bench`.

@@ -10,10 +10,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use plies::eval::{Evaluator, Tunable};
-use plies::game::Game;
+use plies::Game;
 use plies::search::{SearchLimits, Searcher};
 use plies::spec::SearcherSpec;
+use plies::{Evaluator, Tunable};
 
 use crate::error::CliError;
 
@@ -212,7 +212,7 @@ pub(crate) fn searcher<G: Game>(
 }
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.
 pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
-    let max = plies::eval::Score::MAX_PLY - 1;
+    let max = plies::Score::MAX_PLY - 1;
     if depth == 0 || depth > max {
         Err(CliError::Invalid(format!(
             "bad --depth {depth}: expected 1..={max}"

@@ -1,5 +1,5 @@
 //! [`CliError`]: every way a command fails, and how it is shown: one line, `error: ...`, with
-//! any quoted input cut to [`plies::notation::EXCERPT_CHARS`] characters.
+//! any quoted input cut to [`plies::EXCERPT_CHARS`] characters.
 //!
 //! Key invariant: a [`CliError`] displays as exactly one line whatever the input held; the exit
 //! code is 2 when the arguments did not parse ([`CliError::Usage`]) and 1 for every other error.
@@ -79,7 +79,7 @@ impl CliError {
     }
 }
 
-/// `text` with every `'quoted'` stretch cut to [`plies::notation::excerpt`]'s length, so an
+/// `text` with every `'quoted'` stretch cut to [`plies::excerpt`]'s length, so an
 /// error never repeats a pasted megabyte.
 fn short_quotes(text: &str) -> String {
     let parts: Vec<&str> = text.split('\'').collect();
@@ -90,7 +90,7 @@ fn short_quotes(text: &str) -> String {
         .enumerate()
         .map(|(index, part)| {
             if index % 2 == 1 && index < last {
-                plies::notation::excerpt(part)
+                plies::excerpt(part)
             } else {
                 (*part).to_string()
             }

@@ -11,8 +11,8 @@
 
 use std::io::{BufRead, Write};
 
+use plies::Notation;
 use plies::harness::bench::BenchSuite;
-use plies::notation::Notation;
 
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;

@@ -76,7 +76,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use args::{Cli, Command};
-use plies::notation::Notation;
+use plies::Notation;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};

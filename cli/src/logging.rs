@@ -35,7 +35,7 @@ pub(crate) fn filter(level: Option<&str>) -> Result<Option<EnvFilter>, CliError>
         CliError::Invalid(format!(
             "bad {origin} '{}': {why}expected off, error, warn, info, debug, trace or \
              target=level,...",
-            plies::notation::excerpt(text)
+            plies::excerpt(text)
         ))
     };
     let is_level = |word: &str| LEVELS.contains(&word.trim().to_ascii_lowercase().as_str());
@@ -47,10 +47,7 @@ pub(crate) fn filter(level: Option<&str>) -> Result<Option<EnvFilter>, CliError>
         .filter_map(|directive| directive.rsplit_once('=').map(|(_, level)| level))
         .find(|level| !is_level(level));
     if let Some(level) = bad_level {
-        return Err(bad(format!(
-            "'{}' is not a level; ",
-            plies::notation::excerpt(level)
-        )));
+        return Err(bad(format!("'{}' is not a level; ", plies::excerpt(level))));
     }
     if is_word && !is_level(text) {
         return Err(bad(String::new()));

@@ -12,8 +12,8 @@ use crate::error::CliError;
 use crate::position::{PositionArgs, start_position};
 use crate::text::rate;
 use clap::Args;
+use plies::Notation;
 use plies::harness::perft::{PerftConvention, perft, perft_divide};
-use plies::notation::Notation;
 
 /// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
 /// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.

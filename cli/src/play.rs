@@ -21,9 +21,9 @@ use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
 use crate::text::{outcome_text, score_for, side_name};
 use clap::Args;
-use plies::game::{GameHistory, Side};
-use plies::notation::Notation;
+use plies::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
+use plies::{GameHistory, Side};
 
 /// `play`.
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@
 //! meaning); a position or move the game refuses is a one-line [`CliError`] naming the flag.
 
 use clap::Args;
-use plies::notation::Notation;
+use plies::Notation;
 
 use crate::error::CliError;
 

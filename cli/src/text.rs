@@ -3,8 +3,8 @@
 //! Key invariant: a score is never shown without a completed search behind it (`none`
 //! otherwise), and side names come from the game ([`Notation::side_name`]).
 
-use plies::game::{Outcome, Side};
-use plies::notation::Notation;
+use plies::Notation;
+use plies::{Outcome, Side};
 
 /// Each move of `line` formatted in the position it is played from.
 pub(crate) fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {
@@ -31,7 +31,7 @@ pub(crate) fn outcome_text<G: Notation>(outcome: Outcome) -> String {
 }
 
 /// A score with whose view it is from: `+35 for red`, or `none`.
-pub(crate) fn score_for<G: Notation>(score: Option<plies::eval::Score>, side: Side) -> String {
+pub(crate) fn score_for<G: Notation>(score: Option<plies::Score>, side: Side) -> String {
     match score {
         Some(score) => format!("{score} for {}", side_name::<G>(side)),
         None => "none".to_string(),

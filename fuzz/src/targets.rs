@@ -471,7 +471,7 @@ const WEIGHTS_WORDS: &[&str] = &[
 
 /// The evaluators whose weight names the weights files are read against: names and defaults.
 fn weight_sets() -> [(Vec<String>, Vec<i32>); 2] {
-    use plies::eval::Tunable;
+    use plies::Tunable;
     let onitama = plies_onitama::PstEvaluator::default();
     let hus = plies_hus::HusEvaluator::default();
     [

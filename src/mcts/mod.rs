@@ -1,5 +1,5 @@
 //! Monte-Carlo tree search: the second search family, generic over any [`crate::Game`] and
-//! [`crate::Evaluator`], behind the same [`crate::Searcher`] interface as alpha-beta.
+//! [`crate::Evaluator`], behind the same [`crate::search::Searcher`] interface as alpha-beta.
 //!
 //! - `tree.rs`: the arena (`Vec` of nodes, children as contiguous index ranges, expanded
 //!   lazily, bounded by a node budget);

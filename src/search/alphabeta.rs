@@ -18,7 +18,7 @@ use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
 use crate::search::repetition::Repetitions;
 use crate::search::searcher::{Iteration, SearchResult, Searcher};
-use crate::search::stack::{Frame, frames};
+use crate::search::stack::{Frame, frames, record_pv};
 use crate::search::stats::SearchStats;
 
 /// Fixed-depth fail-soft alpha-beta ([`SearchLimits::depth`], default
@@ -78,8 +78,8 @@ impl<'a, G: Game, E: Evaluator<G>> AlphaBetaSearch<'a, G, E> {
             self.stats.leaves += 1;
             return self.evaluator.evaluate(state);
         }
-        let mut frame = std::mem::take(&mut self.stack[ply]);
-        let moves = &mut frame.moves;
+        let mut buffers = std::mem::take(&mut self.stack[ply].buffers);
+        let moves = &mut buffers.moves;
         moves.clear();
         state.generate_moves(moves);
         let mut best = -Score::INFINITY;
@@ -117,9 +117,7 @@ impl<'a, G: Game, E: Evaluator<G>> AlphaBetaSearch<'a, G, E> {
                 best = value;
                 if value > alpha {
                     alpha = value;
-                    frame.pv.clear();
-                    frame.pv.push(mv);
-                    frame.pv.extend_from_slice(&self.stack[ply + 1].pv);
+                    record_pv(&mut self.stack, ply, mv);
                     if value >= beta {
                         self.stats.cutoffs += 1;
                         if i == 0 {
@@ -130,7 +128,7 @@ impl<'a, G: Game, E: Evaluator<G>> AlphaBetaSearch<'a, G, E> {
                 }
             }
         }
-        self.stack[ply] = frame;
+        self.stack[ply].buffers = buffers;
         best
     }
 }

@@ -3,7 +3,9 @@
 //!
 //! Key invariant: every buffer a node needs (its moves, their ordering scores, its principal
 //! variation, the moves it puts off) lives in the frame of its ply, built with its capacity when
-//! the search starts: the node loop reuses them and allocates nothing.
+//! the search starts: the node loop reuses them and allocates nothing. A node takes only its
+//! move [`Buffers`] out of its frame while it recurses; its PV stays in place, so no node copies
+//! a frame's inline PV storage.
 
 /// The deepest iteration when no depth limit is given (and the deepest any iteration goes).
 pub const MAX_DEPTH: u32 = 120;
@@ -42,22 +44,30 @@ pub struct Pick<M> {
 /// The buffers of one node, at one ply of the line being searched.
 #[derive(Clone, Debug)]
 pub struct Frame<M> {
+    /// The buffers the node's move loop works in (taken out of the frame for the loop).
+    pub buffers: Buffers<M>,
+    /// The principal variation from this node (triangular: built from the child's by
+    /// [`record_pv`]; it stays in place, so a node never moves its inline storage).
+    pub pv: Pv<M>,
+}
+
+/// The move buffers of one node: three vectors, cheap to take out of the frame and put back
+/// while the node's loop recurses into the frames below.
+#[derive(Clone, Debug)]
+pub struct Buffers<M> {
     /// The node's moves (generated into, in the picker's stages).
     pub moves: Vec<M>,
     /// The ordering scores of `moves`.
     pub scores: Vec<i32>,
-    /// The principal variation from this node (triangular: built from the child's).
-    pub pv: Pv<M>,
     /// Moves put off because another thread is searching them (threaded searches only).
     pub deferred: Vec<Pick<M>>,
 }
 
-impl<M> Default for Frame<M> {
-    fn default() -> Frame<M> {
-        Frame {
+impl<M> Default for Buffers<M> {
+    fn default() -> Buffers<M> {
+        Buffers {
             moves: Vec::new(),
             scores: Vec::new(),
-            pv: Pv::new(),
             deferred: Vec::new(),
         }
     }
@@ -68,10 +78,23 @@ impl<M> Default for Frame<M> {
 pub fn frames<M>(plies: usize) -> Vec<Frame<M>> {
     (0..plies)
         .map(|_| Frame {
-            moves: Vec::with_capacity(MOVES_CAPACITY),
-            scores: Vec::with_capacity(MOVES_CAPACITY),
+            buffers: Buffers {
+                moves: Vec::with_capacity(MOVES_CAPACITY),
+                scores: Vec::with_capacity(MOVES_CAPACITY),
+                deferred: Vec::with_capacity(MOVES_CAPACITY),
+            },
             pv: Pv::with_capacity(plies),
-            deferred: Vec::with_capacity(MOVES_CAPACITY),
         })
         .collect()
+}
+
+/// The node at `ply` found its best move so far, `mv`: its PV becomes `mv` followed by the PV
+/// of the child at `ply + 1`.
+#[inline]
+pub fn record_pv<M: Copy>(frames: &mut [Frame<M>], ply: usize, mv: M) {
+    let (node, below) = frames.split_at_mut(ply + 1);
+    let pv = &mut node[ply].pv;
+    pv.clear();
+    pv.push(mv);
+    pv.extend_from_slice(&below[0].pv);
 }

@@ -4,7 +4,7 @@
 //! platform; no opening is finished, and no two openings are the same position (same hash and
 //! side to move) as long as enough distinct ones exist.
 
-use plies::game::Game;
+use plies::Game;
 use plies::rng::SplitMix64;
 
 /// Up to `count` distinct, unfinished positions, each reached from `start` by `plies` uniformly
@@ -49,7 +49,7 @@ pub fn random_openings<G: Game>(start: &G, seed: u64, count: usize, plies: u32) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plies::game::Side;
+    use plies::Side;
     use plies::testing::TwoPiles;
 
     #[test]

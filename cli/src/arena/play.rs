@@ -11,11 +11,11 @@
 use std::time::Instant;
 
 use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
+use plies::Notation;
 use plies::Score;
 use plies::agent::Agent;
-use plies::game::{Game, GameHistory, Side};
-use plies::notation::Notation;
 use plies::search::SearchLimits;
+use plies::{Game, GameHistory, Side};
 
 /// How to write positions and moves into records; [`TextHooks::notation`] for games with a
 /// [`Notation`], `None` in [`GameSpec`] for games without (records then hold no text).
@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_repetition_ends_the_game_as_the_rule_says() {
-        use plies::game::Outcome;
+        use plies::Outcome;
         use plies::testing::{Cycle, CycleRule};
         use std::collections::HashMap;
         let limits = SearchLimits::depth(1);

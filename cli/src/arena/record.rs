@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::arena::elo::Wdl;
-use plies::game::{Outcome, Side};
+use plies::{Outcome, Side};
 
 /// How a game ended, by colour.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

@@ -17,9 +17,9 @@ use std::sync::{Arc, mpsc};
 
 use crate::arena::play::{GameSpec, GameTask, TextHooks, play_game};
 use crate::arena::record::GameRecord;
+use plies::Game;
+use plies::Notation;
 use plies::agent::Agent;
-use plies::game::Game;
-use plies::notation::Notation;
 use plies::rng::SplitMix64;
 use plies::search::SearchLimits;
 
@@ -350,8 +350,8 @@ mod tests {
     use super::*;
     use crate::arena::openings::random_openings;
     use crate::arena::record::GameResult;
+    use plies::Side;
     use plies::agent::{RandomAgent, SearchAgent};
-    use plies::game::Side;
     use plies::search::AlphaBeta;
     use plies::testing::{PileDifference, TwoPiles};
 

@@ -30,7 +30,7 @@ use crate::engine::{describe, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
-use plies::notation::Notation;
+use plies::Notation;
 use progress::{ProgressLine, Tally};
 use setup::{engines, openings, parse_sprt};
 

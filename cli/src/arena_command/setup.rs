@@ -10,8 +10,8 @@ use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{read_openings_file, start_position};
+use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
-use plies::notation::Notation;
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
 

@@ -19,9 +19,9 @@ use super::{BenchProof, BenchSuite, Checks, Engine};
 use crate::engine::check_depth;
 use crate::error::CliError;
 use crate::text::rate;
-use plies::eval::Score;
-use plies::game::GameHistory;
-use plies::notation::Notation;
+use plies::GameHistory;
+use plies::Notation;
+use plies::Score;
 use plies::search::SearchLimits;
 
 /// One position at one ladder depth.

@@ -121,7 +121,7 @@ impl TuneConfig {
         if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
             return Err("no per-move limit (--depth, --nodes or --time)".into());
         }
-        let max_depth = plies::eval::Score::MAX_PLY - 1;
+        let max_depth = plies::Score::MAX_PLY - 1;
         if self.depth.is_some_and(|d| d == 0 || d > max_depth)
             || self.nodes == Some(0)
             || self.time_ms == Some(0)

@@ -16,7 +16,7 @@ use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use plies::notation::Notation;
+use plies::Notation;
 
 /// `tune init`.
 #[derive(Args, Debug)]

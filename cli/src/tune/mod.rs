@@ -42,7 +42,7 @@ use crate::game_cli::GameCli;
 use files::RunDir;
 use init::{InitArgs, run_init};
 use merge::{Merged, Mode, check_elo, merge, summary};
-use plies::notation::Notation;
+use plies::Notation;
 use run::{RunArgs, run_run};
 use setup::{DirArgs, load_config, parse_shard};
 use shard::{PlayArgs, play_shard};

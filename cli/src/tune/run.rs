@@ -17,7 +17,7 @@ use super::setup::load_config;
 use super::shard::play_shard;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
-use plies::notation::Notation;
+use plies::Notation;
 
 /// `tune run`.
 #[derive(Args, Debug)]

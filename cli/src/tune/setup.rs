@@ -15,7 +15,7 @@ use crate::engine::{check_mcts_depth, limits, parse_searcher};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::read_openings_file;
-use plies::notation::Notation;
+use plies::Notation;
 use plies::rng::SplitMix64;
 use plies::search::SearchLimits;
 

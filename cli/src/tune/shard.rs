@@ -14,9 +14,9 @@ use crate::arena::{GameSpec, GameTask, Termination, play_game};
 use crate::engine::parse_searcher;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use plies::Notation;
+use plies::Side;
 use plies::agent::{Agent, SearchAgent};
-use plies::game::Side;
-use plies::notation::Notation;
 
 /// `tune play`.
 #[derive(Args, Debug)]

@@ -29,10 +29,10 @@ use crate::engine::{describe, parse_searcher};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use plies::Evaluator;
+use plies::Notation;
 use plies::agent::SearchAgent;
-use plies::eval::Evaluator;
-use plies::game::{Game, MoveClass, Side};
-use plies::notation::Notation;
+use plies::{Game, MoveClass, Side};
 
 /// `tune positions`.
 #[derive(Args, Debug)]

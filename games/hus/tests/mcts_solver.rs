@@ -10,7 +10,8 @@ use plies::harness::random::random_game;
 use plies::mcts::{Mcts, MctsConfig};
 use plies::rng::SplitMix64;
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, Outcome, Score, SearchLimits, Searcher, Side};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome, Score, Side};
 use plies_hus::{Hus, HusEvaluator};
 
 /// The alpha-beta score of `state` at `depth` (exact for wins within `depth` plies).
@@ -21,7 +22,7 @@ fn reference(state: &Hus, depth: u32) -> Score {
 }
 
 /// The solver's result on `state` with at most `iterations` iterations, and the iterations used.
-fn solve(state: &Hus, iterations: u64) -> (plies::SearchResult<plies_hus::Pit>, u64) {
+fn solve(state: &Hus, iterations: u64) -> (plies::search::SearchResult<plies_hus::Pit>, u64) {
     let mut mcts = Mcts::new(HusEvaluator::default(), MctsConfig::iterations(iterations));
     let result = mcts.search(state, &SearchLimits::default());
     (result, mcts.last_stats().iterations)

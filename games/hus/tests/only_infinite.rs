@@ -13,7 +13,8 @@ use std::collections::HashSet;
 
 use plies::mcts::{Mcts, MctsConfig};
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, Outcome, Score, SearchLimits, Searcher, Side};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome, Score, Side};
 use plies_hus::{Hus, HusEvaluator, MAX_LAPS};
 
 /// How a relay sowing from one pit goes when no capture can happen.

@@ -7,8 +7,9 @@
 use std::time::Duration;
 
 use plies::agent::{Agent, RandomAgent, SearchAgent};
+use plies::search::SearchLimits;
 use plies::search::{Pvs, PvsConfig};
-use plies::{Game, Notation, Outcome, SearchLimits, Side};
+use plies::{Game, Notation, Outcome, Side};
 use plies_hus::{Hus, HusEvaluator};
 
 fn play(engine_side: Side, seed: u64, limits: &SearchLimits) -> (Option<Outcome>, usize) {

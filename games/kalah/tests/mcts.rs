@@ -10,7 +10,8 @@ use plies::harness::random_playout_positions;
 use plies::mcts::{Mcts, MctsConfig};
 use plies::rng::SplitMix64;
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, Outcome, SearchLimits, Searcher, Side};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome, Side};
 use plies_kalah::{Kalah, StoreDifference};
 
 /// The alpha-beta score of `state` at `depth`.

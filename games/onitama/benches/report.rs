@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use plies::search::{Pvs, PvsConfig};
-use plies::{Game, Notation, SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation};
 use plies_onitama::bench::BENCH_SIGNATURES;
 use plies_onitama::{BENCH_DEALS as DEALS, Onitama, PstEvaluator, SAMPLE_POSITION as SAMPLE};
 

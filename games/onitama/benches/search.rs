@@ -10,8 +10,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use plies::Notation;
+use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
-use plies::{Notation, SearchLimits};
 use plies_onitama::bench::BENCH_SIGNATURES;
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 

@@ -20,8 +20,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use plies::search::{SearchLimits, Searcher};
 use plies::spec::SearcherSpec;
-use plies::{Game, Notation, SearchLimits, Searcher};
+use plies::{Game, Notation};
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
 /// The depth when `PLIES_THREADS_DEPTH` is not set (about a second per run with one thread).

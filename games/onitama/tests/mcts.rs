@@ -8,7 +8,8 @@
 
 use plies::mcts::{Mcts, MctsConfig};
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation};
 use plies_onitama::{Onitama, PstEvaluator};
 
 const FORCED_WIN: &str = "bbBbb/5/5/5/rrRrr r tiger,rabbit rooster,cobra elephant";

@@ -4,7 +4,8 @@
 
 use plies::search::Minimax;
 use plies::search::{Pvs, PvsConfig};
-use plies::{Notation, Score, SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Notation, Score};
 use plies_onitama::{MaterialEvaluator, Onitama, PstEvaluator};
 
 fn small_table() -> PvsConfig {
@@ -101,7 +102,7 @@ const PROVEN_SAMPLE: &str = plies_onitama::SAMPLE_POSITION;
 /// within the nominal depth (about 150 M): a search still running at the limit failed.
 const PROOF_NODES: u64 = 60_000_000;
 
-fn assert_stopped_at_the_proof(result: &plies::SearchResult<plies_onitama::Move>) {
+fn assert_stopped_at_the_proof(result: &plies::search::SearchResult<plies_onitama::Move>) {
     let plies = result.score.plies_to_end();
     assert!(
         result.score.is_win(),

@@ -9,8 +9,9 @@
 
 use plies::harness::consistency::{ConsistencyOptions, check_consistency_with, threaded_searchers};
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
+use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
-use plies::{Game, Notation, SearchLimits};
+use plies::{Game, Notation};
 use plies_onitama::{BENCH_DEALS, Onitama, PstEvaluator};
 
 fn release() -> bool {

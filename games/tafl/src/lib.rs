@@ -13,7 +13,7 @@
 //! - Repetition: positions carry no history; the `tfr` rule (and the official Copenhagen
 //!   defenders-lose rule) is the [`plies::Game::repetition_outcome`] hook, which [`GameRecord`]
 //!   applies when games are played or replayed, and which the searches apply too when given the
-//!   game's history ([`plies::GameHistory`], [`plies::Searcher::search_in`]; [`GameRecord::history`], the arena, `play`
+//!   game's history ([`plies::GameHistory`], [`plies::search::Searcher::search_in`]; [`GameRecord::history`], the arena, `play`
 //!   and the OTEP engine pass it): a line that repeats a position the third time ends there as
 //!   the rule says, so the search avoids (or seeks) such repetitions.
 //! - Supported beyond the built-ins: middleweight king (`ks:m`), speed limits (`spd:n` or

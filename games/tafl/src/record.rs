@@ -80,7 +80,7 @@ impl GameRecord {
     }
 
     /// The game's positions up to the current one: the history a search of the current
-    /// position is given ([`plies::Searcher::search_in`]) to know repetition.
+    /// position is given ([`plies::search::Searcher::search_in`]) to know repetition.
     #[must_use]
     pub fn history(&self) -> &GameHistory {
         &self.history

@@ -9,7 +9,8 @@
 use plies::harness::random_playout_positions;
 use plies::mcts::{Mcts, MctsConfig};
 use plies::search::AlphaBeta;
-use plies::{Game, Notation, Outcome, Score, SearchLimits, Searcher, Side};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, Notation, Outcome, Score, Side};
 use plies_tafl::{Tafl, TaflEvaluator};
 
 /// The alpha-beta score of `state` at `depth` (exact for wins within `depth` plies).

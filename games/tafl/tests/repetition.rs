@@ -7,7 +7,8 @@
 //! Key invariant: expectations come from the rules text (docs/rules/tafl.md), not from the searcher.
 
 use plies::search::{Minimax, Pvs, PvsConfig};
-use plies::{Game, GameHistory, Notation, Outcome, Score, SearchLimits, Searcher, Side};
+use plies::search::{SearchLimits, Searcher};
+use plies::{Game, GameHistory, Notation, Outcome, Score, Side};
 use plies_tafl::rules::Repetition;
 use plies_tafl::{GameRecord, Tafl, TaflEvaluator, start_of};
 

@@ -5,8 +5,9 @@
 //! agent's and the engine's own (no book).
 
 use plies::agent::{Agent, RandomAgent, SearchAgent};
+use plies::search::SearchLimits;
 use plies::search::{Pvs, PvsConfig};
-use plies::{Game, Outcome, SearchLimits, Side};
+use plies::{Game, Outcome, Side};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
 fn play(start: &Yinsh, engine_side: Side, seed: u64) -> Option<Outcome> {

@@ -38,13 +38,13 @@ impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
         if stand_pat > alpha {
             alpha = stand_pat;
         }
-        let mut moves = std::mem::take(&mut self.stack[ply].moves);
+        let mut moves = std::mem::take(&mut self.stack[ply].buffers.moves);
         moves.clear();
         state.generate_noisy_moves(&mut moves);
         // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
         // be worth here: the value is known without playing it.
         if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
-            self.stack[ply].moves = moves;
+            self.stack[ply].buffers.moves = moves;
             return Score::win_in(ply as u32 + 1);
         }
         let side = state.side_to_move();
@@ -88,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
                 }
             }
         }
-        self.stack[ply].moves = moves;
+        self.stack[ply].buffers.moves = moves;
         best
     }
 }

@@ -18,7 +18,7 @@ use crate::search::limits::LimitWatch;
 use crate::search::ordering::MovePicker;
 use crate::search::repetition::{self, Repetitions};
 use crate::search::searcher::Pv;
-use crate::search::stack::{Frame, MAX_DEPTH, Pick, frames, stack_plies};
+use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
 
@@ -371,17 +371,16 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         mut alpha: Score,
     ) -> (Score, Option<G::Move>) {
         let ply = node.ply;
-        let mut frame = std::mem::take(&mut self.stack[ply]);
+        let mut buffers = std::mem::take(&mut self.stack[ply].buffers);
         let mut best = -Score::INFINITY;
         let mut best_move = None;
         let mut best_first = false;
         let side = state.side_to_move();
-        let Frame {
+        let Buffers {
             moves,
             scores,
-            pv,
             deferred,
-        } = &mut frame;
+        } = &mut buffers;
         let mut node_moves = NodeMoves::new(picker, self.busy, node.depth, deferred);
         loop {
             let history = self.config.history.then_some(&self.tables.history);
@@ -421,13 +420,11 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
                         self.on_cutoff(state, pick.mv, node.depth, ply, best_first);
                         break;
                     }
-                    pv.clear();
-                    pv.push(pick.mv);
-                    pv.extend_from_slice(&self.stack[ply + 1].pv);
+                    record_pv(&mut self.stack, ply, pick.mv);
                 }
             }
         }
-        self.stack[ply] = frame;
+        self.stack[ply].buffers = buffers;
         if !self.aborted && best_move.is_some() {
             self.stats.best_move_nodes += 1;
             if best_first {
