@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use plies::harness::consistency::{ConsistencyOptions, Mismatch, check_consistency_with};
-use plies::harness::random::random_game;
+use plies::harness::random_game;
+use plies::harness::{ConsistencyOptions, Mismatch, check_consistency_with};
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies::rng::SplitMix64;
 use plies::search::Minimax;

@@ -6,7 +6,7 @@
 
 use plies::Notation;
 use plies::harness::HashEvaluator;
-use plies::harness::properties::{
+use plies::harness::{
     property_hash_consistent, property_notation_round_trip, property_outcome_iff_no_moves,
     property_search_is_sound, property_search_matches_minimax,
 };

@@ -28,7 +28,7 @@ use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, play_moves};
 use crate::text::rate;
 use plies::Notation;
-pub use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
+pub use plies::harness::{BenchProof, BenchSignature, BenchSuite};
 use plies::search::{SearchLimits, Searcher};
 
 /// `bench`.

@@ -12,7 +12,7 @@
 use std::io::{BufRead, Write};
 
 use plies::Notation;
-use plies::harness::bench::BenchSuite;
+use plies::harness::BenchSuite;
 
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;

@@ -13,7 +13,7 @@ use crate::position::{PositionArgs, start_position};
 use crate::text::rate;
 use clap::Args;
 use plies::Notation;
-use plies::harness::perft::{PerftConvention, perft, perft_divide};
+use plies::harness::{PerftConvention, perft, perft_divide};
 
 /// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
 /// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.

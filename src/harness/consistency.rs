@@ -1,56 +1,7 @@
 //! The consistency check: every searcher must find exactly what plain minimax finds.
 //!
-//! For every position and every depth, [`check_consistency`] computes the value of each root
-//! move with [`Minimax::root_values`] (no pruning, no tables, no ordering) and asks each searcher,
-//! cleared first, for a fixed-depth search. The searcher must return
-//! - exactly the minimax root value (heuristic values, draws and win/loss distances alike),
-//! - a best move that is one of minimax's best moves (ties are common on purpose),
-//! - the requested depth as its completed depth, and a principal variation that starts with the
-//!   best move and is legal move after move.
-//!
-//! A second, *warm* pass repeats every search without clearing the searcher, so transposition
-//! tables, killers and history carry over from all earlier searches; it must give the same
-//! answers. Its configurations are reported as `<name> (warm)`.
-//!
-//! [`HashEvaluator`] makes the check sharp: its values are a pseudo-random function of the
-//! position's hash over a small range, so positions are scored unlike any real evaluator would
-//! (nothing is "obviously" best) and ties between moves are frequent, which is where move
-//! ordering, pruning windows and table bounds go wrong.
-//!
-//! # What is value-exact, and what is compared against what instead
-//!
-//! Value-exact against plain minimax (checked here): alpha-beta, principal variation search with
-//! null windows and re-searches, transposition tables whose cutoffs only use entries of exactly
-//! the remaining depth (`tt_exact_depth = true`) with bounds respected and win/loss distances
-//! stored relative to the node, move ordering of every kind (TT move, noisy first, killers,
-//! history), iterative deepening with a fixed depth limit, extra turns.
-//!
-//! Not value-exact, and checked otherwise:
-//! - **Quiescence search** changes the values by design; it is compared against minimax with the
-//!   same quiescence at the leaves (a minimax reference that calls the same quiescence routine),
-//!   not against plain minimax. Configurations with quiescence do not belong in the searcher
-//!   list given to [`check_consistency`].
-//! - **Transposition-table cutoffs from deeper entries** (`tt_exact_depth = false`,
-//!   `PvsConfig::full()`) return a deeper, better-informed value than a `d`-ply minimax would,
-//!   and the mix of depths is not bounded by the minimax values of any range of depths. Checked
-//!   for soundness instead ([`crate::harness::properties::property_search_is_sound`]): the move
-//!   and the principal variation are legal, every win or loss minimax sees at depth `d` is also
-//!   one for the searcher, and a win or loss the searcher claims in `n` plies is confirmed by
-//!   minimax at depth `n`.
-//! - **Aspiration windows** are value-exact when every fail-high/fail-low is re-searched with a
-//!   wider window, so a fixed-depth search with them enabled can stay in this check; if a
-//!   configuration keeps a fail-soft bound instead, only the move is compared.
-//! - **Threads** (Lazy SMP, `PvsConfig::threads`): still value-exact. Every table entry is a true
-//!   bound of its position at its depth whichever thread stored it (an interrupted search stores
-//!   nothing), so every thread's completed iteration has the exact fixed-depth value, and the
-//!   answer is one of them. What timing changes is only the node count and, among moves of equal
-//!   value, which one is played: [`threaded_searchers`] gives the ladders with several threads,
-//!   checked here like one thread. At full strength (deeper entries cut), several threads are
-//!   checked for soundness like one (a legal move and PV, the requested depth completed).
-//! - **MCTS** has no minimax value: it is checked for legal moves, for finding forced wins in
-//!   one, and by playing strength in the arena.
-//! - **Time-limited searches** are not deterministic: the result must be that of a completed
-//!   iteration, so its value must equal the fixed-depth value at the reported depth.
+//! What the check demands, what is value-exact and what is compared against what instead is
+//! written in the docs of [`crate::harness`] ("The consistency check").
 //!
 //! Key invariant: a failure names the position in notation, the depth, the configuration, the
 //! expected and returned values and moves, so it can be replayed by hand.
@@ -260,7 +211,7 @@ pub fn quiescence_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
 
 /// The rungs of [`PvsConfig::consistency_ladder`] (or, with `quiescence`, of
 /// [`PvsConfig::quiescence_ladder`]) searching with `threads` threads each, named with their
-/// thread count (`…+t2`): value-exact like one thread (see the module docs), so they go through
+/// thread count (`…+t2`): value-exact like one thread (see the docs of [`crate::harness`]), so they go through
 /// [`check_consistency`] (or [`check_consistency_with`] and [`ConsistencyOptions::quiescence`])
 /// unchanged.
 pub fn threaded_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
@@ -284,7 +235,7 @@ pub fn threaded_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
 }
 
 /// Checks every searcher against plain minimax with `evaluator` on every position at every
-/// depth of `depths` (each at least 1), cold and then warm (see the module docs).
+/// depth of `depths` (each at least 1), cold and then warm (see the docs of [`crate::harness`]).
 #[allow(clippy::result_large_err)] // a failure ends the check: its size costs nothing
 pub fn check_consistency<G: Notation, E: Evaluator<G>>(
     positions: &[G],

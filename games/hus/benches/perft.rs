@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies_hus::Hus;
 
 /// Perft(6) from the start, from the slow reference implementation.

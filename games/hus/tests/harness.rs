@@ -5,7 +5,7 @@
 //! Key invariant: expected values come from `Minimax::root_values` inside the harness, never
 //! from the searchers under test.
 
-use plies::harness::consistency::standard_searchers;
+use plies::harness::standard_searchers;
 use plies::harness::{
     HashEvaluator, check_conformance, check_consistency, random_playout_positions,
 };

@@ -6,7 +6,7 @@
 //! Key invariant: every expected result comes from the rules (the hand-made position) or from
 //! `AlphaBeta` (the reference) at a depth that sees the whole win, never from MCTS.
 
-use plies::harness::random::random_game;
+use plies::harness::random_game;
 use plies::mcts::{Mcts, MctsConfig};
 use plies::rng::SplitMix64;
 use plies::search::AlphaBeta;

@@ -5,7 +5,7 @@
 //! Key invariant: every expected number here comes from the rules document or from
 //! [`slow_perft`], which shares no code with the crate.
 
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies::{Game, Notation, Outcome, Side};
 use plies_hus::{Hus, random_game_moves};
 

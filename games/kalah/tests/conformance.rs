@@ -5,8 +5,8 @@
 //! Key invariant: the expected positions here were worked out by hand from the rules in
 //! `src/lib.rs`, not printed by the code.
 
+use plies::harness::Check;
 use plies::harness::check_conformance;
-use plies::harness::conformance::Check;
 use plies::{Game, MoveClass, Notation, NotationError, Outcome, Side};
 use plies_kalah::{Kalah, Sow};
 

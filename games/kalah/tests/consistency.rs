@@ -6,8 +6,8 @@
 //! Key invariant: the expected values come from `Minimax::root_values`, never from the
 //! searchers under test.
 
-use plies::harness::consistency::standard_searchers;
-use plies::harness::random::random_playout_positions_with_finished;
+use plies::harness::random_playout_positions_with_finished;
+use plies::harness::standard_searchers;
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies::{Game, Notation};
 use plies_kalah::{Kalah, StoreDifference};

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use plies::harness::perft::{PerftConvention, perft};
 use plies::harness::random_playout_positions;
+use plies::harness::{PerftConvention, perft};
 use plies::{Game, Notation};
 use plies_kalah::Kalah;
 

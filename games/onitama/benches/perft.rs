@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies::{Game, Notation};
 use plies_onitama::{Move, Onitama};
 

@@ -11,7 +11,7 @@
 //! record its new counts here on purpose, and say why in its commit (the criterion bench
 //! `benches/search.rs` of this crate reads them from here too).
 
-use plies::harness::bench::{BenchProof, BenchSignature, BenchSuite};
+use plies::harness::{BenchProof, BenchSignature, BenchSuite};
 
 use crate::notation::START_POSITION;
 

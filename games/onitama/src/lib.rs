@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use plies::{Game, Notation};
-//! use plies::harness::perft::PerftConvention;
+//! use plies::harness::PerftConvention;
 //! use plies_onitama::Onitama;
 //!
 //! let start = Onitama::start_position();

@@ -6,7 +6,7 @@
 //! alternates. The crate has no draw rule (the rulebook has none): callers that need one
 //! (agents, the arena, self-play) apply a ply cap.
 
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::card::TARGETS;
@@ -96,7 +96,7 @@ impl Onitama {
         legal.then(|| Move::from_raw(card as u32, from as u32, to as u32))
     }
 
-    /// Perft from this position (see [`plies::harness::perft`]); the Onitama community's tables
+    /// Perft from this position (see [`plies::harness::perft`], the function); the Onitama community's tables
     /// use [`PerftConvention::Leaf`].
     #[must_use]
     pub fn perft(&self, depth: u32, convention: PerftConvention) -> u64 {

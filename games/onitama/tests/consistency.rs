@@ -9,7 +9,7 @@
 //! Key invariant: the expected values come from `Minimax::root_values`, never from the
 //! searchers under test. Runtime: keep it well under a minute in `cargo test --release`.
 
-use plies::harness::consistency::{
+use plies::harness::{
     ConsistencyOptions, check_consistency_with, quiescence_searchers, standard_searchers,
 };
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};

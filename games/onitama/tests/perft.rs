@@ -1,7 +1,7 @@
 //! Runs the perft reference numbers of `data/perft.txt` (from the rules document): all of them
 //! in release builds, entries up to 2,000,000 nodes in debug builds.
 
-use plies::harness::perft::run_perft_file;
+use plies::harness::run_perft_file;
 use plies_onitama::Onitama;
 
 const DATA: &str = include_str!("data/perft.txt");

@@ -3,7 +3,7 @@
 //! legal move comes out exactly once; and the index look-up the picker uses for table moves
 //! ([`plies::Game::move_from_index`]) agrees with move generation.
 
-use plies::harness::picker::picker_perft;
+use plies::harness::picker_perft;
 use plies::{Game, Notation};
 use plies_onitama::{Move, Onitama};
 

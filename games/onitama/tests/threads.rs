@@ -3,11 +3,11 @@
 //! with 2 threads answering soundly at depths where the threads overlap for a long time.
 //!
 //! Key invariant: nothing here depends on timing. The exact ladders must give minimax's value
-//! whatever the threads' interleaving (the module docs of `plies::harness::consistency` say
+//! whatever the threads' interleaving (the docs of `plies::harness::check_consistency` say
 //! why); the full searcher's value depends on timing, so only what holds for every interleaving
 //! is checked (the depth completed, a legal move and principal variation).
 
-use plies::harness::consistency::{ConsistencyOptions, check_consistency_with, threaded_searchers};
+use plies::harness::{ConsistencyOptions, check_consistency_with, threaded_searchers};
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;

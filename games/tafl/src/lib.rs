@@ -25,7 +25,7 @@
 //!
 //! ```
 //! use plies::{Game, Notation};
-//! use plies::harness::perft::{perft, PerftConvention};
+//! use plies::harness::{perft, PerftConvention};
 //! use plies_tafl::Tafl;
 //!
 //! let brandub = Tafl::parse_position("brandub").unwrap();

@@ -6,7 +6,7 @@
 //!
 //! Key invariant: the reference classes come from `play` and piece counts only.
 
-use plies::harness::random::random_game;
+use plies::harness::random_game;
 use plies::rng::SplitMix64;
 use plies::{Game, MoveClass, Notation, Outcome};
 use plies_tafl::{Tafl, VARIANTS, from_rules, start_of};

@@ -6,7 +6,7 @@
 //! searchers under test. Runtime: well under a minute in `cargo test --release`.
 
 use plies::Evaluator;
-use plies::harness::consistency::standard_searchers;
+use plies::harness::standard_searchers;
 use plies::harness::{HashEvaluator, check_consistency, random_playout_positions};
 use plies_tafl::{Tafl, TaflEvaluator, start_of};
 

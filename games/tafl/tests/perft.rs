@@ -3,7 +3,7 @@
 //!
 //! Key invariant: the expected numbers are copied from docs/rules/tafl.md.
 
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies_tafl::start_of;
 
 fn check(variant: &str, expected: &[u64]) {

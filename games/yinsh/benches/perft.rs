@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use plies::Notation;
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies_yinsh::Yinsh;
 
 const OPENING_1: &str = "g2 c6 f2 d4 e1 e4 h3 a4 d1 f6";

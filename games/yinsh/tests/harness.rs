@@ -4,7 +4,7 @@
 //!
 //! Key invariant: expected values come from `Minimax::root_values` inside the harness.
 
-use plies::harness::consistency::standard_searchers;
+use plies::harness::standard_searchers;
 use plies::harness::{
     HashEvaluator, check_conformance, check_consistency, random_playout_positions,
 };

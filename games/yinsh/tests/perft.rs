@@ -4,7 +4,7 @@
 //! Key invariant: the expected numbers come from the rules document.
 
 use plies::Notation;
-use plies::harness::perft::{PerftConvention, perft};
+use plies::harness::{PerftConvention, perft};
 use plies_yinsh::Yinsh;
 
 const OPENING_1: &str = "g2 c6 f2 d4 e1 e4 h3 a4 d1 f6";

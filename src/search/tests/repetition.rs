@@ -6,7 +6,7 @@
 
 use crate::eval::Score;
 use crate::game::{Game, GameHistory, Side};
-use crate::harness::consistency::HashEvaluator;
+use crate::harness::HashEvaluator;
 use crate::mcts::{Mcts, MctsConfig};
 use crate::rng::SplitMix64;
 use crate::search::alphabeta::AlphaBeta;

@@ -4,7 +4,7 @@
 //! parallel.
 
 use super::*;
-use crate::harness::perft::{PerftConvention, perft};
+use crate::harness::{PerftConvention, perft};
 
 #[test]
 fn round_trips_and_has_every_kind_of_node() {
