@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use plies::Notation;
 use plies_cli::{EvaluatorFactory, GameCli, evaluator, tunable_evaluator};
 
+use crate::driver::Target;
 use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
-use crate::targets::Target;
 
 mod tune;
 
@@ -56,9 +56,9 @@ impl BotGame for plies_yinsh::Yinsh {
     }
 }
 
-impl BotGame for crate::targets::Kalah {
+impl BotGame for plies_kalah::Kalah {
     fn bot_evaluator() -> EvaluatorFactory<Self> {
-        evaluator(crate::targets::StoreDifference::default())
+        evaluator(plies_kalah::StoreDifference::default())
     }
 }
 

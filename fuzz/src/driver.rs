@@ -13,7 +13,20 @@ use std::sync::{Mutex, Once};
 use std::time::Duration;
 
 use crate::mutate::{Rng, mutate, pick};
-use crate::targets::Target;
+
+/// One fuzz target.
+pub struct Target {
+    /// Its name (`--target NAME`).
+    pub name: &'static str,
+    /// What it parses.
+    pub about: &'static str,
+    /// Real inputs the mutations start from.
+    pub seeds: fn() -> Vec<Vec<u8>>,
+    /// Words that mean something to the parser.
+    pub dictionary: &'static [&'static str],
+    /// Runs one input; panics on a broken promise.
+    pub run: fn(&[u8]),
+}
 
 /// What a run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use crate::cli_args::{BotSpec, Invocation, bytes_to_os, generate, scratch_path};
 use crate::driver::{Report, name_hash};
 use crate::mutate::{Rng, mutate, pick};
-use crate::targets::{Kalah, OTEP_WORDS, TAFL_WORDS, otep_seeds};
+use crate::targets::{OTEP_WORDS, TAFL_WORDS, otep_seeds};
+use plies_kalah::Kalah;
 
 /// The binaries fuzzed, by name (the game bots are cargo examples of the root package `plies`).
 pub const BINARIES: &[&str] = &[

@@ -17,21 +17,9 @@ use std::time::Duration;
 
 use plies::{Game, Notation};
 
-pub use plies_kalah::{Kalah, StoreDifference};
+use plies_kalah::Kalah;
 
-/// One fuzz target.
-pub struct Target {
-    /// Its name (`--target NAME`).
-    pub name: &'static str,
-    /// What it parses.
-    pub about: &'static str,
-    /// Real inputs the mutations start from.
-    pub seeds: fn() -> Vec<Vec<u8>>,
-    /// Words that mean something to the parser.
-    pub dictionary: &'static [&'static str],
-    /// Runs one input; panics on a broken promise.
-    pub run: fn(&[u8]),
-}
+use crate::driver::Target;
 
 /// Every target.
 pub fn all() -> Vec<Target> {

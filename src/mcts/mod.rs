@@ -23,7 +23,8 @@
 //!
 //! ```
 //! use plies::mcts::{Mcts, MctsConfig};
-//! # use plies::{Evaluator, Game, MoveClass, Outcome, Score, SearchLimits, Searcher, Side};
+//! # use plies::search::{SearchLimits, Searcher};
+//! # use plies::{Evaluator, Game, MoveClass, Outcome, Score, Side};
 //! # #[derive(Clone, Debug)]
 //! # struct Nim { pile: u32, to_move: Side }
 //! # impl Game for Nim {

@@ -210,6 +210,16 @@ impl Tafl {
         cand
     }
 
+    /// [`Game::classify`] of one move: the [`Facts`] without the ring search, which pays off
+    /// only when a whole node's moves are classified.
+    pub(crate) fn classify_one(&self, mv: TaflMove) -> MoveClass {
+        let facts = Facts {
+            no_move_squares: self.no_move_squares(),
+            ring_path: None,
+        };
+        self.classify_with(mv, &facts)
+    }
+
     /// The [`Facts`] of this position.
     pub(crate) fn facts(&self) -> Facts {
         Facts {

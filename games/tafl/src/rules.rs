@@ -8,10 +8,7 @@
 
 use std::sync::Mutex;
 
-use plies::NotationError;
-
 use crate::board::{MAX_DIM, Piece, Rows};
-use crate::rules_otn::bad;
 
 /// A set of piece kinds, as a bit mask over [`Piece`] codes (bit `1 << piece as u8`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -34,35 +31,6 @@ impl PieceSet {
     #[must_use]
     pub fn contains(self, piece: Piece) -> bool {
         self.0 & (1 << piece as u8) != 0
-    }
-
-    /// Reads OTN piece letters (`tcnkmg` attackers, `TCNKMG` defenders; `K` is the king).
-    pub(crate) fn parse(key: &str, value: &str) -> Result<PieceSet, NotationError> {
-        let mut set = 0u8;
-        for c in value.chars() {
-            match c {
-                't' | 'c' | 'n' | 'k' | 'm' | 'g' => set |= 1 << Piece::Attacker as u8,
-                'T' | 'C' | 'N' | 'M' | 'G' => set |= 1 << Piece::Defender as u8,
-                'K' => set |= 1 << Piece::King as u8,
-                _ => return Err(bad(key, value, "expected piece letters from tcnkmgTCNKMG")),
-            }
-        }
-        Ok(PieceSet(set))
-    }
-
-    /// The OTN letters of the set (special pieces included for the kinds they stand beside).
-    pub(crate) fn to_otn(self) -> String {
-        let mut s = String::new();
-        if self.contains(Piece::Attacker) {
-            s.push_str("tcnkmg");
-        }
-        if self.contains(Piece::Defender) {
-            s.push_str("TCNMG");
-        }
-        if self.contains(Piece::King) {
-            s.push('K');
-        }
-        s
     }
 }
 

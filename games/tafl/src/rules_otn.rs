@@ -9,8 +9,40 @@
 
 use plies::NotationError;
 
-use crate::board::{Board, MAX_DIM, parse_square, square_name};
+use crate::board::{Board, MAX_DIM, Piece, parse_square, square_name};
 use crate::rules::{KingArmed, KingStrength, PieceSet, Repetition, Rules, Shieldwall};
+
+/// The OTN form of a piece set (the `corh`, `cenp`, ... values).
+impl PieceSet {
+    /// Reads OTN piece letters (`tcnkmg` attackers, `TCNKMG` defenders; `K` is the king).
+    pub(crate) fn parse(key: &str, value: &str) -> Result<PieceSet, NotationError> {
+        let mut set = 0u8;
+        for c in value.chars() {
+            match c {
+                't' | 'c' | 'n' | 'k' | 'm' | 'g' => set |= 1 << Piece::Attacker as u8,
+                'T' | 'C' | 'N' | 'M' | 'G' => set |= 1 << Piece::Defender as u8,
+                'K' => set |= 1 << Piece::King as u8,
+                _ => return Err(bad(key, value, "expected piece letters from tcnkmgTCNKMG")),
+            }
+        }
+        Ok(PieceSet(set))
+    }
+
+    /// The OTN letters of the set (special pieces included for the kinds they stand beside).
+    pub(crate) fn to_otn(self) -> String {
+        let mut s = String::new();
+        if self.contains(Piece::Attacker) {
+            s.push_str("tcnkmg");
+        }
+        if self.contains(Piece::Defender) {
+            s.push_str("TCNMG");
+        }
+        if self.contains(Piece::King) {
+            s.push('K');
+        }
+        s
+    }
+}
 
 pub(crate) fn bad(key: &str, value: &str, reason: &str) -> NotationError {
     NotationError::new(

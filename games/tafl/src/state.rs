@@ -14,7 +14,6 @@ use plies::bits::{bit_span, highest, lowest, set_bits};
 use plies::{Game, MoveClass, Outcome, Side};
 
 use crate::board::{Board, NO_SQUARE, Piece};
-use crate::classify::Facts;
 use crate::rules::{Repetition, Rules};
 use crate::zobrist::{defenders_to_move_key, piece_key};
 
@@ -380,11 +379,7 @@ impl Game for Tafl {
     }
 
     fn classify(&self, mv: TaflMove) -> MoveClass {
-        let facts = Facts {
-            no_move_squares: self.no_move_squares(),
-            ring_path: None,
-        };
-        self.classify_with(mv, &facts)
+        self.classify_one(mv)
     }
 
     fn is_threatened(&self) -> bool {
