@@ -1,0 +1,287 @@
+//! # plies-view
+//!
+//! How a position looks and how a move is clicked, for graphical front ends such as the web
+//! page of `plies-cli serve`. A game implements [`View`]: [`View::picture`] describes the
+//! position as plain data (cells with their places and shapes, pieces on cells, labels, lines
+//! and side panels such as Onitama's cards) and [`View::clicks`] names, for each legal move, the
+//! click targets that make it, in order (Onitama: card, piece, square; tafl: piece, square;
+//! Hus: pit). The page knows no game: it draws the picture as SVG and, from the legal moves'
+//! click paths, highlights what can be clicked next.
+//!
+//! Both methods have defaults, so `impl View for MyGame {}` already gives a working page: the
+//! position's text in a panel and one button per legal move. A game with a board draws it.
+//!
+//! Key invariants: every click target a move names is the `id` of a cell or of a panel item of
+//! the same position's picture; two legal moves never have the same click path, and no move's
+//! path is a proper prefix of another's (so a completed path is exactly one move).
+//! [`check_view`] checks both along any positions.
+
+#![deny(missing_docs)]
+
+use plies::{Notation, Side};
+use serde::Serialize;
+
+/// A drawing of one position, in board units (the page scales it to fit).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Picture {
+    /// Width of the drawing area.
+    pub width: f32,
+    /// Height of the drawing area.
+    pub height: f32,
+    /// The places of the board, drawn first; clickable.
+    pub cells: Vec<Cell>,
+    /// Lines drawn under the pieces (Yinsh's grid, Onitama's temple marks, ...).
+    pub lines: Vec<Line>,
+    /// The pieces, each on a cell.
+    pub pieces: Vec<Piece>,
+    /// Coordinates and other text on the board.
+    pub labels: Vec<Label>,
+    /// Panels beside the board (cards in hand, counters, buttons); clickable items.
+    pub panels: Vec<Panel>,
+}
+
+/// The shape of a cell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// A square centred on the cell's point, `size` wide.
+    Square,
+    /// A circle centred on the cell's point, `size` across (a pit, a hole).
+    Circle,
+    /// An intersection of lines (Yinsh): a small dot, clickable over `size` across.
+    Point,
+}
+
+/// One place of the board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// Its click target (unique in the picture), usually its name in the game's notation.
+    pub id: String,
+    /// Its centre.
+    pub x: f32,
+    /// Its centre.
+    pub y: f32,
+    /// Its width (or diameter).
+    pub size: f32,
+    /// Its shape.
+    pub shape: Shape,
+    /// What kind of place it is, for colouring: `light`, `dark`, `throne`, `corner`, `fortress`,
+    /// `temple-first`, `temple-second`, `pit`, `store`, ... (the page colours the names it knows
+    /// and draws others plainly).
+    pub kind: String,
+    /// Text shown in the cell (a pit's seed count), if any.
+    pub text: Option<String>,
+}
+
+/// A piece on a cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Piece {
+    /// The `id` of the cell it stands on.
+    pub cell: String,
+    /// Whose piece it is (its colour); `"first"` or `"second"` in JSON.
+    #[serde(serialize_with = "side_word")]
+    pub side: Side,
+    /// What it is, for drawing: `stone`, `king`, `master`, `student`, `ring`, `marker`, ...
+    pub kind: String,
+}
+
+/// Text at a point of the drawing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Label {
+    /// Where its centre is.
+    pub x: f32,
+    /// Where its centre is.
+    pub y: f32,
+    /// The text.
+    pub text: String,
+}
+
+/// A line of the board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Line {
+    /// One end.
+    pub from: (f32, f32),
+    /// The other end.
+    pub to: (f32, f32),
+}
+
+/// A panel beside the board: a title and clickable items.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Panel {
+    /// Its heading (`Red's cards`, `Side card`, ...).
+    pub title: String,
+    /// The side it belongs to (its colour), if any; `"first"`, `"second"` or `null` in JSON.
+    #[serde(serialize_with = "optional_side_word")]
+    pub side: Option<Side>,
+    /// Its items, left to right.
+    pub items: Vec<Item>,
+}
+
+/// A clickable item of a panel: a card with a move grid, or a plain button.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Item {
+    /// Its click target (unique in the picture).
+    pub id: String,
+    /// Its caption.
+    pub text: String,
+    /// A card's move grid, if it is a card.
+    pub grid: Option<Grid>,
+}
+
+/// A card's move grid (Onitama): a square of `size` cells, the piece in the middle, marks
+/// where it may go, as seen by the side holding the card (up is away from its owner).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Grid {
+    /// Cells per side (odd).
+    pub size: u8,
+    /// The marked cells, as `(dx, dy)` from the centre, `dy` positive upward.
+    pub marks: Vec<(i8, i8)>,
+}
+
+/// `"first"` or `"second"`: a side as the page reads it.
+#[must_use]
+pub fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+fn side_word<S: serde::Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(side_key(*side))
+}
+
+fn optional_side_word<S: serde::Serializer>(side: &Option<Side>, s: S) -> Result<S::Ok, S::Error> {
+    match side {
+        Some(side) => s.serialize_str(side_key(*side)),
+        None => s.serialize_none(),
+    }
+}
+
+/// How a game's positions look and its moves are clicked (see the crate docs).
+pub trait View: Notation {
+    /// The drawing of this position. The default is a panel holding the position's text and a
+    /// button per legal move (whose ids [`View::clicks`]'s default names).
+    fn picture(&self) -> Picture {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        Picture {
+            width: 0.0,
+            height: 0.0,
+            panels: vec![
+                Panel {
+                    title: self.format_position(),
+                    side: None,
+                    items: Vec::new(),
+                },
+                Panel {
+                    title: "Moves".to_string(),
+                    side: Some(self.side_to_move()),
+                    items: moves
+                        .iter()
+                        .map(|&mv| {
+                            let text = self.format_move(mv);
+                            Item {
+                                id: format!("move {text}"),
+                                text,
+                                grid: None,
+                            }
+                        })
+                        .collect(),
+                },
+            ],
+            ..Picture::default()
+        }
+    }
+
+    /// The click targets that make the legal move `mv` here, in order. The default is the one
+    /// button of [`View::picture`]'s default.
+    fn clicks(&self, mv: Self::Move) -> Vec<String> {
+        vec![format!("move {}", self.format_move(mv))]
+    }
+}
+
+/// What [`check_view`] found wrong, naming the position and the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewError(pub String);
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ViewError {}
+
+/// Checks the invariants of the crate docs on every one of `positions`: ids unique, every click
+/// target of every legal move an id of the picture, click paths not empty, distinct and none a
+/// prefix of another, pieces standing on cells.
+///
+/// # Errors
+/// The first broken invariant, naming the position (in notation) and the move.
+pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
+    let mut checked = 0;
+    let mut moves = Vec::new();
+    for state in positions {
+        let at = || state.format_position();
+        let picture = state.picture();
+        let mut ids = std::collections::HashSet::new();
+        let cell_ids = picture.cells.iter().map(|c| c.id.as_str());
+        let item_ids = picture.panels.iter().flat_map(|p| p.items.iter().map(|i| i.id.as_str()));
+        for id in cell_ids.chain(item_ids) {
+            if !ids.insert(id) {
+                return Err(ViewError(format!("{}: id '{id}' used twice", at())));
+            }
+        }
+        for piece in &picture.pieces {
+            if !picture.cells.iter().any(|c| c.id == piece.cell) {
+                return Err(ViewError(format!("{}: a piece on no cell '{}'", at(), piece.cell)));
+            }
+        }
+        moves.clear();
+        state.generate_moves(&mut moves);
+        let paths: Vec<(String, Vec<String>)> = moves
+            .iter()
+            .map(|&mv| (state.format_move(mv), state.clicks(mv)))
+            .collect();
+        for (text, path) in &paths {
+            if path.is_empty() {
+                return Err(ViewError(format!("{}: move {text} has no clicks", at())));
+            }
+            if let Some(bad) = path.iter().find(|id| !ids.contains(id.as_str())) {
+                return Err(ViewError(format!(
+                    "{}: move {text} clicks '{bad}', which is not in the picture",
+                    at()
+                )));
+            }
+        }
+        for (i, (a, pa)) in paths.iter().enumerate() {
+            for (b, pb) in &paths[i + 1..] {
+                let (short, long) = if pa.len() <= pb.len() { (pa, pb) } else { (pb, pa) };
+                if long.starts_with(short) {
+                    return Err(ViewError(format!(
+                        "{}: moves {a} and {b}: one's clicks {:?} begin the other's {:?}",
+                        at(),
+                        short,
+                        long
+                    )));
+                }
+            }
+        }
+        checked += 1;
+    }
+    Ok(checked)
+}
+
+#[cfg(any(test, feature = "testing"))]
+mod testing {
+    //! The toy games of [`plies::testing`] with the default view.
+    use super::View;
+    use plies::testing::{Maze, TwoPiles};
+
+    impl View for TwoPiles {}
+    impl View for Maze {}
+}
+
+#[cfg(test)]
+mod tests;
