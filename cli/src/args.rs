@@ -45,6 +45,8 @@ pub(crate) enum Command {
     /// Tune the evaluator's weights by SPSA over games: resumable, and sharded over processes
     /// or a scheduler's job array (`tune init`, `run`, `play --shard K/N`, `merge`, `status`).
     Tune(crate::tune::TuneArgs),
+    /// Serve the game's web page: play against the engine by clicking, analyse, navigate.
+    Serve(crate::serve::ServeArgs),
 }
 
 impl Command {
@@ -57,6 +59,7 @@ impl Command {
             Command::Play(args) => Some(&mut args.start),
             Command::Bench(args) => Some(&mut args.start),
             Command::Arena(args) => Some(&mut args.start),
+            Command::Serve(args) => Some(&mut args.start),
             Command::Tune(tune) => match &mut tune.command {
                 TuneCommand::Init(args) => Some(&mut args.start),
                 TuneCommand::Positions(args) => Some(&mut args.start),

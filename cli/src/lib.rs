@@ -67,6 +67,7 @@ mod logging;
 mod perft;
 mod play;
 mod position;
+mod serve;
 mod text;
 mod tune;
 
@@ -77,6 +78,7 @@ use clap::{CommandFactory, FromArgMatches};
 
 use args::{Cli, Command};
 use plies::Notation;
+use plies_view::View;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
@@ -87,7 +89,7 @@ pub use game_cli::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
 /// parse, 1 for any other error.
-pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
+pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
     let args = match utf8_args(std::env::args_os()) {
         Ok(args) => args,
         Err(err) => {
@@ -114,7 +116,7 @@ pub fn main<G: Notation>(spec: GameCli<G>) -> ExitCode {
 /// Runs one command. `args` are the program name followed by its arguments (as
 /// [`utf8_args`] gives them); `play` reads moves from `input`; everything is printed to
 /// `output`. `--help` and `--version` print to `output` and succeed.
-pub fn run<G: Notation>(
+pub fn run<G: View>(
     spec: &GameCli<G>,
     args: impl IntoIterator<Item = String>,
     input: &mut dyn BufRead,
@@ -175,6 +177,7 @@ pub fn run<G: Notation>(
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
+        Command::Serve(args) => serve::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];
             line.extend(args.iter().skip(1).map(|arg| text::shell_word(arg)));

@@ -227,7 +227,10 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         let picture = state.picture();
         let mut ids = std::collections::HashSet::new();
         let cell_ids = picture.cells.iter().map(|c| c.id.as_str());
-        let item_ids = picture.panels.iter().flat_map(|p| p.items.iter().map(|i| i.id.as_str()));
+        let item_ids = picture
+            .panels
+            .iter()
+            .flat_map(|p| p.items.iter().map(|i| i.id.as_str()));
         for id in cell_ids.chain(item_ids) {
             if !ids.insert(id) {
                 return Err(ViewError(format!("{}: id '{id}' used twice", at())));
@@ -235,7 +238,11 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         }
         for piece in &picture.pieces {
             if !picture.cells.iter().any(|c| c.id == piece.cell) {
-                return Err(ViewError(format!("{}: a piece on no cell '{}'", at(), piece.cell)));
+                return Err(ViewError(format!(
+                    "{}: a piece on no cell '{}'",
+                    at(),
+                    piece.cell
+                )));
             }
         }
         moves.clear();
@@ -257,7 +264,11 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         }
         for (i, (a, pa)) in paths.iter().enumerate() {
             for (b, pb) in &paths[i + 1..] {
-                let (short, long) = if pa.len() <= pb.len() { (pa, pb) } else { (pb, pa) };
+                let (short, long) = if pa.len() <= pb.len() {
+                    (pa, pb)
+                } else {
+                    (pb, pa)
+                };
                 if long.starts_with(short) {
                     return Err(ViewError(format!(
                         "{}: moves {a} and {b}: one's clicks {:?} begin the other's {:?}",

@@ -23,7 +23,11 @@ fn defaults_pass_the_check_and_name_every_move() {
     assert_eq!(check_view(&positions), Ok(4));
     let start = &positions[0];
     let picture = start.picture();
-    let buttons: Vec<&str> = picture.panels[1].items.iter().map(|i| i.text.as_str()).collect();
+    let buttons: Vec<&str> = picture.panels[1]
+        .items
+        .iter()
+        .map(|i| i.text.as_str())
+        .collect();
     moves.clear();
     start.generate_moves(&mut moves);
     let texts: Vec<String> = moves.iter().map(|&mv| start.format_move(mv)).collect();

@@ -1,0 +1,542 @@
+//! The HTTP API of the web page and the page's files. Every request body is JSON (at most
+//! [`MAX_BODY`] bytes); every answer is JSON, errors `{"error": "<one line>"}` with a 4xx
+//! status. Games are kept in memory, at most `max_games` of them: a new game beyond that
+//! replaces the one left alone longest (never one with a search running).
+//!
+//! | method and path | body | answer |
+//! |---|---|---|
+//! | `GET /` , `/app.js`, `/style.css` | | the page |
+//! | `GET /api/info` | | game name, side names, start position, searchers |
+//! | `POST /api/games` | `{"position"?, "moves"?}` | 201, the new game |
+//! | `GET /api/games/{id}` | | the game |
+//! | `POST /api/games/{id}/move` | `{"move"}` | the game after it |
+//! | `POST /api/games/{id}/undo` | | the game without its last move |
+//! | `POST /api/games/{id}/goto` | `{"ply"}` | the game showing that position |
+//! | `POST /api/games/{id}/engine` | `{"searcher"?, "time_ms"}` | the game after the engine's move |
+//! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?}` | 202; iterations on the events |
+//! | `POST /api/games/{id}/stop` | | the game; the running search stops |
+//! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
+//! | `DELETE /api/games/{id}` | | 204 |
+//!
+//! A game is `{id, position, start, ply, moves, to_move, to_move_name, sides, outcome,
+//! picture, legal: [{move, clicks}], last, scores, searching}`: `picture` and the click paths
+//! come from the game's [`View`], `ply` is the position shown (the move list navigates),
+//! `scores` the engine's score of each position of the line (from the first player's view).
+//!
+//! Key invariants: no handler blocks the runtime (searches run on blocking threads, the game
+//! lock is held only to read or change a game); one search at a time per game (a second gets
+//! 409); every bad request is answered, never a panic.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use plies::search::SearchLimits;
+use plies::spec::SearcherSpec;
+use plies_view::View;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::session::{Running, Session, done_event, iteration_event};
+use crate::engine::EvaluatorFactory;
+
+/// The largest request body accepted.
+pub(super) const MAX_BODY: usize = 64 * 1024;
+
+/// The longest search a request may ask for.
+const MAX_SEARCH_MS: u64 = 10 * 60 * 1000;
+
+/// An analysis without a time runs this long at most.
+const DEFAULT_ANALYSIS_MS: u64 = 60 * 1000;
+
+/// The searchers the page offers (any other spec the registry reads works too).
+const SEARCHERS: [&str; 4] = ["pvs", "alphabeta", "mcts", "mcts-heavy"];
+
+/// What every request handler shares.
+pub(super) struct App<G: View> {
+    pub name: &'static str,
+    pub evaluator: EvaluatorFactory<G>,
+    pub start: G,
+    pub max_games: usize,
+    games: Mutex<HashMap<u64, Arc<Mutex<Session<G>>>>>,
+    next_id: AtomicU64,
+}
+
+impl<G: View> App<G> {
+    pub fn new(
+        name: &'static str,
+        evaluator: EvaluatorFactory<G>,
+        start: G,
+        max_games: usize,
+    ) -> App<G> {
+        App {
+            name,
+            evaluator,
+            start,
+            max_games,
+            games: Mutex::new(HashMap::new()),
+            // Ids that are not small counters, so a guessed id rarely names another tab's game.
+            next_id: AtomicU64::new(seed_id()),
+        }
+    }
+
+    fn game(&self, id: &str) -> Result<Arc<Mutex<Session<G>>>, ApiError> {
+        let number: u64 = id
+            .parse()
+            .map_err(|_| ApiError::not_found(format!("no game '{}'", plies::excerpt(id))))?;
+        lock(&self.games)
+            .get(&number)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("no game '{}'", plies::excerpt(id))))
+    }
+
+    /// Stops every running search (the server is shutting down: blocking threads are waited
+    /// for, so none may go on to its time limit).
+    pub fn stop_all(&self) {
+        for game in lock(&self.games).values() {
+            if let Some(running) = &lock(game).running {
+                running.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn insert(&self, session: Session<G>) -> Result<(u64, Arc<Mutex<Session<G>>>), ApiError> {
+        let mut games = lock(&self.games);
+        if games.len() >= self.max_games {
+            let idle = games
+                .iter()
+                .filter_map(|(&id, game)| {
+                    let game = lock(game);
+                    game.running.is_none().then_some((game.touched, id))
+                })
+                .min()
+                .map(|(_, id)| id);
+            match idle {
+                Some(id) => {
+                    games.remove(&id);
+                }
+                None => {
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "too many games are searching; try again later",
+                    ));
+                }
+            }
+        }
+        let id = self
+            .next_id
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+            % 1_000_000_000_000;
+        let game = Arc::new(Mutex::new(session));
+        games.insert(id, Arc::clone(&game));
+        Ok((id, game))
+    }
+}
+
+fn seed_id() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1);
+    plies::rng::SplitMix64::step(nanos ^ u64::from(std::process::id())).1
+}
+
+/// Locks `mutex`; a lock poisoned by a panic elsewhere still gives its data (a game's data is
+/// consistent between method calls).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// An error answer: a status and one line.
+#[derive(Debug)]
+pub(super) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        let message: String = message.into();
+        ApiError {
+            status,
+            message: crate::one_line(&message),
+        }
+    }
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+    fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+    fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({"error": self.message}))).into_response()
+    }
+}
+
+type Reply = Result<Response, ApiError>;
+
+/// The `{id}` of a game's path, or a 400 with one line (a path that is not UTF-8, say).
+struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<GameId, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|e| ApiError::bad(format!("bad game id: {}", e.body_text())))
+    }
+}
+
+fn ok(value: Value) -> Reply {
+    Ok(axum::Json(value).into_response())
+}
+
+/// Reads a JSON object body as `T` (an empty body reads as `{}`).
+fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, ApiError> {
+    let bad = |e: serde_json::Error| ApiError::bad(format!("bad request body: {e}"));
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return serde_json::from_str("{}").map_err(bad);
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(bad)?;
+    if !value.is_object() {
+        return Err(ApiError::bad("bad request body: expected a JSON object"));
+    }
+    serde_json::from_value(value).map_err(bad)
+}
+
+/// The routes, with `app` as their state.
+pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
+    Router::new()
+        .route("/", get(super::page::index))
+        .route("/app.js", get(super::page::script))
+        .route("/style.css", get(super::page::style))
+        .route("/api/info", get(info::<G>))
+        .route("/api/games", post(create::<G>))
+        .route("/api/games/{id}", get(show::<G>).delete(remove::<G>))
+        .route("/api/games/{id}/move", post(play::<G>))
+        .route("/api/games/{id}/undo", post(undo::<G>))
+        .route("/api/games/{id}/goto", post(goto::<G>))
+        .route("/api/games/{id}/engine", post(engine::<G>))
+        .route("/api/games/{id}/analyze", post(analyze::<G>))
+        .route("/api/games/{id}/stop", post(stop::<G>))
+        .route("/api/games/{id}/events", get(events::<G>))
+        .fallback(|| async { ApiError::not_found("no such page") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
+    ok(json!({
+        "game": app.name,
+        "sides": {"first": G::side_name(plies::Side::First), "second": G::side_name(plies::Side::Second)},
+        "start": app.start.format_position(),
+        "searchers": SEARCHERS,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    position: Option<String>,
+    moves: Option<String>,
+}
+
+async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes) -> Reply {
+    let request: NewGame = body(&bytes)?;
+    let start = match request.position.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => {
+            G::parse_position(text).map_err(|e| ApiError::bad(format!("bad position: {e}")))?
+        }
+        _ => app.start.clone(),
+    };
+    let mut session = Session::new(start);
+    if let Some(line) = request.moves.as_deref() {
+        for text in line.split_whitespace() {
+            session
+                .play_text(text)
+                .map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
+        }
+    }
+    let (id, game) = app.insert(session)?;
+    let value = lock(&game).to_json(id);
+    Ok((StatusCode::CREATED, axum::Json(value)).into_response())
+}
+
+async fn show<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
+    let game = app.game(&id)?;
+    let value = lock(&game).to_json(id.parse().unwrap_or(0));
+    ok(value)
+}
+
+async fn remove<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
+    let game = app.game(&id)?;
+    if let Some(running) = &lock(&game).running {
+        running.stop.store(true, Ordering::Relaxed);
+    }
+    lock(&app.games).retain(|_, other| !Arc::ptr_eq(other, &game));
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Runs `change` on the game `id` unless a search runs on it; answers the changed game.
+fn change<G: View>(
+    app: &App<G>,
+    id: &str,
+    change: impl FnOnce(&mut Session<G>) -> Result<(), String>,
+) -> Reply {
+    let game = app.game(id)?;
+    let mut session = lock(&game);
+    if let Some(running) = &session.running {
+        return Err(ApiError::conflict(format!(
+            "a search ({}) is running on this game; stop it first",
+            running.kind
+        )));
+    }
+    change(&mut session).map_err(ApiError::bad)?;
+    ok(session.to_json(id.parse().unwrap_or(0)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn play<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
+    let request: MoveRequest = body(&bytes)?;
+    change(&app, &id, |session| session.play_text(&request.text))
+}
+
+async fn undo<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
+    change(&app, &id, Session::undo)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GotoRequest {
+    ply: usize,
+}
+
+async fn goto<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
+    let request: GotoRequest = body(&bytes)?;
+    change(&app, &id, |session| session.goto(request.ply))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchRequest {
+    searcher: Option<String>,
+    time_ms: Option<u64>,
+}
+
+impl SearchRequest {
+    /// The searcher's spec and the time limit (`default_ms` when none is given).
+    fn checked(&self, default_ms: Option<u64>) -> Result<(SearcherSpec, u64), ApiError> {
+        let text = self.searcher.as_deref().unwrap_or("pvs");
+        let spec = SearcherSpec::from_str(text)
+            .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
+        let ms = match (self.time_ms, default_ms) {
+            (Some(ms), _) | (None, Some(ms)) => ms,
+            (None, None) => return Err(ApiError::bad("bad request: time_ms is missing")),
+        };
+        if ms == 0 || ms > MAX_SEARCH_MS {
+            return Err(ApiError::bad(format!(
+                "bad time_ms {ms}: expected 1..={MAX_SEARCH_MS}"
+            )));
+        }
+        Ok((spec, ms))
+    }
+}
+
+/// Starts a search of kind `kind` on the game `id`: what it searches and how, or why not.
+struct Started<G: View> {
+    game: Arc<Mutex<Session<G>>>,
+    state: G,
+    history: plies::GameHistory,
+    at: usize,
+    generation: u64,
+    limits: SearchLimits,
+    events: tokio::sync::broadcast::Sender<String>,
+}
+
+fn start_search<G: View>(
+    app: &App<G>,
+    id: &str,
+    kind: &'static str,
+    ms: u64,
+) -> Result<Started<G>, ApiError> {
+    let game = app.game(id)?;
+    let mut session = lock(&game);
+    if let Some(running) = &session.running {
+        return Err(ApiError::conflict(format!(
+            "a search ({}) is running on this game; stop it first",
+            running.kind
+        )));
+    }
+    if let Some(outcome) = session.outcome() {
+        return Err(ApiError::bad(format!(
+            "nothing to search: the game is over ({})",
+            crate::text::outcome_text::<G>(outcome)
+        )));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = SearchLimits::time(Duration::from_millis(ms))
+        .until_proven()
+        .with_stop(Arc::clone(&stop));
+    session.running = Some(Running { stop, kind });
+    let started = Started {
+        state: session.shown().clone(),
+        history: session.history(),
+        at: session.shown_ply(),
+        generation: session.generation,
+        limits,
+        events: session.sender(),
+        game: Arc::clone(&game),
+    };
+    drop(session);
+    Ok(started)
+}
+
+/// Runs the search of `started` with `searcher` on this (blocking) thread, streaming its
+/// iterations; records its score and clears the running mark. An engine search plays its best
+/// move, if the game is still where the search began (under the same lock that checks it).
+fn run_search<G: View>(
+    started: &Started<G>,
+    mut searcher: Box<dyn plies::search::Searcher<G>>,
+    kind: &'static str,
+) {
+    /// Clears the game's running mark however the search ends (a panic included).
+    struct Done<'a, G: View>(&'a Mutex<Session<G>>);
+    impl<G: View> Drop for Done<'_, G> {
+        fn drop(&mut self) {
+            lock(self.0).running = None;
+        }
+    }
+    let _done = Done(&started.game);
+    let events = started.events.clone();
+    let state = &started.state;
+    let result = searcher.search_with(state, &started.history, &started.limits, &mut |it| {
+        // No reader is not an error: the page may not be listening.
+        let _ = events.send(iteration_event(state, it));
+    });
+    let _ = events.send(done_event(state, kind, &result));
+    let mut session = lock(&started.game);
+    if session.generation != started.generation {
+        return;
+    }
+    if let Some(score) = result.known_score() {
+        session.record_score(started.at, state.side_to_move(), score);
+    }
+    if kind == "engine"
+        && let Some(mv) = result.best_move
+    {
+        session.play(mv);
+    }
+}
+
+async fn engine<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
+    let request: SearchRequest = body(&bytes)?;
+    let (spec, ms) = request.checked(None)?;
+    let searcher = app
+        .evaluator
+        .searcher(&spec, None)
+        .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
+    let started = start_search(&app, &id, "engine", ms)?;
+    let game = Arc::clone(&started.game);
+    tokio::task::spawn_blocking(move || run_search(&started, searcher, "engine"))
+        .await
+        .map_err(|e| {
+            // The search panicked (its running mark is cleared): say so.
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("search failed: {e}"),
+            )
+        })?;
+    let session = lock(&game);
+    ok(session.to_json(id.parse().unwrap_or(0)))
+}
+
+async fn analyze<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
+    let request: SearchRequest = body(&bytes)?;
+    let (spec, ms) = request.checked(Some(DEFAULT_ANALYSIS_MS))?;
+    let searcher = app
+        .evaluator
+        .searcher(&spec, None)
+        .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
+    let started = start_search(&app, &id, "analysis", ms)?;
+    tokio::task::spawn_blocking(move || {
+        run_search(&started, searcher, "analysis");
+    });
+    Ok((
+        StatusCode::ACCEPTED,
+        axum::Json(json!({"started": "analysis"})),
+    )
+        .into_response())
+}
+
+async fn stop<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
+    let game = app.game(&id)?;
+    let session = lock(&game);
+    if let Some(running) = &session.running {
+        running.stop.store(true, Ordering::Relaxed);
+    }
+    ok(session.to_json(id.parse().unwrap_or(0)))
+}
+
+async fn events<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+) -> Result<Response, ApiError> {
+    let game = app.game(&id)?;
+    let receiver = lock(&game).subscribe();
+    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        loop {
+            match receiver.recv().await {
+                Ok(message) => {
+                    let (name, data) = message.split_once('\n').unwrap_or(("message", ""));
+                    let event = Event::default().event(name).data(data);
+                    return Some((Ok::<Event, std::convert::Infallible>(event), receiver));
+                }
+                // A slow reader skips what it missed.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    let mut response = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        "no-cache".parse().expect("a header value"),
+    );
+    Ok(response)
+}

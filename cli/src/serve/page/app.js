@@ -1,0 +1,419 @@
+// The plies page: draws the position the server sends (its picture), turns clicks into moves
+// through the legal moves' click paths, runs the engine and the analysis. It knows no game:
+// everything game-specific arrives as data.
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+let info = null; // GET /api/info
+let game = null; // the game as the server last sent it
+let clicks = []; // the clicks of the move being made
+let events = null; // the game's event stream
+let paused = false; // engine against engine paused
+let busy = false; // an engine move is being asked for
+let lines = []; // analysis rows
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = {};
+  try {
+    data = text ? JSON.parse(text) : {};
+  } catch {
+    data = { error: text };
+  }
+  if (!response.ok) {
+    throw new Error(data.error || response.statusText);
+  }
+  return data;
+}
+
+function say(text, isError = false) {
+  const status = $("status");
+  status.textContent = text;
+  status.classList.toggle("error", isError);
+}
+
+// Runs `action`, showing its error as the status instead of throwing.
+async function guarded(action) {
+  try {
+    await action();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+function settings() {
+  return {
+    mode: $("mode").value,
+    searcher: $("searcher").value,
+    time: Number($("time").value) || 1000,
+  };
+}
+
+function humanMoves() {
+  if (!game || game.outcome) return false;
+  if (game.ply !== game.moves.length) return true; // exploring a side line by hand
+  const mode = settings().mode;
+  return mode === "humans" || mode === game.to_move;
+}
+
+// ---- drawing ----
+
+function el(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function targetsNow() {
+  const next = new Set();
+  if (!humanMoves() || busy || game.searching) return next;
+  for (const move of game.legal) {
+    if (move.clicks.length > clicks.length && clicks.every((c, i) => move.clicks[i] === c)) {
+      next.add(move.clicks[clicks.length]);
+    }
+  }
+  return next;
+}
+
+function drawBoard() {
+  const svg = $("board");
+  svg.replaceChildren();
+  const picture = game.picture;
+  if (!picture.width || !picture.height) {
+    svg.setAttribute("hidden", "");
+    return;
+  }
+  svg.removeAttribute("hidden");
+  svg.setAttribute("viewBox", `0 0 ${picture.width} ${picture.height}`);
+  const next = targetsNow();
+  const chosen = new Set(clicks);
+  const last = new Set(game.last);
+  const flags = (node, id) => {
+    if (next.has(id)) node.classList.add("target");
+    if (chosen.has(id)) node.classList.add("selected");
+    if (last.has(id)) node.classList.add("last");
+  };
+  const centres = new Map();
+  for (const cell of picture.cells) {
+    centres.set(cell.id, cell);
+    let shape;
+    if (cell.shape === "square") {
+      shape = el("rect", {
+        x: cell.x - cell.size / 2, y: cell.y - cell.size / 2, width: cell.size, height: cell.size,
+      }, svg);
+    } else if (cell.shape === "circle") {
+      shape = el("circle", { cx: cell.x, cy: cell.y, r: cell.size / 2 }, svg);
+    } else {
+      el("circle", { cx: cell.x, cy: cell.y, r: cell.size * 0.08, class: "cell point" }, svg);
+      shape = el("circle", { cx: cell.x, cy: cell.y, r: cell.size / 2 }, svg);
+      shape.classList.add("hit");
+    }
+    if (cell.shape !== "point") shape.classList.add("cell", `kind-${cell.kind}`);
+    shape.dataset.id = cell.id;
+    flags(shape, cell.id);
+    shape.addEventListener("click", () => clicked(cell.id));
+  }
+  for (const line of picture.lines) {
+    const node = el("line", { x1: line.from[0], y1: line.from[1], x2: line.to[0], y2: line.to[1], class: "line" });
+    svg.insertBefore(node, svg.firstChild);
+  }
+  for (const piece of picture.pieces) {
+    const cell = centres.get(piece.cell);
+    if (!cell) continue;
+    const radius = cell.size * (piece.kind === "ring" ? 0.38 : 0.33);
+    el("circle", {
+      cx: cell.x, cy: cell.y, r: radius, class: `piece kind-${piece.kind} side-${piece.side}`,
+    }, svg);
+    if (piece.kind === "king" || piece.kind === "master") {
+      el("circle", { cx: cell.x, cy: cell.y, r: radius * 0.4, class: "piece-mark" }, svg);
+    }
+  }
+  for (const cell of picture.cells) {
+    if (cell.text) {
+      const text = el("text", { x: cell.x, y: cell.y, class: "cell-text" }, svg);
+      text.style.fontSize = `${cell.size * 0.4}px`;
+      text.textContent = cell.text;
+    }
+  }
+  for (const label of picture.labels) {
+    const text = el("text", { x: label.x, y: label.y, class: "label" }, svg);
+    text.textContent = label.text;
+  }
+}
+
+function drawGrid(grid) {
+  const svg = el("svg", { viewBox: `0 0 ${grid.size} ${grid.size}` });
+  const half = (grid.size - 1) / 2;
+  for (let y = 0; y < grid.size; y++) {
+    for (let x = 0; x < grid.size; x++) {
+      el("rect", { x, y, width: 1, height: 1, class: "grid-cell" }, svg);
+    }
+  }
+  el("rect", { x: half + 0.15, y: half + 0.15, width: 0.7, height: 0.7, class: "grid-centre" }, svg);
+  for (const [dx, dy] of grid.marks) {
+    el("rect", { x: half + dx + 0.15, y: half - dy + 0.15, width: 0.7, height: 0.7, class: "grid-mark" }, svg);
+  }
+  return svg;
+}
+
+function drawPanels() {
+  const box = $("panels");
+  box.replaceChildren();
+  const next = targetsNow();
+  const chosen = new Set(clicks);
+  const last = new Set(game.last);
+  for (const panel of game.picture.panels) {
+    const node = document.createElement("div");
+    node.className = "panel";
+    if (panel.side) node.classList.add(`side-${panel.side}`);
+    const title = document.createElement("h3");
+    title.textContent = panel.title;
+    node.appendChild(title);
+    const items = document.createElement("div");
+    items.className = "items";
+    for (const item of panel.items) {
+      const button = document.createElement("div");
+      button.className = "item";
+      button.dataset.id = item.id;
+      if (item.grid) button.appendChild(drawGrid(item.grid));
+      const caption = document.createElement("div");
+      caption.textContent = item.text;
+      button.appendChild(caption);
+      if (next.has(item.id)) button.classList.add("target");
+      if (chosen.has(item.id)) button.classList.add("selected");
+      if (last.has(item.id)) button.classList.add("last");
+      button.addEventListener("click", () => clicked(item.id));
+      items.appendChild(button);
+    }
+    node.appendChild(items);
+    box.appendChild(node);
+  }
+}
+
+function drawMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  game.moves.forEach((text, i) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    item.dataset.ply = i + 1;
+    if (i + 1 === game.ply) item.classList.add("current");
+    item.addEventListener("click", () => guarded(() => goto(i + 1)));
+    list.appendChild(item);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function drawGraph() {
+  const svg = $("graph");
+  svg.replaceChildren();
+  const n = Math.max(game.scores.length - 1, 1);
+  const y = (value) => 50 - Math.max(-1000, Math.min(1000, value)) / 20;
+  el("line", { x1: 0, y1: 50, x2: 300, y2: 50, class: "zero" }, svg);
+  const points = [];
+  game.scores.forEach((score, i) => {
+    if (score) {
+      const value = score.decisive ? Math.sign(score.value) * 1000 : score.value;
+      points.push(`${(i / n) * 300},${y(value)}`);
+    }
+  });
+  if (points.length) el("polyline", { points: points.join(" ") }, svg);
+  const x = (game.ply / n) * 300;
+  el("line", { x1: x, y1: 0, x2: x, y2: 100, class: "now" }, svg);
+}
+
+function render() {
+  $("position").textContent = game.position;
+  const banner = $("banner");
+  if (game.outcome) {
+    banner.textContent = `Game over: ${game.outcome}`;
+    banner.removeAttribute("hidden");
+  } else {
+    banner.setAttribute("hidden", "");
+  }
+  drawBoard();
+  drawPanels();
+  drawMoves();
+  drawGraph();
+  if (!game.outcome) {
+    const who = game.to_move_name;
+    const where = game.ply === game.moves.length ? "" : ` (position after move ${game.ply} of ${game.moves.length})`;
+    const thinking = game.searching === "engine" || busy ? ", the engine is thinking" : "";
+    say(`${who} to move${where}${thinking}`);
+  } else {
+    say(game.outcome);
+  }
+}
+
+// ---- moves ----
+
+function clicked(id) {
+  if (!humanMoves() || busy || game.searching) return;
+  const next = targetsNow();
+  if (next.has(id)) {
+    clicks.push(id);
+  } else if (game.legal.some((m) => m.clicks[0] === id)) {
+    clicks = [id];
+  } else {
+    clicks = [];
+  }
+  const done = game.legal.find((m) => m.clicks.length === clicks.length && m.clicks.every((c, i) => c === clicks[i]));
+  if (done) {
+    clicks = [];
+    guarded(() => play(done.move));
+  } else {
+    render();
+  }
+}
+
+async function play(move) {
+  game = await api("POST", `/api/games/${game.id}/move`, { move });
+  render();
+  await engineTurn();
+}
+
+async function goto(ply) {
+  clicks = [];
+  game = await api("POST", `/api/games/${game.id}/goto`, { ply });
+  render();
+}
+
+// Asks the engine to move while it is its turn (one move at a time, so pausing works).
+async function engineTurn() {
+  while (game && !game.outcome && !humanMoves() && !paused && game.ply === game.moves.length) {
+    const { searcher, time } = settings();
+    busy = true;
+    render();
+    try {
+      game = await api("POST", `/api/games/${game.id}/engine`, { searcher, time_ms: time });
+    } finally {
+      busy = false;
+    }
+    render();
+  }
+}
+
+async function undo() {
+  clicks = [];
+  game = await api("POST", `/api/games/${game.id}/undo`);
+  const mode = settings().mode;
+  if (mode === "first" || mode === "second") {
+    while (game.moves.length > 0 && game.to_move !== mode) {
+      game = await api("POST", `/api/games/${game.id}/undo`);
+    }
+  }
+  render();
+}
+
+// ---- analysis ----
+
+function listen() {
+  if (events) events.close();
+  events = new EventSource(`/api/games/${game.id}/events`);
+  events.addEventListener("iteration", (event) => {
+    const data = JSON.parse(event.data);
+    lines.unshift(data);
+    const row = document.createElement("tr");
+    for (const text of [data.depth, data.score.text, Math.round(data.nps).toLocaleString(), data.pv]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    $("analysis").tBodies[0].prepend(row);
+  });
+  events.addEventListener("done", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.kind === "analysis") {
+      guarded(async () => {
+        game = await api("GET", `/api/games/${game.id}`);
+        render();
+        say(`analysis done: best ${data.best ?? "(none)"}, ${data.score}, depth ${data.depth}`);
+      });
+    }
+  });
+  events.onerror = () => {}; // the browser reconnects by itself
+}
+
+async function analyze() {
+  $("analysis").tBodies[0].replaceChildren();
+  lines = [];
+  const time = Number($("analysis-time").value) || 10000;
+  await api("POST", `/api/games/${game.id}/analyze`, { searcher: settings().searcher, time_ms: time });
+  game = await api("GET", `/api/games/${game.id}`);
+  render();
+  say("analysing...");
+}
+
+async function stop() {
+  game = await api("POST", `/api/games/${game.id}/stop`);
+}
+
+// ---- games ----
+
+async function newGame(position, moves) {
+  clicks = [];
+  paused = false;
+  $("pause").textContent = "Pause engines";
+  const body = {};
+  if (position) body.position = position;
+  if (moves) body.moves = moves;
+  const created = await api("POST", "/api/games", body);
+  if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+  game = created;
+  $("analysis").tBodies[0].replaceChildren();
+  listen();
+  render();
+  await engineTurn();
+}
+
+function loadRecord() {
+  const text = $("record").value.trim();
+  const [position, ...rest] = text.split("\n");
+  return guarded(() => newGame(position.trim(), rest.join(" ").trim()));
+}
+
+function showRecord() {
+  $("record").value = `${game.start}\n${game.moves.join(" ")}`;
+}
+
+async function start() {
+  info = await api("GET", "/api/info");
+  document.title = `plies: ${info.game}`;
+  $("title").textContent = `plies: ${info.game}`;
+  for (const name of info.searchers) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name;
+    $("searcher").appendChild(option);
+  }
+  $("mode").options[0].textContent = `You play ${info.sides.first}`;
+  $("mode").options[1].textContent = `You play ${info.sides.second}`;
+  $("new").addEventListener("click", () => guarded(() => newGame()));
+  $("undo").addEventListener("click", () => guarded(undo));
+  $("first").addEventListener("click", () => guarded(() => goto(0)));
+  $("back").addEventListener("click", () => guarded(() => goto(Math.max(0, game.ply - 1))));
+  $("forward").addEventListener("click", () => guarded(() => goto(Math.min(game.moves.length, game.ply + 1))));
+  $("last").addEventListener("click", () => guarded(async () => { await goto(game.moves.length); await engineTurn(); }));
+  $("pause").addEventListener("click", () => {
+    paused = !paused;
+    $("pause").textContent = paused ? "Resume engines" : "Pause engines";
+    if (!paused) guarded(engineTurn);
+  });
+  $("analyze").addEventListener("click", () => guarded(analyze));
+  $("stop").addEventListener("click", () => guarded(stop));
+  $("load").addEventListener("click", loadRecord);
+  $("save").addEventListener("click", showRecord);
+  $("mode").addEventListener("change", () => guarded(engineTurn));
+  await newGame();
+}
+
+guarded(start);

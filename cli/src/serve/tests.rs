@@ -1,0 +1,518 @@
+//! The HTTP API on the toy games, in process (each request through the router, no socket):
+//! every endpoint, with good and bad input; bad input gets a 4xx and a one-line reason.
+
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use plies::testing::{Maze, PileDifference, TwoPiles};
+use plies::{Evaluator, Game, Notation, Score};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use super::api::MAX_BODY;
+use super::test_router;
+use crate::{GameCli, evaluator};
+
+/// Every Maze position is even (the search runs until its time is up: nothing is proven).
+#[derive(Clone)]
+struct Even;
+
+impl Evaluator<Maze> for Even {
+    fn evaluate(&self, _: &Maze) -> Score {
+        Score::DRAW
+    }
+}
+
+fn piles() -> Router {
+    let spec = GameCli::new("twopiles", evaluator(PileDifference));
+    test_router(&spec, TwoPiles::start_position(), 4)
+}
+
+fn maze() -> Router {
+    let spec = GameCli::new("maze", evaluator(Even));
+    test_router(&spec, Maze::new(1, 1 << 40, 0), 4)
+}
+
+/// Sends one request; returns the status and the JSON answer (`Null` for none).
+async fn send(
+    router: &Router,
+    method: Method,
+    path: &str,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()))
+    };
+    (status, value)
+}
+
+/// An error answer: its status is `status` and its reason one line containing `words`.
+fn assert_error(answer: &(StatusCode, Value), status: StatusCode, words: &str) {
+    assert_eq!(answer.0, status, "{:?}", answer.1);
+    let reason = answer.1["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no reason: {:?}", answer.1));
+    assert!(reason.contains(words), "{reason:?} lacks {words:?}");
+    assert!(!reason.contains('\n'), "{reason:?}");
+}
+
+async fn new_game(router: &Router, body: &str) -> Value {
+    let (status, game) = send(router, Method::POST, "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    game
+}
+
+fn path(game: &Value, what: &str) -> String {
+    format!("/api/games/{}/{what}", game["id"].as_str().unwrap())
+}
+
+#[tokio::test]
+async fn a_game_is_created_shown_and_played() {
+    let router = piles();
+    let game = new_game(&router, "{}").await;
+    assert_eq!(game["position"], "7 5 1");
+    assert_eq!(game["ply"], 0);
+    assert_eq!(game["to_move"], "first");
+    let start = TwoPiles::start_position();
+    let mut moves = Vec::new();
+    start.generate_moves(&mut moves);
+    let legal: Vec<&str> = game["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = moves.iter().map(|&mv| start.format_move(mv)).collect();
+    assert_eq!(legal, expected);
+    // The default view: one button per move, its id the click path.
+    assert_eq!(
+        game["legal"][0]["clicks"],
+        json!([format!("move {}", expected[0])])
+    );
+
+    let id = game["id"].as_str().unwrap();
+    let (status, shown) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(shown, game);
+
+    let (status, after) = send(
+        &router,
+        Method::POST,
+        &path(&game, "move"),
+        Some(r#"{"move": "A1"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["moves"], json!(["a1"]));
+    assert_eq!(
+        after["position"],
+        start
+            .play(start.parse_move("a1").unwrap())
+            .format_position()
+    );
+    assert_eq!(after["last"], json!(["move a1"]));
+
+    // Navigate back, then play another move there: the line is cut at the position shown.
+    let (_, back) = send(
+        &router,
+        Method::POST,
+        &path(&game, "goto"),
+        Some(r#"{"ply": 0}"#),
+    )
+    .await;
+    assert_eq!(
+        (
+            back["ply"].as_u64(),
+            back["moves"].as_array().unwrap().len()
+        ),
+        (Some(0), 1)
+    );
+    let (_, other) = send(
+        &router,
+        Method::POST,
+        &path(&game, "move"),
+        Some(r#"{"move": "b3"}"#),
+    )
+    .await;
+    assert_eq!(other["moves"], json!(["b3"]));
+    let (_, undone) = send(&router, Method::POST, &path(&game, "undo"), None).await;
+    assert_eq!(undone["moves"], json!([]));
+    assert_error(
+        &send(&router, Method::POST, &path(&game, "undo"), None).await,
+        StatusCode::BAD_REQUEST,
+        "no move to take back",
+    );
+
+    let (status, _) = send(&router, Method::DELETE, &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_error(
+        &send(&router, Method::GET, &format!("/api/games/{id}"), None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+}
+
+#[tokio::test]
+async fn a_game_from_a_position_and_moves_ends_with_its_result() {
+    let router = piles();
+    let game = new_game(&router, r#"{"position": "1 1 1", "moves": "a1"}"#).await;
+    assert_eq!(game["moves"], json!(["a1"]));
+    let (_, over) = send(
+        &router,
+        Method::POST,
+        &path(&game, "move"),
+        Some(r#"{"move": "b1"}"#),
+    )
+    .await;
+    assert_eq!(over["outcome"], "second player won");
+    assert_eq!(over["legal"], json!([]));
+    assert_error(
+        &send(
+            &router,
+            Method::POST,
+            &path(&game, "move"),
+            Some(r#"{"move": "a1"}"#),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "the game is over",
+    );
+    assert_error(
+        &send(
+            &router,
+            Method::POST,
+            &path(&game, "engine"),
+            Some(r#"{"time_ms": 10}"#),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "the game is over",
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_4xx_and_one_line() {
+    let router = piles();
+    let game = new_game(&router, "").await;
+    let mv = path(&game, "move");
+    let cases: Vec<(Method, String, Option<String>, StatusCode, &str)> = vec![
+        (
+            Method::POST,
+            mv.clone(),
+            Some(r#"{"move": "c9"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad move",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            Some(r#"{"move": "a1 b1"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad move",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            Some("{not json".into()),
+            StatusCode::BAD_REQUEST,
+            "bad request body",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            Some(r#"{"mvoe": "a1"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            Some(r#"["a1"]"#.into()),
+            StatusCode::BAD_REQUEST,
+            "expected a JSON object",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            Some(r#"{"move": 7}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad request body",
+        ),
+        (
+            Method::POST,
+            mv.clone(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "missing field",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"position": "9 9 9 9"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad position",
+        ),
+        (
+            Method::POST,
+            "/api/games".into(),
+            Some(r#"{"moves": "a1 zz"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad moves",
+        ),
+        (
+            Method::POST,
+            path(&game, "goto"),
+            Some(r#"{"ply": 5}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad ply 5",
+        ),
+        (
+            Method::POST,
+            path(&game, "goto"),
+            Some(r#"{"ply": -1}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad request body",
+        ),
+        (
+            Method::POST,
+            path(&game, "engine"),
+            Some(r#"{"time_ms": 0}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad time_ms 0",
+        ),
+        (
+            Method::POST,
+            path(&game, "engine"),
+            Some("{}".into()),
+            StatusCode::BAD_REQUEST,
+            "time_ms is missing",
+        ),
+        (
+            Method::POST,
+            path(&game, "engine"),
+            Some(r#"{"time_ms": 10, "searcher": "deep-blue"}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad searcher",
+        ),
+        (
+            Method::POST,
+            path(&game, "analyze"),
+            Some(r#"{"time_ms": 99999999999}"#.into()),
+            StatusCode::BAD_REQUEST,
+            "bad time_ms",
+        ),
+        (
+            Method::GET,
+            "/api/games/12345".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "no game '12345'",
+        ),
+        (
+            Method::GET,
+            "/api/games/%FF%FE".into(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad game id",
+        ),
+        (
+            Method::POST,
+            "/api/games/x/move".into(),
+            Some(r#"{"move": "a1"}"#.into()),
+            StatusCode::NOT_FOUND,
+            "no game 'x'",
+        ),
+        (
+            Method::GET,
+            "/nothing/here".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "no such page",
+        ),
+    ];
+    for (method, uri, body, status, words) in cases {
+        let answer = send(&router, method.clone(), &uri, body.as_deref()).await;
+        assert_eq!(answer.0, status, "{method} {uri} {body:?}: {:?}", answer.1);
+        let reason = answer.1["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{uri}: {:?}", answer.1));
+        assert!(
+            reason.contains(words),
+            "{method} {uri} {body:?}: {reason:?} lacks {words:?}"
+        );
+        assert!(!reason.contains('\n'), "{reason:?}");
+    }
+    // A body over the limit is refused before it is read.
+    let huge = format!(r#"{{"move": "{}"}}"#, "a".repeat(MAX_BODY + 1));
+    let (status, _) = send(&router, Method::POST, &mv, Some(&huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // The game is untouched by all of it.
+    let (_, after) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(after["moves"], json!([]));
+}
+
+#[tokio::test]
+async fn the_engine_plays_a_legal_move_and_records_its_score() {
+    let router = piles();
+    let game = new_game(&router, "{}").await;
+    let (status, after) = send(
+        &router,
+        Method::POST,
+        &path(&game, "engine"),
+        Some(r#"{"time_ms": 200}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let played = after["moves"][0].as_str().unwrap();
+    let start = TwoPiles::start_position();
+    assert!(start.parse_move(played).is_ok(), "{played}");
+    // Two piles of 7 and 5 are solved in well under 200 ms: the score is a proven result.
+    assert_eq!(after["scores"][0]["decisive"], true, "{after}");
+    assert_eq!(after["searching"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_search_per_game_and_stop_ends_it() {
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&game, "analyze"),
+        Some(r#"{"time_ms": 30000}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (_, shown) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(shown["searching"], "analysis");
+    for (what, body) in [
+        ("analyze", r#"{"time_ms": 10}"#),
+        ("engine", r#"{"time_ms": 10}"#),
+        ("move", r#"{"move": "0"}"#),
+        ("undo", ""),
+    ] {
+        let answer = send(&router, Method::POST, &path(&game, what), Some(body)).await;
+        assert_error(&answer, StatusCode::CONFLICT, "is running");
+    }
+    // Another game is not held up by this one's search.
+    let other = new_game(&router, "{}").await;
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&other, "move"),
+        Some(r#"{"move": "0"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (status, _) = send(&router, Method::POST, &path(&game, "stop"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let begun = Instant::now();
+    loop {
+        let (_, shown) = send(
+            &router,
+            Method::GET,
+            &format!("/api/games/{}", game["id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+        if shown["searching"].is_null() {
+            break;
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(10),
+            "the search did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&game, "move"),
+        Some(r#"{"move": "0"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn beyond_the_limit_the_game_left_alone_longest_goes() {
+    let router = piles(); // at most 4 games
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        ids.push(
+            new_game(&router, "{}").await["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let (status, _) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    for id in &ids[1..] {
+        let (status, _) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let router = piles();
+    for (uri, kind, words) in [
+        ("/", "text/html", "app.js"),
+        ("/app.js", "text/javascript", "EventSource"),
+        ("/style.css", "text/css", ".piece"),
+    ] {
+        let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let response = router.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(content_type.starts_with(kind), "{uri}: {content_type}");
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains(words), "{uri}");
+    }
+    let (status, info) = send(&router, Method::GET, "/api/info", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["game"], "twopiles");
+    assert_eq!(info["start"], "7 5 1");
+}
