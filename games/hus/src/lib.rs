@@ -45,6 +45,7 @@ mod eval;
 mod lcg;
 mod notation;
 mod state;
+mod view;
 
 pub use eval::{CaptureThreats, HusEvaluator, Mobility, SeedDifference};
 pub use lcg::{HusLcg, random_game_moves};

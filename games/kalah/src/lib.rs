@@ -40,6 +40,8 @@
 use plies::rng::random_keys;
 use plies::{Evaluator, Game, MoveClass, Notation, NotationError, Outcome, Score, Side};
 
+mod view;
+
 /// The most pits per side.
 pub const MAX_PITS: usize = 8;
 /// The most seeds on the board.

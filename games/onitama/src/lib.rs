@@ -39,6 +39,7 @@ pub mod notation;
 pub mod rules;
 pub mod square;
 pub mod state;
+mod view;
 mod zobrist;
 
 pub use bench::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, SAMPLE_POSITION};

@@ -48,6 +48,7 @@ pub mod rules;
 mod rules_otn;
 pub mod state;
 pub mod variants;
+mod view;
 mod zobrist;
 
 pub use board::{Board, Piece};

@@ -31,6 +31,7 @@ mod notation;
 mod rows;
 mod sgf;
 mod state;
+mod view;
 
 pub use eval::YinshEvaluator;
 pub use sgf::{SgfGame, read_sgf};
