@@ -43,6 +43,8 @@
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
+//! - `serve [--port P] [--listen ADDR] [--open] [--max-games N]`: the game's web page, drawn
+//!   from its [`plies_view::View`] (which `main` and `run` require)
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
@@ -85,6 +87,7 @@ pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, one_line, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions};
+pub use serve::page_router;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not

@@ -71,6 +71,7 @@ pub(crate) fn run<G: View>(
         spec.evaluator.clone(),
         start,
         args.max_games,
+        api::MAX_SEARCH_MS,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -107,14 +108,21 @@ fn open_browser(url: &str, output: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The router alone, for the tests: the API of `spec`'s game starting at `start`.
-#[cfg(test)]
-pub(crate) fn test_router<G: View>(spec: &GameCli<G>, start: G, max_games: usize) -> axum::Router {
+/// The page's routes for `spec`'s game starting at `start`, without a server: at most
+/// `max_games` games kept, searches of at most `max_search_ms` each. For tests and fuzzing
+/// (requests go through it in process); `serve` runs the same routes.
+pub fn page_router<G: View>(
+    spec: &GameCli<G>,
+    start: G,
+    max_games: usize,
+    max_search_ms: u64,
+) -> axum::Router {
     api::router(Arc::new(api::App::new(
         spec.name,
         spec.evaluator.clone(),
         start,
-        max_games,
+        max_games.max(1),
+        max_search_ms.max(1),
     )))
 }
 

@@ -18,7 +18,6 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use plies::Notation;
 use plies_cli::{EvaluatorFactory, GameCli, evaluator, tunable_evaluator};
 
 use crate::driver::Target;
@@ -27,7 +26,7 @@ use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
 mod tune;
 
 /// A game whose command line is fuzzed in process: the evaluator its bot uses.
-pub trait BotGame: Notation {
+pub trait BotGame: plies_view::View {
     /// The evaluator factory of the game's bot (tunable, as the bot's, except Kalah's).
     fn bot_evaluator() -> EvaluatorFactory<Self>;
 }

@@ -20,6 +20,7 @@
 
 pub mod cli_args;
 pub mod driver;
+pub mod http_api;
 pub mod mutate;
 pub mod process;
 pub mod targets;

@@ -5,8 +5,8 @@
 //! Yinsh and the Kalah tutorial game), tafl OTN rules strings and `.otg` game records, OTEP
 //! lines fed to the engine (one line at a time, and as a whole stdin stream), Yinsh SGF
 //! records, Hus game logs (moves from the start, one or more per line), evaluator weights files
-//! ([`plies::weights`]) and the generic command line of each game, run in process
-//! ([`crate::cli_args`]).
+//! ([`plies::weights`]), the generic command line of each game, run in process
+//! ([`crate::cli_args`]), and the web page's HTTP API ([`crate::http_api`]).
 //!
 //! Key invariant: a target panics only when the code under test breaks a promise: it panicked
 //! itself, or what it accepted does not read back (a formatted position or move that its own
@@ -132,6 +132,7 @@ pub fn all() -> Vec<Target> {
         crate::cli_args::target_for::<plies_hus::Hus>("hus-cli"),
         crate::cli_args::target_for::<plies_yinsh::Yinsh>("yinsh-cli"),
         crate::cli_args::target_for::<Kalah>("kalah-cli"),
+        crate::http_api::target(),
     ]
 }
 

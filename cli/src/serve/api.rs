@@ -53,8 +53,8 @@ use crate::engine::EvaluatorFactory;
 /// The largest request body accepted.
 pub(super) const MAX_BODY: usize = 64 * 1024;
 
-/// The longest search a request may ask for.
-const MAX_SEARCH_MS: u64 = 10 * 60 * 1000;
+/// The longest search a request may ask for, unless the server is set to less.
+pub(super) const MAX_SEARCH_MS: u64 = 10 * 60 * 1000;
 
 /// An analysis without a time runs this long at most.
 const DEFAULT_ANALYSIS_MS: u64 = 60 * 1000;
@@ -62,13 +62,18 @@ const DEFAULT_ANALYSIS_MS: u64 = 60 * 1000;
 /// The searchers the page offers (any other spec the registry reads works too).
 const SEARCHERS: [&str; 4] = ["pvs", "alphabeta", "mcts", "mcts-heavy"];
 
+/// One game as the handlers and its search thread share it.
+type Shared<G> = Arc<Mutex<Session<G>>>;
+
 /// What every request handler shares.
 pub(super) struct App<G: View> {
     pub name: &'static str,
     pub evaluator: EvaluatorFactory<G>,
     pub start: G,
     pub max_games: usize,
-    games: Mutex<HashMap<u64, Arc<Mutex<Session<G>>>>>,
+    /// The longest search a request may ask for, in milliseconds.
+    pub max_search_ms: u64,
+    games: Mutex<HashMap<u64, Shared<G>>>,
     next_id: AtomicU64,
 }
 
@@ -78,19 +83,21 @@ impl<G: View> App<G> {
         evaluator: EvaluatorFactory<G>,
         start: G,
         max_games: usize,
+        max_search_ms: u64,
     ) -> App<G> {
         App {
             name,
             evaluator,
             start,
             max_games,
+            max_search_ms,
             games: Mutex::new(HashMap::new()),
             // Ids that are not small counters, so a guessed id rarely names another tab's game.
             next_id: AtomicU64::new(seed_id()),
         }
     }
 
-    fn game(&self, id: &str) -> Result<Arc<Mutex<Session<G>>>, ApiError> {
+    fn game(&self, id: &str) -> Result<Shared<G>, ApiError> {
         let number: u64 = id
             .parse()
             .map_err(|_| ApiError::not_found(format!("no game '{}'", plies::excerpt(id))))?;
@@ -110,7 +117,7 @@ impl<G: View> App<G> {
         }
     }
 
-    fn insert(&self, session: Session<G>) -> Result<(u64, Arc<Mutex<Session<G>>>), ApiError> {
+    fn insert(&self, session: Session<G>) -> Result<(u64, Shared<G>), ApiError> {
         let mut games = lock(&self.games);
         if games.len() >= self.max_games {
             let idle = games
@@ -242,7 +249,33 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .route("/api/games/{id}/events", get(events::<G>))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(json_errors))
         .with_state(app)
+}
+
+/// Turns the 4xx answers the HTTP layer gives by itself (a body over the limit, a method a
+/// path does not take) into the API's JSON form with one line.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || is_json {
+        return response;
+    }
+    let bytes = axum::body::to_bytes(response.into_body(), MAX_BODY)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let reason = match text.trim() {
+        "" => status
+            .canonical_reason()
+            .unwrap_or("bad request")
+            .to_lowercase(),
+        text => plies::excerpt(text),
+    };
+    ApiError::new(status, reason).into_response()
 }
 
 async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
@@ -351,7 +384,11 @@ struct SearchRequest {
 
 impl SearchRequest {
     /// The searcher's spec and the time limit (`default_ms` when none is given).
-    fn checked(&self, default_ms: Option<u64>) -> Result<(SearcherSpec, u64), ApiError> {
+    fn checked(
+        &self,
+        default_ms: Option<u64>,
+        max_ms: u64,
+    ) -> Result<(SearcherSpec, u64), ApiError> {
         let text = self.searcher.as_deref().unwrap_or("pvs");
         let spec = SearcherSpec::from_str(text)
             .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
@@ -359,9 +396,9 @@ impl SearchRequest {
             (Some(ms), _) | (None, Some(ms)) => ms,
             (None, None) => return Err(ApiError::bad("bad request: time_ms is missing")),
         };
-        if ms == 0 || ms > MAX_SEARCH_MS {
+        if ms == 0 || ms > max_ms {
             return Err(ApiError::bad(format!(
-                "bad time_ms {ms}: expected 1..={MAX_SEARCH_MS}"
+                "bad time_ms {ms}: expected 1..={max_ms}"
             )));
         }
         Ok((spec, ms))
@@ -460,7 +497,7 @@ async fn engine<G: View>(
     bytes: Bytes,
 ) -> Reply {
     let request: SearchRequest = body(&bytes)?;
-    let (spec, ms) = request.checked(None)?;
+    let (spec, ms) = request.checked(None, app.max_search_ms)?;
     let searcher = app
         .evaluator
         .searcher(&spec, None)
@@ -486,7 +523,10 @@ async fn analyze<G: View>(
     bytes: Bytes,
 ) -> Reply {
     let request: SearchRequest = body(&bytes)?;
-    let (spec, ms) = request.checked(Some(DEFAULT_ANALYSIS_MS))?;
+    let (spec, ms) = request.checked(
+        Some(DEFAULT_ANALYSIS_MS.min(app.max_search_ms)),
+        app.max_search_ms,
+    )?;
     let searcher = app
         .evaluator
         .searcher(&spec, None)

@@ -11,8 +11,8 @@ use plies::{Evaluator, Game, Notation, Score};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::api::MAX_BODY;
-use super::test_router;
+use super::api::{MAX_BODY, MAX_SEARCH_MS};
+use super::page_router;
 use crate::{GameCli, evaluator};
 
 /// Every Maze position is even (the search runs until its time is up: nothing is proven).
@@ -27,12 +27,12 @@ impl Evaluator<Maze> for Even {
 
 fn piles() -> Router {
     let spec = GameCli::new("twopiles", evaluator(PileDifference));
-    test_router(&spec, TwoPiles::start_position(), 4)
+    page_router(&spec, TwoPiles::start_position(), 4, MAX_SEARCH_MS)
 }
 
 fn maze() -> Router {
     let spec = GameCli::new("maze", evaluator(Even));
-    test_router(&spec, Maze::new(1, 1 << 40, 0), 4)
+    page_router(&spec, Maze::new(1, 1 << 40, 0), 4, MAX_SEARCH_MS)
 }
 
 /// Sends one request; returns the status and the JSON answer (`Null` for none).
@@ -360,8 +360,15 @@ async fn bad_requests_get_a_4xx_and_one_line() {
     }
     // A body over the limit is refused before it is read.
     let huge = format!(r#"{{"move": "{}"}}"#, "a".repeat(MAX_BODY + 1));
-    let (status, _) = send(&router, Method::POST, &mv, Some(&huge)).await;
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let answer = send(&router, Method::POST, &mv, Some(&huge)).await;
+    assert_error(&answer, StatusCode::PAYLOAD_TOO_LARGE, "limit");
+    // A method the path does not take.
+    let answer = send(&router, Method::PUT, &mv, None).await;
+    assert_error(
+        &answer,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed",
+    );
     // The game is untouched by all of it.
     let (_, after) = send(
         &router,
