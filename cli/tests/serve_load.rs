@@ -69,7 +69,11 @@ fn resident_kib() -> Option<u64> {
 
 /// One client: a new game, then its own move (the first legal one) and the engine's in turn
 /// until the game ends. Returns the outcome text and the plies played.
-async fn play_one(client: reqwest::Client, base: String, client_no: usize) -> Result<(String, usize), String> {
+async fn play_one(
+    client: reqwest::Client,
+    base: String,
+    client_no: usize,
+) -> Result<(String, usize), String> {
     let post = |path: String, body: Value| {
         let client = client.clone();
         async move {
@@ -90,21 +94,35 @@ async fn play_one(client: reqwest::Client, base: String, client_no: usize) -> Re
     let mut game = post(format!("{base}/api/games"), json!({})).await?;
     let id = game["id"].as_str().ok_or("no id")?.to_string();
     // Half the clients let the engine open.
-    let human = if client_no % 2 == 0 { "first" } else { "second" };
+    let human = if client_no % 2 == 0 {
+        "first"
+    } else {
+        "second"
+    };
     while game["outcome"].is_null() {
         let plies = game["moves"].as_array().map_or(0, Vec::len);
         if plies > MAX_PLIES {
             return Err(format!("game {id} not over after {plies} plies"));
         }
         game = if game["to_move"] == human {
-            let mv = game["legal"][0]["move"].as_str().ok_or("no legal move")?.to_string();
+            let mv = game["legal"][0]["move"]
+                .as_str()
+                .ok_or("no legal move")?
+                .to_string();
             post(format!("{base}/api/games/{id}/move"), json!({"move": mv})).await?
         } else {
-            post(format!("{base}/api/games/{id}/engine"), json!({"time_ms": 5})).await?
+            post(
+                format!("{base}/api/games/{id}/engine"),
+                json!({"time_ms": 5}),
+            )
+            .await?
         };
     }
     let plies = game["moves"].as_array().map_or(0, Vec::len);
-    Ok((game["outcome"].as_str().unwrap_or_default().to_string(), plies))
+    Ok((
+        game["outcome"].as_str().unwrap_or_default().to_string(),
+        plies,
+    ))
 }
 
 #[test]
@@ -132,7 +150,11 @@ fn fifty_clients_each_finish_a_game() {
         results
     });
     let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    assert!(errors.is_empty(), "{} clients failed: {errors:?}", errors.len());
+    assert!(
+        errors.is_empty(),
+        "{} clients failed: {errors:?}",
+        errors.len()
+    );
     for (outcome, plies) in results.iter().flatten() {
         assert!(
             outcome.ends_with("won") || outcome == "draw",
@@ -142,8 +164,15 @@ fn fifty_clients_each_finish_a_game() {
     // Fifty games and their searches (a 16 MB table each, allocated per search) must not pile
     // up: the process stays well under a gigabyte more than before.
     if let (Some(before), Some(after)) = (before, resident_kib()) {
-        assert!(after < before + 1024 * 1024, "memory grew from {before} KiB to {after} KiB");
+        assert!(
+            after < before + 1024 * 1024,
+            "memory grew from {before} KiB to {after} KiB"
+        );
     }
     // Bounded: the whole load ends long before the clients' own timeouts.
-    assert!(begun.elapsed() < Duration::from_secs(300), "took {:?}", begun.elapsed());
+    assert!(
+        begun.elapsed() < Duration::from_secs(300),
+        "took {:?}",
+        begun.elapsed()
+    );
 }
