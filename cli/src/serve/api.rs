@@ -62,13 +62,16 @@ const DEFAULT_ANALYSIS_MS: u64 = 60 * 1000;
 /// The searchers the page offers (any other spec the registry reads works too).
 const SEARCHERS: [&str; 4] = ["pvs", "alphabeta", "mcts", "mcts-heavy"];
 
+/// One game, shared by its requests and its search.
+type SharedGame<G> = Arc<Mutex<Session<G>>>;
+
 /// What every request handler shares.
 pub(super) struct App<G: View> {
     pub name: &'static str,
     pub evaluator: EvaluatorFactory<G>,
     pub start: G,
     pub max_games: usize,
-    games: Mutex<HashMap<u64, Arc<Mutex<Session<G>>>>>,
+    games: Mutex<HashMap<u64, SharedGame<G>>>,
     next_id: AtomicU64,
 }
 
@@ -90,7 +93,7 @@ impl<G: View> App<G> {
         }
     }
 
-    fn game(&self, id: &str) -> Result<Arc<Mutex<Session<G>>>, ApiError> {
+    fn game(&self, id: &str) -> Result<SharedGame<G>, ApiError> {
         let number: u64 = id
             .parse()
             .map_err(|_| ApiError::not_found(format!("no game '{}'", plies::excerpt(id))))?;
@@ -110,7 +113,7 @@ impl<G: View> App<G> {
         }
     }
 
-    fn insert(&self, session: Session<G>) -> Result<(u64, Arc<Mutex<Session<G>>>), ApiError> {
+    fn insert(&self, session: Session<G>) -> Result<(u64, SharedGame<G>), ApiError> {
         let mut games = lock(&self.games);
         if games.len() >= self.max_games {
             let idle = games
@@ -370,7 +373,7 @@ impl SearchRequest {
 
 /// Starts a search of kind `kind` on the game `id`: what it searches and how, or why not.
 struct Started<G: View> {
-    game: Arc<Mutex<Session<G>>>,
+    game: SharedGame<G>,
     state: G,
     history: plies::GameHistory,
     at: usize,
@@ -420,38 +423,43 @@ fn start_search<G: View>(
 /// Runs the search of `started` with `searcher` on this (blocking) thread, streaming its
 /// iterations; records its score and clears the running mark. An engine search plays its best
 /// move, if the game is still where the search began (under the same lock that checks it).
+/// The `done` event goes last, so a page that reads the game on it finds the search over.
 fn run_search<G: View>(
     started: &Started<G>,
     mut searcher: Box<dyn plies::search::Searcher<G>>,
     kind: &'static str,
 ) {
-    /// Clears the game's running mark however the search ends (a panic included).
-    struct Done<'a, G: View>(&'a Mutex<Session<G>>);
-    impl<G: View> Drop for Done<'_, G> {
+    /// Clears the game's running mark if the search panics (otherwise that is done below).
+    struct Panicked<'a, G: View>(&'a Mutex<Session<G>>);
+    impl<G: View> Drop for Panicked<'_, G> {
         fn drop(&mut self) {
-            lock(self.0).running = None;
+            if std::thread::panicking() {
+                lock(self.0).running = None;
+            }
         }
     }
-    let _done = Done(&started.game);
+    let _panicked = Panicked(&started.game);
     let events = started.events.clone();
     let state = &started.state;
     let result = searcher.search_with(state, &started.history, &started.limits, &mut |it| {
         // No reader is not an error: the page may not be listening.
         let _ = events.send(iteration_event(state, it));
     });
-    let _ = events.send(done_event(state, kind, &result));
-    let mut session = lock(&started.game);
-    if session.generation != started.generation {
-        return;
-    }
-    if let Some(score) = result.known_score() {
-        session.record_score(started.at, state.side_to_move(), score);
-    }
-    if kind == "engine"
-        && let Some(mv) = result.best_move
     {
-        session.play(mv);
+        let mut session = lock(&started.game);
+        session.running = None;
+        if session.generation == started.generation {
+            if let Some(score) = result.known_score() {
+                session.record_score(started.at, state.side_to_move(), score);
+            }
+            if kind == "engine"
+                && let Some(mv) = result.best_move
+            {
+                session.play(mv);
+            }
+        }
     }
+    let _ = events.send(done_event(state, kind, &result));
 }
 
 async fn engine<G: View>(
