@@ -233,6 +233,9 @@ function drawGraph() {
 }
 
 function render() {
+  // The game's id on the body, for tests driving the page (tests/browser.rs reads the game
+  // from the API with it).
+  document.body.dataset.game = game.id;
   $("position").textContent = game.position;
   const banner = $("banner");
   if (game.outcome) {
