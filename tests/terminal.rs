@@ -8,13 +8,10 @@
 use plies::Notation;
 use plies::Side;
 use plies_cli::{CliError, GameCli, evaluator, run, tunable_evaluator};
+use plies_view::View;
 
 /// Runs `args` (after the program name) with `input` on `spec`.
-fn run_on<G: plies_view::View>(
-    spec: &GameCli<G>,
-    args: &[&str],
-    input: &[u8],
-) -> Result<String, CliError> {
+fn run_on<G: View>(spec: &GameCli<G>, args: &[&str], input: &[u8]) -> Result<String, CliError> {
     let argv = std::iter::once(spec.name.to_string()).chain(args.iter().map(|a| a.to_string()));
     let mut out = Vec::new();
     let mut reader = input;
@@ -53,7 +50,7 @@ fn kalah() -> GameCli<plies_kalah::Kalah> {
 
 /// The human (first side) types a byte that is not UTF-8, is told so, and is asked again;
 /// then quits.
-fn stray_byte_is_reprompted<G: plies_view::View>(spec: &GameCli<G>) {
+fn stray_byte_is_reprompted<G: View>(spec: &GameCli<G>) {
     let out = run_on(spec, &["play", "--depth", "1"], b"\xff\xfe\nquit\n").unwrap();
     assert!(out.contains("not UTF-8"), "{}: {out}", spec.name);
     let first = G::side_name(Side::First);

@@ -407,7 +407,7 @@ impl SearchRequest {
 
 /// Starts a search of kind `kind` on the game `id`: what it searches and how, or why not.
 struct Started<G: View> {
-    game: Arc<Mutex<Session<G>>>,
+    game: Shared<G>,
     state: G,
     history: plies::GameHistory,
     at: usize,
@@ -457,38 +457,43 @@ fn start_search<G: View>(
 /// Runs the search of `started` with `searcher` on this (blocking) thread, streaming its
 /// iterations; records its score and clears the running mark. An engine search plays its best
 /// move, if the game is still where the search began (under the same lock that checks it).
+/// The `done` event goes last, so a page that reads the game on it finds the search over.
 fn run_search<G: View>(
     started: &Started<G>,
     mut searcher: Box<dyn plies::search::Searcher<G>>,
     kind: &'static str,
 ) {
-    /// Clears the game's running mark however the search ends (a panic included).
-    struct Done<'a, G: View>(&'a Mutex<Session<G>>);
-    impl<G: View> Drop for Done<'_, G> {
+    /// Clears the game's running mark if the search panics (otherwise that is done below).
+    struct Panicked<'a, G: View>(&'a Mutex<Session<G>>);
+    impl<G: View> Drop for Panicked<'_, G> {
         fn drop(&mut self) {
-            lock(self.0).running = None;
+            if std::thread::panicking() {
+                lock(self.0).running = None;
+            }
         }
     }
-    let _done = Done(&started.game);
+    let _panicked = Panicked(&started.game);
     let events = started.events.clone();
     let state = &started.state;
     let result = searcher.search_with(state, &started.history, &started.limits, &mut |it| {
         // No reader is not an error: the page may not be listening.
         let _ = events.send(iteration_event(state, it));
     });
-    let _ = events.send(done_event(state, kind, &result));
-    let mut session = lock(&started.game);
-    if session.generation != started.generation {
-        return;
-    }
-    if let Some(score) = result.known_score() {
-        session.record_score(started.at, state.side_to_move(), score);
-    }
-    if kind == "engine"
-        && let Some(mv) = result.best_move
     {
-        session.play(mv);
+        let mut session = lock(&started.game);
+        session.running = None;
+        if session.generation == started.generation {
+            if let Some(score) = result.known_score() {
+                session.record_score(started.at, state.side_to_move(), score);
+            }
+            if kind == "engine"
+                && let Some(mv) = result.best_move
+            {
+                session.play(mv);
+            }
+        }
     }
+    let _ = events.send(done_event(state, kind, &result));
 }
 
 async fn engine<G: View>(

@@ -470,6 +470,43 @@ async fn one_search_per_game_and_stop_ends_it() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// A page reads the game when its event stream says `done`: by then the search is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_done_is_streamed_the_search_is_over() {
+    use futures_util::StreamExt;
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    let id = game["id"].as_str().unwrap();
+    let request = Request::builder()
+        .uri(format!("/api/games/{id}/events"))
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body().into_data_stream();
+    for _ in 0..20 {
+        let (status, _) = send(
+            &router,
+            Method::POST,
+            &path(&game, "analyze"),
+            Some(r#"{"time_ms": 5}"#),
+        )
+        .await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        let mut text = String::new();
+        while !text.contains("event: done") {
+            let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .expect("the events go on")
+                .expect("the stream is open")
+                .unwrap();
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let (_, shown) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
+        assert!(shown["searching"].is_null(), "{shown}");
+    }
+}
+
 #[tokio::test]
 async fn beyond_the_limit_the_game_left_alone_longest_goes() {
     let router = piles(); // at most 4 games

@@ -12,6 +12,7 @@ let events = null; // the game's event stream
 let paused = false; // engine against engine paused
 let busy = false; // an engine move is being asked for
 let lines = []; // analysis rows
+let analysesDone = 0; // `done` events of analyses seen
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -232,6 +233,9 @@ function drawGraph() {
 }
 
 function render() {
+  // The game's id on the body, for tests driving the page (tests/browser.rs reads the game
+  // from the API with it).
+  document.body.dataset.game = game.id;
   $("position").textContent = game.position;
   const banner = $("banner");
   if (game.outcome) {
@@ -291,13 +295,21 @@ async function goto(ply) {
 async function engineTurn() {
   while (game && !game.outcome && !humanMoves() && !paused && game.ply === game.moves.length) {
     const { searcher, time } = settings();
+    const id = game.id;
     busy = true;
     render();
+    let answer;
     try {
-      game = await api("POST", `/api/games/${game.id}/engine`, { searcher, time_ms: time });
+      answer = await api("POST", `/api/games/${id}/engine`, { searcher, time_ms: time });
+    } catch (error) {
+      if (game.id !== id) return; // the game was let go meanwhile: its error is no news
+      throw error;
     } finally {
-      busy = false;
+      if (game.id === id) busy = false;
     }
+    // A new game (New game, Set up) while the engine thought: it is the one shown, not this.
+    if (game.id !== id) return;
+    game = answer;
     render();
   }
 }
@@ -333,6 +345,7 @@ function listen() {
   events.addEventListener("done", (event) => {
     const data = JSON.parse(event.data);
     if (data.kind === "analysis") {
+      analysesDone += 1;
       guarded(async () => {
         game = await api("GET", `/api/games/${game.id}`);
         render();
@@ -347,14 +360,22 @@ async function analyze() {
   $("analysis").tBodies[0].replaceChildren();
   lines = [];
   const time = Number($("analysis-time").value) || 10000;
+  const before = analysesDone;
+  say("analysing...");
   await api("POST", `/api/games/${game.id}/analyze`, { searcher: settings().searcher, time_ms: time });
-  game = await api("GET", `/api/games/${game.id}`);
+  const shown = await api("GET", `/api/games/${game.id}`);
+  // An analysis that ended meanwhile (proven at once) refreshed the page on its `done` event:
+  // this older copy would show it still running.
+  if (analysesDone !== before) return;
+  game = shown;
   render();
   say("analysing...");
 }
 
+// The answer is not taken: it still shows the search running, and could come after the
+// `done` event's fresh copy of the game (which the page then would not see).
 async function stop() {
-  game = await api("POST", `/api/games/${game.id}/stop`);
+  await api("POST", `/api/games/${game.id}/stop`);
 }
 
 // ---- games ----
@@ -369,6 +390,7 @@ async function newGame(position, moves) {
   const created = await api("POST", "/api/games", body);
   if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
   game = created;
+  busy = false; // an engine still thinking about the old game is not waited for
   $("analysis").tBodies[0].replaceChildren();
   listen();
   render();

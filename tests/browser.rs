@@ -1,0 +1,940 @@
+//! The web page of `serve` in a real browser (headless Chromium through chromedriver), for
+//! every bundled game: the page loads, a human (a seeded random player clicking the board and
+//! the panels) plays a whole game against the engine, an analysis streams its iterations into
+//! the table and is stopped, the game-over banner shows the outcome, and the browser's console
+//! has no error. A screenshot of each finished game goes to `target/browser-screenshots/`
+//! (and to `docs/images/` with `PLIES_UPDATE_SCREENSHOTS=1`, for the README). Two races of
+//! the page are checked too: "New game" while the engine thinks, and an analysis that ends
+//! before the page has read that it started.
+//!
+//! Key invariant: every human move is made only by clicking the page's elements, the ids of
+//! the chosen legal move's `clicks` in order, exactly as a person would; after every human
+//! move (and the engine's replies) the page shows what the server holds: the same position
+//! text and the same move list, and the move played is the one chosen.
+//!
+//! Needs `chromium` and `chromedriver` on PATH (Debian: `chromium`, `chromium-driver`; CI
+//! installs them) and fails when they are missing, unless `PLIES_SKIP_BROWSER=1`. The games
+//! run one after another, one browser session each; each game's server runs in this process
+//! on a thread of its own, to the end of the test process.
+
+#[allow(dead_code)]
+#[path = "../examples/tafl.rs"]
+mod tafl_bot;
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
+use std::time::{Duration, Instant};
+
+use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
+use fantoccini::{Client, ClientBuilder, Locator};
+use plies::rng::SplitMix64;
+use plies_cli::{GameCli, evaluator, tunable_evaluator};
+use plies_view::View;
+use serde_json::{Value, json};
+
+/// Milliseconds per engine move (the page's `#time`).
+const ENGINE_MS: u64 = 30;
+
+/// Milliseconds of the analysis (`#analysis-time`).
+const ANALYSIS_MS: u64 = 500;
+
+/// The longest wait for the page to settle after a click (the engine's replies included) or
+/// for anything else the page is waited for.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Between two looks at the page while waiting.
+const POLL: Duration = Duration::from_millis(15);
+
+/// One game to play in the browser.
+struct Case<G: View> {
+    /// The game's name: the program name, the screenshot's file name.
+    name: &'static str,
+    /// The game's command line.
+    cli: fn() -> GameCli<G>,
+    /// Arguments of `serve` beyond the port.
+    args: &'static [&'static str],
+    /// The page's mode: the human plays `first` or `second`.
+    mode: &'static str,
+    /// A game not over after this many plies fails the test.
+    max_plies: usize,
+    /// The seed of the human's choices.
+    seed: u64,
+}
+
+fn onitama() -> GameCli<plies_onitama::Onitama> {
+    GameCli::new(
+        "onitama",
+        tunable_evaluator(plies_onitama::PstEvaluator::tuned()),
+    )
+}
+
+fn hus() -> GameCli<plies_hus::Hus> {
+    GameCli::new("hus", tunable_evaluator(plies_hus::HusEvaluator::tuned()))
+}
+
+fn yinsh() -> GameCli<plies_yinsh::Yinsh> {
+    GameCli::new(
+        "yinsh",
+        tunable_evaluator(plies_yinsh::YinshEvaluator::tuned()),
+    )
+}
+
+fn kalah() -> GameCli<plies_kalah::Kalah> {
+    GameCli::new("kalah", evaluator(plies_kalah::StoreDifference::default()))
+}
+
+#[test]
+fn onitama_is_played_in_the_browser() {
+    browser_game(&Case {
+        name: "onitama",
+        cli: onitama,
+        args: &[],
+        mode: "first",
+        max_plies: 200,
+        seed: 1,
+    });
+}
+
+#[test]
+fn brandub_is_played_in_the_browser() {
+    browser_game(&Case {
+        name: "tafl",
+        cli: tafl_bot::tafl_cli,
+        args: &["--variant", "brandub"],
+        mode: "second",
+        max_plies: 300,
+        seed: 2,
+    });
+}
+
+#[test]
+fn hus_is_played_in_the_browser() {
+    browser_game(&Case {
+        name: "hus",
+        cli: hus,
+        args: &[],
+        mode: "second",
+        max_plies: 300,
+        seed: 3,
+    });
+}
+
+#[test]
+fn yinsh_is_played_in_the_browser() {
+    browser_game(&Case {
+        name: "yinsh",
+        cli: yinsh,
+        args: &[],
+        mode: "first",
+        max_plies: 300,
+        seed: 4,
+    });
+}
+
+#[test]
+fn kalah_is_played_in_the_browser() {
+    browser_game(&Case {
+        name: "kalah",
+        cli: kalah,
+        args: &[],
+        mode: "first",
+        max_plies: 200,
+        seed: 5,
+    });
+}
+
+/// "New game" while the engine thinks: the page goes on with the new game; the old game's
+/// answer (its search ends at once, as the page lets the old game go) does not replace it.
+#[test]
+fn a_new_game_while_the_engine_thinks_stays_shown() {
+    let case = Case {
+        name: "onitama",
+        cli: onitama,
+        args: &[],
+        mode: "first",
+        max_plies: 0,
+        seed: 0,
+    };
+    with_page(&case, new_game_while_thinking);
+}
+
+/// An analysis that ends at once (a win in one, proven at depth 1): the page says it is done
+/// and takes the next move.
+#[test]
+fn an_analysis_that_ends_at_once_is_done() {
+    let case = Case {
+        name: "onitama",
+        cli: onitama,
+        args: &[],
+        mode: "humans",
+        max_plies: 0,
+        seed: 0,
+    };
+    with_page(&case, analysis_ending_at_once);
+}
+
+/// The browser and its driver, found on PATH.
+struct Tools {
+    chromium: PathBuf,
+    chromedriver: PathBuf,
+}
+
+/// The first of `names` that is a file in a PATH directory.
+fn on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The tools, or `None` when the test is to be skipped (`PLIES_SKIP_BROWSER=1`).
+///
+/// # Panics
+/// A tool is missing (and the test is not skipped).
+fn tools() -> Option<Tools> {
+    if std::env::var("PLIES_SKIP_BROWSER").is_ok_and(|v| v == "1") {
+        eprintln!("browser test skipped (PLIES_SKIP_BROWSER=1)");
+        return None;
+    }
+    let chromium = on_path(&["chromium", "chromium-browser"]);
+    let chromedriver = on_path(&["chromedriver"]);
+    match (chromium, chromedriver) {
+        (Some(chromium), Some(chromedriver)) => Some(Tools {
+            chromium,
+            chromedriver,
+        }),
+        (chromium, chromedriver) => {
+            let missing: Vec<&str> = [
+                chromium.is_none().then_some("chromium"),
+                chromedriver.is_none().then_some("chromedriver"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            panic!(
+                "the browser test needs {} on PATH: install the Debian packages chromium and \
+                 chromium-driver (`apt-get install chromium chromium-driver`; .ci/run does), \
+                 or set PLIES_SKIP_BROWSER=1 to skip this test",
+                missing.join(" and ")
+            )
+        }
+    }
+}
+
+/// One browser game at a time (the machine may have 2 cores; the engine's moves are timed).
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Plays `case` in the browser; panics with what went wrong.
+fn browser_game<G: View>(case: &Case<G>) {
+    if let Some((report, took)) = with_page(case, play_in_page) {
+        eprintln!(
+            "{}: {} plies ({} by the human clicking), {} analysis rows, {}, in {:.1} s",
+            case.name,
+            report.plies,
+            report.human_plies,
+            report.analysis_rows,
+            report.outcome,
+            took.as_secs_f64()
+        );
+    }
+}
+
+/// Starts `case`'s server and a browser session, and runs `body` on the page; its answer and
+/// the time it all took, or `None` when the test is skipped. Panics with what went wrong.
+fn with_page<G: View, T, F>(case: &Case<G>, body: fn(Client, Setup) -> F) -> Option<(T, Duration)>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, String>> + Send + 'static,
+{
+    let tools = tools()?;
+    let _turn = one_at_a_time();
+    let started = Instant::now();
+    let url = serve(case);
+    let setup = Setup {
+        name: case.name,
+        url,
+        mode: case.mode,
+        max_plies: case.max_plies,
+        seed: case.seed,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    match runtime.block_on(in_browser(&tools, setup, body)) {
+        Ok(answer) => Some((answer, started.elapsed())),
+        Err(err) => panic!("{}: {err}", case.name),
+    }
+}
+
+/// Passes what the server prints, line by line, to a channel.
+struct Lines {
+    sender: mpsc::Sender<String>,
+    pending: Vec<u8>,
+}
+
+impl Write for Lines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            // The test may have given up waiting: not the server's error.
+            let _ = self
+                .sender
+                .send(String::from_utf8_lossy(&line).trim_end().to_string());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Starts `case`'s page server on a free port (`serve --port 0`, through `plies_cli::run` as
+/// the bot's `main` does) on a thread; its base URL, as printed.
+fn serve<G: View>(case: &Case<G>) -> String {
+    let (sender, receiver) = mpsc::channel();
+    let make = case.cli;
+    let name = case.name;
+    let args: Vec<String> = [name, "serve", "--port", "0"]
+        .iter()
+        .chain(case.args)
+        .map(|s| s.to_string())
+        .collect();
+    std::thread::Builder::new()
+        .name(format!("{name} server"))
+        .spawn(move || {
+            let spec = make();
+            let mut output = Lines {
+                sender: sender.clone(),
+                pending: Vec::new(),
+            };
+            let mut input = std::io::empty();
+            if let Err(err) = plies_cli::run(&spec, args, &mut input, &mut output) {
+                let _ = sender.send(format!("error: {err}"));
+            }
+        })
+        .expect("a server thread");
+    let line = receiver
+        .recv_timeout(PATIENCE)
+        .unwrap_or_else(|e| panic!("{name}: the server printed no URL: {e}"));
+    let url = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{name}: no URL in the server's line {line:?}"));
+    url.to_string()
+}
+
+/// `GET path` from the server at `base` (`http://127.0.0.1:PORT/`): the JSON answer.
+fn get_json(base: &str, path: &str) -> Result<Value, String> {
+    let address = base
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let fail = |e: std::io::Error| format!("GET {path}: {e}");
+    let mut stream = TcpStream::connect(&address).map_err(fail)?;
+    stream.set_read_timeout(Some(PATIENCE)).map_err(fail)?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .map_err(fail)?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).map_err(fail)?;
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("GET {path}: no HTTP answer: {text:?}"))?;
+    if !head.starts_with("HTTP/1.1 200") {
+        return Err(format!("GET {path}: {head} {body}"));
+    }
+    serde_json::from_str(body).map_err(|e| format!("GET {path}: {e}: {body}"))
+}
+
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .expect("a free port")
+}
+
+/// A running chromedriver, killed when dropped (the test failed or not), and the scratch
+/// folder of the browser's profile, removed then.
+struct Driver {
+    child: Child,
+    port: u16,
+    scratch: PathBuf,
+}
+
+impl Driver {
+    /// Starts chromedriver on a free port, its log in `scratch`; waits until it listens.
+    fn start(chromedriver: &Path, scratch: PathBuf) -> Result<Driver, String> {
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+        let port = free_port();
+        let log = std::fs::File::create(scratch.join("chromedriver.log"))
+            .map_err(|e| format!("chromedriver log: {e}"))?;
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().map_err(|e| e.to_string())?)
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", chromedriver.display()))?;
+        let driver = Driver {
+            child,
+            port,
+            scratch,
+        };
+        let since = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if since.elapsed() > PATIENCE {
+                return Err(format!("chromedriver does not listen on port {port}"));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(driver)
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// What `browser_game` hands the browser part.
+#[derive(Clone)]
+struct Setup {
+    name: &'static str,
+    url: String,
+    mode: &'static str,
+    max_plies: usize,
+    seed: u64,
+}
+
+/// How a game went.
+struct Report {
+    plies: usize,
+    human_plies: usize,
+    analysis_rows: usize,
+    outcome: String,
+}
+
+/// Starts chromedriver and a browser session, runs `body` in it, and ends the session however
+/// `body` went (a browser left running would outlive its driver).
+async fn in_browser<T, F>(
+    tools: &Tools,
+    setup: Setup,
+    body: fn(Client, Setup) -> F,
+) -> Result<T, String>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, String>> + Send + 'static,
+{
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "browser-{}-{}",
+        setup.name,
+        std::process::id()
+    ));
+    let driver = Driver::start(&tools.chromedriver, scratch)?;
+    let profile = driver.scratch.join("profile");
+    let mut capabilities = Capabilities::new();
+    capabilities.insert("browserName".into(), json!("chrome"));
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": tools.chromium,
+            "args": [
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1300,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    capabilities.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .map_err(|e| format!("no browser session: {e}"))?;
+    // On a task of its own, so that a panic in it still ends the session below.
+    let run = tokio::spawn(body(client.clone(), setup)).await;
+    let closed = client.close().await;
+    let answer = match run {
+        Ok(answer) => answer?,
+        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        Err(err) => return Err(format!("the game's task: {err}")),
+    };
+    closed.map_err(|e| format!("closing the browser session: {e}"))?;
+    drop(driver);
+    Ok(answer)
+}
+
+/// chromedriver's (legacy, still served) endpoint of the browser's console log; fantoccini
+/// has no command for it.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
+}
+
+/// What the page shows, as read by [`SEEN`].
+#[derive(Debug)]
+struct Seen {
+    game: Option<String>,
+    position: String,
+    moves: Vec<String>,
+    status: String,
+    error: bool,
+    banner: Option<String>,
+    rows: usize,
+}
+
+/// Reads what the page shows.
+const SEEN: &str = r##"
+    const status = document.getElementById("status");
+    const banner = document.getElementById("banner");
+    return {
+        game: document.body.dataset.game ?? null,
+        position: document.getElementById("position").textContent,
+        moves: Array.from(document.querySelectorAll("#moves li"), (li) => li.textContent),
+        status: status.textContent,
+        error: status.classList.contains("error"),
+        banner: banner.hidden ? null : banner.textContent,
+        rows: document.querySelectorAll("#analysis tbody tr").length,
+    };
+"##;
+
+/// The page of one game, and its server.
+struct Page {
+    client: Client,
+    base: String,
+}
+
+impl Page {
+    /// Loads the page of `setup`'s server; the page and the id of the game it shows.
+    async fn open(client: Client, setup: &Setup) -> Result<(Page, String), String> {
+        let page = Page {
+            client,
+            base: setup.url.clone(),
+        };
+        page.client
+            .goto(&setup.url)
+            .await
+            .map_err(|e| format!("loading {}: {e}", setup.url))?;
+        let seen = page
+            .wait_for("the page's first game", |seen| seen.game.is_some())
+            .await?;
+        let id = seen.game.expect("waited for");
+        Ok((page, id))
+    }
+
+    async fn seen(&self) -> Result<Seen, String> {
+        let value = self
+            .client
+            .execute(SEEN, Vec::new())
+            .await
+            .map_err(|e| format!("reading the page: {e}"))?;
+        let text = |key: &str| value[key].as_str().unwrap_or_default().to_string();
+        Ok(Seen {
+            game: value["game"].as_str().map(str::to_string),
+            position: text("position"),
+            moves: strings(&value["moves"]),
+            status: text("status"),
+            error: value["error"].as_bool().unwrap_or(false),
+            banner: value["banner"].as_str().map(str::to_string),
+            rows: value["rows"].as_u64().unwrap_or(0) as usize,
+        })
+    }
+
+    /// The server's game `id`.
+    fn game(&self, id: &str) -> Result<Value, String> {
+        get_json(&self.base, &format!("/api/games/{id}"))
+    }
+
+    /// Clicks the element with data-id `id` (a board cell or a panel item) as a user does: a
+    /// pointer click at its centre, which must land on it.
+    async fn click_id(&self, id: &str) -> Result<(), String> {
+        let selector = format!(
+            "[data-id=\"{}\"]",
+            id.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+        self.click(&selector).await
+    }
+
+    async fn click(&self, selector: &str) -> Result<(), String> {
+        let element = self
+            .client
+            .find(Locator::Css(selector))
+            .await
+            .map_err(|e| format!("no {selector} on the page: {e}"))?;
+        element
+            .click()
+            .await
+            .map_err(|e| format!("clicking {selector}: {e}"))
+    }
+
+    /// Chooses `mode` (`first`, `second`, `engines`, `humans`) in the `#mode` list.
+    async fn choose_mode(&self, mode: &str) -> Result<(), String> {
+        self.client
+            .find(Locator::Css("#mode"))
+            .await
+            .map_err(|e| format!("no #mode: {e}"))?
+            .select_by_value(mode)
+            .await
+            .map_err(|e| format!("choosing mode {mode}: {e}"))
+    }
+
+    /// Types `value` into the input `#id` in place of what it held.
+    async fn type_into(&self, id: &str, value: &str) -> Result<(), String> {
+        let selector = format!("#{id}");
+        let input = self
+            .client
+            .find(Locator::Css(&selector))
+            .await
+            .map_err(|e| format!("no {selector}: {e}"))?;
+        input
+            .clear()
+            .await
+            .map_err(|e| format!("clearing {selector}: {e}"))?;
+        input
+            .send_keys(value)
+            .await
+            .map_err(|e| format!("typing into {selector}: {e}"))
+    }
+
+    /// Waits until `ready` holds of what the page shows, and returns it.
+    async fn wait_for(&self, what: &str, ready: impl Fn(&Seen) -> bool) -> Result<Seen, String> {
+        let since = Instant::now();
+        loop {
+            let seen = self.seen().await?;
+            if ready(&seen) {
+                return Ok(seen);
+            }
+            if since.elapsed() > PATIENCE {
+                return Err(format!(
+                    "waited in vain for {what}; the page shows {seen:?}"
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits until game `id` is settled, the human's turn or over with no search running, and
+    /// the page shows it as the server has it (position, move list); the server's game.
+    async fn settled(&self, id: &str, human: &str) -> Result<Value, String> {
+        let since = Instant::now();
+        loop {
+            let game = self.game(id)?;
+            let seen = self.seen().await?;
+            if seen.error {
+                return Err(format!("the page shows an error: {}", seen.status));
+            }
+            let ready = game["searching"].is_null()
+                && (!game["outcome"].is_null() || game["to_move"] == human);
+            let same = seen.game.as_deref() == Some(id)
+                && seen.position == game["position"].as_str().unwrap_or_default()
+                && seen.moves == strings(&game["moves"]);
+            if ready && same {
+                return Ok(game);
+            }
+            if since.elapsed() > PATIENCE {
+                return Err(format!(
+                    "the page did not settle (the server's game is {}ready): the server has \
+                     position {} and moves {}; the page shows {seen:?}",
+                    if ready { "" } else { "not " },
+                    game["position"],
+                    game["moves"],
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+}
+
+/// The strings of a JSON array.
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| item.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Loads the page, sets the mode and a short engine time, runs and stops an analysis, and
+/// plays a whole game by clicking; checks the banner and the console; saves a screenshot.
+async fn play_in_page(client: Client, setup: Setup) -> Result<Report, String> {
+    let (page, id) = Page::open(client, &setup).await?;
+    page.type_into("time", &ENGINE_MS.to_string()).await?;
+    page.choose_mode(setup.mode).await?;
+    let human = setup.mode;
+    let mut rng = SplitMix64::new(setup.seed);
+    let mut human_plies = 0;
+    let mut analysis_rows = None;
+    let game = loop {
+        let game = page.settled(&id, human).await?;
+        if !game["outcome"].is_null() {
+            break game;
+        }
+        let played = game["moves"].as_array().map_or(0, Vec::len);
+        if played >= setup.max_plies {
+            return Err(format!(
+                "not over after {played} plies: {}",
+                game["position"]
+            ));
+        }
+        if analysis_rows.is_none() {
+            analysis_rows = Some(analyse(&page, &id).await?);
+            continue;
+        }
+        let legal = game["legal"]
+            .as_array()
+            .filter(|legal| !legal.is_empty())
+            .ok_or_else(|| format!("no legal move in a game not over: {game}"))?;
+        let choice = &legal[rng.below(legal.len())];
+        let text = choice["move"].as_str().unwrap_or_default();
+        let clicks = strings(&choice["clicks"]);
+        for click in &clicks {
+            page.click_id(click).await?;
+        }
+        // The move the clicks made reached the server, and it is the one chosen.
+        let since = Instant::now();
+        loop {
+            let now = page.game(&id)?;
+            let moves = strings(&now["moves"]);
+            if moves.len() > played {
+                if moves[played] != text {
+                    return Err(format!(
+                        "clicking {clicks:?} for {text} played {}",
+                        moves[played]
+                    ));
+                }
+                break;
+            }
+            if since.elapsed() > PATIENCE {
+                let seen = page.seen().await?;
+                return Err(format!(
+                    "clicking {clicks:?} did not play {text}; the page shows {seen:?}"
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        human_plies += 1;
+    };
+    let outcome = game["outcome"].as_str().unwrap_or_default().to_string();
+    let seen = page.seen().await?;
+    let banner = format!("Game over: {outcome}");
+    if seen.banner.as_deref() != Some(banner.as_str()) || seen.status != outcome {
+        return Err(format!(
+            "the game is over ({outcome}) but the page shows {seen:?}"
+        ));
+    }
+    let log = page
+        .client
+        .issue_cmd(BrowserLog)
+        .await
+        .map_err(|e| format!("reading the console log: {e}"))?;
+    let severe: Vec<&Value> = log
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry["level"] == "SEVERE")
+        .collect();
+    if !severe.is_empty() {
+        return Err(format!("errors in the browser's console: {severe:?}"));
+    }
+    screenshot(&page, setup.name).await?;
+    Ok(Report {
+        plies: game["moves"].as_array().map_or(0, Vec::len),
+        human_plies,
+        analysis_rows: analysis_rows.unwrap_or(0),
+        outcome,
+    })
+}
+
+/// Makes a move, clicks "New game" while the engine thinks about its reply (for seconds), and
+/// watches the page go on with the new game.
+async fn new_game_while_thinking(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, old) = Page::open(client, &setup).await?;
+    page.type_into("time", "5000").await?;
+    let game = page.settled(&old, setup.mode).await?;
+    for click in strings(&game["legal"][0]["clicks"]) {
+        page.click_id(&click).await?;
+    }
+    let since = Instant::now();
+    while page.game(&old)?["searching"] != "engine" {
+        if since.elapsed() > PATIENCE {
+            return Err("the engine did not start thinking".into());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    page.click("#new").await?;
+    let seen = page
+        .wait_for("a new game", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != old)
+        })
+        .await?;
+    let new = seen.game.expect("waited for");
+    let since = Instant::now();
+    while since.elapsed() < Duration::from_millis(1500) {
+        let seen = page.seen().await?;
+        if seen.game.as_ref() != Some(&new) || seen.error || !seen.moves.is_empty() {
+            return Err(format!(
+                "after New game while the engine thought, the page shows {seen:?} (the new \
+                 game is {new}, the old one {old})"
+            ));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    page.settled(&new, setup.mode).await?;
+    Ok(())
+}
+
+/// Sets up a position with a win in one, analyses it, and plays the winning move.
+async fn analysis_ending_at_once(client: Client, setup: Setup) -> Result<(), String> {
+    // Red's master faces blue's one step ahead and red holds the crane (one step forward).
+    const WIN_IN_ONE: &str = "b4/5/2B2/2R2/4r r monkey,crane tiger,crab dragon";
+    let (page, old) = Page::open(client, &setup).await?;
+    page.choose_mode(setup.mode).await?;
+    page.type_into("record", WIN_IN_ONE).await?;
+    page.click("#load").await?;
+    let seen = page
+        .wait_for("the position set up", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != old)
+        })
+        .await?;
+    let id = seen.game.expect("waited for");
+    // Again and again: the page's two reads of the game (after starting the analysis, and on
+    // its `done` event) may come in either order.
+    let mut status = String::new();
+    for round in 0..10 {
+        page.click("#analyze").await?;
+        status = page
+            .wait_for("the analysis to end", |seen| {
+                seen.rows > 0 && seen.status.starts_with("analysis done")
+            })
+            .await
+            .map_err(|e| format!("analysis {round}: {e}"))?
+            .status;
+    }
+    // "analysis done: best <move>, win in 1 for red, depth 1": play the best move.
+    let best = status
+        .strip_prefix("analysis done: best ")
+        .and_then(|rest| rest.split(',').next())
+        .ok_or_else(|| format!("no best move in {status:?}"))?;
+    let game = page.settled(&id, "first").await?;
+    let legal = game["legal"].as_array().cloned().unwrap_or_default();
+    let win = legal
+        .iter()
+        .find(|m| m["move"] == best)
+        .ok_or_else(|| format!("the best move {best} is not in {legal:?}"))?;
+    for click in strings(&win["clicks"]) {
+        page.click_id(&click).await?;
+    }
+    page.wait_for("red's win", |seen| {
+        seen.banner.as_deref() == Some("Game over: red won")
+    })
+    .await?;
+    Ok(())
+}
+
+/// Runs an analysis from the page (`#analysis-time`, Analyse), waits for its first streamed
+/// iteration in the table, stops it and waits until the page says it is done; the rows seen.
+async fn analyse(page: &Page, id: &str) -> Result<usize, String> {
+    page.type_into("analysis-time", &ANALYSIS_MS.to_string())
+        .await?;
+    page.click("#analyze").await?;
+    let seen = page
+        .wait_for("an analysis row", |seen| seen.rows > 0)
+        .await?;
+    page.click("#stop").await?;
+    page.wait_for("the analysis to end", |seen| {
+        seen.status.starts_with("analysis done")
+    })
+    .await?;
+    if !page.game(id)?["searching"].is_null() {
+        return Err("the analysis still runs after it was stopped".into());
+    }
+    Ok(seen.rows)
+}
+
+/// Saves a screenshot of the page as `<target>/browser-screenshots/<name>.png`, and as
+/// `docs/images/<name>.png` when `PLIES_UPDATE_SCREENSHOTS=1`.
+async fn screenshot(page: &Page, name: &str) -> Result<(), String> {
+    // The whole page (the panels below the board included) in one picture: a window as tall
+    // as the page (the board's height follows the window's, so twice).
+    for _ in 0..2 {
+        let height = page
+            .client
+            .execute(
+                "return document.documentElement.scrollHeight \
+                     + window.outerHeight - window.innerHeight;",
+                Vec::new(),
+            )
+            .await
+            .map_err(|e| format!("the page's height: {e}"))?
+            .as_u64()
+            .map_or(1000, |h| h.clamp(600, 2400));
+        page.client
+            .set_window_size(1300, u32::try_from(height).unwrap_or(1000))
+            .await
+            .map_err(|e| format!("resizing the window: {e}"))?;
+    }
+    let png = page
+        .client
+        .screenshot()
+        .await
+        .map_err(|e| format!("screenshot: {e}"))?;
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target folder")
+        .join("browser-screenshots");
+    let mut folders = vec![target];
+    if std::env::var("PLIES_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+        folders.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images"));
+    }
+    for folder in folders {
+        std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let file = folder.join(format!("{name}.png"));
+        std::fs::write(&file, &png).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    Ok(())
+}
