@@ -94,7 +94,7 @@ async fn play_one(
     let mut game = post(format!("{base}/api/games"), json!({})).await?;
     let id = game["id"].as_str().ok_or("no id")?.to_string();
     // Half the clients let the engine open.
-    let human = if client_no % 2 == 0 {
+    let human = if client_no.is_multiple_of(2) {
         "first"
     } else {
         "second"
