@@ -75,4 +75,7 @@ pub mod testing;
 // The game vocabulary (rules, evaluation, text) lives at the root: one path per item.
 pub use eval::{Evaluator, Score, Tunable};
 pub use game::{Game, GameHistory, MoveBounds, MoveClass, Outcome, Side};
-pub use notation::{EXCERPT_CHARS, Notation, NotationError, excerpt};
+pub use notation::{
+    EXCERPT_CHARS, Notation, NotationError, PLAIN_RECORD, RecordFormat, excerpt, read_plain_record,
+    write_plain_record,
+};

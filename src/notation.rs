@@ -1,10 +1,14 @@
-//! Text for moves and positions: the [`Notation`] trait and its error type.
+//! Text for moves and positions: the [`Notation`] trait and its error type, and game records
+//! (a start position and the moves played from it) in the game's own record format or the
+//! plain one every game has ([`write_plain_record`], [`read_plain_record`]).
 //!
 //! Key invariants every game's notation keeps (checked by the conformance suite):
 //! `parse_move(format_move(m)) == m` for every legal move and
 //! `parse_position(format_position(p))` is the same position (same hash, same moves);
 //! parsing is case-insensitive where the game's notation allows it, and bad text gives a
-//! [`NotationError`] naming the offending token, never a panic.
+//! [`NotationError`] naming the offending token, never a panic. A record written by
+//! [`Notation::write_record`] is read back by [`Notation::read_record`] as the same start
+//! position and moves.
 
 use std::fmt;
 
@@ -72,18 +76,28 @@ pub trait Notation: Game {
     /// Writes a legal move of this position.
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// Plays a whitespace-separated list of moves from this position, naming the first one that
-    /// does not parse or is illegal.
-    fn play_line(&self, line: &str) -> Result<Self, NotationError> {
+    /// Reads a whitespace-separated list of moves played from this position (move numbers such
+    /// as `12.` are skipped), naming the first one that does not parse or is illegal.
+    fn parse_line(&self, line: &str) -> Result<Vec<Self::Move>, NotationError> {
         let mut state = self.clone();
+        let mut moves = Vec::new();
         for (number, text) in split_moves(self, line).into_iter().enumerate() {
             let mv = state.parse_move(&text).map_err(|e| NotationError {
                 token: e.token,
                 reason: format!("move {} ('{}'): {}", number + 1, text, e.reason),
             })?;
             state = state.play(mv);
+            moves.push(mv);
         }
-        Ok(state)
+        Ok(moves)
+    }
+
+    /// Plays a whitespace-separated list of moves from this position ([`Notation::parse_line`]).
+    fn play_line(&self, line: &str) -> Result<Self, NotationError> {
+        let moves = self.parse_line(line)?;
+        Ok(moves
+            .into_iter()
+            .fold(self.clone(), |state, mv| state.play(mv)))
     }
 
     /// How many whitespace-separated words one move takes in this game's notation (Onitama:
@@ -108,6 +122,26 @@ pub trait Notation: Game {
         self.format_position()
     }
 
+    /// The format of this game's records ([`Notation::write_record`]); the default is
+    /// [`PLAIN_RECORD`].
+    fn record_format() -> RecordFormat {
+        PLAIN_RECORD
+    }
+
+    /// Writes a game played from this position, `moves` legal in turn, in the game's record
+    /// format. The default is the plain format of [`write_plain_record`].
+    fn write_record(&self, moves: &[Self::Move]) -> String {
+        write_plain_record(self, moves)
+    }
+
+    /// Reads a record written by [`Notation::write_record`] (or by the tools whose format it
+    /// is): the start position and the moves, each checked for legality in turn. The default
+    /// reads the plain format ([`read_plain_record`]); games with a format of their own read
+    /// the plain one too.
+    fn read_record(text: &str) -> Result<(Self, Vec<Self::Move>), NotationError> {
+        read_plain_record(text)
+    }
+
     /// Writes a sequence of moves played from this position, separated by spaces.
     fn format_line(&self, moves: &[Self::Move]) -> String {
         let mut state = self.clone();
@@ -120,8 +154,103 @@ pub trait Notation: Game {
     }
 }
 
+/// A game record format: its name for people and its file name extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RecordFormat {
+    /// What people call it (`OpenTafl game record`).
+    pub name: &'static str,
+    /// The extension of its files, without the dot (`otg`).
+    pub extension: &'static str,
+}
+
+/// The plain record format every game reads and writes ([`write_plain_record`]).
+pub const PLAIN_RECORD: RecordFormat = RecordFormat {
+    name: "plies record",
+    extension: "txt",
+};
+
+/// Writes a game in the plain record format: the line `position <position text>`, then one
+/// move per line in the game's notation.
+#[must_use]
+pub fn write_plain_record<G: Notation>(start: &G, moves: &[G::Move]) -> String {
+    let mut text = format!("position {}\n", start.format_position());
+    let mut state = start.clone();
+    for &mv in moves {
+        text += &state.format_move(mv);
+        text.push('\n');
+        state = state.play(mv);
+    }
+    text
+}
+
+/// Reads a game in the plain record format, leniently: blank lines and lines starting with
+/// `#` are skipped; the first line is the start position, after `position ` or bare (when it
+/// reads as a position); without one the game starts at [`Notation::start_position`]. Every
+/// other line holds one move or a line of moves (as [`Notation::play_line`] reads them; move
+/// numbers such as `12.` are skipped). Errors name the line.
+pub fn read_plain_record<G: Notation>(text: &str) -> Result<(G, Vec<G::Move>), NotationError> {
+    let on_line = |number: usize, e: NotationError| NotationError {
+        token: e.token,
+        reason: format!("line {number}: {}", e.reason),
+    };
+    let mut start: Option<G> = None;
+    let mut state: Option<G> = None;
+    let mut moves = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let number = index + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if state.is_none() {
+            let position = match line.strip_prefix("position ") {
+                Some(rest) => Some(G::parse_position(rest).map_err(|e| on_line(number, e))?),
+                None => G::parse_position(line).ok(),
+            };
+            let is_position = position.is_some();
+            let first = position.unwrap_or_else(G::start_position);
+            start = Some(first.clone());
+            state = Some(first);
+            if is_position {
+                continue;
+            }
+        }
+        let Some(current) = state.as_mut() else {
+            continue;
+        };
+        for mv in line_moves(current, line).map_err(|e| on_line(number, e))? {
+            *current = current.play(mv);
+            moves.push(mv);
+        }
+    }
+    Ok((start.unwrap_or_else(G::start_position), moves))
+}
+
+/// The moves of one line of a plain record, played from `state`: the whole line as one move,
+/// or else a line of moves ([`Notation::parse_line`]).
+fn line_moves<G: Notation>(state: &G, line: &str) -> Result<Vec<G::Move>, NotationError> {
+    match state.parse_move(line) {
+        Ok(mv) => Ok(vec![mv]),
+        // One move's worth of words: its own error says most.
+        Err(e) if line.split_whitespace().count() <= state.words_per_move() => Err(e),
+        Err(_) => state.parse_line(line),
+    }
+}
+
+/// `12.` (a move number in a record).
+fn is_move_number(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn split_moves<G: Notation>(state: &G, line: &str) -> Vec<String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .filter(|w| !is_move_number(w))
+        .collect();
     let per = state.words_per_move().max(1);
     words.chunks(per).map(|chunk| chunk.join(" ")).collect()
 }
+
+#[cfg(test)]
+mod tests;

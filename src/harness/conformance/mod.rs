@@ -8,6 +8,9 @@
 //! indices are below a bound that stays constant along the game and are distinct; moves and
 //! positions survive a round trip through their text, upper-cased move text included; malformed
 //! text is rejected with an error, and no text (truncated, garbled) makes the parser panic.
+//! After each game (cut after a move that ends it by repetition, as a record would be), its
+//! record in the game's format and in the plain one reads back as the same start and moves,
+//! and no truncated record makes the reader panic.
 //!
 //! Key invariant: [`check_conformance`] is deterministic in its seed, and the first broken
 //! invariant is reported with the position in notation and the move at fault.
@@ -19,9 +22,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use ahash::AHashMap;
 
-use crate::game::{Game, MoveClass, Outcome};
+use crate::game::{Game, GameHistory, MoveClass, Outcome};
 use crate::harness::random::random_game;
-use crate::notation::Notation;
+use crate::notation::{Notation, read_plain_record, write_plain_record};
 use crate::rng::SplitMix64;
 
 /// Which invariant a [`ConformanceFailure`] broke.
@@ -60,6 +63,9 @@ pub enum Check {
     QuietMoves,
     /// `move_from_index` answered with a move that is not the legal move of that index.
     MoveFromIndex,
+    /// A game's record (`write_record` or the plain format) does not read back as its start
+    /// and moves.
+    RecordRoundTrip,
 }
 
 /// The first broken invariant: which check, where, and with which move.
@@ -141,6 +147,7 @@ pub fn check_conformance<G: Notation>(
             let positions = random_game(start, &mut rng, max_plies);
             report.games += 1;
             let mut line = Vec::new();
+            let mut played = Vec::new();
             for (ply, state) in positions.iter().enumerate() {
                 checker.context = Context {
                     line: format!("[{}] from {start_text}", line.join(" ")),
@@ -168,12 +175,14 @@ pub fn check_conformance<G: Notation>(
                     if let Some(&mv) = legal.iter().find(|&&m| state.play(m).hash() == next.hash())
                     {
                         line.push(state.format_move(mv));
+                        played.push(mv);
                     }
                 }
             }
             if positions.last().is_some_and(|p| p.outcome().is_some()) {
                 report.finished_games += 1;
             }
+            checker.check_record(start, &played, game_number == 0)?;
         }
     }
     Ok(report)
@@ -423,6 +432,70 @@ impl<G: Notation> Checker<G> {
             }
         }
         self.check_position_text(state, moves, fuzz)
+    }
+
+    /// The record of `moves` from `start` (cut where a repetition ends the game) in the game's
+    /// format and in the plain one reads back as `start` and those moves; with `fuzz`, no
+    /// truncation of the game's record makes the reader panic.
+    fn check_record(
+        &self,
+        start: &G,
+        moves: &[G::Move],
+        fuzz: bool,
+    ) -> Result<(), ConformanceFailure> {
+        let mut history = GameHistory::new(start);
+        let mut state = start.clone();
+        let mut length = moves.len();
+        for (ply, &mv) in moves.iter().enumerate() {
+            let mover = state.side_to_move();
+            state = state.play(mv);
+            if history.play(mover, &state).is_some() {
+                length = ply + 1;
+                break;
+            }
+        }
+        let moves = &moves[..length];
+        let panic = |e: String| self.fail(Check::Panic, start, None, e);
+        let own = no_panic("write_record", || start.write_record(moves)).map_err(panic)?;
+        let plain =
+            no_panic("write_plain_record", || write_plain_record(start, moves)).map_err(panic)?;
+        for (format, text) in [("game's", &own), ("plain", &plain)] {
+            let read = if format == "plain" {
+                no_panic("read_plain_record", || read_plain_record::<G>(text))
+            } else {
+                no_panic("read_record", || G::read_record(text))
+            }
+            .map_err(panic)?;
+            let detail = match read {
+                Ok((back, read_moves)) if back.hash() == start.hash() && read_moves == moves => {
+                    continue;
+                }
+                Ok((back, read_moves)) => format!(
+                    "the {format} record reads as {} moves from '{}', not {} from the start",
+                    read_moves.len(),
+                    back.format_position(),
+                    moves.len()
+                ),
+                Err(e) => format!("the {format} record is rejected: {e}"),
+            };
+            return Err(self.fail(
+                Check::RecordRoundTrip,
+                start,
+                None,
+                format!("{detail}; the record:\n{text}"),
+            ));
+        }
+        if fuzz {
+            // Cut at every line end, and one byte before it (inside the line's last word).
+            let ends = own.match_indices('\n').map(|(i, _)| i);
+            let cuts = ends.flat_map(|i| [i, i.saturating_sub(1)]);
+            for end in cuts.filter(|&i| own.is_char_boundary(i)) {
+                let prefix = &own[..end];
+                let _ = no_panic("read_record", || G::read_record(prefix))
+                    .map_err(|e| panic(format!("{e} on a record cut after {end} bytes")))?;
+            }
+        }
+        Ok(())
     }
 
     fn check_position_text(
