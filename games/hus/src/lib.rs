@@ -36,6 +36,8 @@
 //! - Position: `<player 0's 32 pits> <player 1's 32 pits> <side to move 0|1> <round>`, the pits
 //!   comma-separated from index 0, e.g. the start is
 //!   `2,2,…,2,0,0,0,0,0,0,0,0 2,2,…,0 0 0` (see [`Hus::start`]).
+//! - Game records ([`plies::Notation::write_record`]): the COMP 424 server's logs, one
+//!   `PIT <player> <pit>` line per move after `START` lines, ending `GAMEOVER WINNER <id>`.
 //!
 //! Key invariant: both sides together always hold 96 seeds, and `hash == hash_from_scratch()`.
 #![forbid(unsafe_code)]
@@ -43,6 +45,7 @@
 
 mod eval;
 mod lcg;
+mod log;
 mod notation;
 mod state;
 mod view;

@@ -1,11 +1,15 @@
 //! Hus text: a move is its pit index (`0`..`31`); a position is
-//! `<player 0's 32 pits> <player 1's 32 pits> <side 0|1> <round>`, pits comma-separated.
+//! `<player 0's 32 pits> <player 1's 32 pits> <side 0|1> <round>`, pits comma-separated; game
+//! records are the course server's logs (`crate::log`).
 //!
 //! Key invariant: `parse_position(format_position(p)) == p` and `parse_move(format_move(m)) == m`;
 //! bad text gives an error naming the token.
 
-use plies::{Game, Notation, NotationError, Side};
+use plies::{
+    Game, Notation, NotationError, RecordFormat, Side, read_plain_record, write_plain_record,
+};
 
+use crate::log::{is_log, read_log, write_log};
 use crate::state::{Hus, PITS, Pit};
 
 fn parse_row(token: &str, who: &str) -> Result<[u8; PITS], NotationError> {
@@ -115,6 +119,33 @@ impl Notation for Hus {
 
     fn format_move(&self, mv: Pit) -> String {
         mv.0.to_string()
+    }
+
+    /// The COMP 424 game server's logs (`logs/gameNNNNN.log`): `PIT <player> <pit>` lines.
+    fn record_format() -> RecordFormat {
+        RecordFormat {
+            name: "COMP 424 server log",
+            extension: "log",
+        }
+    }
+
+    /// A server log for a game from the start; from any other position (a log cannot say
+    /// where it starts) the plain format.
+    fn write_record(&self, moves: &[Pit]) -> String {
+        if self.format_position() == Hus::start().format_position() {
+            write_log(moves)
+        } else {
+            write_plain_record(self, moves)
+        }
+    }
+
+    /// A server log, or the plain format.
+    fn read_record(text: &str) -> Result<(Hus, Vec<Pit>), NotationError> {
+        if is_log(text) {
+            Ok((Hus::start(), read_log(text)?))
+        } else {
+            read_plain_record(text)
+        }
     }
 
     /// Four rows of 16 pits as the players face each other, player 1 on top; above and below

@@ -13,9 +13,10 @@
 //! position always carries its rules. Key invariant: `parse_position(format_position(p))` has
 //! the same rules, board, side and outcome.
 
-use plies::{Game, Notation, NotationError, Outcome, Side};
+use plies::{Game, Notation, NotationError, Outcome, RecordFormat, Side, read_plain_record};
 
 use crate::board::{Board, Piece, parse_square, square_name};
+use crate::record::GameRecord;
 use crate::rules::{Rules, intern};
 use crate::state::{Tafl, TaflMove};
 use crate::variants::{start_of, variant};
@@ -289,6 +290,43 @@ impl Notation for Tafl {
 
     fn display_board(&self) -> String {
         self.picture()
+    }
+
+    /// OpenTafl's game records (.otg): tags, the rules string with the start position, then
+    /// numbered turns of full OTN moves ([`GameRecord::to_otg`]).
+    fn record_format() -> RecordFormat {
+        RecordFormat {
+            name: "OpenTafl game record",
+            extension: "otg",
+        }
+    }
+
+    fn write_record(&self, moves: &[TaflMove]) -> String {
+        let mut record = GameRecord::new(*self);
+        for &mv in moves {
+            record.play(mv);
+        }
+        record.to_otg(&[])
+    }
+
+    /// An .otg record, or the plain format (its first line `position ...`).
+    fn read_record(text: &str) -> Result<(Tafl, Vec<TaflMove>), NotationError> {
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['));
+        if first.is_some_and(|l| l.starts_with("position ")) {
+            return read_plain_record(text);
+        }
+        let record = GameRecord::from_otg(text).map_err(|e| NotationError {
+            reason: if e.ply == 0 {
+                format!("rules string: {}", e.error.reason)
+            } else {
+                format!("ply {}: {}", e.ply, e.error.reason)
+            },
+            token: e.error.token,
+        })?;
+        Ok((*record.start(), record.moves().to_vec()))
     }
 }
 

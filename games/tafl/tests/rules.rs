@@ -378,3 +378,28 @@ fn otg_round_trip() {
     assert_eq!(back.moves(), rec.moves());
     assert_eq!(back.current().hash(), rec.current().hash());
 }
+
+/// The game's record format is OpenTafl's .otg: written with the rules string and full OTN
+/// moves, read back; plain records (`position ...`) are read too; errors name the ply.
+#[test]
+fn records_are_otg() {
+    assert_eq!(Tafl::record_format().extension, "otg");
+    let start = Tafl::parse_position("brandub").unwrap();
+    let moves = start.parse_line("d7-c7 d5-c5 a4-a5 c5-c6").unwrap();
+    let same = |(back, back_moves): (Tafl, Vec<_>)| {
+        assert_eq!(back.format_position(), start.format_position());
+        assert_eq!(back.hash(), start.hash());
+        assert_eq!(back_moves, moves);
+    };
+    let text = start.write_record(&moves);
+    assert!(
+        text.ends_with("\n1. d7-c7 d5-c5\n2. a4-a5 c5-c6\n"),
+        "{text}"
+    );
+    same(Tafl::read_record(&text).unwrap());
+    same(Tafl::read_record(&plies::write_plain_record(&start, &moves)).unwrap());
+    let error = Tafl::read_record(&text.replace("c5-c6", "c5-c2")).unwrap_err();
+    assert!(error.reason.starts_with("ply 4:"), "{error}");
+    let error = Tafl::read_record("[event:x]\nnot a rules string\n1. d7-c7\n").unwrap_err();
+    assert!(error.reason.starts_with("rules string:"), "{error}");
+}

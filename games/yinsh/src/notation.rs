@@ -14,10 +14,13 @@
 //!
 //! Key invariant: `parse_position(format_position(p)) == p`; errors name the offending token.
 
-use plies::{Game, Notation, NotationError, Side};
+use plies::{
+    Game, Notation, NotationError, RecordFormat, Side, read_plain_record, write_plain_record,
+};
 
 use crate::board::{CELLS, COLUMNS, cell_at, cell_name, column_range, parse_cell, step};
 use crate::rows::EMPTY;
+use crate::sgf::{read_sgf, write_sgf};
 use crate::state::{Move, Phase, Yinsh};
 
 const SYMBOLS: [char; 5] = ['.', 'W', 'B', 'w', 'b'];
@@ -249,6 +252,33 @@ impl Notation for Yinsh {
             }
             Move::RemoveRing(c) => format!("x{}", cell_name(usize::from(c))),
             Move::Pass => "pass".to_string(),
+        }
+    }
+
+    /// boardspace.net's SGF records (`GM[24]`), as [`read_sgf`] reads them.
+    fn record_format() -> RecordFormat {
+        RecordFormat {
+            name: "boardspace SGF",
+            extension: "sgf",
+        }
+    }
+
+    /// SGF for a game from the empty board; from any other position (SGF records always
+    /// start empty) the plain format.
+    fn write_record(&self, moves: &[Move]) -> String {
+        if self.format_position() == Yinsh::start_position().format_position() {
+            write_sgf(moves)
+        } else {
+            write_plain_record(self, moves)
+        }
+    }
+
+    /// SGF (text with `GM[`), or the plain format.
+    fn read_record(text: &str) -> Result<(Yinsh, Vec<Move>), NotationError> {
+        if text.contains("GM[") {
+            Ok((Yinsh::start_position(), read_sgf(text)?.moves))
+        } else {
+            read_plain_record(text)
         }
     }
 

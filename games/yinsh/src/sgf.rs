@@ -1,4 +1,4 @@
-//! Reading boardspace.net Yinsh records (SGF with `GM[24]`).
+//! Reading and writing boardspace.net Yinsh records (SGF with `GM[24]`).
 //!
 //! Each move node is `; P0[<seq> <command>]` or `; P1[...]` (P0 is White). Commands read here:
 //! `place wr G 11` / `place br …` (ring placement), `place w K 8` followed by `drop board K 9`
@@ -8,10 +8,13 @@
 //! skipped; `Resign` ends the record. Real records (`tests/boardspace_records.rs`) replay to
 //! their recorded result.
 //!
+//! [`write_sgf`] writes the same commands (ring moves as `move`, each player's turn closed by
+//! `Done`), so `read_sgf(&write_sgf(moves))` gives `moves` back.
+//!
 //! Key invariant: every decision read is checked for legality in the position reached; the
 //! first bad or illegal command gives an error naming it.
 
-use plies::{Game, Notation, NotationError};
+use plies::{Game, Notation, NotationError, Side};
 
 use crate::state::{Move, Yinsh};
 
@@ -119,4 +122,49 @@ pub fn read_sgf(text: &str) -> Result<SgfGame, NotationError> {
         position,
         resigned,
     })
+}
+
+/// `g11` as boardspace writes a point: `G 11`.
+fn spaced(cell: &str) -> String {
+    let (letter, number) = cell.split_at(1);
+    format!("{} {number}", letter.to_ascii_uppercase())
+}
+
+/// Writes a game from the empty board (normal rules) as a boardspace record: White is `P0`,
+/// every decision a node numbered in order, a `Done` node where the turn passes to the other
+/// player (or the game ends).
+#[must_use]
+pub fn write_sgf(moves: &[Move]) -> String {
+    let mut text = String::from("(;\nGM[24]VV[2]\nSU[Yinsh]\n; P0[0 Start White]\n");
+    let mut state = Yinsh::start_position();
+    let mut number = 1;
+    for &mv in moves {
+        let side = state.side_to_move();
+        let (player, colour) = match side {
+            Side::First => ("P0", 'w'),
+            Side::Second => ("P1", 'b'),
+        };
+        let written = state.format_move(mv);
+        let cells: Vec<String> = written
+            .trim_start_matches('x')
+            .split('-')
+            .map(spaced)
+            .collect();
+        let command = match mv {
+            Move::Place(_) => format!("place {colour}r {}", cells[0]),
+            Move::Ring(..) => format!("move {} {}", cells[0], cells[1]),
+            Move::Row(..) => format!("remove {colour} {} {}", cells[0], cells[1]),
+            Move::RemoveRing(_) => format!("remove {colour}r {}", cells[0]),
+            Move::Pass => "pass".to_string(),
+        };
+        text += &format!("; {player}[{number} {command}]\n");
+        number += 1;
+        state = state.play(mv);
+        if state.outcome().is_some() || state.side_to_move() != side {
+            text += &format!("; {player}[{number} Done ]\n");
+            number += 1;
+        }
+    }
+    text.push_str(")\n");
+    text
 }

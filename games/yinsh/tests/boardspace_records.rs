@@ -5,8 +5,8 @@
 //! Key invariant: the expected results come from the records themselves (their `RE` property
 //! and player ids, read here by this test), never from the crate.
 
-use plies::{Game, Outcome, Side};
-use plies_yinsh::{Phase, read_sgf};
+use plies::{Game, Notation, Outcome, Side};
+use plies_yinsh::{Phase, Yinsh, read_sgf};
 
 /// The records, with their file names.
 const RECORDS: [(&str, &str); 5] = [
@@ -111,4 +111,26 @@ fn every_record_replays_to_its_recorded_result() {
             assert!(end.removed(winner.opponent()) < 3, "{name}");
         }
     }
+}
+
+/// Each real record, written again by the crate ([`Notation::write_record`], boardspace SGF),
+/// reads back as the same decisions, one node each beside the `Start` and `Done` nodes.
+#[test]
+fn real_records_written_again_read_back() {
+    for (name, text) in RECORDS {
+        let (start, moves) = Yinsh::read_record(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = start.write_record(&moves);
+        assert!(written.starts_with("(;\nGM[24]"), "{name}: {written}");
+        let (again, moves_again) = Yinsh::read_record(&written).unwrap();
+        assert_eq!(again, start, "{name}");
+        assert_eq!(moves_again, moves, "{name}");
+        let decisions = written
+            .lines()
+            .filter(|l| l.starts_with("; P") && !l.contains(" Done ") && !l.contains(" Start "))
+            .count();
+        assert_eq!(decisions, moves.len(), "{name}");
+        // P0 (White) places the first ring, as in the record.
+        assert!(written.contains("; P0[1 place wr "), "{name}: {written}");
+    }
+    assert_eq!(Yinsh::record_format().extension, "sgf");
 }

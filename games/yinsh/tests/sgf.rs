@@ -101,3 +101,27 @@ fn a_whole_game_with_removals_reads_back() {
     assert_eq!(game.moves.len(), GAME.split_whitespace().count());
     assert!(game.position.outcome().is_some());
 }
+
+/// `write_sgf` writes robot ring moves, `Done` where the turn passes, and reads back; a game
+/// from any position but the empty board is written in the plain format instead.
+#[test]
+fn written_records_read_back() {
+    let start = plies_yinsh::Yinsh::start_position();
+    let moves = start
+        .parse_line("g2 c6 f2 d4 e1 e4 h3 a4 d1 f6 g2-g5 c6-c7")
+        .unwrap();
+    let text = plies_yinsh::write_sgf(&moves);
+    assert!(
+        text.contains("; P0[1 place wr G 2]\n; P0[2 Done ]\n; P1[3 place br C 6]"),
+        "{text}"
+    );
+    assert!(text.contains("move G 2 G 5]"), "{text}");
+    assert_eq!(read_sgf(&text).unwrap().moves, moves);
+    assert_eq!(start.write_record(&moves), text);
+    let placed = start.play_line("g2 c6 f2 d4 e1 e4 h3 a4 d1 f6").unwrap();
+    let later = placed.parse_line("g2-g5 c6-c7").unwrap();
+    let plain = placed.write_record(&later);
+    assert!(plain.starts_with("position "), "{plain}");
+    let (back, back_moves) = plies_yinsh::Yinsh::read_record(&plain).unwrap();
+    assert_eq!((back, back_moves), (placed, later));
+}
