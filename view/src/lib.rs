@@ -284,6 +284,38 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
     Ok(checked)
 }
 
+/// The move a click path makes, following it as the page does: each click must keep some
+/// legal move's path possible, and the whole path must be exactly one move's.
+///
+/// # Errors
+/// A click leads nowhere, or the path ends before a move is complete.
+pub fn move_of_clicks<G: View>(state: &G, path: &[String]) -> Result<G::Move, ViewError> {
+    let mut moves = Vec::new();
+    state.generate_moves(&mut moves);
+    let paths: Vec<(G::Move, Vec<String>)> =
+        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
+    for k in 1..=path.len() {
+        if !paths.iter().any(|(_, p)| p.starts_with(&path[..k])) {
+            return Err(ViewError(format!(
+                "{}: click {k} of {path:?} leads nowhere",
+                state.format_position()
+            )));
+        }
+    }
+    let mut done = paths.iter().filter(|(_, p)| p == path).map(|&(mv, _)| mv);
+    match (done.next(), done.next()) {
+        (Some(mv), None) => Ok(mv),
+        (None, _) => Err(ViewError(format!(
+            "{}: {path:?} is not a whole move",
+            state.format_position()
+        ))),
+        (Some(_), Some(_)) => Err(ViewError(format!(
+            "{}: {path:?} is the path of two moves",
+            state.format_position()
+        ))),
+    }
+}
+
 #[cfg(any(test, feature = "testing"))]
 mod testing {
     //! The toy games of [`plies::testing`] with the default view.

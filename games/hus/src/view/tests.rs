@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use plies::harness::{random_playout_positions, random_playout_positions_with_finished};
 use plies::{Game, Notation, Side};
-use plies_view::{Cell, Picture, View, check_view};
+use plies_view::{Cell, Picture, View, check_view, move_of_clicks};
 
 use crate::state::{Hus, PITS};
 
@@ -18,29 +18,6 @@ fn positions() -> Vec<Hus> {
     let mut out = random_playout_positions(&start, 1, 300, 300);
     out.extend(random_playout_positions_with_finished(&start, 2, 40, 400));
     out
-}
-
-/// The move the page ends on after clicking `path`, following it as the page does: each click
-/// must keep some move possible, and the full path must name exactly one move.
-fn follow<G: View>(state: &G, path: &[String]) -> G::Move {
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    let paths: Vec<(G::Move, Vec<String>)> =
-        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
-    for k in 1..=path.len() {
-        assert!(
-            paths.iter().any(|(_, p)| p.starts_with(&path[..k])),
-            "{}: click {k} of {path:?} leads nowhere",
-            state.format_position()
-        );
-    }
-    let done: Vec<G::Move> = paths
-        .iter()
-        .filter(|(_, p)| p == path)
-        .map(|&(mv, _)| mv)
-        .collect();
-    assert_eq!(done.len(), 1, "{}: {path:?}", state.format_position());
-    done[0]
 }
 
 fn cells(picture: &Picture) -> HashMap<&str, &Cell> {
@@ -65,7 +42,7 @@ fn click_paths_are_the_movers_pit_and_lead_to_the_move() {
         state.generate_moves(&mut moves);
         for mv in moves {
             let path = state.clicks(mv);
-            assert_eq!(follow(&state, &path), mv);
+            assert_eq!(move_of_clicks(&state, &path).unwrap(), mv);
             let [click] = &path[..] else {
                 panic!("one click, not {path:?}");
             };

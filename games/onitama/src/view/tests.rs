@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use plies::harness::{random_playout_positions, random_playout_positions_with_finished};
 use plies::{Game, Notation, Side};
-use plies_view::{Picture, View, check_view};
+use plies_view::{Picture, View, check_view, move_of_clicks};
 
 use crate::state::Onitama;
 
@@ -35,29 +35,6 @@ fn positions() -> Vec<Onitama> {
     out
 }
 
-/// The move the page ends on after clicking `path`, following it as the page does: each click
-/// must keep some move possible, and the full path must name exactly one move.
-fn follow<G: View>(state: &G, path: &[String]) -> G::Move {
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    let paths: Vec<(G::Move, Vec<String>)> =
-        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
-    for k in 1..=path.len() {
-        assert!(
-            paths.iter().any(|(_, p)| p.starts_with(&path[..k])),
-            "{}: click {k} of {path:?} leads nowhere",
-            state.format_position()
-        );
-    }
-    let done: Vec<G::Move> = paths
-        .iter()
-        .filter(|(_, p)| p == path)
-        .map(|&(mv, _)| mv)
-        .collect();
-    assert_eq!(done.len(), 1, "{}: {path:?}", state.format_position());
-    done[0]
-}
-
 fn ids(picture: &Picture) -> HashSet<String> {
     let cells = picture.cells.iter().map(|c| c.id.clone());
     let items = picture
@@ -82,7 +59,7 @@ fn click_paths_spell_the_move_and_lead_to_it() {
         state.generate_moves(&mut moves);
         for mv in moves {
             let path = state.clicks(mv);
-            assert_eq!(follow(&state, &path), mv);
+            assert_eq!(move_of_clicks(&state, &path).unwrap(), mv);
             let card = path[0].strip_prefix("card:").expect("a card first");
             let text = match &path[1..] {
                 [pass] if pass == "pass" => {

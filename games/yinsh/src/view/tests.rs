@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use plies::harness::{random_playout_positions, random_playout_positions_with_finished};
 use plies::{Game, Notation, Side};
-use plies_view::{Picture, Shape, View, check_view};
+use plies_view::{Picture, Shape, View, check_view, move_of_clicks};
 
 use crate::board::{CELLS, cell_name, parse_cell, step};
 use crate::state::{Move, Phase, Yinsh};
@@ -32,29 +32,6 @@ fn positions() -> Vec<Yinsh> {
     }
     out.push(Yinsh::parse_position(PASSING).unwrap());
     out
-}
-
-/// The move the page ends on after clicking `path`, following it as the page does: each click
-/// must keep some move possible, and the full path must name exactly one move.
-fn follow<G: View>(state: &G, path: &[String]) -> G::Move {
-    let mut moves = Vec::new();
-    state.generate_moves(&mut moves);
-    let paths: Vec<(G::Move, Vec<String>)> =
-        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
-    for k in 1..=path.len() {
-        assert!(
-            paths.iter().any(|(_, p)| p.starts_with(&path[..k])),
-            "{}: click {k} of {path:?} leads nowhere",
-            state.format_position()
-        );
-    }
-    let done: Vec<G::Move> = paths
-        .iter()
-        .filter(|(_, p)| p == path)
-        .map(|&(mv, _)| mv)
-        .collect();
-    assert_eq!(done.len(), 1, "{}: {path:?}", state.format_position());
-    done[0]
 }
 
 fn centres(picture: &Picture) -> HashMap<&str, (f32, f32)> {
@@ -82,7 +59,7 @@ fn click_paths_spell_the_move_and_lead_to_it() {
         state.generate_moves(&mut moves);
         for mv in moves {
             let path = state.clicks(mv);
-            assert_eq!(follow(&state, &path), mv);
+            assert_eq!(move_of_clicks(&state, &path).unwrap(), mv);
             let text = match (state.phase(), &path[..]) {
                 (_, [pass]) if pass == "pass" => pass.clone(),
                 (Phase::Place, [c]) => c.clone(),
