@@ -176,6 +176,21 @@ fn an_analysis_that_ends_at_once_is_done() {
     with_page(&case, analysis_ending_at_once);
 }
 
+/// Records: a line of moves set up from the record box, "Show record" fills the box with the
+/// game's log (the server's record), and that log set up again gives the same game.
+#[test]
+fn records_are_shown_and_set_up() {
+    let case = Case {
+        name: "hus",
+        cli: hus,
+        args: &[],
+        mode: "humans",
+        max_plies: 0,
+        seed: 0,
+    };
+    with_page(&case, records_in_page);
+}
+
 /// The browser and its driver, found on PATH.
 struct Tools {
     chromium: PathBuf,
@@ -637,6 +652,39 @@ impl Page {
             .map_err(|e| format!("typing into {selector}: {e}"))
     }
 
+    /// Fails if the browser's console has an error (`SEVERE`) entry.
+    async fn no_console_errors(&self) -> Result<(), String> {
+        let log = self
+            .client
+            .issue_cmd(BrowserLog)
+            .await
+            .map_err(|e| format!("reading the console log: {e}"))?;
+        let severe: Vec<&Value> = log
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .collect();
+        if severe.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("errors in the browser's console: {severe:?}"))
+        }
+    }
+
+    /// The text in the record box.
+    async fn record_box(&self) -> Result<String, String> {
+        let value = self
+            .client
+            .execute(
+                r#"return document.getElementById("record").value;"#,
+                Vec::new(),
+            )
+            .await
+            .map_err(|e| format!("reading the record box: {e}"))?;
+        Ok(value.as_str().unwrap_or_default().to_string())
+    }
+
     /// Waits until `ready` holds of what the page shows, and returns it.
     async fn wait_for(&self, what: &str, ready: impl Fn(&Seen) -> bool) -> Result<Seen, String> {
         let since = Instant::now();
@@ -767,20 +815,7 @@ async fn play_in_page(client: Client, setup: Setup) -> Result<Report, String> {
             "the game is over ({outcome}) but the page shows {seen:?}"
         ));
     }
-    let log = page
-        .client
-        .issue_cmd(BrowserLog)
-        .await
-        .map_err(|e| format!("reading the console log: {e}"))?;
-    let severe: Vec<&Value> = log
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|entry| entry["level"] == "SEVERE")
-        .collect();
-    if !severe.is_empty() {
-        return Err(format!("errors in the browser's console: {severe:?}"));
-    }
+    page.no_console_errors().await?;
     screenshot(&page, setup.name).await?;
     Ok(Report {
         plies: game["moves"].as_array().map_or(0, Vec::len),
@@ -874,6 +909,64 @@ async fn analysis_ending_at_once(client: Client, setup: Setup) -> Result<(), Str
     })
     .await?;
     Ok(())
+}
+
+/// Sets up moves from the record box, shows the record and sets it up again.
+async fn records_in_page(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, old) = Page::open(client, &setup).await?;
+    page.choose_mode(setup.mode).await?;
+    page.type_into("record", "14 9 18").await?;
+    page.click("#load").await?;
+    let seen = page
+        .wait_for("the moves set up", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != old)
+        })
+        .await?;
+    let first = seen.game.expect("waited for");
+    let game = page.settled(&first, "second").await?;
+    if strings(&game["moves"]) != ["14", "9", "18"] {
+        return Err(format!("set up {}, not 14 9 18", game["moves"]));
+    }
+    page.click("#save").await?;
+    let record = get_json(&setup.url, &format!("/api/games/{first}/record"))?;
+    let text = record["text"].as_str().unwrap_or_default().to_string();
+    if !text.contains("PIT 0 14\nPIT 1 9\nPIT 0 18\n") {
+        return Err(format!("the server's record is not a log: {text:?}"));
+    }
+    let since = Instant::now();
+    while page.record_box().await? != text {
+        if since.elapsed() > PATIENCE {
+            return Err(format!(
+                "Show record: the box holds {:?}, the server's record is {text:?}",
+                page.record_box().await?
+            ));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    page.click("#new").await?;
+    let seen = page
+        .wait_for("a new game", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != first) && seen.moves.is_empty()
+        })
+        .await?;
+    let fresh = seen.game.expect("waited for");
+    page.type_into("record", &text).await?;
+    page.click("#load").await?;
+    let seen = page
+        .wait_for("the record set up", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != fresh)
+        })
+        .await?;
+    let loaded = page
+        .settled(&seen.game.expect("waited for"), "second")
+        .await?;
+    if loaded["moves"] != game["moves"] || loaded["position"] != game["position"] {
+        return Err(format!(
+            "the record set up again is {} at {}, not {} at {}",
+            loaded["moves"], loaded["position"], game["moves"], game["position"]
+        ));
+    }
+    page.no_console_errors().await
 }
 
 /// Runs an analysis from the page (`#analysis-time`, Analyse), waits for its first streamed

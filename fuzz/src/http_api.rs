@@ -39,6 +39,7 @@ pub fn target() -> Target {
             "/analyze",
             "/stop",
             "/events",
+            "/record",
             "/api/info",
             "{}",
             "{\"move\": \"",
@@ -49,6 +50,9 @@ pub fn target() -> Target {
             "mcts",
             "\"position\": \"",
             "\"moves\": \"",
+            "\"record\": \"",
+            "position ",
+            "\\n",
             "4,4,4|0 4,4,4|0 n",
             "%FF",
             "\n",
@@ -68,6 +72,7 @@ fn seeds() -> Vec<Vec<u8>> {
         "POST /api/games/{id}/analyze {\"time_ms\": 5, \"searcher\": \"mcts\"}",
         "POST /api/games/{id}/stop",
         "GET /api/games/{id}/events",
+        "GET /api/games/{id}/record",
         "DELETE /api/games/{id}",
         "GET /api/info",
     ];
@@ -76,6 +81,7 @@ fn seeds() -> Vec<Vec<u8>> {
         b"POST /api/games {\"position\": \"1,0,0|20 0,0,1|25 s\", \"moves\": \"a\"}\nPOST /api/games/{id}/move {\"move\": \"a\"}".to_vec(),
         b"POST /api/games {\"moves\": \"a b c\"}\nPOST /api/games/{id}/engine {\"time_ms\": 99999999}".to_vec(),
         b"GET /\nGET /app.js\nGET /nothing".to_vec(),
+        b"POST /api/games {\"record\": \"# a game\\nc\\n1. a b\"}\nGET /api/games/{id}/record".to_vec(),
     ]
 }
 

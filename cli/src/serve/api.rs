@@ -6,8 +6,8 @@
 //! | method and path | body | answer |
 //! |---|---|---|
 //! | `GET /` , `/app.js`, `/style.css` | | the page |
-//! | `GET /api/info` | | game name, side names, start position, searchers |
-//! | `POST /api/games` | `{"position"?, "moves"?}` | 201, the new game |
+//! | `GET /api/info` | | game name, side names, start position, searchers, record format |
+//! | `POST /api/games` | `{"position"?, "moves"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"move"}` | the game after it |
 //! | `POST /api/games/{id}/undo` | | the game without its last move |
@@ -16,6 +16,7 @@
 //! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?}` | 202; iterations on the events |
 //! | `POST /api/games/{id}/stop` | | the game; the running search stops |
 //! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
+//! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the whole line |
 //! | `DELETE /api/games/{id}` | | 204 |
 //!
 //! A game is `{id, position, start, ply, moves, to_move, to_move_name, sides, outcome,
@@ -247,6 +248,7 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .route("/api/games/{id}/analyze", post(analyze::<G>))
         .route("/api/games/{id}/stop", post(stop::<G>))
         .route("/api/games/{id}/events", get(events::<G>))
+        .route("/api/games/{id}/record", get(record::<G>))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::map_response(json_errors))
@@ -284,6 +286,7 @@ async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
         "sides": {"first": G::side_name(plies::Side::First), "second": G::side_name(plies::Side::Second)},
         "start": app.start.format_position(),
         "searchers": SEARCHERS,
+        "record": {"name": G::record_format().name, "extension": G::record_format().extension},
     }))
 }
 
@@ -292,27 +295,47 @@ async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
 struct NewGame {
     position: Option<String>,
     moves: Option<String>,
+    record: Option<String>,
 }
 
 async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes) -> Reply {
     let request: NewGame = body(&bytes)?;
-    let start = match request.position.as_deref().map(str::trim) {
-        Some(text) if !text.is_empty() => {
-            G::parse_position(text).map_err(|e| ApiError::bad(format!("bad position: {e}")))?
+    let (start, moves) = match request.record {
+        Some(_) if request.position.is_some() || request.moves.is_some() => {
+            return Err(ApiError::bad(
+                "give a record, or a position and moves, not both",
+            ));
         }
-        _ => app.start.clone(),
+        Some(text) => {
+            G::read_record(&text).map_err(|e| ApiError::bad(format!("bad record: {e}")))?
+        }
+        None => {
+            let start = match request.position.as_deref().map(str::trim) {
+                Some(text) if !text.is_empty() => G::parse_position(text)
+                    .map_err(|e| ApiError::bad(format!("bad position: {e}")))?,
+                _ => app.start.clone(),
+            };
+            let moves = start
+                .parse_line(request.moves.as_deref().unwrap_or_default())
+                .map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
+            (start, moves)
+        }
     };
     let mut session = Session::new(start);
-    if let Some(line) = request.moves.as_deref() {
-        for text in line.split_whitespace() {
-            session
-                .play_text(text)
-                .map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
-        }
-    }
+    session.play_all(&moves).map_err(ApiError::bad)?;
     let (id, game) = app.insert(session)?;
     let value = lock(&game).to_json(id);
     Ok((StatusCode::CREATED, axum::Json(value)).into_response())
+}
+
+async fn record<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
+    let game = app.game(&id)?;
+    let text = lock(&game).record();
+    let format = G::record_format();
+    ok(json!({
+        "format": {"name": format.name, "extension": format.extension},
+        "text": text,
+    }))
 }
 
 async fn show<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {

@@ -104,6 +104,31 @@ impl<G: View> Session<G> {
         Ok(())
     }
 
+    /// Plays `moves` (legal in turn) at the position shown, as a record loaded.
+    ///
+    /// # Errors
+    /// A move comes after the game is over (a repetition can end a game the position alone
+    /// does not show as over).
+    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), String> {
+        for (number, &mv) in moves.iter().enumerate() {
+            if let Some(outcome) = self.outcome() {
+                return Err(format!(
+                    "move {}: the game is already over ({})",
+                    number + 1,
+                    outcome_text::<G>(outcome)
+                ));
+            }
+            self.play(mv);
+        }
+        Ok(())
+    }
+
+    /// The whole line (from the start, every move, whatever is shown) in the game's record
+    /// format.
+    pub fn record(&self) -> String {
+        self.positions[0].write_record(&self.moves)
+    }
+
     /// Plays the legal move `mv` at the position shown (see [`Session::play_text`]).
     pub fn play(&mut self, mv: G::Move) {
         let keep = self.shown + 1;

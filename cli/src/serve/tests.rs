@@ -206,6 +206,51 @@ async fn a_game_from_a_position_and_moves_ends_with_its_result() {
     );
 }
 
+/// A game's record (the whole line, whatever is shown) comes back in the game's format and
+/// sets up the same game; the record and a position or moves together are refused.
+#[tokio::test]
+async fn records_are_saved_and_loaded() {
+    let router = piles();
+    let game = new_game(&router, r#"{"position": "6 4 2", "moves": "a2 b3"}"#).await;
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&game, "goto"),
+        Some(r#"{"ply": 1}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, record) = send(&router, Method::GET, &path(&game, "record"), None).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["text"], "position 6 4 2\na2\nb3\n");
+    assert_eq!(
+        record["format"],
+        json!({"name": "plies record", "extension": "txt"})
+    );
+    let body = json!({ "record": record["text"] }).to_string();
+    let loaded = new_game(&router, &body).await;
+    assert_eq!(loaded["start"], "6 4 2");
+    assert_eq!(loaded["moves"], json!(["a2", "b3"]));
+    assert_eq!(loaded["ply"], 2);
+    // A line of moves with move numbers, after a bare position.
+    let loaded = new_game(&router, r#"{"record": "6 4 2\n1. a2 b3 2. a1"}"#).await;
+    assert_eq!(loaded["moves"], json!(["a2", "b3", "a1"]));
+    for (body, words) in [
+        (r#"{"record": "6 4 2\na2\nb9"}"#, "line 3: illegal here"),
+        (r#"{"record": "position 6 99 1"}"#, "line 1:"),
+        (r#"{"record": "a1", "position": "7 5 1"}"#, "not both"),
+        (r#"{"record": 5}"#, "expected a string"),
+    ] {
+        let answer = send(&router, Method::POST, "/api/games", Some(body)).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
+    let (status, info) = send(&router, Method::GET, "/api/info", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["record"]["extension"], "txt");
+    let answer = send(&router, Method::GET, "/api/games/999/record", None).await;
+    assert_error(&answer, StatusCode::NOT_FOUND, "999");
+}
+
 #[tokio::test]
 async fn bad_requests_get_a_4xx_and_one_line() {
     let router = piles();

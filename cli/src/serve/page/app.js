@@ -380,13 +380,11 @@ async function stop() {
 
 // ---- games ----
 
-async function newGame(position, moves) {
+// A new game: `body` is empty (the start), `{position, moves}` or `{record}`.
+async function newGame(body = {}) {
   clicks = [];
   paused = false;
   $("pause").textContent = "Pause engines";
-  const body = {};
-  if (position) body.position = position;
-  if (moves) body.moves = moves;
   const created = await api("POST", "/api/games", body);
   if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
   game = created;
@@ -397,14 +395,39 @@ async function newGame(position, moves) {
   await engineTurn();
 }
 
+// Sets up the text of the box: a record in the game's format or the plain one (a position
+// and moves); the server reads both.
 function loadRecord() {
-  const text = $("record").value.trim();
-  const [position, ...rest] = text.split("\n");
-  return guarded(() => newGame(position.trim(), rest.join(" ").trim()));
+  return guarded(() => newGame({ record: $("record").value }));
 }
 
-function showRecord() {
-  $("record").value = `${game.start}\n${game.moves.join(" ")}`;
+async function showRecord() {
+  const record = await api("GET", `/api/games/${game.id}/record`);
+  $("record").value = record.text;
+  return record;
+}
+
+// Saves the record as a file (the browser's download).
+async function saveFile() {
+  const record = await showRecord();
+  const blob = new Blob([record.text], { type: "text/plain" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `${info.game}.${record.format.extension}`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// Opens a record file chosen by the user.
+async function openFile() {
+  const file = $("file").files[0];
+  if (!file) return;
+  const text = await file.text();
+  $("file").value = "";
+  $("record").value = text;
+  await newGame({ record: text });
 }
 
 async function start() {
@@ -433,7 +456,11 @@ async function start() {
   $("analyze").addEventListener("click", () => guarded(analyze));
   $("stop").addEventListener("click", () => guarded(stop));
   $("load").addEventListener("click", loadRecord);
-  $("save").addEventListener("click", showRecord);
+  $("save").addEventListener("click", () => guarded(showRecord));
+  $("download").addEventListener("click", () => guarded(saveFile));
+  $("open").addEventListener("click", () => $("file").click());
+  $("file").addEventListener("change", () => guarded(openFile));
+  $("record").placeholder = `a game record (${info.record.name}), or a position followed by a line of moves`;
   $("mode").addEventListener("change", () => guarded(engineTurn));
   await newGame();
 }
