@@ -76,16 +76,44 @@ pub trait Notation: Game {
     /// Writes a legal move of this position.
     fn format_move(&self, mv: Self::Move) -> String;
 
+    /// This move as one word, for protocols that read a move as a single token (UGI): the move
+    /// text with its spaces written as `:` (Onitama's `monkey a1-b2` is `monkey:a1-b2`). A game
+    /// whose move text has spaces reads this form in [`Notation::parse_move`] too (the
+    /// conformance check holds it to that).
+    fn format_move_token(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+
     /// Reads a whitespace-separated list of moves played from this position (move numbers such
     /// as `12.` are skipped), naming the first one that does not parse or is illegal.
     fn parse_line(&self, line: &str) -> Result<Vec<Self::Move>, NotationError> {
+        let words: Vec<&str> = line
+            .split_whitespace()
+            .filter(|w| !is_move_number(w))
+            .collect();
         let mut state = self.clone();
         let mut moves = Vec::new();
-        for (number, text) in split_moves(self, line).into_iter().enumerate() {
-            let mv = state.parse_move(&text).map_err(|e| NotationError {
+        let mut at = 0;
+        while at < words.len() {
+            // A move in one word (`monkey:a1-b2`), or in the game's words per move.
+            let (text, mv) = match state.parse_move(words[at]) {
+                Ok(mv) => (words[at].to_string(), Ok(mv)),
+                Err(_) if state.words_per_move() > 1 => {
+                    let end = (at + state.words_per_move()).min(words.len());
+                    let text = words[at..end].join(" ");
+                    let mv = state.parse_move(&text);
+                    (text, mv)
+                }
+                Err(e) => (words[at].to_string(), Err(e)),
+            };
+            let mv = mv.map_err(|e| NotationError {
                 token: e.token,
-                reason: format!("move {} ('{}'): {}", number + 1, text, e.reason),
+                reason: format!("move {} ('{}'): {}", moves.len() + 1, text, e.reason),
             })?;
+            at += text.split_whitespace().count();
             state = state.play(mv);
             moves.push(mv);
         }
@@ -241,15 +269,6 @@ fn line_moves<G: Notation>(state: &G, line: &str) -> Result<Vec<G::Move>, Notati
 fn is_move_number(word: &str) -> bool {
     word.strip_suffix('.')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-fn split_moves<G: Notation>(state: &G, line: &str) -> Vec<String> {
-    let words: Vec<&str> = line
-        .split_whitespace()
-        .filter(|w| !is_move_number(w))
-        .collect();
-    let per = state.words_per_move().max(1);
-    words.chunks(per).map(|chunk| chunk.join(" ")).collect()
 }
 
 #[cfg(test)]

@@ -47,6 +47,9 @@ pub(crate) enum Command {
     Tune(crate::tune::TuneArgs),
     /// Serve the game's web page: play against the engine by clicking, analyse, navigate.
     Serve(crate::serve::ServeArgs),
+    /// Run as an engine speaking UGI (the Universal Game Interface) on stdin and stdout, for
+    /// GUIs and tournament managers: one process for a whole match.
+    Ugi(crate::ugi::UgiArgs),
 }
 
 impl Command {
@@ -65,6 +68,8 @@ impl Command {
                 TuneCommand::Positions(args) => Some(&mut args.start),
                 _ => None,
             },
+            // Positions come over the protocol.
+            Command::Ugi(_) => None,
         }
     }
 }

@@ -72,6 +72,7 @@ mod position;
 mod serve;
 mod text;
 mod tune;
+mod ugi;
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -100,10 +101,9 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
             return err.exit_code();
         }
     };
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let stdout = io::stdout();
-    let mut output = stdout.lock();
+    // Unlocked handles: `ugi` reads on while its search thread writes.
+    let mut input = io::BufReader::new(io::stdin());
+    let mut output = io::stdout();
     match run(&spec, args, &mut input, &mut output) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
@@ -117,13 +117,13 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
 }
 
 /// Runs one command. `args` are the program name followed by its arguments (as
-/// [`utf8_args`] gives them); `play` reads moves from `input`; everything is printed to
+/// [`utf8_args`] gives them); `play` reads moves and `ugi` its commands from `input`; everything is printed to
 /// `output`. `--help` and `--version` print to `output` and succeed.
 pub fn run<G: View>(
     spec: &GameCli<G>,
     args: impl IntoIterator<Item = String>,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
+    input: &mut (dyn BufRead + Send),
+    output: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let args: Vec<String> = args.into_iter().collect();
     let matches = match command_of(spec).try_get_matches_from(&args) {
@@ -181,6 +181,7 @@ pub fn run<G: View>(
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
         Command::Serve(args) => serve::run(spec, &args, output),
+        Command::Ugi(args) => ugi::run(spec, &args, input, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];
             line.extend(args.iter().skip(1).map(|arg| text::shell_word(arg)));

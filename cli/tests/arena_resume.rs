@@ -47,8 +47,7 @@ fn arena_child() {
     };
     let argv =
         std::iter::once("kalah".to_string()).chain(joined.split(SEPARATOR).map(String::from));
-    let stdout = std::io::stdout();
-    let mut output = stdout.lock();
+    let mut output = std::io::stdout();
     let code = match run(&spec, argv, &mut std::io::empty(), &mut output) {
         Ok(()) => 0,
         Err(err) => {

@@ -24,3 +24,4 @@ pub mod http_api;
 pub mod mutate;
 pub mod process;
 pub mod targets;
+pub mod ugi_engine;

@@ -6,7 +6,8 @@
 //! lines fed to the engine (one line at a time, and as a whole stdin stream), Yinsh SGF
 //! records, Hus game logs (moves from the start, one or more per line), evaluator weights files
 //! ([`plies::weights`]), the generic command line of each game, run in process
-//! ([`crate::cli_args`]), and the web page's HTTP API ([`crate::http_api`]).
+//! ([`crate::cli_args`]), the web page's HTTP API ([`crate::http_api`]) and UGI host lines
+//! fed to an engine ([`crate::ugi_engine`]).
 //!
 //! Key invariant: a target panics only when the code under test breaks a promise: it panicked
 //! itself, or what it accepted does not read back (a formatted position or move that its own
@@ -133,6 +134,7 @@ pub fn all() -> Vec<Target> {
         crate::cli_args::target_for::<plies_yinsh::Yinsh>("yinsh-cli"),
         crate::cli_args::target_for::<Kalah>("kalah-cli"),
         crate::http_api::target(),
+        crate::ugi_engine::target(),
     ]
 }
 

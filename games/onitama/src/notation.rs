@@ -7,7 +7,8 @@
 //! `bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon`.
 //!
 //! Move: `<card> <from>-<to>` (`tiger a5-a3`), pass: `<card> pass`. Sea Snake is written
-//! `seasnake` (`sea-snake` and `sea_snake` are read too). Input is case-insensitive.
+//! `seasnake` (`sea-snake` and `sea_snake` are read too). Input is case-insensitive. As one word
+//! (engine protocols such as UGI read a move as one token) a move is `tiger:a5-a3`, read too.
 //!
 //! Key invariants: formatting writes hands lower card id first, so
 //! `parse_position(format_position(p)) == p` and `parse_move(format_move(m)) == m`; every
@@ -203,11 +204,15 @@ impl Notation for Onitama {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        // `monkey a1-b2`, or as one word `monkey:a1-b2` (engine protocols).
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter(|w| !w.is_empty())
+            .collect();
         let [card_word, action] = words[..] else {
             return Err(NotationError::new(
                 text.trim(),
-                "expected '<card> <from>-<to>' or '<card> pass'",
+                "expected '<card> <from>-<to>' or '<card> pass' (or one word, '<card>:<from>-<to>')",
             ));
         };
         let card = parse_card(card_word)?;

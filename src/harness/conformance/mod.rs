@@ -6,7 +6,8 @@
 //! classed as a win ends the game in the mover's favour and vice versa; the incremental hash
 //! equals the from-scratch hash; the outcome is `Some` exactly when there is no move; move
 //! indices are below a bound that stays constant along the game and are distinct; moves and
-//! positions survive a round trip through their text, upper-cased move text included; malformed
+//! positions survive a round trip through their text, upper-cased and one-word move text
+//! included; malformed
 //! text is rejected with an error, and no text (truncated, garbled) makes the parser panic.
 //! After each game (cut after a move that ends it by repetition, as a record would be), its
 //! record in the game's format and in the plain one reads back as the same start and moves,
@@ -53,6 +54,9 @@ pub enum Check {
     MoveRoundTrip,
     /// Upper-cased move text does not parse to the same move.
     MoveCase,
+    /// The one-word form of a move ([`Notation::format_move_token`]) has a space or does not
+    /// parse to the same move.
+    MoveToken,
     /// `parse_position(format_position(p))` fails or differs (hash, side, outcome, moves, text).
     PositionRoundTrip,
     /// Malformed move or position text was accepted.
@@ -400,6 +404,14 @@ impl<G: Notation> Checker<G> {
                     let detail = format!("'{text}' is rejected: {e}");
                     return Err(self.fail(Check::MoveRoundTrip, state, Some(mv), detail));
                 }
+            }
+            let token = no_panic("format_move_token", || state.format_move_token(mv))
+                .map_err(|e| panic(e, Some(mv)))?;
+            let parsed = no_panic("parse_move", || state.parse_move(&token))
+                .map_err(|e| panic(e, Some(mv)))?;
+            if token.contains(char::is_whitespace) || parsed.as_ref().ok() != Some(&mv) {
+                let detail = format!("the one-word form '{token}' gives {parsed:?}");
+                return Err(self.fail(Check::MoveToken, state, Some(mv), detail));
             }
             let upper = text.to_uppercase();
             let parsed = no_panic("parse_move", || state.parse_move(&upper))

@@ -1,0 +1,279 @@
+//! Every bundled game through UGI (`<game> ugi`), driven in process exactly as cutegames
+//! drives an engine (its `play_game` and `UGIEngine`, read from its source): `isready`, the
+//! position sent twice around `query gameover`, `query p1turn` to find the mover, `go`, and
+//! `query result` at the end, each move sent back as the one token `bestmove` gave.
+//!
+//! Key invariant: the game the engine plays at a fixed depth is the game the same searcher
+//! plays in process (one searcher kept for the whole game, as the engine keeps its table), so
+//! the protocol changes nothing; the result the engine reports is the rules' result.
+
+use std::io::{BufRead, Read, Write};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use plies::search::SearchLimits;
+use plies::{GameHistory, Outcome, Side};
+use plies_cli::{GameCli, evaluator, tunable_evaluator};
+use plies_view::View;
+
+/// The engine's stdin: lines from the host.
+struct Lines {
+    from: Receiver<String>,
+    pending: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Lines {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Lines {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at >= self.pending.len() {
+            // A closed channel is the end of the input.
+            self.pending = self.from.recv().map(String::into_bytes).unwrap_or_default();
+            self.at = 0;
+        }
+        Ok(&self.pending[self.at..])
+    }
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
+/// The engine's stdout.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The host's end of an engine running on a thread.
+struct Host {
+    to: Sender<String>,
+    out: Shared,
+    read: usize,
+}
+
+impl Host {
+    fn start<G: View>(cli: fn() -> GameCli<G>) -> Host {
+        let (to, from) = channel();
+        let out = Shared::default();
+        let mut output = out.clone();
+        std::thread::spawn(move || {
+            let spec = cli();
+            let mut input = Lines {
+                from,
+                pending: Vec::new(),
+                at: 0,
+            };
+            let args = [spec.name, "ugi"].map(String::from);
+            plies_cli::run(&spec, args, &mut input, &mut output).unwrap();
+        });
+        Host { to, out, read: 0 }
+    }
+
+    fn send(&self, line: &str) {
+        self.to.send(format!("{line}\n")).unwrap();
+    }
+
+    /// The next line the engine writes that starts with `prefix` (others skipped).
+    fn expect(&mut self, prefix: &str) -> String {
+        let since = Instant::now();
+        loop {
+            let text = String::from_utf8_lossy(&self.out.0.lock().unwrap()).into_owned();
+            while let Some(end) = text[self.read..].find('\n') {
+                let line = text[self.read..self.read + end].to_string();
+                self.read += end + 1;
+                assert!(!line.contains("error"), "the engine said {line:?}");
+                if line.starts_with(prefix) {
+                    return line;
+                }
+            }
+            assert!(
+                since.elapsed() < Duration::from_secs(60),
+                "no {prefix:?} from the engine; it said:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// `query <what>`: the answer after `response `.
+    fn query(&mut self, what: &str) -> String {
+        self.send(&format!("query {what}"));
+        let line = self.expect("response ");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 2, "cutegames reads two tokens: {line:?}");
+        words[1].to_string()
+    }
+}
+
+/// Plays a game through UGI as cutegames does, at `depth`; the moves (one token each) and the
+/// result the engine reports.
+fn through_ugi<G: View>(
+    cli: fn() -> GameCli<G>,
+    fen: Option<&str>,
+    depth: u32,
+    max_plies: usize,
+) -> (Vec<String>, String) {
+    let mut host = Host::start(cli);
+    host.send("ugi");
+    host.expect("ugiok");
+    host.send("isready");
+    host.expect("readyok");
+    host.send("uginewgame");
+    let base = fen.map_or_else(
+        || "position startpos".to_string(),
+        |f| format!("position fen {f}"),
+    );
+    let mut moves: Vec<String> = Vec::new();
+    let position = |moves: &[String]| {
+        if moves.is_empty() {
+            base.clone()
+        } else {
+            format!("{base} moves {}", moves.join(" "))
+        }
+    };
+    while moves.len() < max_plies {
+        host.send(&position(&moves));
+        let p1 = host.query("p1turn");
+        assert!(p1 == "true" || p1 == "false", "{p1}");
+        host.send("isready");
+        host.expect("readyok");
+        host.send(&position(&moves));
+        host.send(&position(&moves));
+        if host.query("gameover") == "true" {
+            break;
+        }
+        host.send(&format!("go depth {depth}"));
+        let line = host.expect("bestmove ");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 2, "cutegames reads two tokens: {line:?}");
+        moves.push(words[1].to_string());
+    }
+    host.send(&position(&moves));
+    let result = host.query("result");
+    host.send("quit");
+    (moves, result)
+}
+
+/// The same game in process: one `pvs` searcher for the whole game, at `depth`.
+fn in_process<G: View>(
+    cli: fn() -> GameCli<G>,
+    fen: Option<&str>,
+    depth: u32,
+    max_plies: usize,
+) -> (Vec<String>, String) {
+    let spec = cli();
+    let mut searcher = spec
+        .evaluator
+        .searcher(&"pvs".parse().unwrap(), None)
+        .unwrap();
+    let mut state = fen.map_or_else(G::start_position, |f| G::parse_position(f).unwrap());
+    let mut history = GameHistory::new(&state);
+    let mut repetition = None;
+    let mut moves = Vec::new();
+    while moves.len() < max_plies && state.outcome().is_none() && repetition.is_none() {
+        let result =
+            searcher.search_with(&state, &history, &SearchLimits::depth(depth), &mut |_| {});
+        let mv = result.best_move.unwrap();
+        moves.push(state.format_move_token(mv));
+        let mover = state.side_to_move();
+        state = state.play(mv);
+        repetition = history.play(mover, &state);
+    }
+    let result = match state.outcome().or(repetition) {
+        Some(Outcome::Win(Side::First)) => "p1win",
+        Some(Outcome::Win(Side::Second)) => "p2win",
+        Some(Outcome::Draw) => "draw",
+        None => "none",
+    };
+    (moves, result.to_string())
+}
+
+fn same_game<G: View>(cli: fn() -> GameCli<G>, fen: Option<&str>, depth: u32, max_plies: usize) {
+    let (ugi_moves, ugi_result) = through_ugi(cli, fen, depth, max_plies);
+    let (moves, result) = in_process(cli, fen, depth, max_plies);
+    assert_eq!(ugi_moves, moves);
+    assert_eq!(ugi_result, result);
+    assert!(!moves.is_empty());
+}
+
+#[test]
+fn onitama_through_ugi_is_the_in_process_game() {
+    same_game(
+        || {
+            GameCli::new(
+                "onitama",
+                tunable_evaluator(plies_onitama::PstEvaluator::tuned()),
+            )
+        },
+        None,
+        4,
+        80,
+    );
+}
+
+#[test]
+fn brandub_through_ugi_is_the_in_process_game() {
+    same_game(
+        || {
+            GameCli::new(
+                "tafl",
+                tunable_evaluator(plies_tafl::TaflEvaluator::default()),
+            )
+        },
+        Some("brandub"),
+        3,
+        80,
+    );
+}
+
+#[test]
+fn hus_through_ugi_is_the_in_process_game() {
+    same_game(
+        || GameCli::new("hus", tunable_evaluator(plies_hus::HusEvaluator::tuned())),
+        None,
+        3,
+        60,
+    );
+}
+
+#[test]
+fn yinsh_through_ugi_is_the_in_process_game() {
+    same_game(
+        || {
+            GameCli::new(
+                "yinsh",
+                tunable_evaluator(plies_yinsh::YinshEvaluator::tuned()),
+            )
+        },
+        None,
+        2,
+        40,
+    );
+}
+
+#[test]
+fn kalah_through_ugi_is_the_in_process_game() {
+    same_game(
+        || GameCli::new("kalah", evaluator(plies_kalah::StoreDifference::default())),
+        None,
+        5,
+        200,
+    );
+}
