@@ -322,34 +322,8 @@ impl<'a, G: View> Engine<'a, G> {
             None => (rest.trim(), ""),
         };
         match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mb = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|mb| (1..=plies::spec::MAX_TT_MB).contains(mb))
-                    .ok_or_else(|| {
-                        format!(
-                            "Hash '{}': expected 1..={}",
-                            plies::excerpt(value),
-                            plies::spec::MAX_TT_MB
-                        )
-                    })?;
-                self.hash_mb = Some(mb);
-            }
-            "threads" => {
-                let threads = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|t| (1..=plies::search::MAX_THREADS).contains(t))
-                    .ok_or_else(|| {
-                        format!(
-                            "Threads '{}': expected 1..={}",
-                            plies::excerpt(value),
-                            plies::search::MAX_THREADS
-                        )
-                    })?;
-                self.threads = threads;
-            }
+            "hash" => self.hash_mb = Some(spin("Hash", value, plies::spec::MAX_TT_MB)?),
+            "threads" => self.threads = spin("Threads", value, plies::search::MAX_THREADS)?,
             "searcher" => {
                 parse_searcher(value).map_err(|e| format!("Searcher: {e}"))?;
                 self.searcher_text = value.to_string();
@@ -531,6 +505,15 @@ impl<'a, G: View> Engine<'a, G> {
             budget,
         }))
     }
+}
+
+/// The value of a spin option `name`: a whole number in `1..=max`.
+fn spin(name: &str, value: &str, max: usize) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("{name} '{}': expected 1..={max}", plies::excerpt(value)))
 }
 
 /// The arguments of `go`.

@@ -128,6 +128,17 @@ fn lines_starting<'t>(text: &'t str, prefix: &str) -> Vec<&'t str> {
     text.lines().filter(|l| l.starts_with(prefix)).collect()
 }
 
+/// `isready` was answered while the search ran: `readyok` comes before `bestmove`.
+fn assert_readyok_first(text: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let ready = lines.iter().position(|l| *l == "readyok").unwrap();
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .unwrap();
+    assert!(ready < best, "isready answered during the search: {text}");
+}
+
 /// The move the in-process searcher picks at `depth` in `position`.
 fn in_process(position: &str, depth: u32) -> String {
     let state = TwoPiles::parse_position(position).unwrap();
@@ -256,13 +267,7 @@ fn stop_and_isready_during_an_infinite_search() {
         "isready",
         "@wait readyok",
     ]);
-    let lines: Vec<&str> = text.lines().collect();
-    let ready = lines.iter().position(|l| *l == "readyok").unwrap();
-    let best = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove "))
-        .unwrap();
-    assert!(ready < best, "isready answered during the search: {text}");
+    assert_readyok_first(&text);
 }
 
 /// `quit` (or the end of the input) during a search ends the engine.
@@ -294,13 +299,7 @@ fn ponderhit_turns_the_ponder_search_into_the_real_one() {
         "ponderhit",
         "@wait bestmove",
     ]);
-    let lines: Vec<&str> = text.lines().collect();
-    let ready = lines.iter().position(|l| *l == "readyok").unwrap();
-    let best = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove "))
-        .unwrap();
-    assert!(ready < best, "{text}");
+    assert_readyok_first(&text);
     assert!(!text.contains("error"), "{text}");
 }
 
