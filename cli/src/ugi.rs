@@ -182,7 +182,6 @@ struct Engine<'a, G: View> {
     searcher_text: String,
     hash_mb: Option<usize>,
     threads: usize,
-    ponder: bool,
     /// Built at the first `isready` or `go` after a change; away while a search runs.
     searcher: Option<Box<dyn Searcher<G>>>,
     position: G,
@@ -200,7 +199,6 @@ impl<'a, G: View> Engine<'a, G> {
             searcher_text: searcher.to_string(),
             hash_mb: None,
             threads: 1,
-            ponder: false,
             searcher: None,
             history: GameHistory::new(&position),
             position,
@@ -338,16 +336,13 @@ impl<'a, G: View> Engine<'a, G> {
                 };
             }
             "ponder" => {
-                self.ponder = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "Ponder '{}': expected true or false",
-                            plies::excerpt(value)
-                        ));
-                    }
-                };
+                // The host decides when to ponder (`go ponder`); the option only says it may.
+                if value != "true" && value != "false" {
+                    return Err(format!(
+                        "Ponder '{}': expected true or false",
+                        plies::excerpt(value)
+                    ));
+                }
                 return Ok(()); // nothing to rebuild
             }
             _ => return Err(format!("no option '{}'", plies::excerpt(name))),
@@ -364,11 +359,6 @@ impl<'a, G: View> Engine<'a, G> {
                 (base.trim(), moves.trim())
             }
             _ => (rest.trim(), ""),
-        };
-        let (base, moves) = if base == "startpos moves" || base == "moves" {
-            ("startpos", moves) // `position startpos moves` with no moves
-        } else {
-            (base, moves)
         };
         let start = if base == "startpos" {
             G::start_position()
