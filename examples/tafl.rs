@@ -357,7 +357,7 @@ fn eval_arena(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         max_plies: args.max_plies,
         workers: usize::try_from(args.concurrency).unwrap_or(1),
         seed: args.seed,
-        stop: None,
+        ..ArenaConfig::default()
     };
     let arena = Arena::new(engines, openings, config);
     let out = context.output;

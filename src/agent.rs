@@ -68,6 +68,22 @@ pub trait Agent<G: Game>: Send {
         history: &GameHistory,
         budget: &SearchLimits,
     ) -> Option<Choice<G::Move>>;
+
+    /// A move was played in the current game: `mv` in `before`, by either side (told to both
+    /// agents of a game, after the mover's [`Agent::choose`]). Agents that need the moves
+    /// themselves rather than the positions (an external engine is sent the start position and
+    /// the moves since) keep them; the default ignores it.
+    fn observe(&mut self, before: &G, mv: G::Move) {
+        let _ = (before, mv);
+    }
+
+    /// Why the last [`Agent::choose`] gave no move for a position that is not over. Agents that
+    /// can fail (an external engine process that crashed, hung or answered garbage) say what
+    /// happened, and the arena records it as the forfeit's reason; `None` (the default) for
+    /// agents that cannot fail.
+    fn failure(&mut self) -> Option<String> {
+        None
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -86,6 +102,14 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         budget: &SearchLimits,
     ) -> Option<Choice<G::Move>> {
         (**self).choose(state, history, budget)
+    }
+
+    fn observe(&mut self, before: &G, mv: G::Move) {
+        (**self).observe(before, mv);
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        (**self).failure()
     }
 }
 

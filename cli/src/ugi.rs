@@ -26,7 +26,7 @@ use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use plies::search::{Iteration, SearchLimits, Searcher};
+use plies::search::{Clock, Iteration, SearchLimits, Searcher};
 use plies::{Game, GameHistory, Notation, Outcome, Side};
 use plies_view::View;
 
@@ -562,23 +562,25 @@ impl GoArgs {
         Ok(go)
     }
 
-    /// The time for a search by `side`: `movetime`, or a share of its clock.
+    /// The time for a search by `side`: `movetime`, or a share of its clock
+    /// ([`Clock::budget`]).
     fn budget(&self, side: Side) -> Option<Duration> {
         if let Some(ms) = self.movetime {
             return Some(Duration::from_millis(ms.max(1)));
         }
-        let remaining = self.time[side.index()]?;
-        Some(clock_budget(remaining, self.inc[side.index()]))
+        self.clock(side).map(|clock| clock.budget(side))
     }
-}
 
-/// A move's time from the clock: a 25th of what is left plus most of the increment, never more
-/// than half of what is left after a safety margin for the process and the pipe.
-fn clock_budget(remaining_ms: u64, inc_ms: u64) -> Duration {
-    let margin = (remaining_ms / 10).min(30);
-    let usable = remaining_ms.saturating_sub(margin);
-    let budget = (usable / 25 + inc_ms * 3 / 4).min(usable / 2);
-    Duration::from_millis(budget.max(1))
+    /// The clock `go` gave, if it gave the time of `side` (a missing other side or increment
+    /// counts as zero).
+    fn clock(&self, side: Side) -> Option<Clock> {
+        self.time[side.index()]?;
+        let ms = |value: Option<u64>| Duration::from_millis(value.unwrap_or(0));
+        Some(Clock {
+            remaining: [ms(self.time[0]), ms(self.time[1])],
+            increment: [ms(Some(self.inc[0])), ms(Some(self.inc[1]))],
+        })
+    }
 }
 
 /// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. pv ..`.

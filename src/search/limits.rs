@@ -1,4 +1,5 @@
-//! When a search must stop: depth, node and time limits and an external stop flag.
+//! When a search must stop: depth, node and time limits and an external stop flag; and the
+//! game clock ([`Clock`]) a move's time is budgeted from.
 //!
 //! Key invariant: a search with only a depth limit is deterministic; the node limit is checked
 //! against the same `nodes` count the statistics report, so it is deterministic too; only the
@@ -10,6 +11,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::game::Side;
 
 /// The limits of one search. A limit left `None` does not apply; with no limit at all a search
 /// runs until its stop flag is raised (or, for searchers without iterative deepening, uses
@@ -30,6 +33,64 @@ pub struct SearchLimits {
     /// there; with one and this unset, the search reaches exactly the depth asked (what the
     /// consistency checks compare with plain minimax).
     pub stop_when_proven: bool,
+    /// The game clock this move's [`SearchLimits::time`] was budgeted from, for agents that
+    /// pass the clock on rather than search themselves (an external engine is sent it as UGI's
+    /// `go p1time p2time p1inc p2inc`). Searchers never read it: whoever sets it also sets
+    /// `time` ([`Clock::budget`]).
+    pub clock: Option<Clock>,
+}
+
+/// A game clock as a side is about to move: each side's remaining time and increment (indexed
+/// by [`Side::index`]), as a tournament host keeps it and sends it with each `go`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Clock {
+    /// Time left on each side's clock.
+    pub remaining: [Duration; 2],
+    /// Time added to each side's clock after each of its moves.
+    pub increment: [Duration; 2],
+}
+
+impl Clock {
+    /// Both sides start with `base` and gain `increment` a move (a `base+increment` time
+    /// control).
+    #[must_use]
+    pub fn new(base: Duration, increment: Duration) -> Clock {
+        Clock {
+            remaining: [base; 2],
+            increment: [increment; 2],
+        }
+    }
+
+    /// The time manager: how long `side` may think about its move. A 25th of its remaining time
+    /// plus three quarters of its increment, never more than half of what is left after a
+    /// safety margin (a tenth of the remaining time, at most 30 ms) for the process, the pipe
+    /// and the host's measurement; at least 1 ms.
+    #[must_use]
+    pub fn budget(&self, side: Side) -> Duration {
+        let remaining = self.remaining[side.index()];
+        let increment = self.increment[side.index()];
+        let margin = (remaining / 10).min(Duration::from_millis(30));
+        let usable = remaining.saturating_sub(margin);
+        let budget = (usable / 25 + increment * 3 / 4).min(usable / 2);
+        budget.max(Duration::from_millis(1))
+    }
+
+    /// Charges `side` for a move that took `used`: its remaining time falls by `used`, then
+    /// gains its increment. `false` (and the clock left at zero) when `used` was more than it
+    /// had: the side lost on time.
+    pub fn charge(&mut self, side: Side, used: Duration) -> bool {
+        let left = &mut self.remaining[side.index()];
+        match left.checked_sub(used) {
+            Some(rest) => {
+                *left = rest + self.increment[side.index()];
+                true
+            }
+            None => {
+                *left = Duration::ZERO;
+                false
+            }
+        }
+    }
 }
 
 impl SearchLimits {

@@ -10,7 +10,9 @@
 //! - [`journal`]: the JSON-lines results file that lets a killed run resume;
 //! - [`elo`]: the Elo formula and its 95% interval (documented there);
 //! - [`openings`]: seeded random openings;
-//! - [`sprt`]: the sequential probability ratio test (to stop a match once it is decided).
+//! - [`sprt`]: the sequential probability ratio test (to stop a match once it is decided);
+//! - `external`: an engine process speaking UGI as an agent ([`UgiAgent`], [`UgiEngine`]),
+//!   plies the arbiter.
 //!
 //! **Draw rule.** Games such as Onitama have no draw rule; the arena's is a ply cap
 //! ([`ArenaConfig::max_plies`]): a game that reaches it without an outcome is a draw
@@ -58,6 +60,7 @@
 //! ```
 
 pub mod elo;
+mod external;
 pub mod journal;
 pub mod openings;
 pub mod play;
@@ -67,6 +70,7 @@ pub mod sprt;
 pub mod standings;
 
 pub use elo::{EloEstimate, Wdl, elo_of_score};
+pub use external::{Restart, UgiAgent, UgiEngine};
 pub use journal::Journal;
 pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};

@@ -6,7 +6,10 @@
 //! ([`Termination::Forfeit`]) instead of panicking; a game that reaches `max_plies` moves without
 //! an outcome is a draw ([`Termination::PlyCap`]); the agents get the game's history with their
 //! budget, and a position the game's repetition rule ends ([`Game::repetition_outcome`]) ends the
-//! game with that outcome ([`Termination::Rules`]).
+//! game with that outcome ([`Termination::Rules`]). With a clock ([`GameSpec::clock`]) every move
+//! is charged its measured time, a side that takes more than it has left loses
+//! ([`Termination::OutOfTime`]) whatever it answered, and the agent to move is given the clock
+//! and the time manager's budget from it ([`Clock::budget`]).
 
 use std::time::Instant;
 
@@ -14,7 +17,7 @@ use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
 use plies::Notation;
 use plies::Score;
 use plies::agent::Agent;
-use plies::search::SearchLimits;
+use plies::search::{Clock, SearchLimits};
 use plies::{Game, GameHistory, Side};
 
 /// How to write positions and moves into records; [`TextHooks::notation`] for games with a
@@ -60,6 +63,9 @@ pub struct GameTask {
 pub struct GameSpec<'a, G: Game> {
     /// The per-move budget given to both agents.
     pub limits: &'a SearchLimits,
+    /// Both sides' clocks at the start of the game (a `base+increment` time control), or `None`
+    /// for per-move limits only.
+    pub clock: Option<Clock>,
     /// The draw rule: after this many moves without an outcome the game is drawn.
     pub max_plies: u32,
     /// Text for records, if the game has a notation.
@@ -88,6 +94,7 @@ pub fn play_game<G: Game>(
     let mut legal = Vec::new();
     let mut stats = [SideStats::default(); 2];
     let mut plies = 0u32;
+    let mut clock = spec.clock;
     let (result, termination) = loop {
         if let Some(outcome) = state.outcome() {
             break (GameResult::from_outcome(outcome), Termination::Rules);
@@ -96,14 +103,43 @@ pub fn play_game<G: Game>(
             break (GameResult::Draw, Termination::PlyCap);
         }
         let side = state.side_to_move();
-        let clock = Instant::now();
-        let choice = agents[side.index()].choose(&state, &history, spec.limits);
+        let timed;
+        let limits = match &clock {
+            Some(clock) => {
+                timed = SearchLimits {
+                    time: Some(clock.budget(side)),
+                    clock: Some(*clock),
+                    ..spec.limits.clone()
+                };
+                &timed
+            }
+            None => spec.limits,
+        };
+        let started = Instant::now();
+        let choice = agents[side.index()].choose(&state, &history, limits);
+        let used = started.elapsed();
         let side_stats = &mut stats[side.index()];
-        let seconds = clock.elapsed().as_secs_f64();
+        let seconds = used.as_secs_f64();
         side_stats.seconds += seconds;
         side_stats.max_seconds = side_stats.max_seconds.max(seconds);
+        if let Some(clock) = &mut clock {
+            let left = clock.remaining[side.index()];
+            if !clock.charge(side, used) {
+                break (
+                    GameResult::win_for(side.opponent()),
+                    Termination::OutOfTime {
+                        side: side.into(),
+                        used_ms: used.as_millis() as u64,
+                        left_ms: left.as_millis() as u64,
+                    },
+                );
+            }
+        }
         let Some(choice) = choice else {
-            break forfeit(side, "no move while legal moves remain".to_string());
+            let reason = agents[side.index()]
+                .failure()
+                .unwrap_or_else(|| "no move while legal moves remain".to_string());
+            break forfeit(side, reason);
         };
         legal.clear();
         state.generate_moves(&mut legal);
@@ -119,6 +155,9 @@ pub fn play_game<G: Game>(
         side_stats.depth_sum += u64::from(choice.depth);
         if let Some(text) = &spec.text {
             moves.push((text.mv)(&state, choice.mv));
+        }
+        for agent in &mut agents {
+            agent.observe(&state, choice.mv);
         }
         state = state.play(choice.mv);
         plies += 1;
@@ -213,6 +252,7 @@ mod tests {
     fn spec(limits: &SearchLimits, max_plies: u32) -> GameSpec<'_, TwoPiles> {
         GameSpec {
             limits,
+            clock: None,
             max_plies,
             text: Some(TextHooks::notation()),
         }
@@ -336,6 +376,7 @@ mod tests {
         let limits = SearchLimits::depth(1);
         let spec = GameSpec {
             limits: &limits,
+            clock: None,
             max_plies: 200,
             text: None,
         };

@@ -76,6 +76,34 @@ pub enum Termination {
         /// What went wrong.
         reason: String,
     },
+    /// The side to move took more time than its clock had left (a clock time control); it
+    /// loses, whatever it answered.
+    OutOfTime {
+        /// The side that lost on time.
+        side: SideName,
+        /// The time it took for its move, in milliseconds.
+        used_ms: u64,
+        /// The time its clock had left before the move, in milliseconds.
+        left_ms: u64,
+    },
+}
+
+impl Termination {
+    /// How the game ended, in words: `rules`, `ply cap`, `First forfeits: <reason>`,
+    /// `Second lost on time (1012 ms used, 1000 ms left)`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Termination::Rules => "rules".to_string(),
+            Termination::PlyCap => "ply cap".to_string(),
+            Termination::Forfeit { side, reason } => format!("{side:?} forfeits: {reason}"),
+            Termination::OutOfTime {
+                side,
+                used_ms,
+                left_ms,
+            } => format!("{side:?} lost on time ({used_ms} ms used, {left_ms} ms left)"),
+        }
+    }
 }
 
 /// [`Side`] in a serializable form (the core's `Side` stays free of serde).

@@ -21,7 +21,7 @@ use plies::Game;
 use plies::Notation;
 use plies::agent::Agent;
 use plies::rng::SplitMix64;
-use plies::search::SearchLimits;
+use plies::search::{Clock, SearchLimits};
 
 /// A finished game on its way from a worker to the thread running [`Arena::run`], with the
 /// channel on which that thread says it is done with it.
@@ -121,6 +121,9 @@ impl Schedule {
 pub struct ArenaConfig {
     /// The per-move budget of every agent (depth, nodes or time).
     pub limits: SearchLimits,
+    /// A clock time control: both sides' clocks at the start of each game (their moves are then
+    /// timed from it, see [`GameSpec::clock`]); `None` for per-move limits only.
+    pub clock: Option<Clock>,
     /// The draw rule: a game still running after this many moves is a draw.
     pub max_plies: u32,
     /// Games played at the same time, one per worker thread (at least 1). With time limits,
@@ -137,6 +140,7 @@ impl Default for ArenaConfig {
     fn default() -> Self {
         ArenaConfig {
             limits: SearchLimits::depth(4),
+            clock: None,
             max_plies: 200,
             workers: 1,
             seed: 0,
@@ -308,6 +312,7 @@ impl<G: Game> Arena<G> {
             (0..self.engines.len()).map(|_| [None, None]).collect();
         let spec = GameSpec {
             limits: &self.config.limits,
+            clock: self.config.clock,
             max_plies: self.config.max_plies,
             text: self.text,
         };

@@ -42,8 +42,11 @@ pub struct Standings {
     pub draws: usize,
     /// Of the draws, those by the ply cap.
     pub ply_caps: usize,
-    /// Games lost by an illegal or missing move.
+    /// Games lost by an illegal or missing move (an external engine's crash, hang or garbage
+    /// included).
     pub forfeits: usize,
+    /// Games lost on time (a clock time control).
+    pub time_losses: usize,
     /// Moves played in all games.
     pub plies: u64,
 }
@@ -75,6 +78,7 @@ impl Standings {
             draws: 0,
             ply_caps: 0,
             forfeits: 0,
+            time_losses: 0,
             plies: 0,
         };
         for record in records {
@@ -108,6 +112,7 @@ impl Standings {
             match record.termination {
                 Termination::PlyCap => s.ply_caps += 1,
                 Termination::Forfeit { .. } => s.forfeits += 1,
+                Termination::OutOfTime { .. } => s.time_losses += 1,
                 Termination::Rules => {}
             }
             s.plies += u64::from(record.plies);
@@ -205,13 +210,14 @@ impl Standings {
         let _ = writeln!(
             out,
             "{} games: first player won {}, second won {}, draws {} (ply cap {}), forfeits {}, \
-             mean length {:.1} plies",
+             lost on time {}, mean length {:.1} plies",
             self.games,
             self.first_wins,
             self.second_wins,
             self.draws,
             self.ply_caps,
             self.forfeits,
+            self.time_losses,
             mean
         );
         out

@@ -23,8 +23,7 @@ mod setup;
 mod tests;
 
 use crate::arena::{
-    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, SprtVerdict, Standings,
-    Termination, Wdl,
+    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, SprtVerdict, Standings, Wdl,
 };
 use crate::engine::{describe, limits};
 use crate::error::CliError;
@@ -32,12 +31,12 @@ use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
 use plies::Notation;
 use progress::{ProgressLine, Tally};
-use setup::{engines, openings, parse_sprt};
+use setup::{engines, openings, parse_sprt, parse_tc};
 
 /// `arena`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
-    .args(["depth", "time", "nodes"])))]
+    .args(["depth", "time", "nodes", "tc"])))]
 pub(crate) struct ArenaArgs {
     /// Where the random openings start (default the start position).
     #[command(flatten)]
@@ -71,6 +70,12 @@ pub(crate) struct ArenaArgs {
     /// stopped by the time before finishing it, play a fallback move.
     #[arg(long, short = 't')]
     pub time: Option<u64>,
+    /// A clock for each side, BASE+INC in seconds: `10+0.1` gives each side ten seconds and
+    /// adds 0.1 s after each of its moves; a side whose move takes more than it has left loses
+    /// on time. Engines budget each move from their clock (external ones are sent it). With
+    /// --depth or --nodes both apply.
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "time")]
+    pub tc: Option<String>,
     /// Plies per move (1..=999). Not for mcts, which has no search depth.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
@@ -109,6 +114,7 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let limits = limits(args.depth, args.time, args.nodes, "--")?;
+    let clock = args.tc.as_deref().map(parse_tc).transpose()?;
     let engines = engines(spec, &args.engines, &limits)?;
     let openings = openings::<G>(args)?;
     let schedule = if engines.len() == 2 {
@@ -135,6 +141,7 @@ pub(super) fn run<G: Notation>(
     let stop = Arc::new(AtomicBool::new(false));
     let config = ArenaConfig {
         limits: limits.clone(),
+        clock,
         max_plies: args.max_plies,
         workers,
         seed: args.seed,
@@ -154,7 +161,7 @@ pub(super) fn run<G: Notation>(
     };
     writeln!(
         output,
-        "arena: {} | {} openings x 2 colours = {} games{} | {} per move | cap {} plies | {} at a time",
+        "arena: {} | {} openings x 2 colours = {} games{} | {} | cap {} plies | {} at a time",
         names.join(" vs "),
         arena.openings().len(),
         schedule.len(),
@@ -163,7 +170,11 @@ pub(super) fn run<G: Notation>(
         } else {
             format!(" ({} already played)", done.len())
         },
-        describe(&limits),
+        match (&args.tc, describe(&limits)) {
+            (Some(tc), per_move) if per_move.is_empty() => format!("clock {tc}"),
+            (Some(tc), per_move) => format!("clock {tc}, {per_move} per move"),
+            (None, per_move) => format!("{per_move} per move"),
+        },
         args.max_plies,
         workers
     )?;
@@ -279,6 +290,7 @@ pub(super) fn run<G: Notation>(
             "draws": standings.draws,
             "ply_caps": standings.ply_caps,
             "forfeits": standings.forfeits,
+            "time_losses": standings.time_losses,
             "sprt": sprt.map(|test| json!({
                 "elo0": test.elo0,
                 "elo1": test.elo1,
@@ -299,11 +311,7 @@ fn game_line(
     llr: Option<f64>,
     output: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let why = match &record.termination {
-        Termination::Rules => "rules".to_string(),
-        Termination::PlyCap => "ply cap".to_string(),
-        Termination::Forfeit { side, reason } => format!("{side:?} forfeits: {reason}"),
-    };
+    let why = record.termination.describe();
     writeln!(
         output,
         "[{}/{}] game {} (opening {}): {} - {}  {}  ({}, {} plies){}",

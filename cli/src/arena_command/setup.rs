@@ -5,15 +5,16 @@
 //! positions) is validated here, so bad input is a one-line [`CliError`], never a worker panic.
 
 use super::ArenaArgs;
-use crate::arena::{Engine, Sprt, random_openings};
+use crate::arena::{Engine, Sprt, UgiAgent, UgiEngine, random_openings};
 use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{read_openings_file, start_position};
 use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
-use plies::search::SearchLimits;
+use plies::search::{Clock, SearchLimits};
 use plies::spec::SearcherSpec;
+use std::time::Duration;
 
 /// The engines of the `--engine` specs, checked (names made unique with `#2`, `#3`…).
 pub(super) fn engines<G: Notation>(
@@ -28,18 +29,27 @@ pub(super) fn engines<G: Notation>(
     }
     let mut engines: Vec<Engine<G>> = Vec::new();
     for (index, text) in specs.iter().enumerate() {
-        let EngineSpec {
-            searcher,
-            limits: own,
-            ponder,
-            weights,
-        } = parse_engine(text)?;
         let mut shown = text.clone();
         let mut copy = 1;
         while engines.iter().any(|e| e.name == shown) {
             copy += 1;
             shown = format!("{text}#{copy}");
         }
+        if let Some(rest) = text.strip_prefix("ugi:") {
+            let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
+            let engine = UgiEngine::parse(rest).map_err(bad)?;
+            engine.check().map_err(bad)?;
+            engines.push(Engine::new(shown, move || -> Box<dyn Agent<G>> {
+                Box::new(UgiAgent::new(engine.clone()))
+            }));
+            continue;
+        }
+        let EngineSpec {
+            searcher,
+            limits: own,
+            ponder,
+            weights,
+        } = parse_engine(text)?;
         let engine = match searcher {
             None => {
                 let seed = index as u64;
@@ -254,6 +264,30 @@ pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError
         )));
     }
     Ok(openings)
+}
+
+/// `BASE+INC` (or `BASE`) in seconds: the clock both sides start each game with.
+pub(super) fn parse_tc(text: &str) -> Result<Clock, CliError> {
+    let bad = |why: &str| CliError::Invalid(format!("bad --tc '{text}': {why}"));
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |word: &str| -> Result<Duration, CliError> {
+        word.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && (0.0..=86_400.0).contains(s))
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                bad(&format!(
+                    "'{}' is not seconds (0 to 86400), e.g. 10+0.1",
+                    plies::excerpt(word.trim())
+                ))
+            })
+    };
+    let base = seconds(base)?;
+    if base.is_zero() {
+        return Err(bad("the base time must be more than 0"));
+    }
+    Ok(Clock::new(base, seconds(increment)?))
 }
 
 /// `ELO0,ELO1` (ELO0 < ELO1) for a two-engine match.

@@ -48,6 +48,7 @@ pub(super) fn play_shard<G: Notation>(
     let limits = limits_of(config);
     let game_spec = GameSpec {
         limits: &limits,
+        clock: None,
         max_plies: config.max_plies,
         text: None,
     };
@@ -112,6 +113,7 @@ pub(super) fn play_shard<G: Notation>(
                 Termination::Rules => "rules".into(),
                 Termination::PlyCap => "ply-cap".into(),
                 Termination::Forfeit { reason, .. } => format!("forfeit: {reason}"),
+                Termination::OutOfTime { .. } => "lost on time".into(),
             },
         };
         file.append(&line).map_err(CliError::Invalid)?;

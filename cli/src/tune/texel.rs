@@ -135,6 +135,7 @@ pub(crate) fn run_positions<G: Notation>(
     };
     let game_spec = GameSpec {
         limits: &limits,
+        clock: None,
         max_plies: args.max_plies,
         text: Some(TextHooks::notation()),
     };

@@ -375,18 +375,21 @@ fn a_line_that_is_not_utf8_is_an_error() {
 }
 
 #[test]
-fn the_clock_budget_keeps_a_margin() {
-    // A 25th of the clock plus three quarters of the increment...
-    assert_eq!(
-        clock_budget(10_000, 100),
-        Duration::from_millis(9_970 / 25 + 75)
-    );
-    // ...never more than half of what is left after the margin, and never zero.
-    assert_eq!(clock_budget(100, 1_000), Duration::from_millis(45));
-    assert_eq!(clock_budget(0, 0), Duration::from_millis(1));
+fn go_budgets_from_the_movers_clock() {
+    let ms = Duration::from_millis;
+    let clock = plies::search::Clock {
+        remaining: [ms(1000), ms(500)],
+        increment: [ms(10), ms(20)],
+    };
     let go = GoArgs::parse("p1time 1000 p2time 500 p1inc 10 p2inc 20").unwrap();
-    assert_eq!(go.budget(plies::Side::First), Some(clock_budget(1000, 10)));
-    assert_eq!(go.budget(plies::Side::Second), Some(clock_budget(500, 20)));
+    assert_eq!(
+        go.budget(plies::Side::First),
+        Some(clock.budget(plies::Side::First))
+    );
+    assert_eq!(
+        go.budget(plies::Side::Second),
+        Some(clock.budget(plies::Side::Second))
+    );
     assert_eq!(
         GoArgs::parse("movetime 70")
             .unwrap()

@@ -82,3 +82,32 @@ fn a_shared_start_moves_the_deadline() {
     let left = watch.remaining().unwrap();
     assert!(left <= Duration::from_secs(30), "{left:?}");
 }
+
+#[test]
+fn the_clock_budget_keeps_a_margin() {
+    let ms = Duration::from_millis;
+    let clock = |left: u64, inc: u64| Clock {
+        remaining: [ms(left), ms(7)],
+        increment: [ms(inc), ms(0)],
+    };
+    // A 25th of the clock (less a 30 ms margin) plus three quarters of the increment...
+    assert_eq!(clock(10_000, 100).budget(Side::First), ms(9_970 / 25 + 75));
+    // ...never more than half of what is left after the margin (a tenth of a short clock)...
+    assert_eq!(clock(100, 1_000).budget(Side::First), ms(45));
+    // ...and never zero; each side's own clock counts.
+    assert_eq!(clock(0, 0).budget(Side::First), ms(1));
+    assert_eq!(clock(10_000, 100).budget(Side::Second), ms(1));
+}
+
+#[test]
+fn the_clock_charges_the_mover_and_adds_its_increment() {
+    let ms = Duration::from_millis;
+    let mut clock = Clock::new(ms(1_000), ms(10));
+    assert!(clock.charge(Side::First, ms(300)));
+    assert_eq!(clock.remaining, [ms(710), ms(1_000)]);
+    assert!(clock.charge(Side::Second, ms(1_000)));
+    assert_eq!(clock.remaining, [ms(710), ms(10)]);
+    // More than it had: lost on time, the clock shows zero.
+    assert!(!clock.charge(Side::First, ms(711)));
+    assert_eq!(clock.remaining, [ms(0), ms(10)]);
+}

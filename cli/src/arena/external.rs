@@ -1,0 +1,503 @@
+//! External engines in the arena: [`UgiAgent`] plays through an engine process that speaks UGI
+//! (`docs/ugi.md`), with plies as the arbiter (its own rules decide legality and results).
+//!
+//! Per game the agent sends `uginewgame` and `isready`; per move `position fen <start> moves
+//! ...` (the game's start position and every move since, so the engine's repetition history is
+//! the game's) and `go` with the move's limits (`p1time p2time p1inc p2inc` under a clock,
+//! else `movetime`, and `depth`/`nodes` when set); it reads `info` lines for depth, nodes and
+//! score until `bestmove`.
+//!
+//! Key invariants: whatever the process does (exits, hangs, writes garbage, an illegal move or
+//! endless output), [`Agent::choose`] returns by its deadline and never panics: `None`, the
+//! reason in [`Agent::failure`], and the process killed, so the next game starts a fresh one. A
+//! process is always told `quit` and reaped (killed when it lingers) when the agent lets it go.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use plies::agent::{Agent, Choice};
+use plies::search::SearchLimits;
+use plies::{GameHistory, Notation, Score, Side, excerpt};
+
+/// The longest line read from an engine; the rest of a longer line is dropped.
+const MAX_LINE: usize = 1 << 16;
+
+/// How long an engine may take to finish after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Extra time a clocked engine is waited for beyond its clock: past it the move is lost on time
+/// anyway; the slack only makes sure the host's measurement, not the wait, decides.
+const CLOCK_SLACK: Duration = Duration::from_millis(50);
+
+/// When the agent starts a new engine process.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Restart {
+    /// One process for the whole match, started again only after it failed (the default: the
+    /// engine keeps its table from move to move).
+    Never,
+    /// A fresh process for every move (what driving an engine one process per move costs).
+    EveryMove,
+}
+
+/// An external UGI engine as an `--engine ugi:...` spec gives it: the command that starts it,
+/// the options it is set, when it is restarted, and how long it may stay silent.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UgiEngine {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// `setoption name NAME value VALUE` sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// When to start a fresh process.
+    pub restart: Restart,
+    /// How long the engine may stay silent when no clock or move time bounds the wait (the
+    /// handshake, `isready`, a search limited by depth or nodes); past it the engine hangs.
+    pub timeout: Duration,
+}
+
+impl UgiEngine {
+    /// The default [`UgiEngine::timeout`].
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+    /// Reads the part of a spec after `ugi:`: optional `key=value:` settings, then the command
+    /// line (split at whitespace). Settings: `option.NAME=VALUE` (a `setoption`),
+    /// `restart=game|move`, `timeout=SECONDS`. `option.Hash=64:restart=move:./engine --quiet`.
+    ///
+    /// # Errors
+    /// A bad setting or no command, in one line naming it.
+    pub fn parse(text: &str) -> Result<UgiEngine, String> {
+        let mut engine = UgiEngine {
+            command: Vec::new(),
+            options: Vec::new(),
+            restart: Restart::Never,
+            timeout: Self::DEFAULT_TIMEOUT,
+        };
+        let mut rest = text;
+        loop {
+            let (segment, after) = rest.split_once(':').unwrap_or((rest, ""));
+            let Some((key, value)) = segment.split_once('=') else {
+                break;
+            };
+            let key = key.trim();
+            let value = value.trim();
+            if let Some(name) = key.strip_prefix("option.") {
+                if name.trim().is_empty() {
+                    return Err(format!("'{segment}': no option name"));
+                }
+                engine.options.push((name.to_string(), value.to_string()));
+            } else if key == "restart" {
+                engine.restart = match value {
+                    "game" => Restart::Never,
+                    "move" => Restart::EveryMove,
+                    _ => {
+                        return Err(format!(
+                            "'{segment}': expected restart=game or restart=move"
+                        ));
+                    }
+                };
+            } else if key == "timeout" {
+                let seconds = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                    .ok_or_else(|| format!("'{segment}': expected seconds in (0, 86400]"))?;
+                engine.timeout = Duration::from_secs_f64(seconds);
+            } else {
+                break;
+            }
+            rest = after;
+        }
+        engine.command = rest.split_whitespace().map(String::from).collect();
+        if engine.command.is_empty() {
+            return Err("no engine command after the settings".into());
+        }
+        Ok(engine)
+    }
+
+    /// Starts the engine, completes the handshake and lets it go again: an engine that cannot
+    /// be started or does not speak UGI is an error before the first game.
+    ///
+    /// # Errors
+    /// What went wrong, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        Process::start(self).map(drop)
+    }
+}
+
+/// One engine process: its input, and its output lines arriving on a channel from a reader
+/// thread (which ends when the process closes its output).
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The program, for messages.
+    program: String,
+}
+
+impl Process {
+    /// Starts the process and completes the handshake: `ugi` until `ugiok`, the options, then
+    /// `isready` until `readyok`.
+    fn start(engine: &UgiEngine) -> Result<Process, String> {
+        let program = engine.command[0].clone();
+        let mut child = Command::new(&program)
+            .args(&engine.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", engine.command.join(" ")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("the engine's pipes could not be opened".into());
+        };
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match read_line(&mut reader, &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                        if sender.send(text).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut process = Process {
+            child,
+            stdin,
+            lines,
+            program,
+        };
+        let deadline = Instant::now() + engine.timeout;
+        process.send("ugi")?;
+        process
+            .wait_for(deadline, |line| (line == "ugiok").then_some(()))
+            .map_err(|e| format!("no ugiok: {e}"))?;
+        for (name, value) in &engine.options {
+            process.send(&format!("setoption name {name} value {value}"))?;
+        }
+        process.ready(deadline)?;
+        Ok(process)
+    }
+
+    /// Sends one line.
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| format!("the engine no longer reads its input{}", self.exit_note()))
+    }
+
+    /// Drops the lines already waiting (late output of an earlier move), so that an answer is
+    /// always one to the last command.
+    fn drain(&mut self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
+    /// `isready` until `readyok`.
+    fn ready(&mut self, deadline: Instant) -> Result<(), String> {
+        self.send("isready")?;
+        self.wait_for(deadline, |line| (line == "readyok").then_some(()))
+            .map_err(|e| format!("no readyok: {e}"))
+    }
+
+    /// Reads lines until `pick` takes one, the process ends or `deadline` passes.
+    fn wait_for<T>(
+        &mut self,
+        deadline: Instant,
+        mut pick: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, String> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(value) = pick(&line) {
+                        return Ok(value);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err("the engine said nothing in time (it hangs)".to_string());
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("the engine ended{}", self.exit_note()));
+                }
+            }
+        }
+    }
+
+    /// ` (exit status 3)`, ` (killed by signal 9)` once the process has ended, else nothing.
+    fn exit_note(&mut self) -> String {
+        // Its output closed: the process is ending; give it a moment to be reaped.
+        let until = Instant::now() + Duration::from_millis(100);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return format!(" ({status})"),
+                Ok(None) if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => return String::new(),
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let until = Instant::now() + QUIT_GRACE;
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        tracing::debug!(program = %self.program, "the engine lingered after quit: killed");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads one line (up to [`MAX_LINE`] bytes of it; the rest is skipped) into `line`; `Ok(0)` at
+/// the end of the output.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE as u64)
+        .read_until(b'\n', line)?;
+    if read == MAX_LINE && line.last() != Some(&b'\n') {
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let n = reader
+                .by_ref()
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', &mut rest)?;
+            if n == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Ok(read)
+}
+
+/// What an engine's `info` lines said about its search.
+#[derive(Default)]
+struct Seen {
+    depth: u32,
+    nodes: u64,
+    score: Option<Score>,
+}
+
+impl Seen {
+    /// Takes `depth`, `nodes` and `score cp|mate` from an `info` line (other lines and words
+    /// ignored, as the protocol asks of a host).
+    fn read(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return;
+        }
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => {
+                    if let Some(depth) = words.next().and_then(|w| w.parse().ok()) {
+                        self.depth = depth;
+                    }
+                }
+                "nodes" => {
+                    if let Some(nodes) = words.next().and_then(|w| w.parse().ok()) {
+                        self.nodes = nodes;
+                    }
+                }
+                "score" => {
+                    let kind = words.next();
+                    let value = words.next().and_then(|w| w.parse::<i64>().ok());
+                    self.score = match (kind, value) {
+                        (Some("cp"), Some(cp)) => {
+                            Some(Score::cp(cp.clamp(-1_000_000, 1_000_000) as i32))
+                        }
+                        (Some("mate"), Some(plies)) => {
+                            let plies = plies.unsigned_abs().min(u64::from(Score::MAX_PLY)) as u32;
+                            Some(if value.is_some_and(|v| v > 0) {
+                                Score::win_in(plies)
+                            } else {
+                                Score::loss_in(plies)
+                            })
+                        }
+                        _ => self.score,
+                    };
+                }
+                "pv" | "string" => return,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// An [`Agent`] playing through an external UGI engine process (see the module docs).
+pub struct UgiAgent {
+    engine: UgiEngine,
+    process: Option<Process>,
+    /// The current game's start position, as the engine is sent it.
+    start: Option<String>,
+    /// The current game's moves so far, as tokens.
+    moves: Vec<String>,
+    /// The engine has not been told of the current game yet.
+    new_game: bool,
+    failure: Option<String>,
+}
+
+impl UgiAgent {
+    /// An agent for `engine`; its process starts at the first move.
+    #[must_use]
+    pub fn new(engine: UgiEngine) -> UgiAgent {
+        UgiAgent {
+            engine,
+            process: None,
+            start: None,
+            moves: Vec::new(),
+            new_game: true,
+            failure: None,
+        }
+    }
+
+    /// One move: the process started if needed, told of a new game if needed, given the game
+    /// so far and `go`; its `bestmove` read as a move of `state`.
+    fn ask<G: Notation>(
+        &mut self,
+        state: &G,
+        budget: &SearchLimits,
+    ) -> Result<Choice<G::Move>, String> {
+        let started = Instant::now();
+        if self.process.is_none() {
+            self.process = Some(Process::start(&self.engine)?);
+            self.new_game = true;
+        }
+        let timeout = self.engine.timeout;
+        let process = self.process.as_mut().expect("started above");
+        if self.new_game {
+            process.send("uginewgame")?;
+            process.ready(Instant::now() + timeout)?;
+            self.new_game = false;
+        }
+        let start = self.start.get_or_insert_with(|| state.format_position());
+        let mut position = format!("position fen {start}");
+        if !self.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&self.moves.join(" "));
+        }
+        process.drain();
+        process.send(&position)?;
+        let (go, wait) = go_line(budget, state.side_to_move(), timeout);
+        process.send(&go)?;
+        // The wait counts from the move's start (a restart's handshake included).
+        let deadline = started + wait;
+        let mut seen = Seen::default();
+        let token = process
+            .wait_for(deadline, |line| {
+                let mut words = line.split_whitespace();
+                match words.next() {
+                    Some("bestmove") => Some(words.next().unwrap_or("").to_string()),
+                    _ => {
+                        seen.read(line);
+                        None
+                    }
+                }
+            })
+            .map_err(|e| format!("no bestmove: {e}"))?;
+        if token.is_empty() || token == "0000" {
+            return Err(format!(
+                "bestmove '{token}' (no move) in a position with legal moves"
+            ));
+        }
+        let mv = state
+            .parse_move(&token)
+            .map_err(|e| format!("bestmove '{}' is not a legal move: {e}", excerpt(&token)))?;
+        if self.engine.restart == Restart::EveryMove {
+            self.process = None;
+        }
+        Ok(Choice {
+            mv,
+            score: seen.score,
+            depth: seen.depth,
+            nodes: seen.nodes,
+        })
+    }
+}
+
+/// The `go` line for a move by `side` within `budget`, and how long to wait for its `bestmove`:
+/// under a clock, what the clock has left; with a move time, twice it (at least a second more);
+/// otherwise `timeout`.
+fn go_line(budget: &SearchLimits, side: Side, timeout: Duration) -> (String, Duration) {
+    let mut go = String::from("go");
+    let wait = if let Some(clock) = &budget.clock {
+        let ms = |d: Duration| d.as_millis();
+        go += &format!(
+            " p1time {} p2time {} p1inc {} p2inc {}",
+            ms(clock.remaining[0]),
+            ms(clock.remaining[1]),
+            ms(clock.increment[0]),
+            ms(clock.increment[1])
+        );
+        clock.remaining[side.index()] + CLOCK_SLACK
+    } else if let Some(time) = budget.time {
+        go += &format!(" movetime {}", time.as_millis().max(1));
+        time + time.max(Duration::from_secs(1))
+    } else {
+        timeout
+    };
+    if let Some(depth) = budget.depth {
+        go += &format!(" depth {depth}");
+    }
+    if let Some(nodes) = budget.nodes {
+        go += &format!(" nodes {nodes}");
+    }
+    (go, wait)
+}
+
+impl<G: Notation> Agent<G> for UgiAgent {
+    fn name(&self) -> String {
+        format!("ugi:{}", self.engine.command.join(" "))
+    }
+
+    fn new_game(&mut self, _seed: u64) {
+        self.start = None;
+        self.moves.clear();
+        self.new_game = true;
+    }
+
+    fn choose(
+        &mut self,
+        state: &G,
+        _history: &GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<G::Move>> {
+        self.failure = None;
+        match self.ask(state, budget) {
+            Ok(choice) => Some(choice),
+            Err(why) => {
+                // Whatever state it is in, the next move starts a fresh process.
+                self.process = None;
+                self.failure = Some(why);
+                None
+            }
+        }
+    }
+
+    fn observe(&mut self, before: &G, mv: G::Move) {
+        self.start.get_or_insert_with(|| before.format_position());
+        self.moves.push(before.format_move_token(mv));
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.take()
+    }
+}
+
+#[cfg(test)]
+mod tests;
