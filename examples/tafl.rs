@@ -32,6 +32,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser};
@@ -40,12 +41,15 @@ use plies::Score;
 use plies::agent::{Agent, SearchAgent};
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
-use plies_cli::arena::{Arena, ArenaConfig, Engine, Schedule, Standings, random_openings};
+use plies_cli::arena::{
+    AgentFactory, Arena, ArenaConfig, Engine, Schedule, Standings, random_openings,
+};
 use plies_cli::{
-    BenchSignature, BenchSuite, CliError, CommandContext, EvaluatorPreset, GameCli, GameCommand,
-    PositionOptions, tunable_evaluator,
+    BenchSignature, BenchSuite, CliError, CommandContext, EngineProtocol, EvaluatorPreset, GameCli,
+    GameCommand, PositionOptions, tunable_evaluator,
 };
 use plies_tafl::{Tafl, TaflEvaluator, VARIANTS, start_of, variant};
+use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
 use plies_tafl_otep::engine::{EngineOptions, MAX_CLOCK_MS, run_engine_with};
 use plies_tafl_otep::referee::{MatchConfig, run_match, summary};
 
@@ -123,8 +127,22 @@ pub(crate) fn tafl_cli() -> GameCli<Tafl> {
         position_options: Some(&TaflPositions),
         presets: PRESETS,
         commands: COMMANDS,
+        engine_protocols: &[EngineProtocol {
+            prefix: "otep",
+            engine: otep_engine,
+        }],
         ..GameCli::new("tafl", tunable_evaluator(TaflEvaluator::default()))
     }
+}
+
+/// The arena's `--engine otep:[timeout=SECONDS:]COMMAND`: an OpenTafl engine process, checked
+/// to start and say `hello` before the first game.
+fn otep_engine(text: &str) -> Result<AgentFactory<Tafl>, String> {
+    let engine = OtepCommand::parse(text)?;
+    engine.check()?;
+    Ok(Arc::new(move || -> Box<dyn Agent<Tafl>> {
+        Box::new(OtepAgent::new(engine.clone()))
+    }))
 }
 
 /// The canonical name of the built-in variant `text`, or an error listing the known ones.

@@ -368,3 +368,70 @@ fn games_without_presets_refuse_eval() {
     assert!(!help.contains("--eval"), "{help}");
     assert!(!help.contains("--variant"), "{help}");
 }
+
+/// Set (through `env`) to make [`otep_child`] run the bot's `otep` engine.
+const OTEP_CHILD_ENV: &str = "PLIES_TAFL_OTEP_CHILD";
+
+/// Not a test: the bot's `otep` command as an engine process, when [`OTEP_CHILD_ENV`] is set.
+#[test]
+fn otep_child() {
+    if std::env::var(OTEP_CHILD_ENV).is_err() {
+        return;
+    }
+    let spec: GameCli<Tafl> = tafl_bot::tafl_cli();
+    let argv = ["tafl", "otep", "--move-time", "20"].map(String::from);
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let mut output = std::io::stdout();
+    let code = i32::from(run(&spec, argv, &mut input, &mut output).is_err());
+    std::process::exit(code);
+}
+
+/// The arena plays an OTEP engine process (`--engine otep:COMMAND`) to the end of every game,
+/// and refuses one that does not start, in one line.
+#[test]
+fn the_arena_plays_otep_engines() {
+    let exe = std::env::current_exe().unwrap();
+    let engine = format!(
+        "otep:env {OTEP_CHILD_ENV}=1 {} --exact otep_child --nocapture --quiet --test-threads=1",
+        exe.display()
+    );
+    let out = ok(&[
+        "arena",
+        "--variant",
+        "brandub",
+        "-e",
+        &engine,
+        "-e",
+        "pvs",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--max-plies",
+        "80",
+        "--concurrency",
+        "2",
+        "--no-progress",
+    ]);
+    assert!(out.contains("2 games"), "{out}");
+    assert!(out.contains("forfeits 0"), "{out}");
+    match tafl(
+        &[
+            "arena",
+            "-e",
+            "otep:/no/such/engine",
+            "-e",
+            "pvs",
+            "--depth",
+            "1",
+        ],
+        b"",
+    ) {
+        Err(err) => {
+            let text = err.to_string();
+            assert!(text.contains("cannot start '/no/such/engine'"), "{text}");
+            assert_eq!(text.lines().count(), 1, "{text}");
+        }
+        Ok(out) => panic!("an engine that does not exist played: {out}"),
+    }
+}

@@ -14,6 +14,7 @@ use std::io::{BufRead, Write};
 use plies::Notation;
 use plies::harness::BenchSuite;
 
+use crate::arena::AgentFactory;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 
@@ -39,6 +40,9 @@ pub struct GameCli<G: Notation> {
     pub presets: &'static [EvaluatorPreset<G>],
     /// The game's own commands beside the generic ones (default none).
     pub commands: &'static [GameCommand<G>],
+    /// The game's own engine protocols beside UGI, for the arena's `--engine PREFIX:...`
+    /// (default none; tafl has OTEP).
+    pub engine_protocols: &'static [EngineProtocol<G>],
 }
 
 impl<G: Notation> GameCli<G> {
@@ -54,6 +58,7 @@ impl<G: Notation> GameCli<G> {
             position_options: None,
             presets: &[],
             commands: &[],
+            engine_protocols: &[],
         }
     }
 }
@@ -69,8 +74,19 @@ impl<G: Notation> Clone for GameCli<G> {
             position_options: self.position_options,
             presets: self.presets,
             commands: self.commands,
+            engine_protocols: self.engine_protocols,
         }
     }
+}
+
+/// An engine protocol of a game's own (tafl's OTEP): the arena's `--engine PREFIX:SPEC` plays
+/// engine processes speaking it, as `--engine ugi:SPEC` plays UGI engines.
+pub struct EngineProtocol<G: Notation> {
+    /// The word before the first `:` of an `--engine` spec, e.g. `otep`.
+    pub prefix: &'static str,
+    /// Reads the rest of the spec, checks the engine (it starts and answers) and returns what
+    /// makes its agents (one per worker and colour); an error is one line naming what is wrong.
+    pub engine: fn(&str) -> Result<AgentFactory<G>, String>,
 }
 
 /// Options a game adds to every command that takes `--position` (perft, analyze, play, bench,

@@ -87,7 +87,7 @@ pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, one_line, utf8_args};
 pub use game_cli::GameCli;
-pub use game_cli::{CommandContext, EvaluatorPreset, GameCommand, PositionOptions};
+pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use serve::page_router;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and

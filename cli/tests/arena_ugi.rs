@@ -122,7 +122,7 @@ fn command(mode: &str, log: Option<&Path>) -> String {
         format!("{LOG_ENV}={} ", path.display())
     });
     format!(
-        "env {MODE_ENV}={mode} {log}{} --exact engine_child --nocapture --test-threads=1",
+        "env {MODE_ENV}={mode} {log}{} --exact engine_child --nocapture --quiet --test-threads=1",
         exe.display()
     )
 }

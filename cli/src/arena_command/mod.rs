@@ -44,8 +44,11 @@ pub(crate) struct ArenaArgs {
     /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
     /// `pvs:time=50`, and options `threads=T`, `ponder=1`, `weights=FILE` (its evaluator's
-    /// weights from a weights file, as `tune` writes). Give two for a match, more for a round
-    /// robin.
+    /// weights from a weights file, as `tune` writes). Or an external engine process:
+    /// `ugi:COMMAND` speaking UGI (settings before the command: `option.NAME=VALUE:`,
+    /// `restart=move:`, `timeout=SECONDS:`), or a protocol of the game's own (tafl:
+    /// `otep:COMMAND`); plies judges its moves, and a crash, hang, garbage or illegal move
+    /// loses that game. Give two for a match, more for a round robin.
     #[arg(long = "engine", short = 'e', required = true)]
     pub engines: Vec<String>,
     /// Number of openings (each played twice, colours swapped); default 10.

@@ -44,6 +44,17 @@ pub(super) fn engines<G: Notation>(
             }));
             continue;
         }
+        if let Some((prefix, rest)) = text.split_once(':')
+            && let Some(protocol) = spec.engine_protocols.iter().find(|p| p.prefix == prefix)
+        {
+            let factory = (protocol.engine)(rest)
+                .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?;
+            engines.push(Engine {
+                name: shown,
+                factory,
+            });
+            continue;
+        }
         let EngineSpec {
             searcher,
             limits: own,

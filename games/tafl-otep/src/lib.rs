@@ -2,7 +2,8 @@
 //!
 //! The OpenTafl Engine Protocol (OTEP) for [`plies_tafl`], apart from the rules crate: the
 //! engine side ([`engine`]: [`engine::OtepEngine`], [`engine::run_engine`]), the host side
-//! ([`referee`]: [`referee::run_match`] plays two engine processes against each other), and
+//! ([`referee`]: [`referee::run_match`] plays two engine processes against each other; and
+//! [`agent::OtepAgent`], an engine process as an agent of plies' arena), and
 //! two binaries: `tafl-otep`, the engine on stdin/stdout, and `tafl-otep-script`, a scripted
 //! engine for tests.
 //!
@@ -15,5 +16,6 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod agent;
 pub mod engine;
 pub mod referee;

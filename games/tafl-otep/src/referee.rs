@@ -22,8 +22,8 @@ use plies::{Game, Notation, Outcome, Side};
 use plies_tafl::record::GameRecord;
 use plies_tafl::state::Tafl;
 
-/// One engine process and its output lines.
-struct Engine {
+/// One engine process and its output lines (the agent of [`crate::agent`] drives one too).
+pub(crate) struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -32,7 +32,8 @@ struct Engine {
 }
 
 impl Engine {
-    fn launch(command: &str) -> Result<Engine, String> {
+    /// Starts `command` and waits for its `hello`.
+    pub(crate) fn launch(command: &str) -> Result<Engine, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty engine command")?;
         let mut child = Command::new(program)
@@ -65,7 +66,8 @@ impl Engine {
         Ok(engine)
     }
 
-    fn send(&mut self, line: &str) {
+    /// Sends one line (a dead engine shows up as a missing answer).
+    pub(crate) fn send(&mut self, line: &str) {
         // A dead engine shows up as a missing answer; writing errors are not fatal here.
         tracing::debug!(engine = %self.command, line, "otep sent");
         let _ = writeln!(self.stdin, "{line}");
@@ -73,7 +75,7 @@ impl Engine {
     }
 
     /// Waits for a line starting with `word`, skipping others; returns the rest of the line.
-    fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+    pub(crate) fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -91,7 +93,8 @@ impl Engine {
         }
     }
 
-    fn quit(mut self) {
+    /// `goodbye`, then waits for the process to end (killed after 2 s).
+    pub(crate) fn quit(mut self) {
         self.send("goodbye");
         let deadline = Instant::now() + Duration::from_secs(2);
         while Instant::now() < deadline {

@@ -1,0 +1,241 @@
+//! An OTEP engine process as a [`plies::agent::Agent`]: [`OtepAgent`], so that tournament code
+//! built on the `Agent` trait (the plies arena's `--engine otep:COMMAND`) plays OpenTafl
+//! engines with plies as the arbiter.
+//!
+//! Per game the agent starts the engine (`hello`), sends `rules` whose start position is the
+//! game's opening (its side to move through `atkf:`), and per move the moves since its last
+//! one (`move <board>` confirming its own, `opponent-move <a1-a2> <board>` for the other
+//! side's), a `clock` and `play attackers|defenders`, then reads `move <a1-a2>` back. A clock
+//! time control is sent as main time (OTEP has no increment: each `clock` line carries the
+//! time the host's clock shows); a per-move time as the referee's one-period overtime clock
+//! ([`crate::referee::clock_line`], from 1 s); depth and node limits cannot be said in OTEP,
+//! so an engine given only those thinks for its own default time.
+//!
+//! Key invariants: whatever the process does (exits, hangs, writes an illegal move),
+//! [`Agent::choose`] returns by its deadline without panicking: `None`, the reason in
+//! [`Agent::failure`], the engine told `error 2` for an illegal move and then let go
+//! (`goodbye`, killed when it lingers). Each game has its own process, as OpenTafl runs its
+//! engines.
+
+use std::time::{Duration, Instant};
+
+use plies::agent::{Agent, Choice};
+use plies::search::SearchLimits;
+use plies::{Game, GameHistory, Notation, Side};
+
+use plies_tafl::rules::Rules;
+use plies_tafl::state::Tafl;
+
+use crate::referee::{Engine, clock_line};
+
+/// Extra time a clocked engine is waited for beyond its clock (past it the move is lost on
+/// time anyway; the slack lets the host's measurement decide).
+const CLOCK_SLACK: Duration = Duration::from_millis(50);
+
+/// An OTEP engine as an `--engine otep:...` spec gives it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OtepCommand {
+    /// The command line (program and arguments, split at whitespace).
+    pub command: String,
+    /// How long the engine may stay silent when neither a clock nor a move time bounds the
+    /// wait; past it the engine hangs.
+    pub timeout: Duration,
+}
+
+impl OtepCommand {
+    /// The default [`OtepCommand::timeout`].
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+    /// Reads the part of a spec after `otep:`: an optional `timeout=SECONDS:`, then the
+    /// command line.
+    ///
+    /// # Errors
+    /// A bad timeout or no command, in one line.
+    pub fn parse(text: &str) -> Result<OtepCommand, String> {
+        let mut timeout = Self::DEFAULT_TIMEOUT;
+        let mut command = text;
+        if let Some(rest) = text.strip_prefix("timeout=") {
+            let (value, after) = rest.split_once(':').unwrap_or((rest, ""));
+            let seconds = value
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                .ok_or_else(|| format!("'timeout={value}': expected seconds in (0, 86400]"))?;
+            timeout = Duration::from_secs_f64(seconds);
+            command = after;
+        }
+        if command.split_whitespace().next().is_none() {
+            return Err("no engine command".into());
+        }
+        Ok(OtepCommand {
+            command: command.trim().to_string(),
+            timeout,
+        })
+    }
+
+    /// Starts the engine until it says `hello` and lets it go again: an engine that cannot be
+    /// started is an error before the first game.
+    ///
+    /// # Errors
+    /// What went wrong, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        Engine::launch(&self.command).map(Engine::quit)
+    }
+}
+
+/// An [`Agent`] playing tafl through an OTEP engine process (see the module docs).
+pub struct OtepAgent {
+    engine: OtepCommand,
+    process: Option<Engine>,
+    /// The current game's start, once known.
+    start: Option<Tafl>,
+    /// The lines telling the engine of the moves played since it last heard.
+    pending: Vec<String>,
+    /// The position it was last asked about (its hash) and the move it chose there.
+    chosen: Option<(u64, <Tafl as Game>::Move)>,
+    failure: Option<String>,
+}
+
+impl OtepAgent {
+    /// An agent for `engine`; its process starts at the game's first move.
+    #[must_use]
+    pub fn new(engine: OtepCommand) -> OtepAgent {
+        OtepAgent {
+            engine,
+            process: None,
+            start: None,
+            pending: Vec::new(),
+            chosen: None,
+            failure: None,
+        }
+    }
+
+    fn ask(
+        &mut self,
+        state: &Tafl,
+        budget: &SearchLimits,
+    ) -> Result<Choice<<Tafl as Game>::Move>, String> {
+        let started = Instant::now();
+        if self.process.is_none() {
+            let mut process = Engine::launch(&self.engine.command)?;
+            let start = *self.start.get_or_insert(*state);
+            process.send(&format!("rules {}", rules_line(&start)));
+            self.process = Some(process);
+        }
+        let process = self.process.as_mut().expect("started above");
+        for line in self.pending.drain(..) {
+            process.send(&line);
+        }
+        let side = state.side_to_move();
+        let wait = if let Some(clock) = &budget.clock {
+            let ms = |side: Side| clock.remaining[side.index()].as_millis();
+            process.send(&format!(
+                "clock {} {} 0 0 0",
+                ms(Side::First),
+                ms(Side::Second)
+            ));
+            clock.remaining[side.index()] + CLOCK_SLACK
+        } else if let Some(time) = budget.time {
+            if let Some(line) = clock_line(time) {
+                process.send(&line);
+            }
+            time + time.max(Duration::from_secs(1))
+        } else {
+            self.engine.timeout
+        };
+        process.send(&format!("play {}", side_word(side)));
+        let left = (started + wait).saturating_duration_since(Instant::now());
+        let text = process
+            .expect("move", left)
+            .map_err(|e| format!("no move: {e}"))?;
+        match state.parse_move(&text) {
+            Ok(mv) => {
+                self.chosen = Some((state.hash(), mv));
+                Ok(Choice::bare(mv))
+            }
+            Err(e) => {
+                process.send("error 2");
+                Err(format!(
+                    "move '{}' is not a legal move: {e}",
+                    plies::excerpt(&text)
+                ))
+            }
+        }
+    }
+
+    /// Lets the engine go: `goodbye`, killed when it lingers.
+    fn release(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit();
+        }
+    }
+}
+
+/// `attackers` or `defenders`.
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::First => "attackers",
+        Side::Second => "defenders",
+    }
+}
+
+/// The OTN rules of `state`'s variant with its board as the start and its side to move first.
+fn rules_line(state: &Tafl) -> String {
+    let mut rules: Rules = state.rules().clone();
+    rules.attackers_first = state.side_to_move() == Side::First;
+    rules.to_otn(state.board())
+}
+
+impl Agent<Tafl> for OtepAgent {
+    fn name(&self) -> String {
+        format!("otep:{}", self.engine.command)
+    }
+
+    fn new_game(&mut self, _seed: u64) {
+        self.release();
+        self.start = None;
+        self.pending.clear();
+        self.chosen = None;
+    }
+
+    fn choose(
+        &mut self,
+        state: &Tafl,
+        _history: &GameHistory,
+        budget: &SearchLimits,
+    ) -> Option<Choice<<Tafl as Game>::Move>> {
+        self.failure = None;
+        match self.ask(state, budget) {
+            Ok(choice) => Some(choice),
+            Err(why) => {
+                self.release();
+                self.failure = Some(why);
+                None
+            }
+        }
+    }
+
+    fn observe(&mut self, before: &Tafl, mv: <Tafl as Game>::Move) {
+        self.start.get_or_insert(*before);
+        let after = before.play(mv);
+        let board = after.board().to_otn(after.rules().dim);
+        // The engine's own move is confirmed with `move`; the other side's is told in full.
+        let own = self.chosen.take() == Some((before.hash(), mv));
+        self.pending.push(if own {
+            format!("move {board}")
+        } else {
+            format!("opponent-move {} {board}", before.format_move(mv))
+        });
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.take()
+    }
+}
+
+impl Drop for OtepAgent {
+    fn drop(&mut self) {
+        self.release();
+    }
+}

@@ -1,0 +1,153 @@
+//! OTEP engines in plies' arena ([`OtepAgent`]): the `tafl-otep` engine plays whole Brandub
+//! games from openings with either side to move, never forfeiting (its board follows the
+//! host's through `rules`, `move` and `opponent-move`, or it would answer illegal moves); and
+//! scripted bad engines (an illegal move, a crash, silence, garbage) lose each game they play
+//! with the reason recorded while the match finishes; under a clock a silent one loses on time.
+//!
+//! Key invariant: the bad engines are small shell scripts written for the test, so each
+//! behaviour is exactly the one named; the arena, not the engine, judges every move.
+#![cfg(unix)]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use plies::agent::{Agent, SearchAgent};
+use plies::search::{Clock, SearchLimits};
+use plies::spec::SearcherSpec;
+use plies::{Game, Notation, Side};
+use plies_cli::arena::{
+    Arena, ArenaConfig, Engine, GameRecord, GameResult, Termination, random_openings,
+};
+use plies_tafl::{Tafl, TaflEvaluator, start_of};
+use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
+
+fn otep(command: String) -> Engine<Tafl> {
+    let engine = OtepCommand::parse(&command).unwrap();
+    engine.check().unwrap();
+    Engine::new("otep", move || -> Box<dyn Agent<Tafl>> {
+        Box::new(OtepAgent::new(engine.clone()))
+    })
+}
+
+fn searcher() -> Engine<Tafl> {
+    Engine::new("pvs", || -> Box<dyn Agent<Tafl>> {
+        let spec: SearcherSpec = "pvs".parse().unwrap();
+        Box::new(SearchAgent::new(spec.build(TaflEvaluator::default())))
+    })
+}
+
+/// Brandub openings `plies` random moves deep.
+fn openings(count: usize, plies: u32) -> Vec<Tafl> {
+    random_openings(&start_of("brandub").unwrap(), 11, count, plies)
+}
+
+fn run(engines: Vec<Engine<Tafl>>, openings: Vec<Tafl>, config: ArenaConfig) -> Vec<GameRecord> {
+    let arena = Arena::new(engines, openings, config).with_notation();
+    arena.run(&arena.head_to_head(), &[], &mut |_, _| {})
+}
+
+#[test]
+fn the_otep_engine_plays_whole_games_from_any_side_to_move() {
+    let command = format!("{} --move-time 20", env!("CARGO_BIN_EXE_tafl-otep"));
+    // Odd and even walks: defenders and attackers to move at the opening.
+    let mut starts = openings(2, 3);
+    starts.extend(openings(2, 4));
+    assert!(starts.iter().any(|s| s.side_to_move() == Side::Second));
+    assert!(starts.iter().any(|s| s.side_to_move() == Side::First));
+    let config = ArenaConfig {
+        limits: SearchLimits::depth(2),
+        max_plies: 120,
+        workers: 2,
+        ..ArenaConfig::default()
+    };
+    let records = run(vec![otep(command), searcher()], starts, config);
+    assert_eq!(records.len(), 8);
+    for record in &records {
+        assert!(
+            matches!(record.termination, Termination::Rules | Termination::PlyCap),
+            "{record:?}"
+        );
+        assert!(record.plies > 0);
+        // Every move of the record is legal from the opening (the arena checked it; the
+        // record says so again).
+        let mut state = Tafl::parse_position(record.opening_position.as_deref().unwrap()).unwrap();
+        for text in &record.moves {
+            state = state.play(state.parse_move(text).unwrap());
+        }
+    }
+}
+
+/// A shell script engine: says hello, and on `play` does `on_play`.
+fn script(name: &str, on_play: &str) -> String {
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("plies-otep-arena-{}-{name}.sh", std::process::id()));
+    let text = format!(
+        "#!/bin/sh\necho hello\nwhile read -r line; do\n  case \"$line\" in\n    play*) {on_play} ;;\n    goodbye*) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let status = std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    path.display().to_string()
+}
+
+#[test]
+fn bad_otep_engines_lose_each_game_cleanly() {
+    for (name, on_play, reason) in [
+        ("illegal", "echo 'move a1-a7'", "is not a legal move"),
+        ("crash", "exit 3", "engine exited"),
+        ("silent", ":", "timed out"),
+        (
+            "garbage",
+            "echo 'move ☃☃'; echo '\u{1}\u{2}'",
+            "is not a legal move",
+        ),
+    ] {
+        let command = format!("timeout=1:{}", script(name, on_play));
+        let config = ArenaConfig {
+            limits: SearchLimits::depth(1),
+            workers: 2,
+            ..ArenaConfig::default()
+        };
+        let records = run(vec![otep(command), searcher()], openings(2, 2), config);
+        assert_eq!(records.len(), 4, "{name}");
+        for record in &records {
+            let bad = if record.engines[0] == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let Termination::Forfeit { side, reason: why } = &record.termination else {
+                panic!("{name}: {record:?}");
+            };
+            assert_eq!(format!("{side:?}"), format!("{bad:?}"), "{name}");
+            assert!(why.contains(reason), "{name}: {why}");
+            assert_eq!(record.result, GameResult::win_for(bad.opponent()), "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_silent_otep_engine_under_a_clock_loses_on_time() {
+    let config = ArenaConfig {
+        limits: SearchLimits::default(),
+        clock: Some(Clock::new(Duration::from_millis(200), Duration::ZERO)),
+        workers: 2,
+        ..ArenaConfig::default()
+    };
+    let command = script("silent-clock", ":");
+    let records = run(vec![otep(command), searcher()], openings(1, 2), config);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert!(
+            matches!(
+                record.termination,
+                Termination::OutOfTime { left_ms: 200, .. }
+            ),
+            "{record:?}"
+        );
+    }
+}
