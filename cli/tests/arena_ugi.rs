@@ -206,6 +206,57 @@ fn the_host_speaks_ugi_as_the_protocol_writes_it() {
     std::fs::remove_file(&log).unwrap();
 }
 
+/// Under a clock the host sends both clocks and increments with every `go`: the mover's own
+/// clock is the base at its first move and never more than the base plus its increments after.
+#[test]
+fn the_host_sends_the_clock_with_every_go() {
+    let log = temp("clock.log");
+    let config = ArenaConfig {
+        limits: SearchLimits::default(),
+        clock: Some(Clock::new(
+            std::time::Duration::from_secs(5),
+            std::time::Duration::from_millis(100),
+        )),
+        workers: 1,
+        ..ArenaConfig::default()
+    };
+    let records = play(
+        vec![ugi_engine("first", Some(&log), ""), random()],
+        openings(1),
+        config,
+    );
+    assert!(records.iter().all(|r| r.termination == Termination::Rules));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut games = 0;
+    let mut own_moves = 0;
+    for line in text.lines() {
+        if line == "uginewgame" {
+            games += 1;
+            own_moves = 0;
+        }
+        let Some(rest) = line.strip_prefix("go ") else {
+            continue;
+        };
+        let words: Vec<&str> = rest.split(' ').collect();
+        assert_eq!(words.len(), 8, "{line}");
+        assert_eq!(
+            [words[0], words[2], words[4], words[5], words[6], words[7]],
+            ["p1time", "p2time", "p1inc", "100", "p2inc", "100"],
+            "{line}"
+        );
+        let times: Vec<u64> = [words[1], words[3]].map(|w| w.parse().unwrap()).to_vec();
+        // Engine 0 is the first player in the even game of the pair.
+        let ours = times[if games == 1 { 0 } else { 1 }];
+        if own_moves == 0 {
+            assert_eq!(ours, 5000, "{line}");
+        }
+        assert!(times.iter().all(|&t| t <= 5000 + 100 * 200), "{line}");
+        own_moves += 1;
+    }
+    assert_eq!(games, 2);
+    std::fs::remove_file(&log).unwrap();
+}
+
 /// The command line's arena with `-e ugi:...` and its results file.
 fn arena_cli(args: &str, results: &Path) -> String {
     let mut argv: Vec<String> = vec!["kalah".into(), "arena".into()];
@@ -268,6 +319,18 @@ fn plies_through_ugi_plays_the_games_it_plays_in_process_and_resumes() {
     assert_eq!(games(&through), b);
     std::fs::remove_file(&direct).unwrap();
     std::fs::remove_file(&through).unwrap();
+    // Under a clock, plies' own engine budgets from the clock it is sent and never runs out.
+    let clocked = temp("clocked.jsonl");
+    let text = arena_cli(
+        &format!(
+            "-e|ugi:{}|-e|pvs|--tc|2+0.05|--openings|1|--concurrency|1|--no-progress",
+            command("plies", None)
+        ),
+        &clocked,
+    );
+    assert!(text.contains("clock 2+0.05"), "{text}");
+    assert!(text.contains("forfeits 0, lost on time 0"), "{text}");
+    std::fs::remove_file(&clocked).unwrap();
 }
 
 /// Each bad engine loses every game it plays by forfeit, naming what went wrong; the other
@@ -280,8 +343,9 @@ fn bad_engines_lose_each_game_cleanly_and_the_match_finishes() {
         ("silent", "the engine said nothing in time (it hangs)"),
         ("garbage", "bestmove '☃' is not a legal move"),
     ] {
+        let settings = if mode == "silent" { "timeout=2:" } else { "" };
         let engines = vec![
-            ugi_engine(mode, None, "timeout=1:"),
+            ugi_engine(mode, None, settings),
             ugi_engine("first", None, ""),
             random(),
         ];
@@ -343,11 +407,21 @@ fn a_silent_engine_under_a_clock_loses_on_time() {
     assert_eq!(records.len(), 2);
     for record in &records {
         let Termination::OutOfTime {
-            used_ms, left_ms, ..
+            side,
+            used_ms,
+            left_ms,
         } = record.termination
         else {
             panic!("{record:?}");
         };
+        // The silent engine (engine 0) lost, on its first move, and the random one won.
+        let (silent, winner) = if record.engines[0] == 0 {
+            ("First", GameResult::SecondWins)
+        } else {
+            ("Second", GameResult::FirstWins)
+        };
+        assert_eq!(format!("{side:?}"), silent, "{record:?}");
+        assert_eq!(record.result, winner, "{record:?}");
         assert_eq!(left_ms, 300, "the first move of the engine: {record:?}");
         assert!(used_ms > left_ms && used_ms < 10_000, "{record:?}");
     }

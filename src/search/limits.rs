@@ -67,12 +67,14 @@ impl Clock {
     /// and the host's measurement; at least 1 ms.
     #[must_use]
     pub fn budget(&self, side: Side) -> Duration {
-        let remaining = self.remaining[side.index()];
-        let increment = self.increment[side.index()];
-        let margin = (remaining / 10).min(Duration::from_millis(30));
+        // In whole milliseconds, the unit clocks are sent in.
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let remaining = ms(self.remaining[side.index()]);
+        let increment = ms(self.increment[side.index()]);
+        let margin = (remaining / 10).min(30);
         let usable = remaining.saturating_sub(margin);
-        let budget = (usable / 25 + increment * 3 / 4).min(usable / 2);
-        budget.max(Duration::from_millis(1))
+        let budget = (usable / 25).saturating_add(increment / 4 * 3 + increment % 4 * 3 / 4);
+        Duration::from_millis(budget.min(usable / 2).max(1))
     }
 
     /// Charges `side` for a move that took `used`: its remaining time falls by `used`, then

@@ -14,7 +14,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use plies::agent::{Agent, Choice};
@@ -24,8 +24,11 @@ use plies::{GameHistory, Notation, Score, Side, excerpt};
 /// The longest line read from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 1 << 16;
 
+/// Output lines held for the host before the engine has to wait for it to read them.
+const LINES_QUEUED: usize = 4096;
+
 /// How long an engine may take to finish after `quit` before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(300);
+const QUIT_GRACE: Duration = Duration::from_secs(1);
 
 /// Extra time a clocked engine is waited for beyond its clock: past it the move is lost on time
 /// anyway; the slack only makes sure the host's measurement, not the wait, decides.
@@ -121,7 +124,7 @@ impl UgiEngine {
     /// # Errors
     /// What went wrong, in one line.
     pub fn check(&self) -> Result<(), String> {
-        Process::start(self).map(drop)
+        Process::start(self, Instant::now() + self.timeout).map(drop)
     }
 }
 
@@ -136,12 +139,15 @@ struct Process {
 }
 
 impl Process {
-    /// Starts the process and completes the handshake: `ugi` until `ugiok`, the options, then
-    /// `isready` until `readyok`.
-    fn start(engine: &UgiEngine) -> Result<Process, String> {
-        let program = engine.command[0].clone();
+    /// Starts the process and completes the handshake by `deadline`: `ugi` until `ugiok`, the
+    /// options, then `isready` until `readyok`.
+    fn start(engine: &UgiEngine, deadline: Instant) -> Result<Process, String> {
+        let Some((program, args)) = engine.command.split_first() else {
+            return Err("no engine command".into());
+        };
+        let program = program.clone();
         let mut child = Command::new(&program)
-            .args(&engine.command[1..])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -152,7 +158,8 @@ impl Process {
             let _ = child.wait();
             return Err("the engine's pipes could not be opened".into());
         };
-        let (sender, lines) = channel();
+        // Bounded: an engine flooding its output waits for the host to read it.
+        let (sender, lines) = sync_channel(LINES_QUEUED);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
@@ -175,7 +182,6 @@ impl Process {
             lines,
             program,
         };
-        let deadline = Instant::now() + engine.timeout;
         process.send("ugi")?;
         process
             .wait_for(deadline, |line| (line == "ugiok").then_some(()))
@@ -197,7 +203,11 @@ impl Process {
     /// Drops the lines already waiting (late output of an earlier move), so that an answer is
     /// always one to the last command.
     fn drain(&mut self) {
-        while self.lines.try_recv().is_ok() {}
+        for _ in 0..LINES_QUEUED {
+            if self.lines.try_recv().is_err() {
+                break;
+            }
+        }
     }
 
     /// `isready` until `readyok`.
@@ -340,51 +350,78 @@ impl Seen {
 }
 
 /// An [`Agent`] playing through an external UGI engine process (see the module docs).
+///
+/// The process is started and told of a new game in [`Agent::new_game`], outside the time the
+/// arena charges for a move; a process let go during a move (after a failure, or after each move
+/// with [`Restart::EveryMove`]) is told `quit` and reaped only at the next
+/// [`Agent::observe`] or [`Agent::new_game`], so a slow exit is never charged to a clock.
 pub struct UgiAgent {
     engine: UgiEngine,
     process: Option<Process>,
+    /// Processes let go, to reap outside a move's time.
+    retired: Vec<Process>,
+    /// Why the process could not be started or readied for the current game.
+    broken: Option<String>,
     /// The current game's start position, as the engine is sent it.
     start: Option<String>,
     /// The current game's moves so far, as tokens.
     moves: Vec<String>,
-    /// The engine has not been told of the current game yet.
-    new_game: bool,
     failure: Option<String>,
 }
 
 impl UgiAgent {
-    /// An agent for `engine`; its process starts at the first move.
+    /// An agent for `engine`; its process starts with the first game.
     #[must_use]
     pub fn new(engine: UgiEngine) -> UgiAgent {
         UgiAgent {
             engine,
             process: None,
+            retired: Vec::new(),
+            broken: None,
             start: None,
             moves: Vec::new(),
-            new_game: true,
             failure: None,
         }
     }
 
-    /// One move: the process started if needed, told of a new game if needed, given the game
-    /// so far and `go`; its `bestmove` read as a move of `state`.
+    /// Lets the process go (it is reaped later, see the type's docs).
+    fn retire(&mut self) {
+        if let Some(process) = self.process.take() {
+            self.retired.push(process);
+        }
+    }
+
+    /// Starts the process if there is none and tells it of a new game.
+    fn prepare(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + self.engine.timeout;
+        if self.process.is_none() {
+            self.process = Some(Process::start(&self.engine, deadline)?);
+        }
+        let process = self.process.as_mut().expect("started above");
+        process.send("uginewgame")?;
+        process.ready(deadline)
+    }
+
+    /// One move: the game so far and `go` sent, the `bestmove` read as a move of `state`.
     fn ask<G: Notation>(
         &mut self,
         state: &G,
         budget: &SearchLimits,
     ) -> Result<Choice<G::Move>, String> {
+        if let Some(why) = self.broken.clone() {
+            return Err(why);
+        }
         let started = Instant::now();
+        let (go, wait) = go_line(budget, state.side_to_move(), self.engine.timeout);
+        // The wait counts from the move's start (a restart's handshake included).
+        let deadline = started + wait;
         if self.process.is_none() {
-            self.process = Some(Process::start(&self.engine)?);
-            self.new_game = true;
+            self.process = Some(Process::start(
+                &self.engine,
+                deadline.min(started + self.engine.timeout),
+            )?);
         }
-        let timeout = self.engine.timeout;
         let process = self.process.as_mut().expect("started above");
-        if self.new_game {
-            process.send("uginewgame")?;
-            process.ready(Instant::now() + timeout)?;
-            self.new_game = false;
-        }
         let start = self.start.get_or_insert_with(|| state.format_position());
         let mut position = format!("position fen {start}");
         if !self.moves.is_empty() {
@@ -393,10 +430,7 @@ impl UgiAgent {
         }
         process.drain();
         process.send(&position)?;
-        let (go, wait) = go_line(budget, state.side_to_move(), timeout);
         process.send(&go)?;
-        // The wait counts from the move's start (a restart's handshake included).
-        let deadline = started + wait;
         let mut seen = Seen::default();
         let token = process
             .wait_for(deadline, |line| {
@@ -419,7 +453,7 @@ impl UgiAgent {
             .parse_move(&token)
             .map_err(|e| format!("bestmove '{}' is not a legal move: {e}", excerpt(&token)))?;
         if self.engine.restart == Restart::EveryMove {
-            self.process = None;
+            self.retire();
         }
         Ok(Choice {
             mv,
@@ -466,9 +500,14 @@ impl<G: Notation> Agent<G> for UgiAgent {
     }
 
     fn new_game(&mut self, _seed: u64) {
+        self.retired.clear();
         self.start = None;
         self.moves.clear();
-        self.new_game = true;
+        self.broken = self.prepare().err();
+        if self.broken.is_some() {
+            self.retire();
+            self.retired.clear();
+        }
     }
 
     fn choose(
@@ -481,8 +520,8 @@ impl<G: Notation> Agent<G> for UgiAgent {
         match self.ask(state, budget) {
             Ok(choice) => Some(choice),
             Err(why) => {
-                // Whatever state it is in, the next move starts a fresh process.
-                self.process = None;
+                // Whatever state it is in, the next game starts a fresh process.
+                self.retire();
                 self.failure = Some(why);
                 None
             }
@@ -490,6 +529,7 @@ impl<G: Notation> Agent<G> for UgiAgent {
     }
 
     fn observe(&mut self, before: &G, mv: G::Move) {
+        self.retired.clear();
         self.start.get_or_insert_with(|| before.format_position());
         self.moves.push(before.format_move_token(mv));
     }

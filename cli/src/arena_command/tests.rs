@@ -1,7 +1,8 @@
 //! `arena` through the command line on the toy game: game lines, the table and the JSON line,
 //! repeatability at any concurrency, one-line errors, resuming from a results file.
 
-use crate::test_support::{last_json, results_json, run_invalid, run_ok};
+use crate::error::CliError;
+use crate::test_support::{last_json, results_json, run_invalid, run_ok, run_with};
 
 #[test]
 fn a_match_prints_each_game_and_the_table() {
@@ -52,6 +53,33 @@ fn bad_engines_and_limits_are_one_line_errors() {
     assert!(
         run_invalid("arena -e pvs -e random --depth 2 --concurrency 0").contains("concurrency")
     );
+}
+
+#[test]
+fn clocks_and_external_engines_are_checked_before_the_first_game() {
+    for (tc, word) in [
+        ("0+1", "more than 0"),
+        ("x", "'x' is not seconds"),
+        ("10+y", "'y' is not seconds"),
+        ("-1", "is not seconds"),
+        ("1e9", "is not seconds"),
+    ] {
+        let err = run_invalid(&format!("arena -e pvs -e random --tc {tc}"));
+        assert!(err.contains(word) && err.contains("--tc"), "{tc}: {err}");
+    }
+    let err = run_with("arena -e pvs -e random --tc 1 --time 5", "").unwrap_err();
+    assert!(
+        matches!(err, CliError::Usage(_)) && err.to_string().contains("--time"),
+        "{err}"
+    );
+    let err = run_invalid("arena -e pvs -e ugi:/no/such/engine --depth 1");
+    assert!(err.contains("cannot start '/no/such/engine'"), "{err}");
+    let err = run_invalid("arena -e pvs -e ugi:restart=never:x --depth 1");
+    assert!(err.contains("restart=game or restart=move"), "{err}");
+    // A clock alone is a limit; the header shows it.
+    let out = run_ok("arena -e random -e random --tc 1+0.01 --openings 1");
+    assert!(out.contains("| clock 1+0.01 |"), "{out}");
+    assert!(out.contains("lost on time 0"), "{out}");
 }
 
 #[test]

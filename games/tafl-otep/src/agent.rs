@@ -15,7 +15,7 @@
 //! [`Agent::choose`] returns by its deadline without panicking: `None`, the reason in
 //! [`Agent::failure`], the engine told `error 2` for an illegal move and then let go
 //! (`goodbye`, killed when it lingers). Each game has its own process, as OpenTafl runs its
-//! engines.
+//! engines; a process is never left running (see [`OtepAgent`] for when it is reaped).
 
 use std::time::{Duration, Instant};
 
@@ -85,9 +85,20 @@ impl OtepCommand {
 }
 
 /// An [`Agent`] playing tafl through an OTEP engine process (see the module docs).
+///
+/// The process is started (until `hello`) in [`Agent::new_game`], outside the time the arena
+/// charges for a move; one let go during a move (after a failure) is sent `goodbye` and reaped
+/// only at the next [`Agent::observe`] or [`Agent::new_game`], so a slow exit is never charged to
+/// a clock.
 pub struct OtepAgent {
     engine: OtepCommand,
     process: Option<Engine>,
+    /// Processes let go, to reap outside a move's time.
+    retired: Vec<Engine>,
+    /// Why the process could not be started for the current game.
+    broken: Option<String>,
+    /// The engine has been sent the game's `rules`.
+    told_rules: bool,
     /// The current game's start, once known.
     start: Option<Tafl>,
     /// The lines telling the engine of the moves played since it last heard.
@@ -98,12 +109,15 @@ pub struct OtepAgent {
 }
 
 impl OtepAgent {
-    /// An agent for `engine`; its process starts at the game's first move.
+    /// An agent for `engine`; a process starts with each game.
     #[must_use]
     pub fn new(engine: OtepCommand) -> OtepAgent {
         OtepAgent {
             engine,
             process: None,
+            retired: Vec::new(),
+            broken: None,
+            told_rules: false,
             start: None,
             pending: Vec::new(),
             chosen: None,
@@ -116,14 +130,18 @@ impl OtepAgent {
         state: &Tafl,
         budget: &SearchLimits,
     ) -> Result<Choice<<Tafl as Game>::Move>, String> {
-        let started = Instant::now();
-        if self.process.is_none() {
-            let mut process = Engine::launch(&self.engine.command)?;
-            let start = *self.start.get_or_insert(*state);
-            process.send(&format!("rules {}", rules_line(&start)));
-            self.process = Some(process);
+        if let Some(why) = self.broken.clone() {
+            return Err(why);
         }
-        let process = self.process.as_mut().expect("started above");
+        let started = Instant::now();
+        let Some(process) = self.process.as_mut() else {
+            return Err("the engine is gone".into());
+        };
+        if !self.told_rules {
+            let start = self.start.get_or_insert(*state);
+            process.send(&format!("rules {}", rules_line(start)));
+            self.told_rules = true;
+        }
         for line in self.pending.drain(..) {
             process.send(&line);
         }
@@ -164,9 +182,16 @@ impl OtepAgent {
         }
     }
 
-    /// Lets the engine go: `goodbye`, killed when it lingers.
-    fn release(&mut self) {
+    /// Lets the process go now; it is told `goodbye` and reaped by [`OtepAgent::reap`].
+    fn retire(&mut self) {
         if let Some(process) = self.process.take() {
+            self.retired.push(process);
+        }
+    }
+
+    /// `goodbye` to the processes let go, each waited for (killed when it lingers).
+    fn reap(&mut self) {
+        for process in self.retired.drain(..) {
             process.quit();
         }
     }
@@ -193,10 +218,19 @@ impl Agent<Tafl> for OtepAgent {
     }
 
     fn new_game(&mut self, _seed: u64) {
-        self.release();
+        self.retire();
+        self.reap();
         self.start = None;
+        self.told_rules = false;
         self.pending.clear();
         self.chosen = None;
+        match Engine::launch(&self.engine.command) {
+            Ok(process) => {
+                self.process = Some(process);
+                self.broken = None;
+            }
+            Err(why) => self.broken = Some(why),
+        }
     }
 
     fn choose(
@@ -209,7 +243,7 @@ impl Agent<Tafl> for OtepAgent {
         match self.ask(state, budget) {
             Ok(choice) => Some(choice),
             Err(why) => {
-                self.release();
+                self.retire();
                 self.failure = Some(why);
                 None
             }
@@ -217,6 +251,7 @@ impl Agent<Tafl> for OtepAgent {
     }
 
     fn observe(&mut self, before: &Tafl, mv: <Tafl as Game>::Move) {
+        self.reap();
         self.start.get_or_insert(*before);
         let after = before.play(mv);
         let board = after.board().to_otn(after.rules().dim);
@@ -236,6 +271,7 @@ impl Agent<Tafl> for OtepAgent {
 
 impl Drop for OtepAgent {
     fn drop(&mut self) {
-        self.release();
+        self.retire();
+        self.reap();
     }
 }

@@ -108,6 +108,17 @@ impl Engine {
     }
 }
 
+impl Drop for Engine {
+    /// An engine let go without [`Engine::quit`] (it never said hello, or its owner failed) is
+    /// killed, never left running.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 /// Settings of a match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {

@@ -106,7 +106,8 @@ fn bad_otep_engines_lose_each_game_cleanly() {
             "is not a legal move",
         ),
     ] {
-        let command = format!("timeout=1:{}", script(name, on_play));
+        let timeout = if name == "silent" { "timeout=1:" } else { "" };
+        let command = format!("{timeout}{}", script(name, on_play));
         let config = ArenaConfig {
             limits: SearchLimits::depth(1),
             workers: 2,
@@ -142,12 +143,16 @@ fn a_silent_otep_engine_under_a_clock_loses_on_time() {
     let records = run(vec![otep(command), searcher()], openings(1, 2), config);
     assert_eq!(records.len(), 2);
     for record in &records {
-        assert!(
-            matches!(
-                record.termination,
-                Termination::OutOfTime { left_ms: 200, .. }
-            ),
-            "{record:?}"
-        );
+        let silent = if record.engines[0] == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let Termination::OutOfTime { side, left_ms, .. } = &record.termination else {
+            panic!("{record:?}");
+        };
+        assert_eq!(format!("{side:?}"), format!("{silent:?}"), "{record:?}");
+        assert_eq!(*left_ms, 200, "{record:?}");
+        assert_eq!(record.result, GameResult::win_for(silent.opponent()));
     }
 }
