@@ -150,6 +150,17 @@ fn openings(count: usize) -> Vec<Kalah> {
     plies_cli::arena::random_openings(&Kalah::start_position(), 3, count, 2)
 }
 
+/// One game at a time, both sides on a `base_ms + inc_ms` clock and no other limit.
+fn clocked(base_ms: u64, inc_ms: u64) -> ArenaConfig {
+    let ms = std::time::Duration::from_millis;
+    ArenaConfig {
+        limits: SearchLimits::default(),
+        clock: Some(Clock::new(ms(base_ms), ms(inc_ms))),
+        workers: 1,
+        ..ArenaConfig::default()
+    }
+}
+
 fn play(engines: Vec<Engine<Kalah>>, openings: Vec<Kalah>, config: ArenaConfig) -> Vec<GameRecord> {
     let arena = Arena::new(engines, openings, config).with_notation();
     arena.run(&arena.head_to_head(), &[], &mut |_, _| {})
@@ -211,15 +222,7 @@ fn the_host_speaks_ugi_as_the_protocol_writes_it() {
 #[test]
 fn the_host_sends_the_clock_with_every_go() {
     let log = temp("clock.log");
-    let config = ArenaConfig {
-        limits: SearchLimits::default(),
-        clock: Some(Clock::new(
-            std::time::Duration::from_secs(5),
-            std::time::Duration::from_millis(100),
-        )),
-        workers: 1,
-        ..ArenaConfig::default()
-    };
+    let config = clocked(5000, 100);
     let records = play(
         vec![ugi_engine("first", Some(&log), ""), random()],
         openings(1),
@@ -390,15 +393,7 @@ fn bad_engines_lose_each_game_cleanly_and_the_match_finishes() {
 /// clock has run out, and the game says how long it took.
 #[test]
 fn a_silent_engine_under_a_clock_loses_on_time() {
-    let config = ArenaConfig {
-        limits: SearchLimits::default(),
-        clock: Some(Clock::new(
-            std::time::Duration::from_millis(300),
-            std::time::Duration::from_millis(10),
-        )),
-        workers: 1,
-        ..ArenaConfig::default()
-    };
+    let config = clocked(300, 10);
     let records = play(
         vec![ugi_engine("silent", None, ""), random()],
         openings(1),
