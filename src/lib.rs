@@ -67,6 +67,7 @@ pub mod prelude;
 pub mod rng;
 pub mod search;
 pub mod spec;
+pub mod tablebase;
 pub mod weights;
 
 #[cfg(any(test, feature = "testing"))]

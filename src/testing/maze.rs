@@ -44,6 +44,18 @@ impl Maze {
         }
     }
 
+    /// The same node with `side` to move.
+    #[must_use]
+    pub fn with_side(mut self, side: Side) -> Maze {
+        self.to_move = side;
+        self
+    }
+
+    /// The node number.
+    pub fn node(&self) -> u64 {
+        self.node
+    }
+
     fn bits(&self) -> u64 {
         mix(self.node ^ SEED)
     }

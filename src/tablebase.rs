@@ -1,0 +1,514 @@
+//! Endgame tables: every position of a set solved by retrograde analysis, win, loss or draw with
+//! the distance to the end in plies, for any game that can number the positions of the set.
+//!
+//! A game opts in by implementing [`PositionSet`] for a set of its positions (all positions of
+//! some material, say): a numbering `0..size` with [`PositionSet::index`] and
+//! [`PositionSet::position`] inverse to each other (a number may name no position: a hole).
+//! [`Solver`] then solves the set. Moves may leave it (a capture to smaller material): such
+//! successors are looked up with a probe the caller gives ([`Solver::outside`], typically the
+//! tables of the smaller sets, solved first), or are finished games ([`Game::outcome`]).
+//! [`Table`] holds the result, one byte per position, and is saved and loaded in a versioned,
+//! checksummed format ([`Table::write`], [`Table::read`]).
+//!
+//! The values are those of the game played without a repetition rule: a position from which
+//! neither side can force the end is a draw ([`TableValue::Draw`]), whatever a repetition rule
+//! would make of the cycle. Extra turns are allowed: a successor with the same side to move
+//! counts as it is, one with the other side to move with its value turned over.
+//!
+//! Key invariant: a position is a win in `d` plies when its best move leads to a position lost in
+//! `d - 1` for the opponent (or won in `d - 1` for the mover, after an extra turn), and `d` is the
+//! smallest such; a loss in `d` when every move leads to a win for the opponent and the longest
+//! takes `d - 1`; a terminal position is won or lost in 0. The solver decides the positions of
+//! distance `k` in pass `k` from values of distance below `k` only, so its tables do not depend
+//! on the number of threads or their timing.
+
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::game::{Game, Outcome};
+
+/// A set of positions numbered `0..size`: what a [`Table`] is built for (see the module docs).
+pub trait PositionSet<G: Game>: Sync {
+    /// How many numbers the set uses (holes included).
+    fn size(&self) -> u64;
+
+    /// The number of `state` in the set, or `None` when the set does not hold it.
+    fn index(&self, state: &G) -> Option<u64>;
+
+    /// The position numbered `index`, or `None` for a number that names no position (a hole).
+    /// `index(&position(i)?) == Some(i)` for every `i` in `0..size`.
+    fn position(&self, index: u64) -> Option<G>;
+}
+
+/// A solved value, from the side to move's view.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TableValue {
+    /// The side to move wins in this many plies with best play (0: the game is over, won).
+    Win(u32),
+    /// The side to move loses in this many plies with best play (0: the game is over, lost).
+    Loss(u32),
+    /// Neither side can force the end (or the game ended drawn).
+    Draw,
+}
+
+impl TableValue {
+    /// The value of a finished game for its side to move.
+    fn terminal<G: Game>(state: &G, outcome: Outcome) -> TableValue {
+        match outcome.winner() {
+            Some(side) if side == state.side_to_move() => TableValue::Win(0),
+            Some(_) => TableValue::Loss(0),
+            None => TableValue::Draw,
+        }
+    }
+
+    /// What a move to a position of this value is worth to the mover: the same value when the
+    /// mover moves again there, turned over otherwise; one ply further away.
+    fn seen_by_mover(self, same_side: bool) -> TableValue {
+        match (self, same_side) {
+            (TableValue::Win(d), true) | (TableValue::Loss(d), false) => TableValue::Win(d + 1),
+            (TableValue::Loss(d), true) | (TableValue::Win(d), false) => TableValue::Loss(d + 1),
+            (TableValue::Draw, _) => TableValue::Draw,
+        }
+    }
+}
+
+/// The byte a position is stored as: see [`Entry::encode`].
+const UNKNOWN: u8 = 0;
+/// A number that names no position.
+const HOLE: u8 = 1;
+/// Wins are stored as `WIN_BASE + d`, `d` in `0..=MAX_WIN`.
+const WIN_BASE: u8 = 2;
+/// Losses are stored as `LOSS_BASE + d`, `d` in `0..=MAX_LOSS`.
+const LOSS_BASE: u8 = 128;
+
+/// The longest win a table stores, in plies.
+pub const MAX_WIN: u32 = (LOSS_BASE - WIN_BASE - 1) as u32;
+/// The longest loss a table stores, in plies.
+pub const MAX_LOSS: u32 = (u8::MAX - LOSS_BASE) as u32;
+
+/// One stored position: unknown (a draw once solved), a hole, or a win or loss with its distance.
+struct Entry;
+
+impl Entry {
+    fn encode(value: TableValue) -> Option<u8> {
+        match value {
+            TableValue::Win(d) if d <= MAX_WIN => Some(WIN_BASE + d as u8),
+            TableValue::Loss(d) if d <= MAX_LOSS => Some(LOSS_BASE + d as u8),
+            TableValue::Draw => Some(UNKNOWN),
+            _ => None,
+        }
+    }
+
+    /// The value of a stored byte; `None` for a hole.
+    fn decode(byte: u8) -> Option<TableValue> {
+        match byte {
+            UNKNOWN => Some(TableValue::Draw),
+            HOLE => None,
+            b if b >= LOSS_BASE => Some(TableValue::Loss(u32::from(b - LOSS_BASE))),
+            b => Some(TableValue::Win(u32::from(b - WIN_BASE))),
+        }
+    }
+}
+
+/// Why a set could not be solved or a table read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TableError {
+    /// A win or loss longer than a table stores ([`MAX_WIN`], [`MAX_LOSS`]).
+    TooLong {
+        /// The position's number.
+        index: u64,
+        /// Its distance to the end.
+        plies: u32,
+    },
+    /// The set's numbering is broken: `position(i)` gave a position whose `index` is not `i`.
+    BadNumbering {
+        /// The number.
+        index: u64,
+    },
+    /// A file that is not a table of this format, or one for another set, or damaged.
+    BadFile(String),
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::TooLong { index, plies } => write!(
+                f,
+                "position {index} is decided in {plies} plies, more than a table stores \
+                 ({MAX_WIN} for a win, {MAX_LOSS} for a loss)"
+            ),
+            TableError::BadNumbering { index } => write!(
+                f,
+                "the set's numbering is broken: position({index}) has another index"
+            ),
+            TableError::BadFile(why) => write!(f, "not a usable table: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// How far a solve has got, given after each pass.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct SolveProgress {
+    /// The pass just finished (pass `k` decides the positions `k` plies from the end).
+    pub pass: u32,
+    /// Positions decided so far (wins and losses; holes not counted).
+    pub decided: u64,
+    /// Positions in the set (holes not counted).
+    pub positions: u64,
+}
+
+/// Looks up a successor outside the set: its value, or `None` when it is unknown (then the
+/// solver treats it as a draw, so nothing is proven through it).
+pub type OutsideProbe<'a, G> = &'a (dyn Fn(&G) -> Option<TableValue> + Sync);
+
+/// Solves a [`PositionSet`] (see the module docs).
+pub struct Solver<'a, G: Game, S: PositionSet<G>> {
+    set: &'a S,
+    outside: Option<OutsideProbe<'a, G>>,
+    threads: usize,
+}
+
+/// Positions handed to a thread at a time.
+const CHUNK: u64 = 4096;
+
+impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
+    /// A one-thread solver of `set` whose moves never leave it (or only to finished games).
+    #[must_use]
+    pub fn new(set: &'a S) -> Solver<'a, G, S> {
+        Solver {
+            set,
+            outside: None,
+            threads: 1,
+        }
+    }
+
+    /// Successors outside the set are looked up with `probe`.
+    #[must_use]
+    pub fn outside(mut self, probe: OutsideProbe<'a, G>) -> Solver<'a, G, S> {
+        self.outside = Some(probe);
+        self
+    }
+
+    /// Solves with `threads` threads (at least 1); the table is the same for any count.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Solver<'a, G, S> {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Solves the set, calling `progress` after each pass.
+    ///
+    /// # Errors
+    /// A distance longer than a table stores, or a broken numbering.
+    pub fn solve(&self, progress: &mut dyn FnMut(SolveProgress)) -> Result<Table, TableError> {
+        let size = self.set.size();
+        let entries: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNKNOWN)).collect();
+        // Pass 0: holes, finished games, and a check of the numbering.
+        let positions = AtomicU64::new(0);
+        let decided = AtomicU64::new(0);
+        self.parallel(size, &|index| {
+            let Some(state) = self.set.position(index) else {
+                entries[index as usize].store(HOLE, Ordering::Relaxed);
+                return Ok(());
+            };
+            if self.set.index(&state) != Some(index) {
+                return Err(TableError::BadNumbering { index });
+            }
+            positions.fetch_add(1, Ordering::Relaxed);
+            if let Some(outcome) = state.outcome() {
+                let value = TableValue::terminal(&state, outcome);
+                if value != TableValue::Draw {
+                    decided.fetch_add(1, Ordering::Relaxed);
+                }
+                let byte = Entry::encode(value).expect("distance 0 fits");
+                entries[index as usize].store(byte, Ordering::Relaxed);
+            }
+            Ok(())
+        })?;
+        let positions = positions.into_inner();
+        progress(SolveProgress {
+            pass: 0,
+            decided: decided.load(Ordering::Relaxed),
+            positions,
+        });
+        // The longest distance met so far, inside the set or out: once a pass decides nothing
+        // and every known distance is behind it, nothing can be decided any more.
+        let longest = AtomicU64::new(0);
+        let mut pass = 1u32;
+        loop {
+            let found = AtomicU64::new(0);
+            self.parallel(size, &|index| {
+                if entries[index as usize].load(Ordering::Relaxed) != UNKNOWN {
+                    return Ok(());
+                }
+                let Some(state) = self.set.position(index) else {
+                    return Ok(());
+                };
+                if state.outcome().is_some() {
+                    return Ok(());
+                }
+                let value = self.decide(&state, pass, &entries, &longest);
+                if let Some(value) = value {
+                    let byte =
+                        Entry::encode(value).ok_or(TableError::TooLong { index, plies: pass })?;
+                    entries[index as usize].store(byte, Ordering::Relaxed);
+                    found.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(())
+            })?;
+            let found = found.into_inner();
+            decided.fetch_add(found, Ordering::Relaxed);
+            progress(SolveProgress {
+                pass,
+                decided: decided.load(Ordering::Relaxed),
+                positions,
+            });
+            if found == 0 && u64::from(pass) > longest.load(Ordering::Relaxed) {
+                break;
+            }
+            if found > 0 {
+                longest.fetch_max(u64::from(pass), Ordering::Relaxed);
+            }
+            pass += 1;
+        }
+        Ok(Table {
+            entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        })
+    }
+
+    /// The value of `state` if its distance is exactly `pass`, from values below `pass` only.
+    fn decide(
+        &self,
+        state: &G,
+        pass: u32,
+        entries: &[AtomicU8],
+        longest: &AtomicU64,
+    ) -> Option<TableValue> {
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let mover = state.side_to_move();
+        let mut all_lost = true;
+        for mv in moves {
+            let next = state.play(mv);
+            let value = if let Some(outcome) = next.outcome() {
+                Some(TableValue::terminal(&next, outcome))
+            } else if let Some(index) = self.set.index(&next) {
+                let byte = entries[index as usize].load(Ordering::Relaxed);
+                // Only values of earlier passes count (this pass may be writing others).
+                match Entry::decode(byte) {
+                    Some(TableValue::Win(d) | TableValue::Loss(d)) if d < pass => {
+                        Entry::decode(byte)
+                    }
+                    _ => None,
+                }
+            } else {
+                let value = self.outside.and_then(|probe| probe(&next));
+                if let Some(TableValue::Win(d) | TableValue::Loss(d)) = value {
+                    longest.fetch_max(u64::from(d) + 1, Ordering::Relaxed);
+                }
+                value
+            };
+            match value.map(|v| v.seen_by_mover(next.side_to_move() == mover)) {
+                Some(TableValue::Win(d)) if d == pass => return Some(TableValue::Win(d)),
+                Some(TableValue::Win(d)) if d < pass => {
+                    // A shorter win would have been found in an earlier pass; a successor
+                    // decided outside may still show one (its distance counted in `longest`).
+                    return Some(TableValue::Win(d));
+                }
+                Some(TableValue::Loss(d)) if d <= pass => {}
+                _ => all_lost = false,
+            }
+        }
+        // Every move loses, the longest in `pass` plies (a shorter longest would have been seen
+        // in an earlier pass). A position with no move at all is a finished game.
+        all_lost.then_some(TableValue::Loss(pass))
+    }
+
+    /// Runs `work` on every index in `0..size` on the solver's threads.
+    fn parallel(
+        &self,
+        size: u64,
+        work: &(dyn Fn(u64) -> Result<(), TableError> + Sync),
+    ) -> Result<(), TableError> {
+        let next = AtomicU64::new(0);
+        let run = || -> Result<(), TableError> {
+            loop {
+                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if start >= size {
+                    return Ok(());
+                }
+                for index in start..(start + CHUNK).min(size) {
+                    work(index)?;
+                }
+            }
+        };
+        if self.threads == 1 {
+            return run();
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..self.threads).map(|_| scope.spawn(run)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect::<Result<(), TableError>>()
+        })
+    }
+}
+
+/// A solved set: one byte per position number (see the module docs).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Table {
+    entries: Vec<u8>,
+}
+
+/// The first bytes of a table file.
+const MAGIC: &[u8; 8] = b"PLIESTB\0";
+/// The format version this build reads and writes.
+const VERSION: u32 = 1;
+
+impl Table {
+    /// How many position numbers the table covers.
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// The value of position number `index`; `None` for a hole or a number beyond the table.
+    #[must_use]
+    pub fn value(&self, index: u64) -> Option<TableValue> {
+        let byte = *self.entries.get(usize::try_from(index).ok()?)?;
+        Entry::decode(byte)
+    }
+
+    /// The value of `state` if `set` (the set the table was built for) holds it.
+    #[must_use]
+    pub fn probe<G: Game>(&self, set: &impl PositionSet<G>, state: &G) -> Option<TableValue> {
+        self.value(set.index(state)?)
+    }
+
+    /// Counts of wins, losses and draws (holes not counted).
+    #[must_use]
+    pub fn counts(&self) -> [u64; 3] {
+        let mut counts = [0; 3];
+        for &byte in &self.entries {
+            match Entry::decode(byte) {
+                Some(TableValue::Win(_)) => counts[0] += 1,
+                Some(TableValue::Loss(_)) => counts[1] += 1,
+                Some(TableValue::Draw) => counts[2] += 1,
+                None => {}
+            }
+        }
+        counts
+    }
+
+    /// Writes the table: a header naming the format, its version and `key` (what the table is
+    /// of: the game, the set, its rules; [`Table::read`] refuses a table of another key), the
+    /// entries, and a checksum of everything before it.
+    ///
+    /// # Errors
+    /// Only the writer's.
+    pub fn write(&self, key: &str, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut header = Vec::new();
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&VERSION.to_le_bytes());
+        header.extend_from_slice(&(key.len() as u64).to_le_bytes());
+        header.extend_from_slice(key.as_bytes());
+        header.extend_from_slice(&self.size().to_le_bytes());
+        let mut sum = Checksum::new();
+        sum.add(&header);
+        sum.add(&self.entries);
+        out.write_all(&header)?;
+        out.write_all(&self.entries)?;
+        out.write_all(&sum.value().to_le_bytes())?;
+        out.flush()
+    }
+
+    /// Reads a table [`Table::write`] wrote for `key`, of `size` position numbers.
+    ///
+    /// # Errors
+    /// [`TableError::BadFile`] naming what is wrong: not a table file, another version, another
+    /// key or size, cut short, trailing bytes, a byte no table holds, or a wrong checksum.
+    pub fn read(key: &str, size: u64, input: &mut dyn Read) -> Result<Table, TableError> {
+        let bad = |why: String| TableError::BadFile(why);
+        let mut sum = Checksum::new();
+        let mut take = |n: usize, what: &str| -> Result<Vec<u8>, TableError> {
+            let mut bytes = Vec::new();
+            input
+                .take(n as u64)
+                .read_to_end(&mut bytes)
+                .map_err(|e| bad(format!("cannot read {what}: {e}")))?;
+            if bytes.len() < n {
+                return Err(bad(format!("cut short in {what}")));
+            }
+            Ok(bytes)
+        };
+        let magic = take(MAGIC.len(), "the header")?;
+        if magic != MAGIC {
+            return Err(bad("not a plies table file".into()));
+        }
+        let version = u32::from_le_bytes(take(4, "the header")?.try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads {VERSION}"
+            )));
+        }
+        let key_len = u64::from_le_bytes(take(8, "the header")?.try_into().expect("8 bytes"));
+        if key_len != key.len() as u64 {
+            return Err(bad("a table of another set (key length differs)".into()));
+        }
+        let file_key = take(key.len(), "the key")?;
+        if file_key != key.as_bytes() {
+            return Err(bad(format!(
+                "a table of '{}', not '{key}'",
+                String::from_utf8_lossy(&file_key)
+            )));
+        }
+        let file_size = u64::from_le_bytes(take(8, "the header")?.try_into().expect("8 bytes"));
+        if file_size != size {
+            return Err(bad(format!("{file_size} positions, expected {size}")));
+        }
+        let count = usize::try_from(size).map_err(|_| bad("too big for this machine".into()))?;
+        let entries = take(count, "the entries")?;
+        let stored = u64::from_le_bytes(take(8, "the checksum")?.try_into().expect("8 bytes"));
+        let mut rest = [0u8; 1];
+        if input.read(&mut rest).map_err(|e| bad(e.to_string()))? != 0 {
+            return Err(bad("bytes after the checksum".into()));
+        }
+        sum.add(MAGIC);
+        sum.add(&version.to_le_bytes());
+        sum.add(&key_len.to_le_bytes());
+        sum.add(key.as_bytes());
+        sum.add(&file_size.to_le_bytes());
+        sum.add(&entries);
+        if sum.value() != stored {
+            return Err(bad(
+                "the checksum does not match (the file is damaged)".into()
+            ));
+        }
+        Ok(Table { entries })
+    }
+}
+
+/// A 64-bit FNV-1a checksum (detects damage, not tampering).
+struct Checksum(u64);
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,362 @@
+//! Unit tests of the table solver ([`super`]) on toy games: every value against a slow reference
+//! (depth-limited minimax computed over the whole position graph, one horizon at a time) and the
+//! library's own search; sets whose moves leave them (solved slice by slice); threads; the file
+//! format and its refusals.
+
+use super::*;
+use crate::eval::{Evaluator, Score};
+use crate::game::Side;
+use crate::search::PvsConfig;
+use crate::search::SearchLimits;
+use crate::spec::SearcherSpec;
+use crate::testing::{Maze, TwoPiles};
+
+/// Every node of a Maze graph, with either side to move.
+struct MazeSet {
+    nodes: u64,
+    terminal: u64,
+}
+
+impl PositionSet<Maze> for MazeSet {
+    fn size(&self) -> u64 {
+        self.nodes * 2
+    }
+
+    fn index(&self, state: &Maze) -> Option<u64> {
+        Some(state.node() * 2 + u64::from(state.side_to_move() == Side::Second))
+    }
+
+    fn position(&self, index: u64) -> Option<Maze> {
+        let side = if index % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Some(Maze::new(index / 2, self.nodes, self.terminal).with_side(side))
+    }
+}
+
+/// Two piles with `total` stones in all, either side to move.
+struct PilesSet {
+    total: u8,
+}
+
+impl PilesSet {
+    fn low(&self) -> u8 {
+        self.total.saturating_sub(15)
+    }
+}
+
+impl PositionSet<TwoPiles> for PilesSet {
+    fn size(&self) -> u64 {
+        (u64::from(self.total.min(15)) - u64::from(self.low()) + 1) * 2
+    }
+
+    fn index(&self, state: &TwoPiles) -> Option<u64> {
+        let [a, b] = state.piles;
+        if a + b != self.total || a < self.low() {
+            return None;
+        }
+        Some(u64::from(a - self.low()) * 2 + u64::from(state.to_move == Side::Second))
+    }
+
+    fn position(&self, index: u64) -> Option<TwoPiles> {
+        let a = self.low() + (index / 2) as u8;
+        let side = if index % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Some(TwoPiles::new(a, self.total - a, side))
+    }
+}
+
+#[derive(Clone)]
+struct Zero;
+
+impl<G: Game> Evaluator<G> for Zero {
+    fn evaluate(&self, _: &G) -> Score {
+        Score::DRAW
+    }
+}
+
+/// The reference: the minimax value of every position of a closed set with the horizon `depth`,
+/// computed over the whole graph one horizon at a time (exhaustive, like a tree search to that
+/// depth, but in polynomial time). `None` = not decided within the horizon.
+fn horizon_values<G: Game, S: PositionSet<G>>(set: &S, depth: u32) -> Vec<Option<TableValue>> {
+    let size = set.size() as usize;
+    let terminal = |state: &G| {
+        state.outcome().map(|outcome| match outcome.winner() {
+            Some(side) if side == state.side_to_move() => TableValue::Win(0),
+            Some(_) => TableValue::Loss(0),
+            None => TableValue::Draw,
+        })
+    };
+    let mut values: Vec<Option<TableValue>> = (0..size as u64)
+        .map(|i| set.position(i).and_then(|s| terminal(&s)))
+        .collect();
+    for _ in 0..depth {
+        let mut next = values.clone();
+        for (i, slot) in next.iter_mut().enumerate() {
+            let Some(state) = set.position(i as u64) else {
+                continue;
+            };
+            if state.outcome().is_some() {
+                continue;
+            }
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            // From the mover's view: the best win (shortest), else the longest loss if every
+            // move is lost, else undecided.
+            let mut best_win: Option<u32> = None;
+            let mut longest_loss = Some(0u32);
+            for mv in moves {
+                let child = state.play(mv);
+                let same = child.side_to_move() == state.side_to_move();
+                let value =
+                    terminal(&child).or_else(|| set.index(&child).and_then(|j| values[j as usize]));
+                let ours = match (value, same) {
+                    (Some(TableValue::Win(d)), true) | (Some(TableValue::Loss(d)), false) => {
+                        Some(Ok(d + 1))
+                    }
+                    (Some(TableValue::Loss(d)), true) | (Some(TableValue::Win(d)), false) => {
+                        Some(Err(d + 1))
+                    }
+                    _ => None,
+                };
+                match ours {
+                    Some(Ok(d)) => best_win = Some(best_win.map_or(d, |w| w.min(d))),
+                    Some(Err(d)) => longest_loss = longest_loss.map(|l| l.max(d)),
+                    None => longest_loss = None,
+                }
+            }
+            *slot = match (best_win, longest_loss) {
+                (Some(d), _) => Some(TableValue::Win(d)),
+                (None, Some(d)) => Some(TableValue::Loss(d)),
+                (None, None) => None,
+            };
+        }
+        values = next;
+    }
+    values
+}
+
+fn solve<G: Game, S: PositionSet<G>>(set: &S, threads: usize) -> Table {
+    Solver::new(set)
+        .threads(threads)
+        .solve(&mut |_| {})
+        .expect("solvable")
+}
+
+#[test]
+fn maze_tables_equal_exhaustive_minimax_and_the_search() {
+    let mut decided = 0;
+    for (nodes, terminal) in [(60, 20), (300, 10), (1000, 6)] {
+        let set = MazeSet { nodes, terminal };
+        let table = solve(&set, 1);
+        let longest = (0..set.size())
+            .filter_map(|i| match table.value(i) {
+                Some(TableValue::Win(d) | TableValue::Loss(d)) => Some(d),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        // With the horizon past the longest distance, the reference has decided everything it
+        // ever will: the table must say the same, draws being the undecided.
+        let reference = horizon_values(&set, longest + 3);
+        for (i, expected) in reference.iter().enumerate() {
+            let got = table.value(i as u64).unwrap();
+            assert_eq!(
+                got,
+                expected.unwrap_or(TableValue::Draw),
+                "maze {nodes}/{terminal} #{i}"
+            );
+            decided += usize::from(got != TableValue::Draw);
+        }
+        // The library's search, value-exact (no reductions or extensions, table cutoffs only at
+        // equal depth), proves the same values at the table's distance.
+        let exact = PvsConfig {
+            tt_exact_depth: true,
+            late_move_reductions: false,
+            threat_extensions: false,
+            quiescence: false,
+            ..PvsConfig::full()
+        };
+        let mut search = SearcherSpec::Pvs(exact).build::<Maze, Zero>(Zero);
+        for i in (0..set.size()).step_by(7) {
+            let state = set.position(i).unwrap();
+            if state.outcome().is_some() {
+                continue;
+            }
+            let (expected, depth) = match table.value(i).unwrap() {
+                TableValue::Win(d) => (Score::win_in(d), d),
+                TableValue::Loss(d) => (Score::loss_in(d), d),
+                TableValue::Draw => continue,
+            };
+            search.clear();
+            let result = search.search(&state, &SearchLimits::depth(depth));
+            assert_eq!(result.score, expected, "maze {nodes}/{terminal} #{i}");
+        }
+    }
+    assert!(decided > 500, "only {decided} positions decided");
+}
+
+#[test]
+fn sets_solved_slice_by_slice_use_the_smaller_ones() {
+    // Two piles by total: a move leaves the slice for a smaller one (solved before).
+    let mut tables: Vec<Table> = Vec::new();
+    for total in 1..=30u8 {
+        let set = PilesSet { total };
+        let probe = |state: &TwoPiles| {
+            let n = state.piles[0] + state.piles[1];
+            let smaller = PilesSet { total: n };
+            tables
+                .get(usize::from(n).checked_sub(1)?)?
+                .probe(&smaller, state)
+        };
+        let table = Solver::new(&set)
+            .outside(&probe)
+            .solve(&mut |_| {})
+            .unwrap();
+        tables.push(table);
+    }
+    // The reference over the whole game (all totals at once, so no outside probe).
+    struct All;
+    impl PositionSet<TwoPiles> for All {
+        fn size(&self) -> u64 {
+            16 * 16 * 2
+        }
+        fn index(&self, s: &TwoPiles) -> Option<u64> {
+            (s.piles != [0, 0]).then(|| {
+                (u64::from(s.piles[0]) * 16 + u64::from(s.piles[1])) * 2
+                    + u64::from(s.to_move == Side::Second)
+            })
+        }
+        fn position(&self, i: u64) -> Option<TwoPiles> {
+            let side = if i % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let (a, b) = ((i / 2 / 16) as u8, (i / 2 % 16) as u8);
+            (a + b > 0).then(|| TwoPiles::new(a, b, side))
+        }
+    }
+    let reference = horizon_values(&All, 40);
+    let mut checked = 0;
+    for i in 0..All.size() {
+        let Some(state) = All.position(i) else {
+            continue;
+        };
+        let total = state.piles[0] + state.piles[1];
+        let got = tables[usize::from(total) - 1].probe(&PilesSet { total }, &state);
+        assert_eq!(
+            got,
+            Some(reference[i as usize].unwrap_or(TableValue::Draw)),
+            "{state:?}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 16 * 16 * 2 - 2);
+    // Taking the last stone wins: every position is decided, some by extra turns.
+    assert!(tables.iter().all(|t| t.counts()[2] == 0));
+}
+
+#[test]
+fn the_table_does_not_depend_on_the_threads() {
+    let set = MazeSet {
+        nodes: 5_000,
+        terminal: 5,
+    };
+    let one = solve(&set, 1);
+    let mut passes = Vec::new();
+    let three = Solver::new(&set)
+        .threads(3)
+        .solve(&mut |p| passes.push(p))
+        .unwrap();
+    assert_eq!(one, three);
+    // Progress: one report a pass, decided counts growing to the table's.
+    assert!(passes.windows(2).all(|w| w[0].decided <= w[1].decided));
+    let last = passes.last().unwrap();
+    let [wins, losses, draws] = one.counts();
+    assert_eq!(last.decided, wins + losses);
+    assert_eq!(last.positions, wins + losses + draws);
+    assert!(
+        wins > 300 && losses > 300 && draws > 300,
+        "{wins} {losses} {draws}"
+    );
+}
+
+#[test]
+fn tables_read_back_and_refuse_damaged_or_foreign_files() {
+    let set = MazeSet {
+        nodes: 300,
+        terminal: 10,
+    };
+    let table = solve(&set, 1);
+    let key = "maze 300 10";
+    let mut bytes = Vec::new();
+    table.write(key, &mut bytes).unwrap();
+    let read = Table::read(key, set.size(), &mut &bytes[..]).unwrap();
+    assert_eq!(read, table);
+    let refused = |bytes: &[u8], key: &str, size: u64| -> String {
+        Table::read(key, size, &mut &bytes[..])
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(refused(&bytes, "maze 300 11", set.size()).contains("a table of 'maze 300 10'"));
+    assert!(refused(&bytes, "other", set.size()).contains("another set"));
+    assert!(refused(&bytes, key, set.size() + 2).contains("expected"));
+    assert!(refused(&bytes[..bytes.len() - 3], key, set.size()).contains("cut short"));
+    assert!(refused(&bytes[..10], key, set.size()).contains("cut short"));
+    assert!(refused(b"hello, world", key, set.size()).contains("not a plies table"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(refused(&longer, key, set.size()).contains("after the checksum"));
+    let mut newer = bytes.clone();
+    newer[8] = 9;
+    assert!(refused(&newer, key, set.size()).contains("version 9"));
+    // Any flipped bit in the entries or the checksum is caught.
+    let entries_at = 8 + 4 + 8 + key.len() + 8;
+    for at in [entries_at, entries_at + 100, bytes.len() - 1] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        assert!(
+            refused(&damaged, key, set.size()).contains("damaged"),
+            "byte {at}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_numbering_and_over_long_distances_are_errors() {
+    struct Broken;
+    impl PositionSet<Maze> for Broken {
+        fn size(&self) -> u64 {
+            4
+        }
+        fn index(&self, _: &Maze) -> Option<u64> {
+            Some(0)
+        }
+        fn position(&self, _: u64) -> Option<Maze> {
+            Some(Maze::new(1, 10, 10))
+        }
+    }
+    let err = Solver::new(&Broken).solve(&mut |_| {}).unwrap_err();
+    assert_eq!(err, TableError::BadNumbering { index: 1 });
+    // A position decided further away than a byte holds: two piles of 15 where a side may only
+    // take one stone at a time would do; here, values outside the set say so.
+    let set = PilesSet { total: 1 };
+    let far = |_: &TwoPiles| Some(TableValue::Loss(MAX_WIN + 5));
+    let err = Solver::new(&set).outside(&far).solve(&mut |_| {});
+    // Taking the last stone ends the game at once (a terminal successor), so this set is won
+    // in 1 whatever the probe says; a total of 2 needs the probe.
+    assert!(err.is_ok());
+    let set = PilesSet { total: 4 };
+    let far = |_: &TwoPiles| Some(TableValue::Win(MAX_LOSS + 5));
+    let err = Solver::new(&set)
+        .outside(&far)
+        .solve(&mut |_| {})
+        .unwrap_err();
+    assert!(matches!(err, TableError::TooLong { .. }), "{err}");
+}
