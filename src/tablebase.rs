@@ -25,6 +25,7 @@
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use crate::eval::Score;
 use crate::game::{Game, Outcome};
 
 /// A set of positions numbered `0..size`: what a [`Table`] is built for (see the module docs).
@@ -40,6 +41,14 @@ pub trait PositionSet<G: Game>: Sync {
     fn position(&self, index: u64) -> Option<G>;
 }
 
+/// What the searchers ask of endgame tables: the exact value of a position, or `None` when no
+/// table holds it. Implemented by whatever holds a game's tables and knows which set a position
+/// belongs to.
+pub trait Probe<G: Game>: Send + Sync {
+    /// The value of `state` for its side to move, if a table holds it.
+    fn probe(&self, state: &G) -> Option<TableValue>;
+}
+
 /// A solved value, from the side to move's view.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TableValue {
@@ -52,6 +61,17 @@ pub enum TableValue {
 }
 
 impl TableValue {
+    /// The search score of this value at a node `ply` plies below the search root (wins and
+    /// losses counted from the root, as the searchers score a finished game).
+    #[must_use]
+    pub fn score_at(self, ply: u32) -> Score {
+        match self {
+            TableValue::Win(d) => Score::win_in((ply + d).min(Score::MAX_PLY)),
+            TableValue::Loss(d) => Score::loss_in((ply + d).min(Score::MAX_PLY)),
+            TableValue::Draw => Score::DRAW,
+        }
+    }
+
     /// The value of a finished game for its side to move.
     fn terminal<G: Game>(state: &G, outcome: Outcome) -> TableValue {
         match outcome.winner() {
@@ -349,10 +369,12 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..self.threads).map(|_| scope.spawn(run)).collect();
-            handles
+            // Every thread is joined; the first error (in thread order) is the answer.
+            let results: Vec<Result<(), TableError>> = handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect::<Result<(), TableError>>()
+                .collect();
+            results.into_iter().collect()
         })
     }
 }

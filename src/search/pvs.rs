@@ -39,6 +39,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::config::PvsConfig;
 use crate::search::tt::SharedTable;
+use crate::tablebase::Probe;
 use thread::ThreadTables;
 
 pub use root::MAX_THREADS;
@@ -63,6 +64,8 @@ pub struct Pvs<G: Game, E> {
     /// The helper threads' tables, kept from search to search ([`PvsConfig::threads`] - 1 of
     /// them once a search with threads has run).
     helpers: Vec<ThreadTables<G::Move>>,
+    /// Endgame tables, when set ([`Searcher::set_endgame_tables`]).
+    endgame: Option<Arc<dyn Probe<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
@@ -74,6 +77,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             tt: (config.tt_mb > 0).then(|| Arc::new(SharedTable::new(config.tt_mb))),
             tables: ThreadTables::new(),
             helpers: Vec::new(),
+            endgame: None,
         }
     }
 

@@ -5,12 +5,15 @@
 //! it) apart from how long it may search ([`SearchLimits`]); the answer's move is legal in the
 //! position, or `None` exactly when the position is over.
 
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
 use crate::eval::Score;
 use crate::game::{Game, GameHistory, Outcome, Side};
 use crate::search::limits::SearchLimits;
 use crate::search::stats::SearchStats;
+use crate::tablebase::Probe;
 
 /// Moves of a principal variation kept inline, without a heap allocation (a longer line spills
 /// to the heap once).
@@ -115,6 +118,17 @@ pub trait Searcher<G: Game>: Send {
     /// Forgets everything learnt so far (tables, history): the next search starts cold, as a
     /// new game would.
     fn clear(&mut self) {}
+
+    /// Uses endgame tables from the next search on: a position they hold is scored with its
+    /// exact value instead of being searched (`None` stops using them). A searcher that cannot
+    /// use them refuses with a message saying so (the default). In a game with a repetition
+    /// rule they are not used: their values ignore the rule.
+    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+        match tables {
+            None => Ok(()),
+            Some(_) => Err(format!("{} does not use endgame tables", self.name())),
+        }
+    }
 
     /// Searches with `threads` threads from the next search on (1, the default, is the
     /// deterministic search). A searcher that cannot use more than one refuses any other count

@@ -12,6 +12,7 @@ use crate::spec::SearcherSpec;
 use crate::testing::{Maze, TwoPiles};
 
 /// Every node of a Maze graph, with either side to move.
+#[derive(Copy, Clone)]
 struct MazeSet {
     nodes: u64,
     terminal: u64,
@@ -27,7 +28,7 @@ impl PositionSet<Maze> for MazeSet {
     }
 
     fn position(&self, index: u64) -> Option<Maze> {
-        let side = if index % 2 == 0 {
+        let side = if index.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -62,7 +63,7 @@ impl PositionSet<TwoPiles> for PilesSet {
 
     fn position(&self, index: u64) -> Option<TwoPiles> {
         let a = self.low() + (index / 2) as u8;
-        let side = if index % 2 == 0 {
+        let side = if index.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -233,7 +234,7 @@ fn sets_solved_slice_by_slice_use_the_smaller_ones() {
             })
         }
         fn position(&self, i: u64) -> Option<TwoPiles> {
-            let side = if i % 2 == 0 {
+            let side = if i.is_multiple_of(2) {
                 Side::First
             } else {
                 Side::Second
@@ -359,4 +360,50 @@ fn a_broken_numbering_and_over_long_distances_are_errors() {
         .solve(&mut |_| {})
         .unwrap_err();
     assert!(matches!(err, TableError::TooLong { .. }), "{err}");
+}
+
+/// A maze's table as the searchers ask for it.
+struct MazeTables {
+    set: MazeSet,
+    table: Table,
+}
+
+impl Probe<Maze> for MazeTables {
+    fn probe(&self, state: &Maze) -> Option<TableValue> {
+        self.table.probe(&self.set, state)
+    }
+}
+
+#[test]
+fn a_search_with_the_tables_plays_their_values_at_depth_one() {
+    let set = MazeSet {
+        nodes: 500,
+        terminal: 8,
+    };
+    let table = solve(&set, 1);
+    let tables: std::sync::Arc<dyn Probe<Maze>> = std::sync::Arc::new(MazeTables { set, table });
+    let mut search = SearcherSpec::Pvs(PvsConfig::full()).build::<Maze, Zero>(Zero);
+    search
+        .set_endgame_tables(Some(std::sync::Arc::clone(&tables)))
+        .unwrap();
+    let mut decided = 0;
+    for i in 0..set.size() {
+        let state = set.position(i).unwrap();
+        if state.outcome().is_some() {
+            continue;
+        }
+        let value = tables.probe(&state).unwrap();
+        search.clear();
+        let result = search.search(&state, &SearchLimits::depth(1));
+        // One ply of search sees the children's exact values: the root's own.
+        assert_eq!(result.score, value.score_at(0), "#{i}");
+        assert!(result.stats.table_hits > 0, "#{i}");
+        decided += usize::from(value != TableValue::Draw);
+    }
+    assert!(decided > 100, "{decided}");
+    // Without them, depth 1 knows far less; minimax refuses them.
+    search.set_endgame_tables(None).unwrap();
+    let mut minimax = SearcherSpec::Minimax { quiescence: false }.build::<Maze, Zero>(Zero);
+    let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
+    assert!(err.contains("does not use endgame tables"), "{err}");
 }

@@ -205,6 +205,7 @@ fn add_stats(total: &mut SearchStats, other: &SearchStats) {
     total.best_move_nodes += other.best_move_nodes;
     total.best_move_first += other.best_move_first;
     total.reductions += other.reductions;
+    total.table_hits += other.table_hits;
     total.seldepth = total.seldepth.max(other.seldepth);
     for (sum, part) in [
         (&mut total.tt_probes_by_depth, &other.tt_probes_by_depth),
@@ -253,8 +254,10 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             tt,
             tables,
             helpers: helper_tables,
+            endgame,
         } = self;
         let (evaluator, config, tt) = (&*evaluator, *config, tt.as_deref());
+        let endgame = endgame.as_deref();
         let (completed, partial, mut stats) = std::thread::scope(|scope| {
             let shared = &shared;
             let handles: Vec<_> = helper_tables[..helpers]
@@ -267,6 +270,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                         let mut run =
                             ThreadSearch::new(state, evaluator, config, tt, tables, watch, last);
                         run.track_repetitions(history);
+                        run.endgame = endgame;
                         run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
@@ -280,6 +284,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 reached: 0,
             };
             main.run.track_repetitions(history);
+            main.run.endgame = endgame;
             main.run.busy = Some(&shared.busy);
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();

@@ -16,6 +16,8 @@ use crate::search::limits::SearchLimits;
 use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
+use crate::tablebase::Probe;
+use std::sync::Arc;
 
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 256;
@@ -123,10 +125,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             last,
         );
         run.track_repetitions(history.before(state));
+        run.endgame = self.endgame.as_deref();
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
         let partial = run.iteration.best.filter(|_| run.aborted);
         answer(state, &self.evaluator, completed, partial, stats)
+    }
+
+    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+        self.endgame = tables;
+        Ok(())
     }
 
     fn clear(&mut self) {

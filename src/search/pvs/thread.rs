@@ -21,6 +21,7 @@ use crate::search::searcher::Pv;
 use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
+use crate::tablebase::Probe;
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
@@ -106,6 +107,8 @@ pub(super) struct ThreadSearch<'a, G: Game, E> {
     pub(super) iteration: RootState<G::Move>,
     /// The history and the current line, for a game with a repetition rule.
     pub(super) repetitions: Option<Repetitions>,
+    /// Endgame tables (not used in a game with a repetition rule: their values ignore it).
+    pub(super) endgame: Option<&'a dyn Probe<G>>,
     pub(super) aborted: bool,
 }
 
@@ -148,6 +151,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
                 best: None,
             },
             repetitions: None,
+            endgame: None,
             aborted: false,
         }
     }
@@ -200,9 +204,28 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         }
     }
 
-    /// The value of a horizon node: quiescence, or the evaluation (a finished game scored).
+    /// The exact value of `state` from the endgame tables, if they hold it (never at the root,
+    /// which needs a move, nor in a game with a repetition rule).
+    #[inline]
+    fn endgame_value(&mut self, state: &G, ply: usize) -> Option<Score> {
+        let tables = self.endgame?;
+        if ply == 0 || state.has_repetition_rule() {
+            return None;
+        }
+        let value = tables.probe(state)?;
+        self.stats.table_hits += 1;
+        self.stats.leaves += 1;
+        Some(value.score_at(ply as u32))
+    }
+
+    /// The value of a horizon node: the endgame tables' if they hold it, else quiescence or the
+    /// evaluation (a finished game scored).
     #[inline]
     fn horizon(&mut self, state: &G, ply: usize, alpha: Score, beta: Score) -> Score {
+        if let Some(value) = self.endgame_value(state, ply) {
+            self.reach(ply);
+            return value;
+        }
         if self.config.quiescence {
             return self.quiesce(state, 0, ply, alpha, beta);
         }
@@ -233,6 +256,10 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         if let Some(outcome) = state.outcome() {
             self.stats.leaves += 1;
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
+        }
+        // An endgame table's value is exact: no need to search below.
+        if let Some(value) = self.endgame_value(state, ply) {
+            return value;
         }
         // A threatened side gets one more ply (only within the nominal depth, so a line grows to
         // at most twice it, and only with enough plies left).
