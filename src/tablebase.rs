@@ -41,6 +41,15 @@ pub trait PositionSet<G: Game>: Sync {
     fn position(&self, index: u64) -> Option<G>;
 }
 
+/// A [`PositionSet`] that can also go backwards: the positions of the set with a move to a
+/// given one. [`Solver::solve_retrograde`] then visits each position a few times instead of once
+/// a pass.
+pub trait Predecessors<G: Game>: PositionSet<G> {
+    /// Appends the number of every position of the set with a move to `state`, once for each
+    /// such move (a position with two moves to `state` twice).
+    fn predecessors(&self, state: &G, out: &mut Vec<u64>);
+}
+
 /// What the searchers ask of endgame tables: the exact value of a position, or `None` when no
 /// table holds it. Implemented by whatever holds a game's tables and knows which set a position
 /// belongs to.
@@ -376,6 +385,162 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 .collect();
             results.into_iter().collect()
         })
+    }
+}
+
+impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
+    /// Solves the set by retrograde analysis: the positions decided at distance `k` are taken in
+    /// turn and their predecessors told (a loss for the side to move makes each predecessor
+    /// whose mover is the other side a win in `k + 1`; a win counts one more lost move of such a
+    /// predecessor, which is lost in `k + 1` once none is left). Each position's moves are
+    /// generated once. Same table as [`Solver::solve`] (one thread).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn solve_retrograde(
+        &self,
+        progress: &mut dyn FnMut(SolveProgress),
+    ) -> Result<Table, TableError> {
+        let size = self.set.size();
+        let count = usize::try_from(size).expect("a set that fits in memory");
+        let mut entries = vec![UNKNOWN; count];
+        // Per undecided position: moves not yet known to lose, and the longest known loss.
+        let mut remaining = vec![0u16; count];
+        let mut longest_loss = vec![0u32; count];
+        // `queue[d]`: positions whose value may be decided at distance `d` (checked when taken).
+        let mut queue: Vec<Vec<u64>> = Vec::new();
+        let push = |queue: &mut Vec<Vec<u64>>, d: u32, index: u64| {
+            let d = d as usize;
+            if queue.len() <= d {
+                queue.resize_with(d + 1, Vec::new);
+            }
+            queue[d].push(index);
+        };
+        // A win candidate per undecided position (its shortest known win), `u32::MAX` if none.
+        let mut best_win = vec![u32::MAX; count];
+        let mut positions = 0;
+        let mut moves = Vec::new();
+        for index in 0..size {
+            let i = index as usize;
+            let Some(state) = self.set.position(index) else {
+                entries[i] = HOLE;
+                continue;
+            };
+            if self.set.index(&state) != Some(index) {
+                return Err(TableError::BadNumbering { index });
+            }
+            positions += 1;
+            if let Some(outcome) = state.outcome() {
+                let value = TableValue::terminal(&state, outcome);
+                if value != TableValue::Draw {
+                    entries[i] = Entry::encode(value).expect("distance 0 fits");
+                    push(&mut queue, 0, index);
+                }
+                continue;
+            }
+            // Successors inside the set (finished or not) tell it their value later; finished
+            // games and positions outside it are known now.
+            moves.clear();
+            state.generate_moves(&mut moves);
+            let mover = state.side_to_move();
+            let mut open = 0u16;
+            for &mv in &moves {
+                let next = state.play(mv);
+                let known = if self.set.index(&next).is_some() {
+                    open += 1;
+                    continue;
+                } else if let Some(outcome) = next.outcome() {
+                    Some(TableValue::terminal(&next, outcome))
+                } else {
+                    self.outside.and_then(|probe| probe(&next))
+                };
+                match known.map(|v| v.seen_by_mover(next.side_to_move() == mover)) {
+                    Some(TableValue::Win(d)) => best_win[i] = best_win[i].min(d),
+                    Some(TableValue::Loss(d)) => longest_loss[i] = longest_loss[i].max(d),
+                    // A draw or an unknown value: this move is never lost.
+                    _ => open += 1,
+                }
+            }
+            remaining[i] = open;
+            if best_win[i] != u32::MAX {
+                push(&mut queue, best_win[i], index);
+            } else if open == 0 && !moves.is_empty() {
+                push(&mut queue, longest_loss[i], index);
+            }
+        }
+        let mut decided: u64 = queue.first().map_or(0, |q| q.len() as u64);
+        progress(SolveProgress {
+            pass: 0,
+            decided,
+            positions,
+        });
+        let mut before = Vec::new();
+        let mut distance = 0u32;
+        while (distance as usize) < queue.len() {
+            let bucket = std::mem::take(&mut queue[distance as usize]);
+            for index in bucket {
+                let i = index as usize;
+                // Decide it now if this is its distance (distance 0: decided at the start).
+                if distance > 0 {
+                    if entries[i] != UNKNOWN {
+                        continue;
+                    }
+                    let value = if best_win[i] == distance {
+                        TableValue::Win(distance)
+                    } else if remaining[i] == 0 && best_win[i] == u32::MAX {
+                        TableValue::Loss(distance)
+                    } else {
+                        continue;
+                    };
+                    entries[i] = Entry::encode(value).ok_or(TableError::TooLong {
+                        index,
+                        plies: distance,
+                    })?;
+                    decided += 1;
+                }
+                let Some(state) = self.set.position(index) else {
+                    continue;
+                };
+                let value = Entry::decode(entries[i]).expect("not a hole");
+                before.clear();
+                self.set.predecessors(&state, &mut before);
+                for &from in &before {
+                    let j = from as usize;
+                    if entries[j] != UNKNOWN {
+                        continue;
+                    }
+                    let Some(prev) = self.set.position(from) else {
+                        continue;
+                    };
+                    let same = prev.side_to_move() == state.side_to_move();
+                    match value.seen_by_mover(same) {
+                        TableValue::Win(d) => {
+                            if d < best_win[j] {
+                                best_win[j] = d;
+                                push(&mut queue, d, from);
+                            }
+                        }
+                        TableValue::Loss(d) => {
+                            longest_loss[j] = longest_loss[j].max(d);
+                            remaining[j] -= 1;
+                            if remaining[j] == 0 && best_win[j] == u32::MAX {
+                                push(&mut queue, longest_loss[j], from);
+                            }
+                        }
+                        TableValue::Draw => {}
+                    }
+                }
+            }
+            if distance > 0 {
+                progress(SolveProgress {
+                    pass: distance,
+                    decided,
+                    positions,
+                });
+            }
+            distance += 1;
+        }
+        Ok(Table { entries })
     }
 }
 

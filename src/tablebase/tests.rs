@@ -407,3 +407,113 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
     let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
     assert!(err.contains("does not use endgame tables"), "{err}");
 }
+
+/// A maze set that can go backwards: the reverse edges, found by playing every move once.
+struct MazeBack {
+    set: MazeSet,
+    before: Vec<Vec<u64>>,
+}
+
+impl MazeBack {
+    fn new(set: MazeSet) -> MazeBack {
+        let mut before = vec![Vec::new(); set.size() as usize];
+        for from in 0..set.size() {
+            let state = set.position(from).unwrap();
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            for mv in moves {
+                let to = set.index(&state.play(mv)).unwrap();
+                before[to as usize].push(from);
+            }
+        }
+        MazeBack { set, before }
+    }
+}
+
+impl PositionSet<Maze> for MazeBack {
+    fn size(&self) -> u64 {
+        self.set.size()
+    }
+    fn index(&self, state: &Maze) -> Option<u64> {
+        self.set.index(state)
+    }
+    fn position(&self, index: u64) -> Option<Maze> {
+        self.set.position(index)
+    }
+}
+
+impl Predecessors<Maze> for MazeBack {
+    fn predecessors(&self, state: &Maze, out: &mut Vec<u64>) {
+        out.extend(&self.before[self.index(state).unwrap() as usize]);
+    }
+}
+
+/// Two piles of a given total that can go backwards: put back 1-3 stones on a pile, the mover
+/// being the side to move, or its opponent when taking two gave an extra turn.
+struct PilesBack(PilesSet);
+
+impl PositionSet<TwoPiles> for PilesBack {
+    fn size(&self) -> u64 {
+        self.0.size()
+    }
+    fn index(&self, state: &TwoPiles) -> Option<u64> {
+        self.0.index(state)
+    }
+    fn position(&self, index: u64) -> Option<TwoPiles> {
+        self.0.position(index)
+    }
+}
+
+impl Predecessors<TwoPiles> for PilesBack {
+    fn predecessors(&self, state: &TwoPiles, out: &mut Vec<u64>) {
+        // Only moves inside the set count, and every move takes stones: no predecessor has
+        // the same total. (Kept honest by checking with the forward moves.)
+        for index in 0..self.size() {
+            let from = self.position(index).unwrap();
+            let mut moves = Vec::new();
+            from.generate_moves(&mut moves);
+            for mv in moves {
+                let next = from.play(mv);
+                if next.piles == state.piles && next.to_move == state.to_move {
+                    out.push(index);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn retrograde_analysis_gives_the_forward_solvers_tables() {
+    for (nodes, terminal) in [(60, 20), (300, 10), (1000, 6), (5000, 5)] {
+        let set = MazeSet { nodes, terminal };
+        let forward = solve(&set, 1);
+        let back = MazeBack::new(set);
+        let mut passes = Vec::new();
+        let retro = Solver::new(&back)
+            .solve_retrograde(&mut |p| passes.push(p))
+            .unwrap();
+        assert_eq!(retro, forward, "maze {nodes}/{terminal}");
+        let [wins, losses, _] = forward.counts();
+        assert_eq!(passes.last().unwrap().decided, wins + losses);
+    }
+    // With moves leaving the set: two piles slice by slice, the smaller slices probed.
+    let mut tables: Vec<Table> = Vec::new();
+    for total in 1..=30u8 {
+        let probe = |state: &TwoPiles| {
+            let n = state.piles[0] + state.piles[1];
+            tables
+                .get(usize::from(n).checked_sub(1)?)?
+                .probe(&PilesSet { total: n }, state)
+        };
+        let forward = Solver::new(&PilesSet { total })
+            .outside(&probe)
+            .solve(&mut |_| {})
+            .unwrap();
+        let retro = Solver::new(&PilesBack(PilesSet { total }))
+            .outside(&probe)
+            .solve_retrograde(&mut |_| {})
+            .unwrap();
+        assert_eq!(retro, forward, "total {total}");
+        tables.push(forward);
+    }
+}
