@@ -66,8 +66,8 @@ mod notation;
 pub mod prelude;
 pub mod rng;
 pub mod search;
+pub mod solve;
 pub mod spec;
-pub mod tablebase;
 pub mod weights;
 
 #[cfg(any(test, feature = "testing"))]

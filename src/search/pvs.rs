@@ -39,7 +39,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::config::PvsConfig;
 use crate::search::tt::SharedTable;
-use crate::tablebase::Probe;
+use crate::solve::Probe;
 use thread::ThreadTables;
 
 pub use root::MAX_THREADS;

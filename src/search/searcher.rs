@@ -13,7 +13,7 @@ use crate::eval::Score;
 use crate::game::{Game, GameHistory, Outcome, Side};
 use crate::search::limits::SearchLimits;
 use crate::search::stats::SearchStats;
-use crate::tablebase::Probe;
+use crate::solve::Probe;
 
 /// Moves of a principal variation kept inline, without a heap allocation (a longer line spills
 /// to the heap once).

@@ -16,7 +16,7 @@ use crate::search::limits::SearchLimits;
 use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
-use crate::tablebase::Probe;
+use crate::solve::Probe;
 use std::sync::Arc;
 
 /// The most threads one search may use.

@@ -21,7 +21,7 @@ use crate::search::searcher::Pv;
 use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
-use crate::tablebase::Probe;
+use crate::solve::Probe;
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
