@@ -39,6 +39,7 @@ pub mod notation;
 pub mod rules;
 pub mod square;
 pub mod state;
+pub mod tables;
 mod view;
 mod zobrist;
 

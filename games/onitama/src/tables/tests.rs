@@ -1,0 +1,101 @@
+//! Unit tests of the Onitama table numbering ([`super`]) and of a solved masters-only table
+//! against a value-exact search.
+
+use super::*;
+use plies::search::{PvsConfig, SearchLimits};
+use plies::solve::{Solver, TableValue};
+use plies::spec::SearcherSpec;
+use plies::{Game, Notation, Score};
+
+use crate::eval::MaterialEvaluator;
+
+fn deal() -> [Card; 5] {
+    ["monkey", "crane", "tiger", "crab", "dragon"].map(|name| {
+        Card::all()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+            .expect("a card")
+    })
+}
+
+#[test]
+fn numbers_and_positions_are_inverse() {
+    assert_eq!(CHOOSE[23][2], 253);
+    assert_eq!(CHOOSE[5][0], 1);
+    for (red, blue) in [(0, 0), (1, 0), (0, 1), (2, 1), (4, 4)] {
+        let set = MaterialSet::new(deal(), red, blue);
+        let size = set.size();
+        // Every number of the smaller sets, a spread of the bigger ones.
+        let step = (size / 200_000).max(1);
+        let mut seen = 0;
+        for index in (0..size).step_by(step as usize).chain([size - 1]) {
+            let Some(state) = set.position(index) else {
+                // A hole: both masters on the enemy temples.
+                continue;
+            };
+            assert_eq!(set.index(&state), Some(index), "{red}+{blue} #{index}");
+            assert_eq!(state.students(Side::First).0.count_ones(), u32::from(red));
+            assert_eq!(state.students(Side::Second).0.count_ones(), u32::from(blue));
+            // The text of the position reads back to the same number.
+            let again = Onitama::parse_position(&state.format_position()).unwrap();
+            assert_eq!(set.index(&again), Some(index));
+            seen += 1;
+        }
+        assert!(seen > 30, "{seen}");
+        // Other material or another deal: not in the set.
+        let more = if red < 4 { red + 1 } else { red - 1 };
+        let other = set.with_students(more, blue).position(0).unwrap();
+        assert_eq!(set.index(&other), None);
+    }
+    assert_eq!(MaterialSet::new(deal(), 0, 0).size(), 2 * 30 * 25 * 24);
+    // The start position (this deal, four students a side) is in its set, not in another
+    // deal's.
+    let start = Onitama::start_position();
+    let set = MaterialSet::new(deal(), 4, 4);
+    assert_eq!(set.position(set.index(&start).unwrap()), Some(start));
+    let other = ["ox", "boar", "horse", "elephant", "rabbit"].map(|name| {
+        Card::all()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+            .expect("a card")
+    });
+    assert_eq!(MaterialSet::new(other, 4, 4).index(&start), None);
+}
+
+#[test]
+fn the_masters_only_table_agrees_with_the_search() {
+    let set = MaterialSet::new(deal(), 0, 0);
+    let table = Solver::new(&set).threads(2).solve(&mut |_| {}).unwrap();
+    let [wins, losses, draws] = table.counts();
+    // Every number but the holes (both masters on the enemy temples: 60 arrangements and sides).
+    assert_eq!(wins + losses + draws, set.size() - 60);
+    assert!(wins > 0 && losses > 0, "{wins} {losses} {draws}");
+    let exact = PvsConfig {
+        tt_exact_depth: true,
+        late_move_reductions: false,
+        threat_extensions: false,
+        quiescence: false,
+        ..PvsConfig::full()
+    };
+    let mut search = SearcherSpec::Pvs(exact).build::<Onitama, _>(MaterialEvaluator);
+    let mut checked = 0;
+    for index in (0..set.size()).step_by(97) {
+        let Some(state) = set.position(index) else {
+            continue;
+        };
+        if state.outcome().is_some() {
+            continue;
+        }
+        let (expected, depth) = match table.value(index).unwrap() {
+            TableValue::Win(d) => (Score::win_in(d), d),
+            TableValue::Loss(d) => (Score::loss_in(d), d),
+            TableValue::Draw => continue,
+        };
+        if depth > 9 {
+            continue;
+        }
+        search.clear();
+        let result = search.search(&state, &SearchLimits::depth(depth));
+        assert_eq!(result.score, expected, "{}", state.format_position());
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked}");
+}
