@@ -319,7 +319,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         state.generate_moves(&mut moves);
         let mover = state.side_to_move();
         let mut all_lost = true;
-        for mv in moves {
+        for &mv in &moves {
             let next = state.play(mv);
             let value = if let Some(outcome) = next.outcome() {
                 Some(TableValue::terminal(&next, outcome))
@@ -327,8 +327,8 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 let byte = entries[index as usize].load(Ordering::Relaxed);
                 // Only values of earlier passes count (this pass may be writing others).
                 match Entry::decode(byte) {
-                    Some(TableValue::Win(d) | TableValue::Loss(d)) if d < pass => {
-                        Entry::decode(byte)
+                    Some(value @ (TableValue::Win(d) | TableValue::Loss(d))) if d < pass => {
+                        Some(value)
                     }
                     _ => None,
                 }
@@ -340,19 +340,16 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 value
             };
             match value.map(|v| v.seen_by_mover(next.side_to_move() == mover)) {
+                // (A shorter win would have been found in the pass of its distance.)
                 Some(TableValue::Win(d)) if d == pass => return Some(TableValue::Win(d)),
-                Some(TableValue::Win(d)) if d < pass => {
-                    // A shorter win would have been found in an earlier pass; a successor
-                    // decided outside may still show one (its distance counted in `longest`).
-                    return Some(TableValue::Win(d));
-                }
                 Some(TableValue::Loss(d)) if d <= pass => {}
                 _ => all_lost = false,
             }
         }
         // Every move loses, the longest in `pass` plies (a shorter longest would have been seen
-        // in an earlier pass). A position with no move at all is a finished game.
-        all_lost.then_some(TableValue::Loss(pass))
+        // in an earlier pass). A position with no move is a finished game; one that is not
+        // (a broken rule) stays a draw, as in the retrograde solver.
+        (all_lost && !moves.is_empty()).then_some(TableValue::Loss(pass))
     }
 
     /// Runs `work` on every index in `0..size` on the solver's threads.

@@ -73,7 +73,7 @@ impl Clock {
         let increment = ms(self.increment[side.index()]);
         let margin = (remaining / 10).min(30);
         let usable = remaining.saturating_sub(margin);
-        let budget = (usable / 25).saturating_add(increment / 4 * 3 + increment % 4 * 3 / 4);
+        let budget = (usable / 25).saturating_add(increment.saturating_mul(3) / 4);
         Duration::from_millis(budget.min(usable / 2).max(1))
     }
 

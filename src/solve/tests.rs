@@ -176,13 +176,8 @@ fn maze_tables_equal_exhaustive_minimax_and_the_search() {
         }
         // The library's search, value-exact (no reductions or extensions, table cutoffs only at
         // equal depth), proves the same values at the table's distance.
-        let exact = PvsConfig {
-            tt_exact_depth: true,
-            late_move_reductions: false,
-            threat_extensions: false,
-            quiescence: false,
-            ..PvsConfig::full()
-        };
+        // The top rung of the consistency ladder: every part that keeps minimax's value.
+        let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
         let mut search = SearcherSpec::Pvs(exact).build::<Maze, Zero>(Zero);
         for i in (0..set.size()).step_by(7) {
             let state = set.position(i).unwrap();
@@ -401,8 +396,21 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         decided += usize::from(value != TableValue::Draw);
     }
     assert!(decided > 100, "{decided}");
-    // Without them, depth 1 knows far less; minimax refuses them.
+    // Without them, depth 1 (with its quiescence and extensions) proves fewer.
     search.set_endgame_tables(None).unwrap();
+    let mut proven = 0;
+    for i in 0..set.size() {
+        let state = set.position(i).unwrap();
+        if state.outcome().is_some() {
+            continue;
+        }
+        search.clear();
+        let result = search.search(&state, &SearchLimits::depth(1));
+        assert_eq!(result.stats.table_hits, 0);
+        proven += usize::from(result.score.is_decisive());
+    }
+    assert!(proven < decided, "{proven} of {decided}");
+    // Minimax refuses them.
     let mut minimax = SearcherSpec::Minimax { quiescence: false }.build::<Maze, Zero>(Zero);
     let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
     assert!(err.contains("does not use endgame tables"), "{err}");

@@ -5,10 +5,10 @@
 //! positions) is validated here, so bad input is a one-line [`CliError`], never a worker panic.
 
 use super::ArenaArgs;
-use crate::arena::{Engine, Sprt, UgiAgent, UgiEngine, random_openings};
+use crate::arena::{AgentFactory, Engine, Sprt, UgiAgent, UgiEngine, random_openings};
 use crate::engine::limits;
 use crate::error::CliError;
-use crate::game_cli::GameCli;
+use crate::game_cli::{EngineProtocol, GameCli};
 use crate::position::{read_openings_file, start_position};
 use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
@@ -35,17 +35,14 @@ pub(super) fn engines<G: Notation>(
             copy += 1;
             shown = format!("{text}#{copy}");
         }
-        if let Some(rest) = text.strip_prefix("ugi:") {
-            let bad = |e: String| CliError::Invalid(format!("bad --engine '{text}': {e}"));
-            let engine = UgiEngine::parse(rest).map_err(bad)?;
-            engine.check().map_err(bad)?;
-            engines.push(Engine::new(shown, move || -> Box<dyn Agent<G>> {
-                Box::new(UgiAgent::new(engine.clone()))
-            }));
-            continue;
-        }
+        let ugi = EngineProtocol {
+            prefix: "ugi",
+            engine: ugi_engine::<G>,
+        };
         if let Some((prefix, rest)) = text.split_once(':')
-            && let Some(protocol) = spec.engine_protocols.iter().find(|p| p.prefix == prefix)
+            && let Some(protocol) = std::iter::once(&ugi)
+                .chain(spec.engine_protocols)
+                .find(|p| p.prefix == prefix)
         {
             let factory = (protocol.engine)(rest)
                 .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?;
@@ -99,6 +96,16 @@ pub(super) fn engines<G: Notation>(
         engines.push(engine);
     }
     Ok(engines)
+}
+
+/// `--engine ugi:...`, the engine protocol every game speaks: an external UGI engine, checked
+/// to start and answer before the first game.
+fn ugi_engine<G: Notation>(text: &str) -> Result<AgentFactory<G>, String> {
+    let engine = UgiEngine::parse(text)?;
+    engine.check()?;
+    Ok(std::sync::Arc::new(move || -> Box<dyn Agent<G>> {
+        Box::new(UgiAgent::new(engine.clone()))
+    }))
 }
 
 /// One `--engine` spec, parsed.

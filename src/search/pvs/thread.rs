@@ -257,10 +257,6 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             self.stats.leaves += 1;
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
-        // An endgame table's value is exact: no need to search below.
-        if let Some(value) = self.endgame_value(state, ply) {
-            return value;
-        }
         // A threatened side gets one more ply (only within the nominal depth, so a line grows to
         // at most twice it, and only with enough plies left).
         let threatened = self.config.threat_extensions
@@ -272,6 +268,10 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         // this is for a search started at depth 0.
         if depth == 0 {
             return self.horizon(state, ply, alpha, beta);
+        }
+        // An endgame table's value is exact: no need to search below (the horizon probes too).
+        if let Some(value) = self.endgame_value(state, ply) {
+            return value;
         }
 
         // 3. Mate-distance pruning: nothing here beats a win next move or loses faster. The
