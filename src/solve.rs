@@ -559,6 +559,25 @@ impl Table {
         self.entries.len() as u64
     }
 
+    /// A table of the given entries, one byte per position number, as [`Table::entry`] writes
+    /// them (for a game that solves its sets with its own solver and keeps the same format).
+    /// Every byte is some entry, so any vector is a table.
+    #[must_use]
+    pub fn from_entries(entries: Vec<u8>) -> Table {
+        Table { entries }
+    }
+
+    /// The byte a table stores for `value` (`None`: a hole), or `None` when the distance is
+    /// longer than a table stores ([`MAX_WIN`], [`MAX_LOSS`]). Draws are 0, so a zeroed table
+    /// is all draws.
+    #[must_use]
+    pub fn entry(value: Option<TableValue>) -> Option<u8> {
+        match value {
+            Some(value) => Entry::encode(value),
+            None => Some(HOLE),
+        }
+    }
+
     /// The value of position number `index`; `None` for a hole or a number beyond the table.
     #[must_use]
     pub fn value(&self, index: u64) -> Option<TableValue> {

@@ -11,8 +11,12 @@
 //! game cannot get there: it ends when the first arrives); a capture of a student leaves the set for the one with a
 //! student less, a capture of a master or a master on the enemy temple ends the game.
 
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
 use plies::Side;
-use plies::solve::PositionSet;
+use plies::bits::set_bits;
+use plies::solve::{PositionSet, Probe, Table, TableError, TableValue};
 
 use crate::card::Card;
 use crate::state::{BLUE_TEMPLE, Onitama, RED_TEMPLE};
@@ -115,39 +119,41 @@ impl MaterialSet {
 }
 
 /// The rank of the set bits of `bits` among the squares not in `taken`, in the combinatorial
-/// number system (the i-th smallest free square c_i contributes C(c_i, i + 1)).
+/// number system (the i-th smallest free square, the c-th free one, contributes C(c, i + 1)).
+#[inline]
 fn rank(bits: u32, taken: u32) -> u64 {
     let mut rank = 0;
-    let mut free_index = 0;
-    let mut chosen = 0;
-    for square in 0..25 {
-        if taken & (1 << square) != 0 {
-            continue;
-        }
-        if bits & (1 << square) != 0 {
-            chosen += 1;
-            rank += CHOOSE[free_index][chosen];
-        }
-        free_index += 1;
+    for (i, square) in set_bits(bits).enumerate() {
+        let free_index = square - (taken & ((1 << square) - 1)).count_ones();
+        rank += CHOOSE[free_index as usize][i + 1];
     }
     rank
 }
 
 /// The `count` squares not in `taken` whose rank ([`rank`]) is `rank`.
+#[inline]
 fn unrank(mut rank: u64, count: usize, taken: u32) -> u32 {
-    let free: Vec<u32> = (0..25).filter(|s| taken & (1 << s) == 0).collect();
-    let mut bits = 0;
-    let mut k = count;
-    let mut n = free.len();
-    while k > 0 {
-        // The largest n with C(n, k) <= rank is the k-th chosen free square.
+    // The free indices first: the largest n with C(n, k) <= rank is the k-th chosen one.
+    let mut chosen = 0u32;
+    let mut n = 25 - taken.count_ones() as usize;
+    for k in (1..=count).rev() {
         n -= 1;
         while CHOOSE[n][k] > rank {
             n -= 1;
         }
         rank -= CHOOSE[n][k];
-        bits |= 1 << free[n];
-        k -= 1;
+        chosen |= 1 << n;
+    }
+    // Then the squares: the free squares in order, keeping the chosen ones.
+    let mut bits = 0;
+    let mut free = !taken & ((1 << 25) - 1);
+    while chosen != 0 {
+        let square = free.trailing_zeros();
+        if chosen & 1 != 0 {
+            bits |= 1 << square;
+        }
+        chosen >>= 1;
+        free &= free - 1;
     }
     bits
 }
@@ -220,6 +226,328 @@ impl PositionSet<Onitama> for MaterialSet {
         .ok()
     }
 }
+
+/// One deal's endgame tables: the value of every position with both masters and at most
+/// [`DealTables::pieces`] pieces (masters included, at most four students a side), with either
+/// side to move, built by [`DealTables::build`].
+///
+/// Only red-to-move positions are stored: a position with blue to move is the red-to-move
+/// position of the board turned round with the colours (and hands) swapped, which has the same
+/// value. So a table of `(a, b)` students is also the blue-to-move half of `(b, a)`.
+pub struct DealTables {
+    /// The deal, in card id order.
+    deal: [Card; 5],
+    cards: build::Cards,
+    pieces: u8,
+    /// `tables[red students][blue students]`.
+    tables: Vec<Vec<Option<Table>>>,
+}
+
+/// What [`DealTables::build`] tells as it goes.
+#[derive(Clone, Debug)]
+pub enum BuildEvent {
+    /// A material's table was read from the cache directory.
+    Loaded {
+        /// Red's and blue's students.
+        students: [u8; 2],
+    },
+    /// A cached file could not be used (it is rebuilt and written again).
+    Rejected {
+        /// The file.
+        file: PathBuf,
+        /// Why, in one line.
+        why: String,
+    },
+    /// A step of solving a material and its mirror.
+    Step {
+        /// Red's and blue's students of the first material of the pair.
+        students: [u8; 2],
+        /// Positions up to this many plies from the end are decided.
+        plies: u32,
+        /// Positions decided in the step.
+        decided: u64,
+    },
+    /// A material (and its mirror) is solved.
+    Solved {
+        /// Red's and blue's students of the first material of the pair.
+        students: [u8; 2],
+        /// Positions of the pair (red to move).
+        positions: u64,
+        /// Time taken.
+        time: Duration,
+    },
+    /// A table could not be written to the cache directory (the build goes on).
+    NotSaved {
+        /// The file.
+        file: PathBuf,
+        /// Why, in one line.
+        why: String,
+    },
+}
+
+/// Why tables could not be built.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BuildError {
+    /// Fewer than 2 or more than 10 pieces.
+    Pieces(u8),
+    /// A card dealt twice.
+    Deal(String),
+    /// The solver's error (a distance longer than a table stores).
+    Solve(TableError),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Pieces(n) => write!(
+                f,
+                "tables of {n} pieces: give 2 (the masters) to 10 (four students a side)"
+            ),
+            BuildError::Deal(card) => write!(f, "card '{card}' dealt twice"),
+            BuildError::Solve(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl DealTables {
+    /// Builds the tables of `deal` (five distinct cards, any order) for every material of at
+    /// most `pieces` pieces (2 to 10), smallest first, on `threads` threads. With `cache`, a
+    /// material's table is read from that directory when a good file is there, and written
+    /// there once solved (a damaged or foreign file is reported and rebuilt).
+    ///
+    /// # Errors
+    /// A piece count out of range, a card dealt twice, or a distance longer than a table
+    /// stores.
+    pub fn build(
+        deal: [Card; 5],
+        pieces: u8,
+        threads: usize,
+        cache: Option<&Path>,
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> Result<DealTables, BuildError> {
+        if !(2..=10).contains(&pieces) {
+            return Err(BuildError::Pieces(pieces));
+        }
+        let mut deal = deal;
+        deal.sort_by_key(|c| c.id());
+        if let Some(w) = deal.windows(2).find(|w| w[0] == w[1]) {
+            return Err(BuildError::Deal(w[0].name().to_string()));
+        }
+        let mut tables = DealTables {
+            deal,
+            cards: build::Cards::new(deal),
+            pieces,
+            tables: vec![vec![None, None, None, None, None]; 5],
+        };
+        // Without a pool of that size (the system refused threads), the global one.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .ok();
+        tables.build_all(cache, pool.as_ref(), progress)?;
+        Ok(tables)
+    }
+
+    fn build_all(
+        &mut self,
+        cache: Option<&Path>,
+        pool: Option<&rayon::ThreadPool>,
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> Result<(), BuildError> {
+        let students = self.pieces - 2;
+        for total in 0..=students {
+            for red in 0..=total / 2 {
+                let blue = total - red;
+                if blue > 4 {
+                    continue;
+                }
+                let mut group = vec![build::Material::new(red, blue)];
+                if red != blue {
+                    group.push(build::Material::new(blue, red));
+                }
+                if let Some(dir) = cache
+                    && self.load_group(dir, &group, progress)
+                {
+                    continue;
+                }
+                let start = Instant::now();
+                let solved = build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
+                    progress(BuildEvent::Step {
+                        students: [red, blue],
+                        plies: step.plies,
+                        decided: step.decided,
+                    });
+                })
+                .map_err(BuildError::Solve)?;
+                progress(BuildEvent::Solved {
+                    students: [red, blue],
+                    positions: group.iter().map(|m| m.layouts() * 30).sum(),
+                    time: start.elapsed(),
+                });
+                for (material, table) in group.iter().zip(solved) {
+                    if let Some(dir) = cache
+                        && let Err(why) = self.save(dir, *material, &table)
+                    {
+                        progress(BuildEvent::NotSaved {
+                            file: self.file(dir, *material),
+                            why,
+                        });
+                    }
+                    self.tables[usize::from(material.red)][usize::from(material.blue)] =
+                        Some(table);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What a table file of `material` is named in `dir`.
+    fn file(&self, dir: &Path, material: build::Material) -> PathBuf {
+        let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
+        dir.join(format!(
+            "onitama-{}-{}v{}.tb",
+            names.join("-").to_lowercase(),
+            material.red,
+            material.blue
+        ))
+    }
+
+    /// The key a table file of `material` is written with.
+    fn key(&self, material: build::Material) -> String {
+        let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
+        format!(
+            "onitama red-to-move deal={} students={}+{}",
+            names.join(",").to_lowercase(),
+            material.red,
+            material.blue
+        )
+    }
+
+    /// Reads every table of `group` from `dir`; false (and nothing kept) unless all are good.
+    fn load_group(
+        &mut self,
+        dir: &Path,
+        group: &[build::Material],
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> bool {
+        let mut read = Vec::new();
+        for &material in group {
+            let file = self.file(dir, material);
+            let Ok(mut input) = std::fs::File::open(&file) else {
+                return false;
+            };
+            let mut input = std::io::BufReader::new(&mut input);
+            match Table::read(&self.key(material), material.layouts() * 30, &mut input) {
+                Ok(table) => read.push((material, table)),
+                Err(e) => {
+                    progress(BuildEvent::Rejected {
+                        file,
+                        why: e.to_string(),
+                    });
+                    return false;
+                }
+            }
+        }
+        for (material, table) in read {
+            progress(BuildEvent::Loaded {
+                students: [material.red, material.blue],
+            });
+            self.tables[usize::from(material.red)][usize::from(material.blue)] = Some(table);
+        }
+        true
+    }
+
+    /// Writes `table` to `dir` under a temporary name, then renames it: a file under the
+    /// table's name is always whole.
+    fn save(&self, dir: &Path, material: build::Material, table: &Table) -> Result<(), String> {
+        let file = self.file(dir, material);
+        let part = file.with_extension("tb.part");
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&part)?);
+            table.write(&self.key(material), &mut out)?;
+            drop(out);
+            std::fs::rename(&part, &file)
+        };
+        write().map_err(|e| {
+            let _ = std::fs::remove_file(&part);
+            e.to_string()
+        })
+    }
+
+    /// The most pieces (masters included) of the positions the tables hold.
+    #[must_use]
+    pub fn pieces(&self) -> u8 {
+        self.pieces
+    }
+
+    /// The deal, in card id order.
+    #[must_use]
+    pub fn deal(&self) -> [Card; 5] {
+        self.deal
+    }
+
+    /// Positions stored (red to move; each is also a blue-to-move position), one byte each.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.tables
+            .iter()
+            .flatten()
+            .flatten()
+            .map(Table::size)
+            .sum()
+    }
+
+    /// The value of `state` for its side to move, if it has this deal's cards, both masters,
+    /// and few enough pieces.
+    #[must_use]
+    pub fn value(&self, state: &Onitama) -> Option<TableValue> {
+        let index = |card: Card| self.deal.iter().position(|&c| c == card);
+        let mut hands = [0u8; 2];
+        for side in [Side::First, Side::Second] {
+            for card in state.hand(side) {
+                hands[side.index()] |= 1 << index(card)?;
+            }
+        }
+        let masters = [
+            state.master(Side::First)?.index(),
+            state.master(Side::Second)?.index(),
+        ];
+        let (board, arrangement) = if state.to_move() == Side::First {
+            let board = build::Board {
+                red: state.pieces(Side::First).0,
+                blue: state.pieces(Side::Second).0,
+                red_master: 1 << masters[0],
+                blue_master: 1 << masters[1],
+            };
+            (board, self.cards.arrangement(hands[0], hands[1])?)
+        } else {
+            let turn = |bits: u32| bits.reverse_bits() >> 7;
+            let board = build::Board {
+                red: turn(state.pieces(Side::Second).0),
+                blue: turn(state.pieces(Side::First).0),
+                red_master: turn(1 << masters[1]),
+                blue_master: turn(1 << masters[0]),
+            };
+            (board, self.cards.arrangement(hands[1], hands[0])?)
+        };
+        let red = (board.red & !board.red_master).count_ones() as usize;
+        let blue = (board.blue & !board.blue_master).count_ones() as usize;
+        let table = self.tables.get(red)?.get(blue)?.as_ref()?;
+        let material = build::Material::new(red as u8, blue as u8);
+        table.value(u64::from(material.layout(&board)) * 30 + arrangement as u64)
+    }
+}
+
+impl Probe<Onitama> for DealTables {
+    fn probe(&self, state: &Onitama) -> Option<TableValue> {
+        self.value(state)
+    }
+}
+
+mod build;
 
 #[cfg(test)]
 mod tests;

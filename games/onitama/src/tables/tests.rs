@@ -3,7 +3,7 @@
 
 use super::*;
 use plies::search::{PvsConfig, SearchLimits};
-use plies::solve::{Solver, TableValue};
+use plies::solve::{Solver, Table, TableValue};
 use plies::spec::SearcherSpec;
 use plies::{Game, Notation, Score};
 
@@ -93,4 +93,45 @@ fn the_masters_only_table_agrees_with_the_search() {
         checked += 1;
     }
     assert!(checked > 50, "{checked}");
+}
+
+/// Solves the sets of `materials` with the generic forward solver (each with the ones before it
+/// as its outside probe) and checks every position against the deal tables.
+fn agree_with_generic_solver(tables: &DealTables, materials: &[(u8, u8)]) {
+    let mut solved: Vec<(MaterialSet, Table)> = Vec::new();
+    for &(red, blue) in materials {
+        let set = MaterialSet::new(deal(), red, blue);
+        let probe = |state: &Onitama| solved.iter().find_map(|(s, t)| t.probe(s, state));
+        let table = Solver::new(&set)
+            .outside(&probe)
+            .threads(2)
+            .solve(&mut |_| {})
+            .unwrap();
+        let mut compared = 0;
+        let mut holes = 0;
+        for index in 0..set.size() {
+            let Some(state) = set.position(index) else {
+                holes += 1;
+                continue;
+            };
+            assert_eq!(
+                tables.value(&state),
+                table.value(index),
+                "{red}+{blue}: {}",
+                state.format_position()
+            );
+            compared += 1;
+        }
+        // The holes: both masters on the enemy temples, the students anywhere else.
+        let students = CHOOSE[23][usize::from(red)] * CHOOSE[23 - usize::from(red)][usize::from(blue)];
+        assert_eq!(holes, 60 * students);
+        assert_eq!(compared + holes, set.size());
+        solved.push((set, table));
+    }
+}
+
+#[test]
+fn the_deal_tables_equal_the_generic_solver() {
+    let tables = DealTables::build(deal(), 4, 2, None, &mut |_| {}).unwrap();
+    agree_with_generic_solver(&tables, &[(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (0, 2)]);
 }

@@ -1,0 +1,781 @@
+//! The fast solver of one deal's tables: every position with red to move (blue to move is the
+//! same position turned round, see [`super::DealTables`]), the 30 card arrangements of a piece
+//! layout solved together as the bits of one word, by retrograde analysis ply by ply.
+//!
+//! Numbering of a material (`red` and `blue` students): a layout is
+//! `((red master * 24 + blue master among the other 24) * C(23, red) + red students' rank)
+//! * C(23 - red, blue) + blue students' rank` (ranks in the combinatorial number system over the
+//! squares left), and a position is `layout * 30 + arrangement`.
+//!
+//! A red move from material `(a, b)` turns, seen from blue (the board turned round and the
+//! colours swapped), into a red-to-move position of `(b, a)`, or of `(b - 1, a)` after a capture.
+//! So `(a, b)` and `(b, a)` are solved together, after every smaller material.
+//!
+//! Key invariant: at step `k` every position won or lost in at most `k` plies is decided and
+//! nothing else; step `k` first decides the losses in `k + 1` (predecessors of the wins in `k`
+//! whose every move now leads to a win of the opponent in at most `k`), then the wins in
+//! `k + 1` (predecessors of the losses in `k`). The win words hold exactly the wins of at most
+//! `k` plies while the losses are checked, so the result does not depend on the thread count.
+
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
+
+use plies::bits::set_bits;
+use plies::solve::{Table, TableError, TableValue};
+use rayon::prelude::*;
+
+use super::{CHOOSE, rank, unrank};
+use crate::card::{Card, TARGETS};
+use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
+
+/// All 30 arrangements.
+const ALL: u32 = (1 << 30) - 1;
+/// Frontier items handed to a thread at a time.
+const CHUNK: usize = 1024;
+
+/// The five dealt cards and what the solver needs of them.
+pub(super) struct Cards {
+    /// `by_hands[red hand][blue hand]`: the arrangement, 255 for none.
+    by_hands: [[u8; 32]; 32],
+    /// `next[a][c]`: the arrangement after red plays card `c` in arrangement `a`, seen from blue
+    /// (hands swapped), or 255 when red does not hold `c`.
+    next: [[u8; 5]; 30],
+    /// `pull[c][byte][v]`: the arrangements `a` whose `next[a][c]` is among the bits `v` of
+    /// byte `byte` of a word.
+    pull: Box<[[[u32; 256]; 4]; 5]>,
+    /// The arrangements in which red holds card `c`.
+    holds: [u32; 5],
+    /// `passing[m]`: the arrangements in which red holds none of the cards of the set `m` (the
+    /// cards red can move a piece with): red must pass there.
+    passing: [u32; 32],
+    /// `targets[c][side][square]`.
+    targets: [[[u32; 25]; 2]; 5],
+}
+
+impl Cards {
+    /// The tables of a deal, cards in the order given.
+    pub(super) fn new(deal: [Card; 5]) -> Cards {
+        let mut arrangements = [(0, 0, 0); 30];
+        let mut by_hands = [[255u8; 32]; 32];
+        let mut n = 0;
+        for red in 0u8..32 {
+            for blue in 0u8..32 {
+                if red.count_ones() != 2 || blue.count_ones() != 2 || red & blue != 0 {
+                    continue;
+                }
+                let side = (!(red | blue) & 31).trailing_zeros() as u8;
+                arrangements[n] = (red, blue, side);
+                by_hands[red as usize][blue as usize] = n as u8;
+                n += 1;
+            }
+        }
+        debug_assert_eq!(n, 30);
+        let mut next = [[255u8; 5]; 30];
+        let mut holds = [0u32; 5];
+        for (a, &(red, blue, side)) in arrangements.iter().enumerate() {
+            for c in 0..5 {
+                if red & (1 << c) != 0 {
+                    holds[c] |= 1 << a;
+                    let kept = red & !(1 << c) | (1 << side);
+                    next[a][c] = by_hands[blue as usize][kept as usize];
+                }
+            }
+        }
+        let mut pull = Box::new([[[0u32; 256]; 4]; 5]);
+        for (a, row) in next.iter().enumerate() {
+            for (c, &to) in row.iter().enumerate() {
+                if to == 255 {
+                    continue;
+                }
+                let (byte, bit) = (usize::from(to / 8), to % 8);
+                for v in 0..256 {
+                    if v & (1 << bit) != 0 {
+                        pull[c][byte][v] |= 1 << a;
+                    }
+                }
+            }
+        }
+        let mut passing = [0u32; 32];
+        for (m, word) in passing.iter_mut().enumerate() {
+            for (a, &(red, _, _)) in arrangements.iter().enumerate() {
+                if usize::from(red) & m == 0 {
+                    *word |= 1 << a;
+                }
+            }
+        }
+        let targets = deal.map(|card| TARGETS[card.id()]);
+        Cards {
+            by_hands,
+            next,
+            pull,
+            holds,
+            passing,
+            targets,
+        }
+    }
+
+    /// The arrangement of the given hands (bit sets over the deal's card indices).
+    pub(super) fn arrangement(&self, red: u8, blue: u8) -> Option<usize> {
+        let a = *self.by_hands.get(usize::from(red))?.get(usize::from(blue))?;
+        (a != 255).then_some(usize::from(a))
+    }
+
+    /// The arrangements `a` in which red plays `c` into one of the arrangements `bits`.
+    #[inline]
+    fn pull(&self, c: usize, bits: u32) -> u32 {
+        let t = &self.pull[c];
+        t[0][(bits & 255) as usize]
+            | t[1][((bits >> 8) & 255) as usize]
+            | t[2][((bits >> 16) & 255) as usize]
+            | t[3][(bits >> 24) as usize]
+    }
+
+    /// The cards red can move some piece with (a set over the deal's indices).
+    #[inline]
+    fn movable(&self, board: &Board) -> usize {
+        let mut m = 0;
+        for c in 0..5 {
+            let t = &self.targets[c][0];
+            if set_bits(board.red).any(|s| t[s as usize] & !board.red != 0) {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+}
+
+/// A board with red to move: all pieces and the masters of each side (bit sets of squares).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) struct Board {
+    pub(super) red: u32,
+    pub(super) blue: u32,
+    pub(super) red_master: u32,
+    pub(super) blue_master: u32,
+}
+
+/// A square set turned round (a1 to e5).
+#[inline]
+fn turn(bits: u32) -> u32 {
+    bits.reverse_bits() >> 7
+}
+
+impl Board {
+    /// The board after red's pieces are as given and blue's lost `captured`, seen by blue:
+    /// turned round, colours swapped, so that red (the old blue) is to move.
+    #[inline]
+    fn seen_by_blue(&self, red: u32, red_master: u32, captured: u32) -> Board {
+        Board {
+            red: turn(self.blue & !captured),
+            blue: turn(red),
+            red_master: turn(self.blue_master),
+            blue_master: turn(red_master),
+        }
+    }
+
+    /// Blue's master on red's temple (blue has won), red's on blue's (red has won).
+    #[inline]
+    fn finished(&self) -> (bool, bool) {
+        (self.blue_master == RED_TEMPLE, self.red_master == BLUE_TEMPLE)
+    }
+}
+
+/// A material: how many students each side has, and the size of its numbering.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) struct Material {
+    pub(super) red: u8,
+    pub(super) blue: u8,
+    red_ranks: u32,
+    blue_ranks: u32,
+}
+
+impl Material {
+    pub(super) fn new(red: u8, blue: u8) -> Material {
+        Material {
+            red,
+            blue,
+            red_ranks: CHOOSE[23][usize::from(red)] as u32,
+            blue_ranks: CHOOSE[23 - usize::from(red)][usize::from(blue)] as u32,
+        }
+    }
+
+    /// The number of layouts.
+    pub(super) fn layouts(&self) -> u64 {
+        600 * u64::from(self.red_ranks) * u64::from(self.blue_ranks)
+    }
+
+    /// The layout number of `board` (which must have this material).
+    #[inline]
+    pub(super) fn layout(&self, board: &Board) -> u32 {
+        let rm = board.red_master.trailing_zeros();
+        let bm = board.blue_master.trailing_zeros();
+        let bm_rest = bm - u32::from(bm > rm);
+        let masters = board.red_master | board.blue_master;
+        let red_students = board.red & !board.red_master;
+        let rs = rank(red_students, masters) as u32;
+        let bs = rank(board.blue & !board.blue_master, masters | red_students) as u32;
+        ((rm * 24 + bm_rest) * self.red_ranks + rs) * self.blue_ranks + bs
+    }
+
+    /// The board of layout `layout`.
+    #[inline]
+    pub(super) fn board(&self, layout: u32) -> Board {
+        let bs = layout % self.blue_ranks;
+        let rest = layout / self.blue_ranks;
+        let rs = rest % self.red_ranks;
+        let rest = rest / self.red_ranks;
+        let bm = rest % 24;
+        let rm = rest / 24;
+        let bm = bm + u32::from(bm >= rm);
+        let (red_master, blue_master) = (1 << rm, 1 << bm);
+        let masters = red_master | blue_master;
+        let red = unrank(u64::from(rs), usize::from(self.red), masters);
+        let blue = unrank(u64::from(bs), usize::from(self.blue), masters | red);
+        Board {
+            red: red | red_master,
+            blue: blue | blue_master,
+            red_master,
+            blue_master,
+        }
+    }
+}
+
+
+/// A material being solved: values, and the arrangements decided as wins and as losses.
+struct Work {
+    material: Material,
+    values: Vec<AtomicU8>,
+    wins: Vec<AtomicU32>,
+    losses: Vec<AtomicU32>,
+}
+
+/// Arrangements of layouts: per material of the group, `(layout, arrangements)`.
+type Frontier = Vec<Vec<(u32, u32)>>;
+
+/// Frontiers by step (for values known before their step comes).
+type Pending = Vec<Frontier>;
+
+/// What a build step reports.
+pub(super) struct Step {
+    /// The step: positions up to this many plies from the end are decided.
+    pub(super) plies: u32,
+    /// Positions decided in this step.
+    pub(super) decided: u64,
+}
+
+/// Solves `group` (one material, or a material and its mirror `(b, a)`), with `solved` the
+/// tables of every smaller material (by red and blue students), on the current rayon pool.
+/// Returns the tables of the group in its order.
+pub(super) fn solve_group(
+    cards: &Cards,
+    group: &[Material],
+    solved: &[Vec<Option<Table>>],
+    pool: Option<&rayon::ThreadPool>,
+    progress: &mut dyn FnMut(Step),
+) -> Result<Vec<Table>, TableError> {
+    let works: Vec<Work> = group
+        .iter()
+        .map(|&material| {
+            let layouts = material.layouts() as usize;
+            Work {
+                material,
+                values: (0..layouts * 30).map(|_| AtomicU8::new(0)).collect(),
+                wins: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
+                losses: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
+            }
+        })
+        .collect();
+    let places = group
+        .iter()
+        .map(|m| {
+            let mirror = group
+                .iter()
+                .position(|g| g.red == m.blue && g.blue == m.red)
+                .expect("a group holds the mirror of each of its materials");
+            let capture = (m.blue > 0).then(|| {
+                let material = Material::new(m.blue - 1, m.red);
+                let table = solved[usize::from(material.red)][usize::from(material.blue)]
+                    .as_ref()
+                    .expect("smaller materials are solved first");
+                (material, table)
+            });
+            (mirror, capture)
+        })
+        .collect();
+    GroupSolver {
+        cards,
+        works: &works,
+        places,
+        pool,
+    }
+    .run(progress)?;
+    Ok(works
+        .into_iter()
+        .map(|w| Table::from_entries(w.values.into_iter().map(AtomicU8::into_inner).collect()))
+        .collect())
+}
+
+struct GroupSolver<'a> {
+    cards: &'a Cards,
+    works: &'a [Work],
+    /// Per material of the group: where its moves lead (the mirror material in the group) and
+    /// where its captures lead (a solved smaller material), from the mover's opponent's view.
+    places: Vec<(usize, Option<(Material, &'a Table)>)>,
+    /// The pool to run on (the global one when `None`).
+    pool: Option<&'a rayon::ThreadPool>,
+}
+
+fn empty(groups: usize) -> Frontier {
+    vec![Vec::new(); groups]
+}
+
+fn merge(into: &mut Frontier, from: Frontier) {
+    for (i, f) in into.iter_mut().zip(from) {
+        i.extend(f);
+    }
+}
+
+fn count(f: &Frontier) -> u64 {
+    f.iter()
+        .flatten()
+        .map(|&(_, bits)| u64::from(bits.count_ones()))
+        .sum()
+}
+
+fn take(pending: &mut Pending, step: u32) -> Option<Frontier> {
+    pending.get_mut(step as usize).map(std::mem::take)
+}
+
+impl GroupSolver<'_> {
+    /// Runs `f` in the solver's pool.
+    fn par<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self.pool {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
+    }
+
+    fn run(&self, progress: &mut dyn FnMut(Step)) -> Result<(), TableError> {
+        let groups = self.works.len();
+        // Step 0: finished positions, and the value of every move that leaves the group.
+        let (mut lost, mut pending_wins, mut pending_checks) = self.start();
+        let mut won = empty(groups);
+        progress(Step {
+            plies: 0,
+            decided: count(&lost),
+        });
+        let mut k = 0u32;
+        loop {
+            let later = |p: &Pending| p.iter().skip(k as usize).any(|f| count(f) > 0);
+            if count(&won) == 0
+                && count(&lost) == 0
+                && !later(&pending_wins)
+                && !later(&pending_checks)
+            {
+                return Ok(());
+            }
+            // Losses first, while the win words hold the wins in at most k plies.
+            let checks = take(&mut pending_checks, k).unwrap_or_else(|| empty(groups));
+            let new_lost = self.losses(&won, &checks, k)?;
+            let pending = take(&mut pending_wins, k + 1).unwrap_or_else(|| empty(groups));
+            let new_won = self.wins(&lost, &pending, k)?;
+            won = new_won;
+            lost = new_lost;
+            k += 1;
+            progress(Step {
+                plies: k,
+                decided: count(&won) + count(&lost),
+            });
+        }
+    }
+
+    /// Runs `f` on every item of `items` on the rayon pool; collects what it outputs.
+    fn each(
+        &self,
+        items: &Frontier,
+        f: &(dyn Fn(usize, u32, u32, &mut Frontier) + Sync),
+    ) -> Frontier {
+        let groups = self.works.len();
+        let tasks: Vec<(usize, &[(u32, u32)])> = items
+            .iter()
+            .enumerate()
+            .flat_map(|(w, list)| list.chunks(CHUNK).map(move |c| (w, c)))
+            .collect();
+        let parts: Vec<Frontier> = self.par(|| {
+            tasks
+                .par_iter()
+                .map(|&(w, chunk)| {
+                    let mut out = empty(groups);
+                    for &(layout, bits) in chunk {
+                        f(w, layout, bits, &mut out);
+                    }
+                    out
+                })
+                .collect()
+        });
+        let mut out = empty(groups);
+        for part in parts {
+            merge(&mut out, part);
+        }
+        out
+    }
+
+    /// Decides the finished positions (the losses in 0 are returned) and notes the value of
+    /// every capture (moves that leave the group): wins pending by their step, and loss checks
+    /// due at the step of the longest capture that loses.
+    fn start(&self) -> (Frontier, Pending, Pending) {
+        let groups = self.works.len();
+        let mut lost = empty(groups);
+        let mut wins = Pending::new();
+        let mut checks = Pending::new();
+        let add = |into: &mut Pending, from: Pending| {
+            if into.len() < from.len() {
+                into.resize_with(from.len(), || empty(groups));
+            }
+            for (i, f) in into.iter_mut().zip(from) {
+                merge(i, f);
+            }
+        };
+        for w in 0..groups {
+            let layouts = self.works[w].material.layouts() as u32;
+            let span = (CHUNK * 16) as u32;
+            let starts: Vec<u32> = (0..layouts).step_by(span as usize).collect();
+            let parts: Vec<(Frontier, Pending, Pending)> = self.par(|| {
+                starts
+                    .par_iter()
+                    .map(|&start| {
+                        let mut lost = empty(groups);
+                        let mut wins = Pending::new();
+                        let mut checks = Pending::new();
+                        for layout in start..start.saturating_add(span).min(layouts) {
+                            self.start_layout(w, layout, &mut lost, &mut wins, &mut checks);
+                        }
+                        (lost, wins, checks)
+                    })
+                    .collect()
+            });
+            for (l, pw, pc) in parts {
+                merge(&mut lost, l);
+                add(&mut wins, pw);
+                add(&mut checks, pc);
+            }
+        }
+        (lost, wins, checks)
+    }
+
+    fn start_layout(
+        &self,
+        w: usize,
+        layout: u32,
+        lost: &mut Frontier,
+        wins: &mut Pending,
+        checks: &mut Pending,
+    ) {
+        let groups = self.works.len();
+        let work = &self.works[w];
+        let board = work.material.board(layout);
+        let l = layout as usize;
+        let fill = |value: Option<TableValue>| {
+            let entry = Table::entry(value).expect("distance 0 fits");
+            for a in 0..30 {
+                work.values[l * 30 + a].store(entry, Relaxed);
+            }
+        };
+        match board.finished() {
+            (true, true) => {
+                // A hole: never a predecessor nor a successor; marked decided all the same.
+                fill(None);
+                work.wins[l].store(ALL, Relaxed);
+                work.losses[l].store(ALL, Relaxed);
+                return;
+            }
+            (true, false) => {
+                fill(Some(TableValue::Loss(0)));
+                work.losses[l].store(ALL, Relaxed);
+                lost[w].push((layout, ALL));
+                return;
+            }
+            (false, true) => {
+                // Not reachable by play (red moved last), but finished: a win in 0. Its
+                // predecessors would all be finished positions, so it tells no one.
+                fill(Some(TableValue::Win(0)));
+                work.wins[l].store(ALL, Relaxed);
+                return;
+            }
+            (false, false) => {}
+        }
+        let mut best_win = [u32::MAX; 30];
+        let mut longest_loss = [0u32; 30];
+        let mut losing = 0u32;
+        let mut drawn = 0u32;
+        let capture = self.places[w].1;
+        for c in 0..5 {
+            let targets = &self.cards.targets[c][0];
+            let holds = self.cards.holds[c];
+            for from in set_bits(board.red) {
+                for to in set_bits(targets[from as usize] & board.blue) {
+                    let to_bit = 1u32 << to;
+                    if to_bit == board.blue_master {
+                        for a in set_bits(holds) {
+                            best_win[a as usize] = 1;
+                        }
+                        continue;
+                    }
+                    let (material, table) = capture.expect("a student to capture");
+                    let next = self.after(&board, from, to, to_bit);
+                    let base = u64::from(material.layout(&next)) * 30;
+                    for a in set_bits(holds) {
+                        let a = a as usize;
+                        match table.value(base + u64::from(self.cards.next[a][c])) {
+                            Some(TableValue::Loss(d)) => best_win[a] = best_win[a].min(d + 1),
+                            Some(TableValue::Win(d)) => {
+                                longest_loss[a] = longest_loss[a].max(d);
+                                losing |= 1 << a;
+                            }
+                            _ => drawn |= 1 << a,
+                        }
+                    }
+                }
+            }
+        }
+        let note = |into: &mut Pending, step: u32, bit: u32| {
+            let step = step as usize;
+            if into.len() <= step {
+                into.resize_with(step + 1, || empty(groups));
+            }
+            match into[step][w].last_mut() {
+                Some((last, bits)) if *last == layout => *bits |= bit,
+                _ => into[step][w].push((layout, bit)),
+            }
+        };
+        for a in 0..30 {
+            if best_win[a] != u32::MAX {
+                note(wins, best_win[a], 1 << a);
+            } else if losing & !drawn & (1 << a) != 0 {
+                note(checks, longest_loss[a], 1 << a);
+            }
+        }
+    }
+
+    /// The board after red moves the piece on `from` to `to` (capturing what is in `captured`),
+    /// seen by blue.
+    #[inline]
+    fn after(&self, board: &Board, from: u32, to: u32, captured: u32) -> Board {
+        let (from_bit, to_bit) = (1u32 << from, 1u32 << to);
+        let red = board.red & !from_bit | to_bit;
+        let master = if board.red_master == from_bit {
+            to_bit
+        } else {
+            board.red_master
+        };
+        board.seen_by_blue(red, master, captured)
+    }
+
+    /// Calls `f(material, layout, board, arrangements)` for every predecessor of the
+    /// arrangements `bits` of `board` (material `w`): the positions with a red move (not a
+    /// capture) or a pass that leads there, with the arrangements that do.
+    fn predecessors(
+        &self,
+        w: usize,
+        board: &Board,
+        bits: u32,
+        f: &mut dyn FnMut(usize, u32, &Board, u32),
+    ) {
+        let pw = self.places[w].0;
+        let material = self.works[pw].material;
+        // The board just after red's move, from red's side (blue to move).
+        let after = Board {
+            red: turn(board.blue),
+            blue: turn(board.red),
+            red_master: turn(board.blue_master),
+            blue_master: turn(board.red_master),
+        };
+        if after.blue_master == RED_TEMPLE {
+            // Blue had won before red's move.
+            return;
+        }
+        let empty = !(after.red | after.blue) & ((1 << 25) - 1);
+        for c in 0..5 {
+            let pulled = self.cards.pull(c, bits);
+            if pulled == 0 {
+                continue;
+            }
+            let back = &self.cards.targets[c][1];
+            for to in set_bits(after.red) {
+                let to_bit = 1u32 << to;
+                let is_master = to_bit == after.red_master;
+                for from in set_bits(back[to as usize] & empty) {
+                    let from_bit = 1u32 << from;
+                    if is_master && from_bit == BLUE_TEMPLE {
+                        // Red had won before this move.
+                        continue;
+                    }
+                    let before = Board {
+                        red: after.red & !to_bit | from_bit,
+                        red_master: if is_master { from_bit } else { after.red_master },
+                        ..after
+                    };
+                    f(pw, material.layout(&before), &before, pulled);
+                }
+            }
+        }
+        // Passes: red could move no piece, with either card of its hand.
+        if after.red_master == BLUE_TEMPLE {
+            return;
+        }
+        let passing = self.cards.passing[self.cards.movable(&after)];
+        if passing == 0 {
+            return;
+        }
+        let layout = material.layout(&after);
+        for c in 0..5 {
+            let pulled = self.cards.pull(c, bits) & passing;
+            if pulled != 0 {
+                f(pw, layout, &after, pulled);
+            }
+        }
+    }
+
+    /// Of the arrangements `cand` of `board` (material `w`), those in which every move leads to
+    /// a win of the opponent in at most `k` plies (the win words hold exactly those now).
+    fn all_moves_lose(&self, w: usize, board: &Board, cand: u32, k: u32) -> u32 {
+        let (mirror, capture) = self.places[w];
+        let wins = &self.works[mirror].wins;
+        let mirror_material = self.works[mirror].material;
+        let mut result = cand;
+        for c in 0..5 {
+            let holds = self.cards.holds[c];
+            if result & holds == 0 {
+                continue;
+            }
+            let targets = &self.cards.targets[c][0];
+            for from in set_bits(board.red) {
+                for to in set_bits(targets[from as usize] & !board.red) {
+                    let to_bit = 1u32 << to;
+                    let won = if to_bit == board.blue_master {
+                        0
+                    } else if to_bit & board.blue != 0 {
+                        let (material, table) = capture.expect("a student to capture");
+                        let next = self.after(board, from, to, to_bit);
+                        let base = u64::from(material.layout(&next)) * 30;
+                        let mut won = 0;
+                        for a in set_bits(result & holds) {
+                            let to_a = self.cards.next[a as usize][c];
+                            if let Some(TableValue::Win(d)) = table.value(base + u64::from(to_a))
+                                && d <= k
+                            {
+                                won |= 1 << to_a;
+                            }
+                        }
+                        won
+                    } else {
+                        let next = self.after(board, from, to, 0);
+                        wins[mirror_material.layout(&next) as usize].load(Relaxed)
+                    };
+                    result &= !holds | self.cards.pull(c, won);
+                    if result == 0 {
+                        return 0;
+                    }
+                }
+            }
+        }
+        let passing = self.cards.passing[self.cards.movable(board)] & result;
+        if passing != 0 {
+            let next = board.seen_by_blue(board.red, board.red_master, 0);
+            let won = wins[mirror_material.layout(&next) as usize].load(Relaxed);
+            let mut ok = ALL;
+            for c in 0..5 {
+                ok &= !self.cards.holds[c] | self.cards.pull(c, won);
+            }
+            result &= !passing | ok;
+        }
+        result
+    }
+
+    /// The wins in `k + 1`: predecessors of `lost` (the losses in `k`) and `pending`.
+    fn wins(&self, lost: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
+        let entry = Table::entry(Some(TableValue::Win(k + 1)));
+        let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
+            let work = &self.works[w];
+            let l = layout as usize;
+            let bits = bits & !work.losses[l].load(Relaxed);
+            if bits == 0 {
+                return;
+            }
+            let new = bits & !work.wins[l].fetch_or(bits, Relaxed);
+            if new == 0 {
+                return;
+            }
+            if let Some(byte) = entry {
+                for a in set_bits(new) {
+                    work.values[l * 30 + a as usize].store(byte, Relaxed);
+                }
+            }
+            out[w].push((layout, new));
+        };
+        let mut out = self.each(pending, &|w, layout, bits, out| decide(w, layout, bits, out));
+        let more = self.each(lost, &|w, layout, bits, out| {
+            let board = self.works[w].material.board(layout);
+            self.predecessors(w, &board, bits, &mut |pw, p_layout, _, p_bits| {
+                decide(pw, p_layout, p_bits, out);
+            });
+        });
+        merge(&mut out, more);
+        too_long(&out, entry, k + 1)?;
+        Ok(out)
+    }
+
+    /// The losses in `k + 1`: the predecessors of `won` (the wins in `k`) and `pending` whose
+    /// every move leads to a win of the opponent in at most `k` plies.
+    fn losses(&self, won: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
+        let entry = Table::entry(Some(TableValue::Loss(k + 1)));
+        let check = |w: usize, layout: u32, board: Option<&Board>, bits: u32, out: &mut Frontier| {
+            let work = &self.works[w];
+            let l = layout as usize;
+            let bits = bits & !(work.wins[l].load(Relaxed) | work.losses[l].load(Relaxed));
+            if bits == 0 {
+                return;
+            }
+            let board = board.copied().unwrap_or_else(|| work.material.board(layout));
+            let lost = self.all_moves_lose(w, &board, bits, k);
+            if lost == 0 {
+                return;
+            }
+            let new = lost & !work.losses[l].fetch_or(lost, Relaxed);
+            if new == 0 {
+                return;
+            }
+            if let Some(byte) = entry {
+                for a in set_bits(new) {
+                    work.values[l * 30 + a as usize].store(byte, Relaxed);
+                }
+            }
+            out[w].push((layout, new));
+        };
+        let mut out = self.each(pending, &|w, layout, bits, out| {
+            check(w, layout, None, bits, out);
+        });
+        let more = self.each(won, &|w, layout, bits, out| {
+            let board = self.works[w].material.board(layout);
+            self.predecessors(w, &board, bits, &mut |pw, p_layout, p_board, p_bits| {
+                check(pw, p_layout, Some(p_board), p_bits, out);
+            });
+        });
+        merge(&mut out, more);
+        too_long(&out, entry, k + 1)?;
+        Ok(out)
+    }
+}
+
+/// An error naming the first position decided at `plies` when that is longer than a table
+/// stores (`entry` is `None`).
+fn too_long(out: &Frontier, entry: Option<u8>, plies: u32) -> Result<(), TableError> {
+    if entry.is_some() {
+        return Ok(());
+    }
+    match out.iter().flatten().next() {
+        Some(&(layout, bits)) => Err(TableError::TooLong {
+            index: u64::from(layout) * 30 + u64::from(bits.trailing_zeros()),
+            plies,
+        }),
+        None => Ok(()),
+    }
+}
