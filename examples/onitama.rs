@@ -6,21 +6,127 @@
 //! cargo run --release --example onitama -- perft --position "bbBbb/5/5/5/rrRrr r ox,boar horse,elephant crab" --depth 5
 //! cargo run --release --example onitama -- bench          # the eight deals to depth 10
 //! cargo run --release --example onitama -- bench --full   # depths 8/10/12/14 and the sample proof
+//! cargo run --release --example onitama -- tables --pieces 5 --tables-dir tables
 //! ```
+//!
+//! `tables` builds the endgame tables of the deal of `--position` (default: the start
+//! position's) up to `--pieces N` pieces, masters included, reading and writing `--tables-dir`
+//! when given, and reports each material's time, the positions solved per second and the
+//! memory the tables take.
 //!
 //! Key invariant: the bench positions, depths and node signatures come from
 //! `plies_onitama::bench` (one place); a bench whose counts differ from them fails.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-use plies_cli::{GameCli, tunable_evaluator};
+use clap::{CommandFactory, FromArgMatches, Parser};
+use plies::Notation;
+use plies_cli::{CliError, CommandContext, GameCli, GameCommand, tunable_evaluator};
+use plies_onitama::tables::{BuildEvent, DealTables};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
+
+/// Build the endgame tables of a position's deal and report time, rate and memory.
+#[derive(Parser, Debug)]
+struct TablesArgs {
+    /// The position whose five cards are dealt (default: the start position).
+    #[arg(long)]
+    position: Option<String>,
+    /// The most pieces, masters included (2 to 10).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(2..=10))]
+    pieces: u8,
+    /// Read tables from this directory when there, write them there once built.
+    #[arg(long, value_name = "DIR")]
+    tables_dir: Option<PathBuf>,
+    /// Threads to build with.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+}
+
+/// The most memory this process has held so far, in MB (Linux `/proc/self/status`), if readable.
+fn peak_memory() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// The Onitama commands beside the generic ones.
+const COMMANDS: &[GameCommand<Onitama>] = &[GameCommand {
+    command: || TablesArgs::command().name("tables"),
+    run: tables,
+}];
+
+fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
+    let args =
+        TablesArgs::from_arg_matches(context.matches).map_err(|e| CliError::Usage(e.to_string()))?;
+    let position = match &args.position {
+        Some(text) => Onitama::parse_position(text).map_err(|e| CliError::Invalid(e.to_string()))?,
+        None => Onitama::start_position(),
+    };
+    let out = context.output;
+    let start = Instant::now();
+    let mut failed = None;
+    let built = DealTables::build(
+        position.deal(),
+        args.pieces,
+        usize::from(args.threads),
+        args.tables_dir.as_deref(),
+        &mut |event| {
+            let line = match event {
+                BuildEvent::Loaded { students: [r, b] } => {
+                    format!("{r}+{b} students: read from the directory")
+                }
+                BuildEvent::Rejected { file, why } => {
+                    format!("{}: {why}; building it again", file.display())
+                }
+                BuildEvent::NotSaved { file, why } => {
+                    format!("{}: not written: {why}", file.display())
+                }
+                BuildEvent::Solved {
+                    students: [r, b],
+                    positions,
+                    time,
+                } => format!(
+                    "{r}+{b} students{}: {positions} positions in {:.2} s ({:.1} M/s)",
+                    if r == b { String::new() } else { format!(" and {b}+{r}") },
+                    time.as_secs_f64(),
+                    positions as f64 / time.as_secs_f64().max(1e-9) / 1e6
+                ),
+                BuildEvent::Step { students, plies, decided } if std::env::var("TB_STEPS").is_ok() => format!("  {students:?} step {plies}: {decided}"),
+                BuildEvent::Step { .. } => return,
+            };
+            if let Err(e) = writeln!(out, "{line}") {
+                failed.get_or_insert(e);
+            }
+        },
+    )
+    .map_err(|e| CliError::Invalid(e.to_string()))?;
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let positions = built.positions();
+    writeln!(
+        out,
+        "{} pieces: {positions} positions ({} with either side to move), {seconds:.2} s, \
+         {:.1} M positions/s, {:.1} MB of tables{}",
+        built.pieces(),
+        positions * 2,
+        positions as f64 / seconds.max(1e-9) / 1e6,
+        positions as f64 / 1e6,
+        peak_memory().map_or(String::new(), |mb| format!(", peak resident {mb:.0} MB"))
+    )?;
+    Ok(())
+}
 
 fn main() -> ExitCode {
     plies_cli::main(GameCli::<Onitama> {
         bench_positions: &BENCH_DEALS,
         bench_depth: BENCH_DEPTH,
         bench: BENCH_SUITE,
+        commands: COMMANDS,
         ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::tuned()))
     })
 }

@@ -184,6 +184,18 @@ impl Onitama {
         card_of(u32::from(self.side_card))
     }
 
+    /// The five cards of the game, in card id order (they never change, only where they are).
+    #[must_use]
+    pub fn deal(&self) -> [Card; 5] {
+        let mut cards = [card_of(u32::from(self.side_card)); 5];
+        let mut all = self.hands[0] | self.hands[1] | (1 << self.side_card);
+        for card in &mut cards {
+            *card = card_of(all.trailing_zeros());
+            all &= all - 1;
+        }
+        cards
+    }
+
     /// The winner if the game is over: a side wins when the enemy master is gone or its own
     /// master stands on the enemy temple.
     #[inline]

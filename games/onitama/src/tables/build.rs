@@ -34,6 +34,8 @@ const CHUNK: usize = 1024;
 
 /// The five dealt cards and what the solver needs of them.
 pub(super) struct Cards {
+    /// Red's hand per arrangement (a bit set over the deal's card indices).
+    hands: [u8; 30],
     /// `by_hands[red hand][blue hand]`: the arrangement, 255 for none.
     by_hands: [[u8; 32]; 32],
     /// `next[a][c]`: the arrangement after red plays card `c` in arrangement `a`, seen from blue
@@ -104,6 +106,7 @@ impl Cards {
         }
         let targets = deal.map(|card| TARGETS[card.id()]);
         Cards {
+            hands: arrangements.map(|(red, _, _)| red),
             by_hands,
             next,
             pull,
@@ -117,6 +120,14 @@ impl Cards {
     pub(super) fn arrangement(&self, red: u8, blue: u8) -> Option<usize> {
         let a = *self.by_hands.get(usize::from(red))?.get(usize::from(blue))?;
         (a != 255).then_some(usize::from(a))
+    }
+
+    /// The two cards of red's hand in arrangement `a`.
+    #[inline]
+    fn hand(&self, a: usize) -> (usize, usize) {
+        let red = self.hands[a];
+        let first = red.trailing_zeros() as usize;
+        (first, (red & (red - 1)).trailing_zeros() as usize)
     }
 
     /// The arrangements `a` in which red plays `c` into one of the arrangements `bits`.
@@ -245,6 +256,22 @@ struct Work {
     values: Vec<AtomicU8>,
     wins: Vec<AtomicU32>,
     losses: Vec<AtomicU32>,
+    /// Per position: the moves inside the group not yet known to lose ([`NEVER`] when a
+    /// capture does not lose: the position is never lost).
+    remaining: Vec<AtomicU8>,
+}
+
+/// A move count that never reaches 0 (a position has at most 40 moves).
+const NEVER: u8 = u8::MAX;
+
+/// What a position's captures (its moves out of the group) are worth, per arrangement.
+struct Captures {
+    /// The shortest win by a capture, `u32::MAX` if none.
+    best_win: [u32; 30],
+    /// The longest of the opponent's wins after a capture (0 if none).
+    longest_loss: [u32; 30],
+    /// Arrangements with a capture that is a draw.
+    drawn: u32,
 }
 
 /// Arrangements of layouts: per material of the group, `(layout, arrangements)`.
@@ -280,6 +307,7 @@ pub(super) fn solve_group(
                 values: (0..layouts * 30).map(|_| AtomicU8::new(0)).collect(),
                 wins: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
                 losses: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
+                remaining: (0..layouts * 30).map(|_| AtomicU8::new(0)).collect(),
             }
         })
         .collect();
@@ -340,6 +368,15 @@ fn count(f: &Frontier) -> u64 {
         .sum()
 }
 
+fn add(into: &mut Pending, from: Pending, groups: usize) {
+    if into.len() < from.len() {
+        into.resize_with(from.len(), || empty(groups));
+    }
+    for (i, f) in into.iter_mut().zip(from) {
+        merge(i, f);
+    }
+}
+
 fn take(pending: &mut Pending, step: u32) -> Option<Frontier> {
     pending.get_mut(step as usize).map(std::mem::take)
 }
@@ -356,7 +393,7 @@ impl GroupSolver<'_> {
     fn run(&self, progress: &mut dyn FnMut(Step)) -> Result<(), TableError> {
         let groups = self.works.len();
         // Step 0: finished positions, and the value of every move that leaves the group.
-        let (mut lost, mut pending_wins, mut pending_checks) = self.start();
+        let (mut lost, mut pending_wins, mut pending_losses) = self.start();
         let mut won = empty(groups);
         progress(Step {
             plies: 0,
@@ -368,13 +405,14 @@ impl GroupSolver<'_> {
             if count(&won) == 0
                 && count(&lost) == 0
                 && !later(&pending_wins)
-                && !later(&pending_checks)
+                && !later(&pending_losses)
             {
                 return Ok(());
             }
-            // Losses first, while the win words hold the wins in at most k plies.
-            let checks = take(&mut pending_checks, k).unwrap_or_else(|| empty(groups));
-            let new_lost = self.losses(&won, &checks, k)?;
+            // Losses first (they read the win words; wins in k + 1 are not losses in k + 1).
+            let known = take(&mut pending_losses, k).unwrap_or_else(|| empty(groups));
+            let (new_lost, later_losses) = self.losses(&won, &known, k)?;
+            add(&mut pending_losses, later_losses, groups);
             let pending = take(&mut pending_wins, k + 1).unwrap_or_else(|| empty(groups));
             let new_won = self.wins(&lost, &pending, k)?;
             won = new_won;
@@ -425,15 +463,7 @@ impl GroupSolver<'_> {
         let groups = self.works.len();
         let mut lost = empty(groups);
         let mut wins = Pending::new();
-        let mut checks = Pending::new();
-        let add = |into: &mut Pending, from: Pending| {
-            if into.len() < from.len() {
-                into.resize_with(from.len(), || empty(groups));
-            }
-            for (i, f) in into.iter_mut().zip(from) {
-                merge(i, f);
-            }
-        };
+        let mut losses = Pending::new();
         for w in 0..groups {
             let layouts = self.works[w].material.layouts() as u32;
             let span = (CHUNK * 16) as u32;
@@ -444,21 +474,21 @@ impl GroupSolver<'_> {
                     .map(|&start| {
                         let mut lost = empty(groups);
                         let mut wins = Pending::new();
-                        let mut checks = Pending::new();
+                        let mut losses = Pending::new();
                         for layout in start..start.saturating_add(span).min(layouts) {
-                            self.start_layout(w, layout, &mut lost, &mut wins, &mut checks);
+                            self.start_layout(w, layout, &mut lost, &mut wins, &mut losses);
                         }
-                        (lost, wins, checks)
+                        (lost, wins, losses)
                     })
                     .collect()
             });
             for (l, pw, pc) in parts {
                 merge(&mut lost, l);
-                add(&mut wins, pw);
-                add(&mut checks, pc);
+                add(&mut wins, pw, groups);
+                add(&mut losses, pc, groups);
             }
         }
-        (lost, wins, checks)
+        (lost, wins, losses)
     }
 
     fn start_layout(
@@ -467,7 +497,7 @@ impl GroupSolver<'_> {
         layout: u32,
         lost: &mut Frontier,
         wins: &mut Pending,
-        checks: &mut Pending,
+        losses: &mut Pending,
     ) {
         let groups = self.works.len();
         let work = &self.works[w];
@@ -502,40 +532,21 @@ impl GroupSolver<'_> {
             }
             (false, false) => {}
         }
-        let mut best_win = [u32::MAX; 30];
-        let mut longest_loss = [0u32; 30];
-        let mut losing = 0u32;
-        let mut drawn = 0u32;
-        let capture = self.places[w].1;
-        for c in 0..5 {
+        let captures = self.captures(w, &board);
+        // The moves inside the group, per card; the cards red can move with at all.
+        let mut quiet = [0u8; 5];
+        let mut movable = 0usize;
+        for (c, count) in quiet.iter_mut().enumerate() {
             let targets = &self.cards.targets[c][0];
-            let holds = self.cards.holds[c];
             for from in set_bits(board.red) {
-                for to in set_bits(targets[from as usize] & board.blue) {
-                    let to_bit = 1u32 << to;
-                    if to_bit == board.blue_master {
-                        for a in set_bits(holds) {
-                            best_win[a as usize] = 1;
-                        }
-                        continue;
-                    }
-                    let (material, table) = capture.expect("a student to capture");
-                    let next = self.after(&board, from, to, to_bit);
-                    let base = u64::from(material.layout(&next)) * 30;
-                    for a in set_bits(holds) {
-                        let a = a as usize;
-                        match table.value(base + u64::from(self.cards.next[a][c])) {
-                            Some(TableValue::Loss(d)) => best_win[a] = best_win[a].min(d + 1),
-                            Some(TableValue::Win(d)) => {
-                                longest_loss[a] = longest_loss[a].max(d);
-                                losing |= 1 << a;
-                            }
-                            _ => drawn |= 1 << a,
-                        }
-                    }
+                let to = targets[from as usize] & !board.red;
+                *count += (to & !board.blue).count_ones() as u8;
+                if to != 0 {
+                    movable |= 1 << c;
                 }
             }
         }
+        let passing = self.cards.passing[movable];
         let note = |into: &mut Pending, step: u32, bit: u32| {
             let step = step as usize;
             if into.len() <= step {
@@ -547,12 +558,65 @@ impl GroupSolver<'_> {
             }
         };
         for a in 0..30 {
-            if best_win[a] != u32::MAX {
-                note(wins, best_win[a], 1 << a);
-            } else if losing & !drawn & (1 << a) != 0 {
-                note(checks, longest_loss[a], 1 << a);
+            let bit = 1u32 << a;
+            let count = if captures.best_win[a] != u32::MAX {
+                note(wins, captures.best_win[a], bit);
+                NEVER
+            } else if captures.drawn & bit != 0 {
+                NEVER
+            } else if passing & bit != 0 {
+                2
+            } else {
+                let (c1, c2) = self.cards.hand(a);
+                quiet[c1] + quiet[c2]
+            };
+            if count == 0 {
+                // Every move is a capture and loses: lost after the longest.
+                note(losses, captures.longest_loss[a], bit);
+            }
+            work.remaining[l * 30 + a].store(count, Relaxed);
+        }
+    }
+
+    /// The value of each capture of `board` (material `w`) per arrangement.
+    fn captures(&self, w: usize, board: &Board) -> Captures {
+        let mut captures = Captures {
+            best_win: [u32::MAX; 30],
+            longest_loss: [0; 30],
+            drawn: 0,
+        };
+        let capture = self.places[w].1;
+        for c in 0..5 {
+            let targets = &self.cards.targets[c][0];
+            let holds = self.cards.holds[c];
+            for from in set_bits(board.red) {
+                for to in set_bits(targets[from as usize] & board.blue) {
+                    let to_bit = 1u32 << to;
+                    if to_bit == board.blue_master {
+                        for a in set_bits(holds) {
+                            captures.best_win[a as usize] = 1;
+                        }
+                        continue;
+                    }
+                    let (material, table) = capture.expect("a student to capture");
+                    let next = self.after(board, from, to, to_bit);
+                    let base = u64::from(material.layout(&next)) * 30;
+                    for a in set_bits(holds) {
+                        let a = a as usize;
+                        match table.value(base + u64::from(self.cards.next[a][c])) {
+                            Some(TableValue::Loss(d)) => {
+                                captures.best_win[a] = captures.best_win[a].min(d + 1);
+                            }
+                            Some(TableValue::Win(d)) => {
+                                captures.longest_loss[a] = captures.longest_loss[a].max(d);
+                            }
+                            _ => captures.drawn |= 1 << a,
+                        }
+                    }
+                }
             }
         }
+        captures
     }
 
     /// The board after red moves the piece on `from` to `to` (capturing what is in `captured`),
@@ -634,62 +698,6 @@ impl GroupSolver<'_> {
         }
     }
 
-    /// Of the arrangements `cand` of `board` (material `w`), those in which every move leads to
-    /// a win of the opponent in at most `k` plies (the win words hold exactly those now).
-    fn all_moves_lose(&self, w: usize, board: &Board, cand: u32, k: u32) -> u32 {
-        let (mirror, capture) = self.places[w];
-        let wins = &self.works[mirror].wins;
-        let mirror_material = self.works[mirror].material;
-        let mut result = cand;
-        for c in 0..5 {
-            let holds = self.cards.holds[c];
-            if result & holds == 0 {
-                continue;
-            }
-            let targets = &self.cards.targets[c][0];
-            for from in set_bits(board.red) {
-                for to in set_bits(targets[from as usize] & !board.red) {
-                    let to_bit = 1u32 << to;
-                    let won = if to_bit == board.blue_master {
-                        0
-                    } else if to_bit & board.blue != 0 {
-                        let (material, table) = capture.expect("a student to capture");
-                        let next = self.after(board, from, to, to_bit);
-                        let base = u64::from(material.layout(&next)) * 30;
-                        let mut won = 0;
-                        for a in set_bits(result & holds) {
-                            let to_a = self.cards.next[a as usize][c];
-                            if let Some(TableValue::Win(d)) = table.value(base + u64::from(to_a))
-                                && d <= k
-                            {
-                                won |= 1 << to_a;
-                            }
-                        }
-                        won
-                    } else {
-                        let next = self.after(board, from, to, 0);
-                        wins[mirror_material.layout(&next) as usize].load(Relaxed)
-                    };
-                    result &= !holds | self.cards.pull(c, won);
-                    if result == 0 {
-                        return 0;
-                    }
-                }
-            }
-        }
-        let passing = self.cards.passing[self.cards.movable(board)] & result;
-        if passing != 0 {
-            let next = board.seen_by_blue(board.red, board.red_master, 0);
-            let won = wins[mirror_material.layout(&next) as usize].load(Relaxed);
-            let mut ok = ALL;
-            for c in 0..5 {
-                ok &= !self.cards.holds[c] | self.cards.pull(c, won);
-            }
-            result &= !passing | ok;
-        }
-        result
-    }
-
     /// The wins in `k + 1`: predecessors of `lost` (the losses in `k`) and `pending`.
     fn wins(&self, lost: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
         let entry = Table::entry(Some(TableValue::Win(k + 1)));
@@ -723,23 +731,22 @@ impl GroupSolver<'_> {
         Ok(out)
     }
 
-    /// The losses in `k + 1`: the predecessors of `won` (the wins in `k`) and `pending` whose
-    /// every move leads to a win of the opponent in at most `k` plies.
-    fn losses(&self, won: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
+    /// The losses in `k + 1`: `pending` (positions whose every move is known to lose, the
+    /// longest in `k` plies), and the predecessors of `won` (the wins in `k`) whose last move
+    /// not known to lose this was. Those whose longest losing capture is longer are returned
+    /// apart, by the step of that capture.
+    fn losses(
+        &self,
+        won: &Frontier,
+        pending: &Frontier,
+        k: u32,
+    ) -> Result<(Frontier, Pending), TableError> {
+        let groups = self.works.len();
         let entry = Table::entry(Some(TableValue::Loss(k + 1)));
-        let check = |w: usize, layout: u32, board: Option<&Board>, bits: u32, out: &mut Frontier| {
+        let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
             let work = &self.works[w];
             let l = layout as usize;
-            let bits = bits & !(work.wins[l].load(Relaxed) | work.losses[l].load(Relaxed));
-            if bits == 0 {
-                return;
-            }
-            let board = board.copied().unwrap_or_else(|| work.material.board(layout));
-            let lost = self.all_moves_lose(w, &board, bits, k);
-            if lost == 0 {
-                return;
-            }
-            let new = lost & !work.losses[l].fetch_or(lost, Relaxed);
+            let new = bits & !work.losses[l].fetch_or(bits, Relaxed);
             if new == 0 {
                 return;
             }
@@ -751,17 +758,54 @@ impl GroupSolver<'_> {
             out[w].push((layout, new));
         };
         let mut out = self.each(pending, &|w, layout, bits, out| {
-            check(w, layout, None, bits, out);
+            let work = &self.works[w];
+            let bits = bits & !work.wins[layout as usize].load(Relaxed);
+            decide(w, layout, bits, out);
         });
+        // Positions lost only after a longer capture: (step, material, layout, arrangements).
+        let later = std::sync::Mutex::new(Vec::new());
         let more = self.each(won, &|w, layout, bits, out| {
             let board = self.works[w].material.board(layout);
             self.predecessors(w, &board, bits, &mut |pw, p_layout, p_board, p_bits| {
-                check(pw, p_layout, Some(p_board), p_bits, out);
+                let work = &self.works[pw];
+                let l = p_layout as usize;
+                let open = p_bits & !(work.wins[l].load(Relaxed) | work.losses[l].load(Relaxed));
+                let mut lost = 0u32;
+                for a in set_bits(open) {
+                    if work.remaining[l * 30 + a as usize].fetch_sub(1, Relaxed) == 1 {
+                        lost |= 1 << a;
+                    }
+                }
+                if lost == 0 {
+                    return;
+                }
+                let captures = self.captures(pw, p_board);
+                let mut now = 0u32;
+                for a in set_bits(lost) {
+                    let longest = captures.longest_loss[a as usize];
+                    if longest <= k {
+                        now |= 1 << a;
+                    } else {
+                        let mut later = later.lock().unwrap_or_else(|e| e.into_inner());
+                        later.push((longest, pw, p_layout, 1u32 << a));
+                    }
+                }
+                if now != 0 {
+                    decide(pw, p_layout, now, out);
+                }
             });
         });
         merge(&mut out, more);
         too_long(&out, entry, k + 1)?;
-        Ok(out)
+        let mut pending = Pending::new();
+        for (step, w, layout, bits) in later.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            let step = step as usize;
+            if pending.len() <= step {
+                pending.resize_with(step + 1, || empty(groups));
+            }
+            pending[step][w].push((layout, bits));
+        }
+        Ok((out, pending))
     }
 }
 
