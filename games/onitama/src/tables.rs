@@ -133,27 +133,24 @@ fn rank(bits: u32, taken: u32) -> u64 {
 /// The `count` squares not in `taken` whose rank ([`rank`]) is `rank`.
 #[inline]
 fn unrank(mut rank: u64, count: usize, taken: u32) -> u32 {
-    // The free indices first: the largest n with C(n, k) <= rank is the k-th chosen one.
-    let mut chosen = 0u32;
+    let mut bits = 0;
     let mut n = 25 - taken.count_ones() as usize;
     for k in (1..=count).rev() {
+        // The largest n with C(n, k) <= rank is the k-th chosen free index.
         n -= 1;
         while CHOOSE[n][k] > rank {
             n -= 1;
         }
         rank -= CHOOSE[n][k];
-        chosen |= 1 << n;
-    }
-    // Then the squares: the free squares in order, keeping the chosen ones.
-    let mut bits = 0;
-    let mut free = !taken & ((1 << 25) - 1);
-    while chosen != 0 {
-        let square = free.trailing_zeros();
-        if chosen & 1 != 0 {
-            bits |= 1 << square;
+        // The n-th free square: n, moved up past every taken square at or below it.
+        let mut square = n as u32;
+        for t in set_bits(taken) {
+            if t > square {
+                break;
+            }
+            square += 1;
         }
-        chosen >>= 1;
-        free &= free - 1;
+        bits |= 1 << square;
     }
     bits
 }

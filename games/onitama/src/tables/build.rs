@@ -3,8 +3,8 @@
 //! layout solved together as the bits of one word, by retrograde analysis ply by ply.
 //!
 //! Numbering of a material (`red` and `blue` students): a layout is
-//! `((red master * 24 + blue master among the other 24) * C(23, red) + red students' rank)
-//! * C(23 - red, blue) + blue students' rank` (ranks in the combinatorial number system over the
+//! `((red master * 24 + blue master among the other 24) * C(23, blue) + blue students' rank)
+//! * C(23 - blue, red) + red students' rank` (ranks in the combinatorial number system over the
 //! squares left), and a position is `layout * 30 + arrangement`.
 //!
 //! A red move from material `(a, b)` turns, seen from blue (the board turned round and the
@@ -194,8 +194,10 @@ impl Board {
 pub(super) struct Material {
     pub(super) red: u8,
     pub(super) blue: u8,
-    red_ranks: u32,
+    /// Ranks of blue's students (among the 23 squares the masters leave).
     blue_ranks: u32,
+    /// Ranks of red's students (among the squares left by the masters and blue's students).
+    red_ranks: u32,
 }
 
 impl Material {
@@ -203,8 +205,8 @@ impl Material {
         Material {
             red,
             blue,
-            red_ranks: CHOOSE[23][usize::from(red)] as u32,
-            blue_ranks: CHOOSE[23 - usize::from(red)][usize::from(blue)] as u32,
+            blue_ranks: CHOOSE[23][usize::from(blue)] as u32,
+            red_ranks: CHOOSE[23 - usize::from(blue)][usize::from(red)] as u32,
         }
     }
 
@@ -213,33 +215,34 @@ impl Material {
         600 * u64::from(self.red_ranks) * u64::from(self.blue_ranks)
     }
 
-    /// The layout number of `board` (which must have this material).
+    /// The layout number of `board` (which must have this material). Red's students come
+    /// last, so the predecessors of a position (a red piece moved back) lie close together.
     #[inline]
     pub(super) fn layout(&self, board: &Board) -> u32 {
         let rm = board.red_master.trailing_zeros();
         let bm = board.blue_master.trailing_zeros();
         let bm_rest = bm - u32::from(bm > rm);
         let masters = board.red_master | board.blue_master;
-        let red_students = board.red & !board.red_master;
-        let rs = rank(red_students, masters) as u32;
-        let bs = rank(board.blue & !board.blue_master, masters | red_students) as u32;
-        ((rm * 24 + bm_rest) * self.red_ranks + rs) * self.blue_ranks + bs
+        let blue_students = board.blue & !board.blue_master;
+        let bs = rank(blue_students, masters) as u32;
+        let rs = rank(board.red & !board.red_master, masters | blue_students) as u32;
+        ((rm * 24 + bm_rest) * self.blue_ranks + bs) * self.red_ranks + rs
     }
 
     /// The board of layout `layout`.
     #[inline]
     pub(super) fn board(&self, layout: u32) -> Board {
-        let bs = layout % self.blue_ranks;
-        let rest = layout / self.blue_ranks;
-        let rs = rest % self.red_ranks;
-        let rest = rest / self.red_ranks;
+        let rs = layout % self.red_ranks;
+        let rest = layout / self.red_ranks;
+        let bs = rest % self.blue_ranks;
+        let rest = rest / self.blue_ranks;
         let bm = rest % 24;
         let rm = rest / 24;
         let bm = bm + u32::from(bm >= rm);
         let (red_master, blue_master) = (1 << rm, 1 << bm);
         let masters = red_master | blue_master;
-        let red = unrank(u64::from(rs), usize::from(self.red), masters);
-        let blue = unrank(u64::from(bs), usize::from(self.blue), masters | red);
+        let blue = unrank(u64::from(bs), usize::from(self.blue), masters);
+        let red = unrank(u64::from(rs), usize::from(self.red), masters | blue);
         Board {
             red: red | red_master,
             blue: blue | blue_master,
@@ -248,7 +251,6 @@ impl Material {
         }
     }
 }
-
 
 /// A material being solved: values, and the arrangements decided as wins and as losses.
 struct Work {
@@ -417,6 +419,12 @@ impl GroupSolver<'_> {
             let new_won = self.wins(&lost, &pending, k)?;
             won = new_won;
             lost = new_lost;
+            // In layout order, neighbours have their predecessors close together.
+            self.par(|| {
+                for list in won.iter_mut().chain(lost.iter_mut()) {
+                    list.par_sort_unstable();
+                }
+            });
             k += 1;
             progress(Step {
                 plies: k,
