@@ -17,13 +17,15 @@
 //! Key invariant: the bench positions, depths and node signatures come from
 //! `plies_onitama::bench` (one place); a bench whose counts differ from them fails.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
-use plies_cli::{CliError, CommandContext, GameCli, GameCommand, tunable_evaluator};
+use plies::solve::Probe;
+use plies_cli::{CliError, CommandContext, EndgameTables, GameCli, GameCommand, tunable_evaluator};
 use plies_onitama::tables::{BuildEvent, DealTables};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
@@ -52,6 +54,61 @@ fn peak_memory() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The tables `analyze`, `play`, the arena and `ugi` build for a position's deal (`--tables N`,
+/// `--tables-dir DIR`): four pieces by default, about two seconds on two threads.
+const TABLES: EndgameTables<Onitama> = EndgameTables {
+    default_pieces: 4,
+    pieces: (2, 10),
+    key: deal_key,
+    build: build_tables,
+};
+
+/// The deal's card names: positions of one deal share their tables.
+fn deal_key(position: &Onitama) -> String {
+    let names: Vec<&str> = position.deal().iter().map(|c| c.name()).collect();
+    names.join(",").to_lowercase()
+}
+
+fn build_tables(
+    position: &Onitama,
+    pieces: u8,
+    dir: Option<&Path>,
+    threads: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<Onitama>>, String> {
+    let start = Instant::now();
+    let mut read = 0;
+    let tables = DealTables::build(
+        position.deal(),
+        pieces,
+        threads,
+        dir,
+        &mut |event| match event {
+            BuildEvent::Loaded { .. } => read += 1,
+            BuildEvent::Rejected { file, why } => {
+                log(&format!("{}: {why}; building it again", file.display()));
+            }
+            BuildEvent::NotSaved { file, why } => {
+                log(&format!("{}: not written: {why}", file.display()));
+            }
+            BuildEvent::Step { .. } | BuildEvent::Solved { .. } => {}
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    log(&format!(
+        "{pieces} pieces for {}: {} positions, {:.2} s{}",
+        deal_key(position),
+        tables.positions(),
+        start.elapsed().as_secs_f64(),
+        if read > 0 {
+            format!(" ({read} read from the directory)")
+        } else {
+            String::new()
+        }
+    ));
+    Ok(Arc::new(tables))
+}
+
 /// The Onitama commands beside the generic ones.
 const COMMANDS: &[GameCommand<Onitama>] = &[GameCommand {
     command: || TablesArgs::command().name("tables"),
@@ -59,10 +116,12 @@ const COMMANDS: &[GameCommand<Onitama>] = &[GameCommand {
 }];
 
 fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
-    let args =
-        TablesArgs::from_arg_matches(context.matches).map_err(|e| CliError::Usage(e.to_string()))?;
+    let args = TablesArgs::from_arg_matches(context.matches)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let position = match &args.position {
-        Some(text) => Onitama::parse_position(text).map_err(|e| CliError::Invalid(e.to_string()))?,
+        Some(text) => {
+            Onitama::parse_position(text).map_err(|e| CliError::Invalid(e.to_string()))?
+        }
         None => Onitama::start_position(),
     };
     let out = context.output;
@@ -90,11 +149,21 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
                     time,
                 } => format!(
                     "{r}+{b} students{}: {positions} positions in {:.2} s ({:.1} M/s)",
-                    if r == b { String::new() } else { format!(" and {b}+{r}") },
+                    if r == b {
+                        String::new()
+                    } else {
+                        format!(" and {b}+{r}")
+                    },
                     time.as_secs_f64(),
                     positions as f64 / time.as_secs_f64().max(1e-9) / 1e6
                 ),
-                BuildEvent::Step { students, plies, decided } if std::env::var("TB_STEPS").is_ok() => format!("  {students:?} step {plies}: {decided}"),
+                BuildEvent::Step {
+                    students,
+                    plies,
+                    decided,
+                } if std::env::var("TB_STEPS").is_ok() => {
+                    format!("  {students:?} step {plies}: {decided}")
+                }
                 BuildEvent::Step { .. } => return,
             };
             if let Err(e) = writeln!(out, "{line}") {
@@ -127,6 +196,7 @@ fn main() -> ExitCode {
         bench_depth: BENCH_DEPTH,
         bench: BENCH_SUITE,
         commands: COMMANDS,
+        endgame_tables: Some(TABLES),
         ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::tuned()))
     })
 }

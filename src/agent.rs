@@ -58,6 +58,13 @@ pub trait Agent<G: Game>: Send {
         let _ = seed;
     }
 
+    /// The game starts from `start` (told after [`Agent::new_game`], before any move and outside
+    /// the move clocks). An agent that prepares for a position does it here: endgame tables for
+    /// Onitama's five cards, say. The default does nothing.
+    fn prepare(&mut self, start: &G) {
+        let _ = start;
+    }
+
     /// The move to play in `state` (whose side to move is this agent's side) within `budget`;
     /// `None` only when `state` is over. `history` is the game up to `state` (see
     /// [`GameHistory`]): a searching agent passes it on to its searcher, which needs it for a
@@ -93,6 +100,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn new_game(&mut self, seed: u64) {
         (**self).new_game(seed);
+    }
+
+    fn prepare(&mut self, start: &G) {
+        (**self).prepare(start);
     }
 
     fn choose(

@@ -12,12 +12,14 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_l
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::tables::{TableSource, TablesArgs};
 use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
 use plies::GameHistory;
 use plies::Notation;
 use plies::Score;
 use plies::search::{Iteration, SearchLimits, SearchStats};
+use plies::solve::TableValue;
 
 /// `analyze`.
 #[derive(Args, Debug)]
@@ -45,9 +47,11 @@ pub(crate) struct AnalyzeArgs {
     /// Search threads (Lazy SMP; 1 = the deterministic search).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// End with one JSON line: depth, score, best, pv, nodes, seconds.
+    /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// Runs `analyze`.
@@ -67,6 +71,33 @@ pub(super) fn run<G: Notation>(
             "nothing to analyze: the game is over ({})",
             outcome_text::<G>(outcome)
         )));
+    }
+    let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
+    let mut failure = None;
+    let probe = tables
+        .tables_for(&state, &mut |line| {
+            if failure.is_none() {
+                failure = writeln!(output, "tables: {line}").err();
+            }
+        })
+        .map_err(CliError::Invalid)?;
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    if let Some(probe) = probe {
+        if let Some(value) = probe.probe(&state) {
+            writeln!(
+                output,
+                "tables: this position is {} (for {}, to move)",
+                table_value_text(value),
+                side_name::<G>(state.side_to_move())
+            )?;
+        }
+        searcher.set_endgame_tables(Some(probe)).map_err(|e| {
+            CliError::Invalid(format!(
+                "{e}: give --tables off, or a searcher that uses them"
+            ))
+        })?;
     }
     writeln!(
         output,
@@ -115,6 +146,7 @@ pub(super) fn run<G: Notation>(
             "pv": pv,
             "nodes": stats.nodes,
             "seconds": stats.elapsed.as_secs_f64(),
+            "table_hits": stats.table_hits,
         });
         writeln!(output, "{line}")?;
     }
@@ -182,6 +214,13 @@ fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
         stats.tt_hit_rate() * 100.0,
         first_cut * 100.0
     )?;
+    if stats.table_hits > 0 {
+        writeln!(
+            output,
+            "endgame tables: {} positions scored from them (exact values)",
+            stats.table_hits
+        )?;
+    }
     if let Some((main, helpers)) = stats.thread_nodes.split_first() {
         let helpers: Vec<String> = helpers.iter().map(u64::to_string).collect();
         writeln!(
@@ -192,6 +231,15 @@ fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// A table value in words.
+fn table_value_text(value: TableValue) -> String {
+    match value {
+        TableValue::Win(d) => format!("a win in {d} plies"),
+        TableValue::Loss(d) => format!("a loss in {d} plies"),
+        TableValue::Draw => "a draw (neither side can force the end)".to_string(),
+    }
 }
 
 /// `{"cp": n}`, `{"win_in": plies}` or `{"loss_in": plies}`.

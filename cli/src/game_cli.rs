@@ -17,6 +17,7 @@ use plies::harness::BenchSuite;
 use crate::arena::AgentFactory;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
+use crate::tables::EndgameTables;
 
 /// What a game supplies to get its command line, built as a struct literal ending in
 /// `..GameCli::new(name, evaluator)`.
@@ -43,6 +44,9 @@ pub struct GameCli<G: Notation> {
     /// The game's own engine protocols beside UGI, for the arena's `--engine PREFIX:...`
     /// (default none; tafl has OTEP).
     pub engine_protocols: &'static [EngineProtocol<G>],
+    /// The game's endgame tables, built for a position when a game starts (default none: no
+    /// tables, and `--tables` other than `off` is refused).
+    pub endgame_tables: Option<EndgameTables<G>>,
 }
 
 impl<G: Notation> GameCli<G> {
@@ -59,6 +63,7 @@ impl<G: Notation> GameCli<G> {
             presets: &[],
             commands: &[],
             engine_protocols: &[],
+            endgame_tables: None,
         }
     }
 }
@@ -75,6 +80,7 @@ impl<G: Notation> Clone for GameCli<G> {
             presets: self.presets,
             commands: self.commands,
             engine_protocols: self.engine_protocols,
+            endgame_tables: self.endgame_tables,
         }
     }
 }

@@ -70,6 +70,7 @@ mod perft;
 mod play;
 mod position;
 mod serve;
+mod tables;
 mod text;
 mod tune;
 mod ugi;
@@ -89,6 +90,7 @@ pub use error::{CliError, one_line, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use serve::page_router;
+pub use tables::{EndgameTables, TableBuilder};
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not

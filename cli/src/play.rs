@@ -19,6 +19,7 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_l
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::tables::{TableSource, TablesArgs};
 use crate::text::{outcome_text, score_for, side_name};
 use clap::Args;
 use plies::Notation;
@@ -55,6 +56,8 @@ pub(crate) struct PlayArgs {
     /// position after the reply it expects, and keeps that search if the reply comes.
     #[arg(long)]
     pub ponder: bool,
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// Runs `play`.
@@ -79,8 +82,21 @@ pub(super) fn run<G: Notation>(
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
     let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
     set_threads(searcher.as_mut(), args.threads)?;
-    let mut engine = Ponderer::new(searcher);
     let mut state: G = start_position(&args.start)?;
+    // The tables of the game's position, before the first move.
+    let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
+    let mut failure = None;
+    tables
+        .equip(searcher.as_mut(), &state, &mut |line| {
+            if failure.is_none() {
+                failure = writeln!(output, "tables: {line}").err();
+            }
+        })
+        .map_err(CliError::Invalid)?;
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();
     let mut history = GameHistory::new(&state);
     writeln!(output, "{}", state.display_board())?;

@@ -33,6 +33,7 @@ use plies_view::View;
 use crate::engine::{EvaluatorFactory, parse_searcher};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use crate::tables::{TableSource, TablesArgs, parse_pieces};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
 #[derive(Args, Debug)]
@@ -41,6 +42,10 @@ pub(crate) struct UgiArgs {
     /// option changes it.
     #[arg(long, default_value = "pvs")]
     pub searcher: String,
+    /// Endgame tables (the `Tables` and `TablesDir` options change them), built for the
+    /// position of a `position` command whose tables are not at hand yet.
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// The longest input line read; longer ones are an error.
@@ -70,8 +75,9 @@ pub(crate) fn run<G: View>(
 ) -> Result<(), CliError> {
     parse_searcher(&args.searcher)
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    let tables = TableSource::new(spec, &args.tables, 2)?;
     let out: Output<'_> = Mutex::new(output);
-    let mut engine = Engine::new(spec, &args.searcher);
+    let mut engine = Engine::new(spec, &args.searcher, tables);
     std::thread::scope(|scope| {
         let mut running: Option<Running<'_, G>> = None;
         let mut line = Vec::new();
@@ -188,10 +194,14 @@ struct Engine<'a, G: View> {
     history: GameHistory,
     /// The outcome a repetition in the `moves` list gave, if any.
     repetition: Option<Outcome>,
+    /// Where the endgame tables come from.
+    tables: TableSource<G>,
+    /// The key of the tables the searcher has (`None`: none yet), or of those that failed.
+    tables_key: Option<String>,
 }
 
 impl<'a, G: View> Engine<'a, G> {
-    fn new(spec: &'a GameCli<G>, searcher: &str) -> Engine<'a, G> {
+    fn new(spec: &'a GameCli<G>, searcher: &str, tables: TableSource<G>) -> Engine<'a, G> {
         let position = G::start_position();
         Engine {
             spec,
@@ -203,7 +213,35 @@ impl<'a, G: View> Engine<'a, G> {
             history: GameHistory::new(&position),
             position,
             repetition: None,
+            tables,
+            tables_key: None,
         }
+    }
+
+    /// Gives the searcher the tables of the position if it has not got them: built (or read)
+    /// now, progress and failures told as `info string` lines. A failure is told once per
+    /// key; the engine goes on without tables.
+    fn ensure_tables(&mut self, out: &Output<'_>) {
+        let key = self.tables.key(&self.position);
+        if key.is_none() || key == self.tables_key {
+            return;
+        }
+        self.ensure_searcher(out);
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        let result = self
+            .tables
+            .equip(searcher.as_mut(), &self.position, &mut |line| {
+                send(
+                    out,
+                    &format!("info string tables {}", crate::one_line(line)),
+                );
+            });
+        if let Err(why) = result {
+            error(out, &format!("endgame tables: {why}"));
+        }
+        self.tables_key = key;
     }
 
     /// The searcher's spec text, with the `Hash` option in it.
@@ -226,6 +264,7 @@ impl<'a, G: View> Engine<'a, G> {
         if self.searcher.is_some() {
             return;
         }
+        self.tables_key = None;
         match self.build() {
             Ok(searcher) => self.searcher = Some(searcher),
             Err(what) => {
@@ -273,7 +312,12 @@ impl<'a, G: View> Engine<'a, G> {
                 self.set_game(G::start_position(), Vec::new())
             }
             "setoption" => self.set_option(rest),
-            "position" => self.set_position(rest),
+            "position" => {
+                self.set_position(rest)?;
+                // A new deal's tables now, before the host's clock runs at `go`.
+                self.ensure_tables(out);
+                Ok(())
+            }
             "debug" | "register" => Ok(()),
             other => Err(format!("unknown command '{}'", plies::excerpt(other))),
         }
@@ -308,6 +352,18 @@ impl<'a, G: View> Engine<'a, G> {
             send(out, "option name Weights type string default <empty>");
         }
         send(out, "option name Ponder type check default false");
+        if self.spec.endgame_tables.is_some() {
+            // `off`, or the most pieces (the game's range, checked when set).
+            let current = match self.tables.pieces() {
+                0 => "off".to_string(),
+                n => n.to_string(),
+            };
+            send(
+                out,
+                &format!("option name Tables type string default {current}"),
+            );
+            send(out, "option name TablesDir type string default <empty>");
+        }
         send(out, "ugiok");
     }
 
@@ -345,10 +401,27 @@ impl<'a, G: View> Engine<'a, G> {
                 }
                 return Ok(()); // nothing to rebuild
             }
+            "tables" => {
+                let pieces = parse_pieces(self.spec.endgame_tables.as_ref(), value, "Tables")?;
+                self.tables = self.tables.with_pieces(pieces);
+                self.tables_key = None;
+                return Ok(());
+            }
+            "tablesdir" => {
+                if self.spec.endgame_tables.is_none() {
+                    return Err("TablesDir: this game has no endgame tables".into());
+                }
+                let dir = (!value.is_empty() && value != "<empty>")
+                    .then(|| std::path::PathBuf::from(value));
+                self.tables = self.tables.with_dir(dir);
+                self.tables_key = None;
+                return Ok(());
+            }
             _ => return Err(format!("no option '{}'", plies::excerpt(name))),
         }
         // Checked now, so that a bad combination is reported to the line that made it.
         self.searcher = Some(self.build()?);
+        self.tables_key = None;
         Ok(())
     }
 
@@ -450,6 +523,7 @@ impl<'a, G: View> Engine<'a, G> {
             return Ok(None);
         }
         self.ensure_searcher(out);
+        self.ensure_tables(out);
         let Some(mut searcher) = self.searcher.take() else {
             return Err("no searcher could be built".into());
         };

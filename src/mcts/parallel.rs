@@ -24,6 +24,7 @@ use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::Pv;
 use crate::search::limits::SearchLimits;
+use crate::solve::Probe;
 
 /// Iterations of the first progress report of the main worker; the next ones come at each
 /// doubling.
@@ -78,6 +79,8 @@ pub(super) struct Setting<'a, G: Game> {
     pub evaluator: &'a dyn Evaluator<G>,
     /// Picks playout moves.
     pub policy: &'a dyn PlayoutPolicy<G>,
+    /// Endgame tables: a tree node they hold is proven with their value.
+    pub tables: Option<&'a dyn Probe<G>>,
 }
 
 impl<G: Game> Clone for Setting<'_, G> {
@@ -101,10 +104,11 @@ pub(super) fn run_root<G: Game>(
         config,
         evaluator,
         policy,
+        tables,
     } = setting;
     let mut next_report = FIRST_REPORT;
     while !budget.is_spent(&worker.stats, worker.tree.node(0).proof.is_some()) {
-        worker.iterate(state, config, evaluator, policy);
+        worker.iterate(state, config, evaluator, policy, tables);
         if worker.stats.iterations == next_report {
             next_report *= 2;
             report(&worker.stats, &worker.tree);
@@ -126,11 +130,12 @@ pub(super) fn run_tree<G: Game>(
         config,
         evaluator,
         policy,
+        tables,
     } = setting;
     let mut next_report = FIRST_REPORT;
     let mut proven = lock(shared).node(0).proof.is_some();
     while !budget.is_spent(&worker.stats, proven) {
-        proven = worker.iterate_shared(shared, state, config, evaluator, policy);
+        proven = worker.iterate_shared(shared, state, config, evaluator, policy, tables);
         if worker.stats.iterations == next_report {
             next_report *= 2;
             report(&worker.stats, &lock(shared));

@@ -29,6 +29,7 @@ use crate::rng::SplitMix64;
 use crate::search::limits::SearchLimits;
 use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
 use crate::search::stats::SearchStats;
+use crate::solve::Probe;
 
 /// What the search knows about one root move (merged over the trees).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -51,6 +52,8 @@ pub struct Mcts<G: Game, E> {
     policy: Arc<dyn PlayoutPolicy<G>>,
     pub(super) workers: Vec<Worker<G>>,
     last: MctsStats,
+    /// Endgame tables, when set ([`Searcher::set_endgame_tables`]).
+    tables: Option<Arc<dyn Probe<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -63,6 +66,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             policy: Arc::new(LightPlayout),
             workers: Vec::new(),
             last: MctsStats::default(),
+            tables: None,
         }
     }
 
@@ -177,6 +181,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             leaves: self.last.leaves,
             seldepth: self.last.seldepth,
             elapsed: start.elapsed(),
+            table_hits: self.last.table_hits,
             ..SearchStats::default()
         }
     }
@@ -190,6 +195,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         } else {
             format!("mcts-{policy}")
         }
+    }
+
+    /// Tree nodes the tables hold are proven with their exact value (the solver takes them up
+    /// the tree as it does finished games).
+    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+        self.tables = tables;
+        Ok(())
     }
 
     /// Sets the thread count; the way threads share the work stays [`MctsConfig::parallel`].
@@ -247,14 +259,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             config,
             policy,
             workers,
+            tables,
             ..
         } = self;
+        // The tables' values ignore a repetition rule: not used in such a game.
+        let tables = tables.as_deref().filter(|_| !state.has_repetition_rule());
         let (config, evaluator): (&MctsConfig, &dyn Evaluator<G>) = (config, evaluator);
         let setting = Setting {
             state,
             config,
             evaluator,
             policy: policy.as_ref(),
+            tables,
         };
         let (main, others) = workers.split_at_mut(1);
         let main = &mut main[0];
@@ -272,6 +288,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
                     leaves: stats.leaves,
                     seldepth: stats.seldepth,
                     elapsed: start.elapsed(),
+                    table_hits: stats.table_hits,
                     ..SearchStats::default()
                 },
             });

@@ -24,6 +24,7 @@ use crate::eval::{Evaluator, Score};
 use crate::game::{Game, Side};
 use crate::rng::SplitMix64;
 use crate::search::repetition::Repetitions;
+use crate::solve::Probe;
 
 /// How many plies below the old root [`Worker::prepare`] looks for the new root.
 pub const MAX_REUSE_DEPTH: usize = 4;
@@ -108,6 +109,7 @@ impl<G: Game> Worker<G> {
         config: &MctsConfig,
         evaluator: &dyn Evaluator<G>,
         policy: &dyn PlayoutPolicy<G>,
+        tables: Option<&dyn Probe<G>>,
     ) {
         let Worker {
             tree,
@@ -119,7 +121,16 @@ impl<G: Game> Worker<G> {
             repetitions,
             ..
         } = self;
-        let leaf = descend(tree, root, config, path, moves, stats, repetitions.as_mut());
+        let leaf = descend(
+            tree,
+            root,
+            config,
+            path,
+            moves,
+            stats,
+            repetitions.as_mut(),
+            tables,
+        );
         let reward = match leaf.reward {
             Some(reward) => reward,
             None => playout(
@@ -159,6 +170,7 @@ impl<G: Game> Worker<G> {
         config: &MctsConfig,
         evaluator: &dyn Evaluator<G>,
         policy: &dyn PlayoutPolicy<G>,
+        tables: Option<&dyn Probe<G>>,
     ) -> bool {
         let Worker {
             rng,
@@ -179,6 +191,7 @@ impl<G: Game> Worker<G> {
                 moves,
                 stats,
                 repetitions.as_mut(),
+                tables,
             );
             for &index in path.iter() {
                 let node = tree.node_mut(index);
@@ -231,7 +244,9 @@ struct Leaf<G> {
 /// Selection and expansion: descends from the root (`path` receives the indices, root first)
 /// while the node is expanded, expanding a leaf on its second visit (the root at once) within
 /// the node budget, and filling in a node's side, hash and terminal proof on its first visit
-/// (a position the repetition rule ends, counted with `repetitions`, is terminal).
+/// (a position the repetition rule ends, counted with `repetitions`, is terminal; one the
+/// endgame `tables` hold is proven with their value).
+#[allow(clippy::too_many_arguments)]
 fn descend<G: Game>(
     tree: &mut Tree<G::Move>,
     root: &G,
@@ -240,6 +255,7 @@ fn descend<G: Game>(
     moves: &mut Vec<G::Move>,
     stats: &mut MctsStats,
     mut repetitions: Option<&mut Repetitions>,
+    tables: Option<&dyn Probe<G>>,
 ) -> Leaf<G> {
     path.clear();
     path.push(0);
@@ -288,6 +304,11 @@ fn descend<G: Game>(
                 node.proof = Some(Score::terminal(outcome, node.side, 0));
                 newly_proven = true;
                 stats.leaves += 1;
+            } else if let Some(value) = tables.and_then(|t| t.probe(&state)) {
+                node.proof = Some(value.score_at(0));
+                newly_proven = true;
+                stats.leaves += 1;
+                stats.table_hits += 1;
             }
         }
         index = child;

@@ -73,7 +73,8 @@ pub struct GameSpec<'a, G: Game> {
 }
 
 /// Plays `task` from `opening` with `agents[0]` as [`Side::First`] and `agents[1]` as
-/// [`Side::Second`], calling [`Agent::new_game`] on both with `game_seed` first.
+/// [`Side::Second`], calling [`Agent::new_game`] on both with `game_seed` first, then
+/// [`Agent::prepare`] with the opening (before any clock runs).
 /// `names` are the engines' names for the record.
 pub fn play_game<G: Game>(
     task: GameTask,
@@ -87,6 +88,7 @@ pub fn play_game<G: Game>(
     let mut agents = [first, second];
     for agent in &mut agents {
         agent.new_game(game_seed);
+        agent.prepare(opening);
     }
     let mut state = opening.clone();
     let mut history = GameHistory::new(&state);

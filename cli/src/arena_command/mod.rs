@@ -29,6 +29,7 @@ use crate::engine::{describe, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
+use crate::tables::TablesArgs;
 use plies::Notation;
 use progress::{ProgressLine, Tally};
 use setup::{engines, openings, parse_sprt, parse_tc};
@@ -44,7 +45,7 @@ pub(crate) struct ArenaArgs {
     /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
     /// `pvs:time=50`, and options `threads=T`, `ponder=1`, `weights=FILE` (its evaluator's
-    /// weights from a weights file, as `tune` writes). Or an external engine process:
+    /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables). Or an external engine process:
     /// `ugi:COMMAND` speaking UGI (settings before the command: `option.NAME=VALUE:`,
     /// `restart=move:`, `timeout=SECONDS:`), or a protocol of the game's own (tafl:
     /// `otep:COMMAND`); plies judges its moves, and a crash, hang, garbage or illegal move
@@ -108,6 +109,10 @@ pub(crate) struct ArenaArgs {
     /// Draw no progress bar (it is drawn on stderr only when stderr is a terminal).
     #[arg(long)]
     pub no_progress: bool,
+    /// Endgame tables for every searching engine (an engine's own `tables=N|off` overrides
+    /// it), built when a game of a new deal starts, outside the clocks.
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// Runs `arena`.
@@ -118,7 +123,7 @@ pub(super) fn run<G: Notation>(
 ) -> Result<(), CliError> {
     let limits = limits(args.depth, args.time, args.nodes, "--")?;
     let clock = args.tc.as_deref().map(parse_tc).transpose()?;
-    let engines = engines(spec, &args.engines, &limits)?;
+    let engines = engines(spec, &args.engines, &limits, &args.tables)?;
     let openings = openings::<G>(args)?;
     let schedule = if engines.len() == 2 {
         Schedule::head_to_head(openings.len())

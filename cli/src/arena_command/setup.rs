@@ -10,10 +10,12 @@ use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::{EngineProtocol, GameCli};
 use crate::position::{read_openings_file, start_position};
+use crate::tables::{TableSource, TablesAgent, TablesArgs, parse_pieces};
 use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::search::{Clock, SearchLimits};
 use plies::spec::SearcherSpec;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The engines of the `--engine` specs, checked (names made unique with `#2`, `#3`…).
@@ -21,7 +23,12 @@ pub(super) fn engines<G: Notation>(
     spec: &GameCli<G>,
     specs: &[String],
     arena_limits: &SearchLimits,
+    tables: &TablesArgs,
 ) -> Result<Vec<Engine<G>>, CliError> {
+    // One source per piece count, shared by the engines (and workers) that use it: each deal's
+    // tables are built once.
+    let arena_tables = TableSource::new(spec, tables, 2)?;
+    let mut sources: Vec<Arc<TableSource<G>>> = Vec::new();
     if specs.len() < 2 {
         return Err(CliError::Invalid(
             "an arena needs at least two --engine".into(),
@@ -57,7 +64,18 @@ pub(super) fn engines<G: Notation>(
             limits: own,
             ponder,
             weights,
-        } = parse_engine(text)?;
+            tables,
+        } = parse_engine(spec, text)?;
+        let pieces = tables.unwrap_or(arena_tables.pieces());
+        let source = if pieces == 0 || searcher.is_none() {
+            None
+        } else if let Some(source) = sources.iter().find(|s| s.pieces() == pieces) {
+            Some(Arc::clone(source))
+        } else {
+            let source = Arc::new(arena_tables.with_pieces(pieces));
+            sources.push(Arc::clone(&source));
+            Some(source)
+        };
         let engine = match searcher {
             None => {
                 let seed = index as u64;
@@ -74,6 +92,13 @@ pub(super) fn engines<G: Notation>(
                          has no search depth; limit it with nodes or time instead"
                     )));
                 }
+                if source.is_some() {
+                    // Only a searcher that uses tables accepts them: asked now, not in a game.
+                    let mut trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
+                    trial
+                        .set_endgame_tables(Some(Arc::new(NoTables)))
+                        .map_err(|e| bad(format!("{e}; give it tables=off")))?;
+                }
                 let evaluator = match &weights {
                     Some(path) => spec
                         .evaluator
@@ -89,7 +114,11 @@ pub(super) fn engines<G: Notation>(
                         Some(limits) => SearchAgent::with_limits(searcher, limits.clone()),
                         None => SearchAgent::new(searcher),
                     };
-                    Box::new(if ponder { agent.pondering() } else { agent })
+                    let agent = if ponder { agent.pondering() } else { agent };
+                    match &source {
+                        Some(source) => Box::new(TablesAgent::new(agent, Arc::clone(source))),
+                        None => Box::new(agent),
+                    }
                 })
             }
         };
@@ -108,6 +137,15 @@ fn ugi_engine<G: Notation>(text: &str) -> Result<AgentFactory<G>, String> {
     }))
 }
 
+/// Tables that hold nothing: what asks a searcher whether it takes tables at all.
+struct NoTables;
+
+impl<G: plies::Game> plies::solve::Probe<G> for NoTables {
+    fn probe(&self, _: &G) -> Option<plies::solve::TableValue> {
+        None
+    }
+}
+
 /// One `--engine` spec, parsed.
 #[derive(Debug)]
 struct EngineSpec {
@@ -119,15 +157,17 @@ struct EngineSpec {
     ponder: bool,
     /// A weights file for its evaluator.
     weights: Option<String>,
+    /// Its endgame tables' piece count (0: off), if given (otherwise the arena's).
+    tables: Option<u8>,
 }
 
 /// The keys of an `--engine` spec that are the engine's rather than its searcher's.
-const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights";
+const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights, tables";
 
 /// `SEARCHER[:key=value...]`: the searcher's own options ([`SearcherSpec`], e.g. `threads=2`,
 /// `quiescence=off`) mixed with the engine's (`depth=D`, `nodes=N`, `time=MS`, `ponder=0|1`,
-/// `weights=FILE`), separated by `:` (or `,` between the searcher's).
-fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
+/// `weights=FILE`, `tables=N|off`), separated by `:` (or `,` between the searcher's).
+fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec, CliError> {
     let mut parts = text.split(':');
     let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
     if name.is_empty() {
@@ -139,6 +179,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
     let mut ponder = false;
     let mut any = false;
     let mut weights = None;
+    let mut tables = None;
     let mut searcher_text = name.clone();
     for part in parts {
         let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
@@ -173,6 +214,12 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
                 nodes = Some(number()?);
                 any = true;
             }
+            "tables" => {
+                tables = Some(
+                    parse_pieces(spec.endgame_tables.as_ref(), value, "tables")
+                        .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?,
+                );
+            }
             "ponder" => {
                 ponder = match number()? {
                     0 => false,
@@ -187,7 +234,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
         }
     }
     let searcher = if name == "random" {
-        if searcher_text != name || any || ponder || weights.is_some() {
+        if searcher_text != name || any || ponder || weights.is_some() || tables.is_some() {
             return Err(CliError::Invalid(format!(
                 "bad --engine '{text}': random takes no limit or option"
             )));
@@ -210,6 +257,7 @@ fn parse_engine(text: &str) -> Result<EngineSpec, CliError> {
         limits,
         ponder,
         weights,
+        tables,
     })
 }
 
@@ -338,12 +386,12 @@ mod tests {
 
     #[test]
     fn engine_specs_take_threads_and_ponder() {
-        let parsed = parse_engine("PVS:threads=2:ponder=1:depth=3").unwrap();
+        let parsed = parse_engine(&spec(), "PVS:threads=2:ponder=1:depth=3").unwrap();
         let searcher = parsed.searcher.unwrap();
         assert_eq!(searcher.family(), "pvs");
         assert_eq!((searcher.threads(), parsed.ponder), (2, true));
         assert_eq!(parsed.limits.unwrap().depth, Some(3));
-        let plain = parse_engine("pvs:threads=1").unwrap();
+        let plain = parse_engine(&spec(), "pvs:threads=1").unwrap();
         assert!(plain.limits.is_none() && !plain.ponder);
         for (text, word) in [
             ("pvs:threads=0", "1..=256"),
@@ -351,19 +399,25 @@ mod tests {
             ("pvs:threads=x", "'threads=x'"),
             ("random:ponder=1", "random"),
         ] {
-            let err = parse_engine(text).unwrap_err().to_string();
+            let err = parse_engine(&spec(), text).unwrap_err().to_string();
             assert!(err.contains(word) && err.contains(text), "{err}");
         }
         // The searcher checks the count: too many, or threads for a one-thread searcher.
         let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
-        let err = engines(&spec(), &specs("pvs:threads=999"), &SearchLimits::default())
-            .err()
-            .unwrap();
+        let err = engines(
+            &spec(),
+            &specs("pvs:threads=999"),
+            &SearchLimits::default(),
+            &TablesArgs::default(),
+        )
+        .err()
+        .unwrap();
         assert!(err.to_string().contains("1..=256"), "{err}");
         let err = engines(
             &spec(),
             &specs("minimax:threads=2"),
             &SearchLimits::default(),
+            &TablesArgs::default(),
         )
         .err()
         .unwrap();
@@ -372,7 +426,8 @@ mod tests {
             engines(
                 &spec(),
                 &specs("pvs:threads=2:ponder=1"),
-                &SearchLimits::default()
+                &SearchLimits::default(),
+                &TablesArgs::default(),
             )
             .unwrap()
             .len(),
@@ -386,15 +441,30 @@ mod tests {
     fn mcts_engines_refuse_a_depth() {
         let specs = |b: &str| vec!["pvs".to_string(), b.to_string()];
         let depth = limits(Some(3), None, None, "--").unwrap();
-        let err = engines(&spec(), &specs("mcts"), &depth).err().unwrap();
+        let err = engines(&spec(), &specs("mcts"), &depth, &TablesArgs::default())
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("'mcts'"), "{err}");
         assert!(err.to_string().contains("depth 3"), "{err}");
         let nodes = limits(None, None, Some(100), "--").unwrap();
-        let err = engines(&spec(), &specs("mcts:depth=2"), &nodes)
-            .err()
-            .unwrap();
+        let err = engines(
+            &spec(),
+            &specs("mcts:depth=2"),
+            &nodes,
+            &TablesArgs::default(),
+        )
+        .err()
+        .unwrap();
         assert!(err.to_string().contains("depth 2"), "{err}");
-        assert!(engines(&spec(), &specs("mcts:nodes=100"), &depth).is_ok());
-        assert!(engines(&spec(), &specs("mcts"), &nodes).is_ok());
+        assert!(
+            engines(
+                &spec(),
+                &specs("mcts:nodes=100"),
+                &depth,
+                &TablesArgs::default()
+            )
+            .is_ok()
+        );
+        assert!(engines(&spec(), &specs("mcts"), &nodes, &TablesArgs::default()).is_ok());
     }
 }

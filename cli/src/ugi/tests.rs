@@ -119,6 +119,7 @@ fn session(lines: &[&str]) -> String {
     let mut output = out.clone();
     let args = UgiArgs {
         searcher: "pvs".into(),
+        tables: crate::tables::TablesArgs::default(),
     };
     run(&spec(), &args, &mut input, &mut output).unwrap();
     out.text()
@@ -366,6 +367,7 @@ fn a_line_that_is_not_utf8_is_an_error() {
     let mut output = out.clone();
     let args = UgiArgs {
         searcher: "pvs".into(),
+        tables: crate::tables::TablesArgs::default(),
     };
     run(&spec(), &args, &mut input, &mut output).unwrap();
     assert_eq!(

@@ -370,14 +370,15 @@ impl DealTables {
                     continue;
                 }
                 let start = Instant::now();
-                let solved = build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
-                    progress(BuildEvent::Step {
-                        students: [red, blue],
-                        plies: step.plies,
-                        decided: step.decided,
-                    });
-                })
-                .map_err(BuildError::Solve)?;
+                let solved =
+                    build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
+                        progress(BuildEvent::Step {
+                            students: [red, blue],
+                            plies: step.plies,
+                            decided: step.decided,
+                        });
+                    })
+                    .map_err(BuildError::Solve)?;
                 progress(BuildEvent::Solved {
                     students: [red, blue],
                     positions: group.iter().map(|m| m.layouts() * 30).sum(),

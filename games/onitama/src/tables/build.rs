@@ -118,7 +118,10 @@ impl Cards {
 
     /// The arrangement of the given hands (bit sets over the deal's card indices).
     pub(super) fn arrangement(&self, red: u8, blue: u8) -> Option<usize> {
-        let a = *self.by_hands.get(usize::from(red))?.get(usize::from(blue))?;
+        let a = *self
+            .by_hands
+            .get(usize::from(red))?
+            .get(usize::from(blue))?;
         (a != 255).then_some(usize::from(a))
     }
 
@@ -185,7 +188,10 @@ impl Board {
     /// Blue's master on red's temple (blue has won), red's on blue's (red has won).
     #[inline]
     fn finished(&self) -> (bool, bool) {
-        (self.blue_master == RED_TEMPLE, self.red_master == BLUE_TEMPLE)
+        (
+            self.blue_master == RED_TEMPLE,
+            self.red_master == BLUE_TEMPLE,
+        )
     }
 }
 
@@ -682,7 +688,11 @@ impl GroupSolver<'_> {
                     }
                     let before = Board {
                         red: after.red & !to_bit | from_bit,
-                        red_master: if is_master { from_bit } else { after.red_master },
+                        red_master: if is_master {
+                            from_bit
+                        } else {
+                            after.red_master
+                        },
                         ..after
                     };
                     f(pw, material.layout(&before), &before, pulled);
@@ -727,7 +737,9 @@ impl GroupSolver<'_> {
             }
             out[w].push((layout, new));
         };
-        let mut out = self.each(pending, &|w, layout, bits, out| decide(w, layout, bits, out));
+        let mut out = self.each(pending, &|w, layout, bits, out| {
+            decide(w, layout, bits, out)
+        });
         let more = self.each(lost, &|w, layout, bits, out| {
             let board = self.works[w].material.board(layout);
             self.predecessors(w, &board, bits, &mut |pw, p_layout, _, p_bits| {

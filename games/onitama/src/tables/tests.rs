@@ -123,7 +123,8 @@ fn agree_with_generic_solver(tables: &DealTables, materials: &[(u8, u8)]) {
             compared += 1;
         }
         // The holes: both masters on the enemy temples, the students anywhere else.
-        let students = CHOOSE[23][usize::from(red)] * CHOOSE[23 - usize::from(red)][usize::from(blue)];
+        let students =
+            CHOOSE[23][usize::from(red)] * CHOOSE[23 - usize::from(red)][usize::from(blue)];
         assert_eq!(holes, 60 * students);
         assert_eq!(compared + holes, set.size());
         solved.push((set, table));
