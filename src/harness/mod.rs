@@ -64,6 +64,13 @@
 //! - **Time-limited searches** are not deterministic: the result must be that of a completed
 //!   iteration, so its value must equal the fixed-depth value at the reported depth.
 //!
+//! # Endgame tables
+//!
+//! Tables built by [`crate::solve`] are checked by their successors
+//! ([`check_table_successors`]), by a value-exact search without them to the tables' distance
+//! ([`check_table_against_search`], where the tables are the oracle for positions deeper than
+//! plain minimax reaches), and by play ([`check_table_conversion`]).
+//!
 //! Every item is at `plies::harness::NAME`; the modules that hold them are private.
 //!
 //! Key invariant: everything here is deterministic in its seed, so any failure replays.
@@ -74,6 +81,7 @@ mod perft;
 mod picker;
 mod properties;
 mod random;
+mod tables;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use conformance::{Check, ConformanceFailure, ConformanceReport, check_conformance};
@@ -90,4 +98,7 @@ pub use properties::{
 };
 pub use random::{
     play_picks, random_game, random_playout_positions, random_playout_positions_with_finished,
+};
+pub use tables::{
+    TableCheck, check_table_against_search, check_table_conversion, check_table_successors,
 };
