@@ -17,16 +17,14 @@
 //! Key invariant: the bench positions, depths and node signatures come from
 //! `plies_onitama::bench` (one place); a bench whose counts differ from them fails.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
-use plies::solve::Probe;
 use plies_cli::{CliError, CommandContext, EndgameTables, GameCli, GameCommand, tunable_evaluator};
-use plies_onitama::tables::{BuildEvent, DealTables};
+use plies_onitama::tables::{BuildEvent, DealTables, build_for, deal_key};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 /// Build the endgame tables of a position's deal and report time, rate and memory.
@@ -60,54 +58,8 @@ const TABLES: EndgameTables<Onitama> = EndgameTables {
     default_pieces: 4,
     pieces: (2, 10),
     key: deal_key,
-    build: build_tables,
+    build: build_for,
 };
-
-/// The deal's card names: positions of one deal share their tables.
-fn deal_key(position: &Onitama) -> String {
-    let names: Vec<&str> = position.deal().iter().map(|c| c.name()).collect();
-    names.join(",").to_lowercase()
-}
-
-fn build_tables(
-    position: &Onitama,
-    pieces: u8,
-    dir: Option<&Path>,
-    threads: usize,
-    log: &mut dyn FnMut(&str),
-) -> Result<Arc<dyn Probe<Onitama>>, String> {
-    let start = Instant::now();
-    let mut read = 0;
-    let tables = DealTables::build(
-        position.deal(),
-        pieces,
-        threads,
-        dir,
-        &mut |event| match event {
-            BuildEvent::Loaded { .. } => read += 1,
-            BuildEvent::Rejected { file, why } => {
-                log(&format!("{}: {why}; building it again", file.display()));
-            }
-            BuildEvent::NotSaved { file, why } => {
-                log(&format!("{}: not written: {why}", file.display()));
-            }
-            BuildEvent::Step { .. } | BuildEvent::Solved { .. } => {}
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    log(&format!(
-        "{pieces} pieces for {}: {} positions, {:.2} s{}",
-        deal_key(position),
-        tables.positions(),
-        start.elapsed().as_secs_f64(),
-        if read > 0 {
-            format!(" ({read} read from the directory)")
-        } else {
-            String::new()
-        }
-    ));
-    Ok(Arc::new(tables))
-}
 
 /// The Onitama commands beside the generic ones.
 const COMMANDS: &[GameCommand<Onitama>] = &[GameCommand {

@@ -304,6 +304,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         }
         Ok(Table {
             entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+            wide: false,
         })
     }
 
@@ -537,26 +538,69 @@ impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
             }
             distance += 1;
         }
-        Ok(Table { entries })
+        Ok(Table {
+            entries,
+            wide: false,
+        })
     }
 }
 
-/// A solved set: one byte per position number (see the module docs).
+/// A solved set: one byte per position number (see the module docs), or two when a distance is
+/// longer than a byte stores (a wide table, [`Table::from_values`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Table {
+    /// One byte per position, or two (little-endian) in a wide table.
     entries: Vec<u8>,
+    wide: bool,
+}
+
+/// Wide entries: wins are `WIDE_WIN_BASE + d`, losses `WIDE_LOSS_BASE + d`.
+const WIDE_WIN_BASE: u16 = 2;
+const WIDE_LOSS_BASE: u16 = 0x8000;
+
+/// One position of a wide table: as [`Entry`], in 16 bits.
+struct WideEntry;
+
+impl WideEntry {
+    fn encode(value: Option<TableValue>) -> Option<u16> {
+        match value {
+            None => Some(u16::from(HOLE)),
+            Some(TableValue::Draw) => Some(u16::from(UNKNOWN)),
+            Some(TableValue::Win(d)) if d < u32::from(WIDE_LOSS_BASE - WIDE_WIN_BASE) => {
+                Some(WIDE_WIN_BASE + d as u16)
+            }
+            Some(TableValue::Loss(d)) if d <= u32::from(u16::MAX - WIDE_LOSS_BASE) => {
+                Some(WIDE_LOSS_BASE + d as u16)
+            }
+            _ => None,
+        }
+    }
+
+    fn decode(entry: u16) -> Option<TableValue> {
+        match entry {
+            0 => Some(TableValue::Draw),
+            1 => None,
+            e if e >= WIDE_LOSS_BASE => Some(TableValue::Loss(u32::from(e - WIDE_LOSS_BASE))),
+            e => Some(TableValue::Win(u32::from(e - WIDE_WIN_BASE))),
+        }
+    }
 }
 
 /// The first bytes of a table file.
 const MAGIC: &[u8; 8] = b"PLIESTB\0";
 /// The format version this build reads and writes.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 impl Table {
     /// How many position numbers the table covers.
     #[must_use]
     pub fn size(&self) -> u64 {
-        self.entries.len() as u64
+        self.entries.len() as u64 / self.width()
+    }
+
+    /// Bytes per position: 1, or 2 in a wide table.
+    fn width(&self) -> u64 {
+        if self.wide { 2 } else { 1 }
     }
 
     /// A table of the given entries, one byte per position number, as [`Table::entry`] writes
@@ -564,7 +608,54 @@ impl Table {
     /// Every byte is some entry, so any vector is a table.
     #[must_use]
     pub fn from_entries(entries: Vec<u8>) -> Table {
-        Table { entries }
+        Table {
+            entries,
+            wide: false,
+        }
+    }
+
+    /// The table of `size` positions whose values `value` gives (`None`: a hole): one byte a
+    /// position when every distance fits ([`MAX_WIN`], [`MAX_LOSS`]), two otherwise (up to
+    /// 32,765 plies).
+    ///
+    /// # Errors
+    /// A distance longer than even a wide table stores.
+    pub fn from_values(
+        size: u64,
+        value: &dyn Fn(u64) -> Option<TableValue>,
+    ) -> Result<Table, TableError> {
+        let count = usize::try_from(size).expect("a table that fits in memory");
+        let mut entries = Vec::with_capacity(count);
+        for index in 0..size {
+            match Table::entry(value(index)) {
+                Some(byte) => entries.push(byte),
+                None => return Table::wide_from_values(size, value),
+            }
+        }
+        Ok(Table::from_entries(entries))
+    }
+
+    fn wide_from_values(
+        size: u64,
+        value: &dyn Fn(u64) -> Option<TableValue>,
+    ) -> Result<Table, TableError> {
+        let count = usize::try_from(size).expect("a table that fits in memory");
+        let mut entries = Vec::with_capacity(count * 2);
+        for index in 0..size {
+            let v = value(index);
+            let entry = WideEntry::encode(v).ok_or(TableError::TooLong {
+                index,
+                plies: match v {
+                    Some(TableValue::Win(d) | TableValue::Loss(d)) => d,
+                    _ => 0,
+                },
+            })?;
+            entries.extend_from_slice(&entry.to_le_bytes());
+        }
+        Ok(Table {
+            entries,
+            wide: true,
+        })
     }
 
     /// The byte a table stores for `value` (`None`: a hole), or `None` when the distance is
@@ -581,8 +672,12 @@ impl Table {
     /// The value of position number `index`; `None` for a hole or a number beyond the table.
     #[must_use]
     pub fn value(&self, index: u64) -> Option<TableValue> {
-        let byte = *self.entries.get(usize::try_from(index).ok()?)?;
-        Entry::decode(byte)
+        let i = usize::try_from(index).ok()?;
+        if self.wide {
+            let bytes = self.entries.get(i.checked_mul(2)?..i.checked_mul(2)? + 2)?;
+            return WideEntry::decode(u16::from_le_bytes([bytes[0], bytes[1]]));
+        }
+        Entry::decode(*self.entries.get(i)?)
     }
 
     /// The value of `state` if `set` (the set the table was built for) holds it.
@@ -595,8 +690,8 @@ impl Table {
     #[must_use]
     pub fn counts(&self) -> [u64; 3] {
         let mut counts = [0; 3];
-        for &byte in &self.entries {
-            match Entry::decode(byte) {
+        for index in 0..self.size() {
+            match self.value(index) {
                 Some(TableValue::Win(_)) => counts[0] += 1,
                 Some(TableValue::Loss(_)) => counts[1] += 1,
                 Some(TableValue::Draw) => counts[2] += 1,
@@ -606,9 +701,9 @@ impl Table {
         counts
     }
 
-    /// Writes the table: a header naming the format, its version and `key` (what the table is
-    /// of: the game, the set, its rules; [`Table::read`] refuses a table of another key), the
-    /// entries, and a checksum of everything before it.
+    /// Writes the table: a header naming the format, its version, the bytes per position and
+    /// `key` (what the table is of: the game, the set, its rules; [`Table::read`] refuses a
+    /// table of another key), the entries, and a checksum of everything before it.
     ///
     /// # Errors
     /// Only the writer's.
@@ -616,6 +711,7 @@ impl Table {
         let mut header = Vec::new();
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(&VERSION.to_le_bytes());
+        header.extend_from_slice(&(self.width() as u32).to_le_bytes());
         header.extend_from_slice(&(key.len() as u64).to_le_bytes());
         header.extend_from_slice(key.as_bytes());
         header.extend_from_slice(&self.size().to_le_bytes());
@@ -657,6 +753,10 @@ impl Table {
                 "format version {version}, this build reads {VERSION}"
             )));
         }
+        let width = u32::from_le_bytes(take(4, "the header")?.try_into().expect("4 bytes"));
+        if width != 1 && width != 2 {
+            return Err(bad(format!("{width} bytes a position, not 1 or 2")));
+        }
         let key_len = u64::from_le_bytes(take(8, "the header")?.try_into().expect("8 bytes"));
         if key_len != key.len() as u64 {
             return Err(bad("a table of another set (key length differs)".into()));
@@ -672,7 +772,10 @@ impl Table {
         if file_size != size {
             return Err(bad(format!("{file_size} positions, expected {size}")));
         }
-        let count = usize::try_from(size).map_err(|_| bad("too big for this machine".into()))?;
+        let count = size
+            .checked_mul(u64::from(width))
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| bad("too big for this machine".into()))?;
         let entries = take(count, "the entries")?;
         let stored = u64::from_le_bytes(take(8, "the checksum")?.try_into().expect("8 bytes"));
         let mut rest = [0u8; 1];
@@ -681,6 +784,7 @@ impl Table {
         }
         sum.add(MAGIC);
         sum.add(&version.to_le_bytes());
+        sum.add(&width.to_le_bytes());
         sum.add(&key_len.to_le_bytes());
         sum.add(key.as_bytes());
         sum.add(&file_size.to_le_bytes());
@@ -690,7 +794,10 @@ impl Table {
                 "the checksum does not match (the file is damaged)".into()
             ));
         }
-        Ok(Table { entries })
+        Ok(Table {
+            entries,
+            wide: width == 2,
+        })
     }
 }
 

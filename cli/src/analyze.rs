@@ -74,13 +74,19 @@ pub(super) fn run<G: Notation>(
     }
     let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
     let mut failure = None;
-    let probe = tables
-        .tables_for(&state, &mut |line| {
-            if failure.is_none() {
-                failure = writeln!(output, "tables: {line}").err();
-            }
-        })
-        .map_err(CliError::Invalid)?;
+    let probe = tables.tables_for(&state, &mut |line| {
+        if failure.is_none() {
+            failure = writeln!(output, "tables: {line}").err();
+        }
+    });
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    // Tables that cannot be built leave the search as it is, said so.
+    let probe = probe.unwrap_or_else(|why| {
+        failure = writeln!(output, "tables: not used: {why}").err();
+        None
+    });
     if let Some(err) = failure {
         return Err(err.into());
     }

@@ -86,15 +86,23 @@ pub(super) fn run<G: Notation>(
     // The tables of the game's position, before the first move.
     let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
     let mut failure = None;
-    tables
-        .equip(searcher.as_mut(), &state, &mut |line| {
-            if failure.is_none() {
-                failure = writeln!(output, "tables: {line}").err();
-            }
-        })
-        .map_err(CliError::Invalid)?;
+    let probe = tables.tables_for(&state, &mut |line| {
+        if failure.is_none() {
+            failure = writeln!(output, "tables: {line}").err();
+        }
+    });
     if let Some(err) = failure {
         return Err(err.into());
+    }
+    match probe {
+        Ok(Some(probe)) => searcher.set_endgame_tables(Some(probe)).map_err(|e| {
+            CliError::Invalid(format!(
+                "{e}: give --tables off, or a searcher that uses them"
+            ))
+        })?,
+        Ok(None) => {}
+        // Tables that cannot be built leave the engine as it is, said so.
+        Err(why) => writeln!(output, "tables: not used: {why}")?,
     }
     let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();

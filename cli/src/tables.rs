@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use plies::agent::{Agent, Choice, SearchAgent};
-use plies::search::{SearchLimits, Searcher};
+use plies::search::SearchLimits;
 use plies::solve::Probe;
 use plies::{Game, GameHistory, Notation};
 
@@ -198,28 +198,6 @@ impl<G: Game> TableSource<G> {
         built.push((key, Arc::clone(&probe)));
         Ok(Some(probe))
     }
-
-    /// Gives `searcher` the tables for `state` (none when off).
-    ///
-    /// # Errors
-    /// A build error, or a searcher that cannot use tables.
-    pub(crate) fn equip(
-        &self,
-        searcher: &mut dyn Searcher<G>,
-        state: &G,
-        log: &mut dyn FnMut(&str),
-    ) -> Result<(), String> {
-        let Some(probe) = self.tables_for(state, log)? else {
-            return Ok(());
-        };
-        searcher.set_endgame_tables(Some(probe)).map_err(|e| {
-            format!(
-                "{e} (endgame tables of {} pieces are on: give --tables off, or a searcher \
-                 that uses them)",
-                self.pieces
-            )
-        })
-    }
 }
 
 /// A [`SearchAgent`] that gets its tables from a shared source when a game starts (outside the
@@ -243,17 +221,25 @@ impl<G: Game> TablesAgent<G> {
         }
     }
 
+    /// Gives the searcher the tables of `state` if it has not got them. Tables that cannot be
+    /// built (too long a distance, too little memory) leave it without tables, with a warning
+    /// in the log; a searcher refusing them (checked before the first game) fails the move.
     fn equip(&mut self, state: &G) -> bool {
         let key = self.source.key(state);
         if key.is_none() || key == self.key {
             return true;
         }
-        let searcher = self.inner.ponderer().searcher();
-        match self.source.equip(searcher, state, &mut |_| {}) {
-            Ok(()) => {
-                self.key = key;
-                true
+        self.key = key;
+        let probe = match self.source.tables_for(state, &mut |_| {}) {
+            Ok(probe) => probe,
+            Err(why) => {
+                tracing::warn!("endgame tables not used: {why}");
+                None
             }
+        };
+        let searcher = self.inner.ponderer().searcher();
+        match searcher.set_endgame_tables(probe) {
+            Ok(()) => true,
             Err(why) => {
                 self.failure = Some(why);
                 false

@@ -230,16 +230,17 @@ impl<'a, G: View> Engine<'a, G> {
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
-        let result = self
-            .tables
-            .equip(searcher.as_mut(), &self.position, &mut |line| {
-                send(
-                    out,
-                    &format!("info string tables {}", crate::one_line(line)),
-                );
-            });
+        let probe = self.tables.tables_for(&self.position, &mut |line| {
+            send(
+                out,
+                &format!("info string tables {}", crate::one_line(line)),
+            );
+        });
+        // Tables that cannot be built, or a searcher that cannot use them: none, said so.
+        let result = probe.and_then(|probe| searcher.set_endgame_tables(probe));
         if let Err(why) = result {
-            error(out, &format!("endgame tables: {why}"));
+            error(out, &format!("endgame tables not used: {why}"));
+            let _ = searcher.set_endgame_tables(None);
         }
         self.tables_key = key;
     }

@@ -313,7 +313,10 @@ fn tables_read_back_and_refuse_damaged_or_foreign_files() {
     newer[8] = 9;
     assert!(refused(&newer, key, set.size()).contains("version 9"));
     // Any flipped bit in the entries or the checksum is caught.
-    let entries_at = 8 + 4 + 8 + key.len() + 8;
+    let mut width = bytes.clone();
+    width[12] = 3;
+    assert!(refused(&width, key, set.size()).contains("3 bytes a position"));
+    let entries_at = 8 + 4 + 4 + 8 + key.len() + 8;
     for at in [entries_at, entries_at + 100, bytes.len() - 1] {
         let mut damaged = bytes.clone();
         damaged[at] ^= 0x10;
@@ -322,6 +325,45 @@ fn tables_read_back_and_refuse_damaged_or_foreign_files() {
             "byte {at}"
         );
     }
+}
+
+/// A table whose distances do not fit a byte is wide, reads back, and keeps every value.
+#[test]
+fn long_distances_make_a_wide_table() {
+    let values = |i: u64| match i % 5 {
+        0 => None,
+        1 => Some(TableValue::Draw),
+        2 => Some(TableValue::Win(i as u32 % 300)),
+        3 => Some(TableValue::Loss(i as u32 % 301)),
+        _ => Some(TableValue::Win(3)),
+    };
+    let short = |i: u64| {
+        values(i).map(|v| match v {
+            TableValue::Win(d) => TableValue::Win(d % 100),
+            TableValue::Loss(d) => TableValue::Loss(d % 100),
+            TableValue::Draw => TableValue::Draw,
+        })
+    };
+    for (f, width) in [
+        (&values as &dyn Fn(u64) -> Option<TableValue>, 2),
+        (&short, 1),
+    ] {
+        let table = Table::from_values(1000, f).unwrap();
+        assert_eq!(table.size(), 1000);
+        for i in 0..1000 {
+            assert_eq!(table.value(i), f(i), "#{i}");
+        }
+        assert_eq!(table.value(1000), None);
+        let mut bytes = Vec::new();
+        table.write("wide", &mut bytes).unwrap();
+        assert_eq!(bytes.len(), 8 + 4 + 4 + 8 + 4 + 8 + 1000 * width + 8);
+        assert_eq!(Table::read("wide", 1000, &mut &bytes[..]).unwrap(), table);
+    }
+    let too_long = |_: u64| Some(TableValue::Win(40_000));
+    assert!(matches!(
+        Table::from_values(3, &too_long),
+        Err(TableError::TooLong { plies: 40_000, .. })
+    ));
 }
 
 #[test]

@@ -1,17 +1,24 @@
-//! Onitama positions numbered for endgame tables ([`plies::solve`]): [`MaterialSet`], every
-//! position of one deal with both masters and a given number of students a side.
+//! Onitama's endgame tables: [`DealTables`], the value of every position of one deal with both
+//! masters and at most N pieces, built by a solver of its own when a game starts (or read from
+//! a cache directory), and [`MaterialSet`], the same positions numbered for the generic solver
+//! of [`plies::solve`] (the reference the fast solver is tested against).
 //!
-//! A number is, from the most significant part down: the side to move (2), the arrangement of
-//! the five dealt cards (30: red's two, blue's two of the other three, the last on the side),
-//! red's master square (25), blue's master square among the other 24, red's students among the
-//! 23 squares left (a set ranked in the combinatorial number system), blue's among the rest.
+//! A [`MaterialSet`] number is, from the most significant part down: the side to move (2), the
+//! arrangement of the five dealt cards (30: red's two, blue's two of the other three, the last
+//! on the side), red's master square (25), blue's master square among the other 24, red's
+//! students among the 23 squares left (a set ranked in the combinatorial number system), blue's
+//! among the rest. [`DealTables`] numbers only red-to-move positions, its own way (see
+//! `tables/build.rs`).
 //!
-//! Key invariant: [`MaterialSet::position`] and [`MaterialSet::index`] are inverse on every
+//! Key invariants: [`MaterialSet::position`] and [`MaterialSet::index`] are inverse on every
 //! number of the set except the holes, the numbers with both masters on the enemy temples (a
-//! game cannot get there: it ends when the first arrives); a capture of a student leaves the set for the one with a
-//! student less, a capture of a master or a master on the enemy temple ends the game.
+//! game cannot get there: it ends when the first arrives); a capture of a student leaves a
+//! material for the one with a student less, a capture of a master or a master on the enemy
+//! temple ends the game. [`DealTables::value`] of a position equals the generic solver's value
+//! of it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use plies::Side;
@@ -224,6 +231,14 @@ impl PositionSet<Onitama> for MaterialSet {
     }
 }
 
+/// The memory the system has available (Linux `/proc/meminfo`), if known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// One deal's endgame tables: the value of every position with both masters and at most
 /// [`DealTables::pieces`] pieces (masters included, at most four students a side), with either
 /// side to move, built by [`DealTables::build`].
@@ -291,6 +306,15 @@ pub enum BuildError {
     Deal(String),
     /// The solver's error (a distance longer than a table stores).
     Solve(TableError),
+    /// More memory than the machine has available.
+    Memory {
+        /// The most pieces asked for.
+        pieces: u8,
+        /// Bytes the build would need at its peak (an estimate).
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
 }
 
 impl std::fmt::Display for BuildError {
@@ -302,6 +326,16 @@ impl std::fmt::Display for BuildError {
             ),
             BuildError::Deal(card) => write!(f, "card '{card}' dealt twice"),
             BuildError::Solve(e) => write!(f, "{e}"),
+            BuildError::Memory {
+                pieces,
+                needed,
+                available,
+            } => write!(
+                f,
+                "tables of {pieces} pieces need about {:.1} GB of memory, {:.1} GB are available",
+                *needed as f64 / 1e9,
+                *available as f64 / 1e9
+            ),
         }
     }
 }
@@ -332,6 +366,16 @@ impl DealTables {
         if let Some(w) = deal.windows(2).find(|w| w[0] == w[1]) {
             return Err(BuildError::Deal(w[0].name().to_string()));
         }
+        let needed = DealTables::memory_needed(pieces);
+        if let Some(available) = available_memory()
+            && needed > available
+        {
+            return Err(BuildError::Memory {
+                pieces,
+                needed,
+                available,
+            });
+        }
         let mut tables = DealTables {
             deal,
             cards: build::Cards::new(deal),
@@ -347,14 +391,10 @@ impl DealTables {
         Ok(tables)
     }
 
-    fn build_all(
-        &mut self,
-        cache: Option<&Path>,
-        pool: Option<&rayon::ThreadPool>,
-        progress: &mut dyn FnMut(BuildEvent),
-    ) -> Result<(), BuildError> {
-        let students = self.pieces - 2;
-        for total in 0..=students {
+    /// The materials of at most `pieces` pieces, smallest first, each with its mirror.
+    fn groups(pieces: u8) -> Vec<Vec<build::Material>> {
+        let mut groups = Vec::new();
+        for total in 0..=pieces - 2 {
             for red in 0..=total / 2 {
                 let blue = total - red;
                 if blue > 4 {
@@ -364,38 +404,60 @@ impl DealTables {
                 if red != blue {
                     group.push(build::Material::new(blue, red));
                 }
-                if let Some(dir) = cache
-                    && self.load_group(dir, &group, progress)
-                {
-                    continue;
-                }
-                let start = Instant::now();
-                let solved =
-                    build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
-                        progress(BuildEvent::Step {
-                            students: [red, blue],
-                            plies: step.plies,
-                            decided: step.decided,
-                        });
-                    })
-                    .map_err(BuildError::Solve)?;
-                progress(BuildEvent::Solved {
+                groups.push(group);
+            }
+        }
+        groups
+    }
+
+    /// Bytes a build of `pieces` pieces holds at its peak, about: every table (a byte a
+    /// position), and while the largest pair of materials is solved, a move count a position,
+    /// two words a layout and the frontiers.
+    fn memory_needed(pieces: u8) -> u64 {
+        let groups = DealTables::groups(pieces);
+        let positions = |g: &Vec<build::Material>| g.iter().map(|m| m.layouts() * 30).sum::<u64>();
+        let tables: u64 = groups.iter().map(positions).sum();
+        let largest = groups.iter().map(positions).max().unwrap_or(0);
+        tables + largest * 2 + largest / 30 * 8
+    }
+
+    fn build_all(
+        &mut self,
+        cache: Option<&Path>,
+        pool: Option<&rayon::ThreadPool>,
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> Result<(), BuildError> {
+        for group in DealTables::groups(self.pieces) {
+            let [red, blue] = [group[0].red, group[0].blue];
+            if let Some(dir) = cache
+                && self.load_group(dir, &group, progress)
+            {
+                continue;
+            }
+            let start = Instant::now();
+            let solved = build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
+                progress(BuildEvent::Step {
                     students: [red, blue],
-                    positions: group.iter().map(|m| m.layouts() * 30).sum(),
-                    time: start.elapsed(),
+                    plies: step.plies,
+                    decided: step.decided,
                 });
-                for (material, table) in group.iter().zip(solved) {
-                    if let Some(dir) = cache
-                        && let Err(why) = self.save(dir, *material, &table)
-                    {
-                        progress(BuildEvent::NotSaved {
-                            file: self.file(dir, *material),
-                            why,
-                        });
-                    }
-                    self.tables[usize::from(material.red)][usize::from(material.blue)] =
-                        Some(table);
+            })
+            .map_err(BuildError::Solve)?;
+            progress(BuildEvent::Solved {
+                students: [red, blue],
+                positions: group.iter().map(|m| m.layouts() * 30).sum(),
+                time: start.elapsed(),
+            });
+            for (material, table) in group.iter().zip(solved) {
+                if let Some(dir) = cache
+                    && let Err(why) = self.save(dir, *material, &table)
+                {
+                    progress(BuildEvent::NotSaved {
+                        file: self.file(dir, *material),
+                        why,
+                    });
                 }
+                self.tables[usize::from(material.red)][usize::from(material.blue)] = Some(table);
             }
         }
         Ok(())
@@ -481,6 +543,20 @@ impl DealTables {
         self.pieces
     }
 
+    /// The longest win or loss the tables hold, in plies (a scan of every position).
+    #[must_use]
+    pub fn longest(&self) -> u32 {
+        let mut longest = 0;
+        for table in self.tables.iter().flatten().flatten() {
+            for index in 0..table.size() {
+                if let Some(TableValue::Win(d) | TableValue::Loss(d)) = table.value(index) {
+                    longest = longest.max(d);
+                }
+            }
+        }
+        longest
+    }
+
     /// The deal, in card id order.
     #[must_use]
     pub fn deal(&self) -> [Card; 5] {
@@ -502,6 +578,11 @@ impl DealTables {
     /// and few enough pieces.
     #[must_use]
     pub fn value(&self, state: &Onitama) -> Option<TableValue> {
+        // Most positions a search asks about have too many pieces: told at once.
+        let all = state.pieces(Side::First).0 | state.pieces(Side::Second).0;
+        if all.count_ones() > u32::from(self.pieces) {
+            return None;
+        }
         let index = |card: Card| self.deal.iter().position(|&c| c == card);
         let mut hands = [0u8; 2];
         for side in [Side::First, Side::Second] {
@@ -543,6 +624,60 @@ impl Probe<Onitama> for DealTables {
     fn probe(&self, state: &Onitama) -> Option<TableValue> {
         self.value(state)
     }
+}
+
+/// The deal's card names, in card id order: positions of one deal share their tables (the key
+/// a command line keeps them by).
+#[must_use]
+pub fn deal_key(position: &Onitama) -> String {
+    let names: Vec<&str> = position.deal().iter().map(|c| c.name()).collect();
+    names.join(",").to_lowercase()
+}
+
+/// The tables of `position`'s deal up to `pieces` pieces, built on `threads` threads or read
+/// from `dir` (see [`DealTables::build`]), as the searchers take them; `log` is told of files
+/// that could not be used or written and, at the end, what was built and how long it took.
+///
+/// # Errors
+/// [`BuildError`] as one line.
+pub fn build_for(
+    position: &Onitama,
+    pieces: u8,
+    dir: Option<&Path>,
+    threads: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<Onitama>>, String> {
+    let start = Instant::now();
+    let mut read = 0;
+    let tables = DealTables::build(
+        position.deal(),
+        pieces,
+        threads,
+        dir,
+        &mut |event| match event {
+            BuildEvent::Loaded { .. } => read += 1,
+            BuildEvent::Rejected { file, why } => {
+                log(&format!("{}: {why}; building it again", file.display()));
+            }
+            BuildEvent::NotSaved { file, why } => {
+                log(&format!("{}: not written: {why}", file.display()));
+            }
+            BuildEvent::Step { .. } | BuildEvent::Solved { .. } => {}
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let read = if read > 0 {
+        format!(" ({read} read from the directory)")
+    } else {
+        String::new()
+    };
+    log(&format!(
+        "{pieces} pieces for {}: {} positions, {:.2} s{read}",
+        deal_key(position),
+        tables.positions(),
+        start.elapsed().as_secs_f64()
+    ));
+    Ok(Arc::new(tables))
 }
 
 mod build;

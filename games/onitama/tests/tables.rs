@@ -224,3 +224,22 @@ fn the_checks_catch_a_wrong_value() {
     assert!(check_table_against_search(&bad, &[wrong], search.as_mut(), 7).is_err());
     assert!(check_table_against_search(&tables, &[wrong], search.as_mut(), 7).is_ok());
 }
+
+/// Some deals have 4-piece positions decided in more plies than a byte stores: their tables
+/// are wide, and just as right.
+#[test]
+fn long_distances_are_kept_exactly() {
+    let deal = cards(["goose", "rabbit", "cobra", "crane", "ox"]);
+    let tables = build(deal, 4);
+    assert!(tables.longest() > 125, "{}", tables.longest());
+    let positions = random_positions(deal, 4, 10_000, 7);
+    assert_eq!(check_table_successors(&tables, &positions).unwrap(), 10_000);
+    let longest = positions
+        .iter()
+        .filter_map(|p| match tables.value(p) {
+            Some(TableValue::Win(d) | TableValue::Loss(d)) => Some(d),
+            _ => None,
+        })
+        .max();
+    assert!(longest > Some(20), "{longest:?}");
+}

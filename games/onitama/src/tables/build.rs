@@ -20,7 +20,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 use plies::bits::set_bits;
-use plies::solve::{Table, TableError, TableValue};
+use plies::solve::{MAX_LOSS, MAX_WIN, Table, TableError, TableValue};
 use rayon::prelude::*;
 
 use super::{CHOOSE, rank, unrank};
@@ -258,9 +258,11 @@ impl Material {
     }
 }
 
-/// A material being solved: values, and the arrangements decided as wins and as losses.
+/// A material being solved: distances, and the arrangements decided as wins and as losses
+/// (both for a hole).
 struct Work {
     material: Material,
+    /// Per position: its distance to the end once decided.
     values: Vec<AtomicU8>,
     wins: Vec<AtomicU32>,
     losses: Vec<AtomicU32>,
@@ -336,17 +338,47 @@ pub(super) fn solve_group(
             (mirror, capture)
         })
         .collect();
-    GroupSolver {
+    let longest = GroupSolver {
         cards,
         works: &works,
         places,
         pool,
     }
     .run(progress)?;
-    Ok(works
-        .into_iter()
-        .map(|w| Table::from_entries(w.values.into_iter().map(AtomicU8::into_inner).collect()))
-        .collect())
+    let mut tables = Vec::new();
+    for mut work in works {
+        work.remaining = Vec::new();
+        let value = |index: u64| {
+            let (layout, a) = ((index / 30) as usize, index % 30);
+            let won = work.wins[layout].load(Relaxed) & (1 << a) != 0;
+            let lost = work.losses[layout].load(Relaxed) & (1 << a) != 0;
+            let d = u32::from(work.values[index as usize].load(Relaxed));
+            match (won, lost) {
+                (true, true) => None,
+                (true, false) => Some(TableValue::Win(d)),
+                (false, true) => Some(TableValue::Loss(d)),
+                (false, false) => Some(TableValue::Draw),
+            }
+        };
+        let size = work.material.layouts() * 30;
+        let table = if longest <= MAX_WIN.min(MAX_LOSS) {
+            // One byte a position, every entry fits: converted on the pool.
+            let convert = || -> Vec<u8> {
+                (0..size)
+                    .into_par_iter()
+                    .map(|i| Table::entry(value(i)).expect("a distance that fits"))
+                    .collect()
+            };
+            Table::from_entries(match pool {
+                Some(pool) => pool.install(convert),
+                None => convert(),
+            })
+        } else {
+            Table::from_values(size, &value)?
+        };
+        tables.push(table);
+    }
+    Ok(tables)
 }
 
 struct GroupSolver<'a> {
@@ -398,7 +430,8 @@ impl GroupSolver<'_> {
         }
     }
 
-    fn run(&self, progress: &mut dyn FnMut(Step)) -> Result<(), TableError> {
+    /// Solves the group; returns the longest distance decided.
+    fn run(&self, progress: &mut dyn FnMut(Step)) -> Result<u32, TableError> {
         let groups = self.works.len();
         // Step 0: finished positions, and the value of every move that leaves the group.
         let (mut lost, mut pending_wins, mut pending_losses) = self.start();
@@ -415,7 +448,7 @@ impl GroupSolver<'_> {
                 && !later(&pending_wins)
                 && !later(&pending_losses)
             {
-                return Ok(());
+                return Ok(k);
             }
             // Losses first (they read the win words; wins in k + 1 are not losses in k + 1).
             let known = take(&mut pending_losses, k).unwrap_or_else(|| empty(groups));
@@ -517,22 +550,15 @@ impl GroupSolver<'_> {
         let work = &self.works[w];
         let board = work.material.board(layout);
         let l = layout as usize;
-        let fill = |value: Option<TableValue>| {
-            let entry = Table::entry(value).expect("distance 0 fits");
-            for a in 0..30 {
-                work.values[l * 30 + a].store(entry, Relaxed);
-            }
-        };
+        // (Finished positions are decided in 0 plies: their distances stay 0.)
         match board.finished() {
             (true, true) => {
-                // A hole: never a predecessor nor a successor; marked decided all the same.
-                fill(None);
+                // A hole: never a predecessor nor a successor; both words full mark it.
                 work.wins[l].store(ALL, Relaxed);
                 work.losses[l].store(ALL, Relaxed);
                 return;
             }
             (true, false) => {
-                fill(Some(TableValue::Loss(0)));
                 work.losses[l].store(ALL, Relaxed);
                 lost[w].push((layout, ALL));
                 return;
@@ -540,7 +566,6 @@ impl GroupSolver<'_> {
             (false, true) => {
                 // Not reachable by play (red moved last), but finished: a win in 0. Its
                 // predecessors would all be finished positions, so it tells no one.
-                fill(Some(TableValue::Win(0)));
                 work.wins[l].store(ALL, Relaxed);
                 return;
             }
@@ -718,7 +743,7 @@ impl GroupSolver<'_> {
 
     /// The wins in `k + 1`: predecessors of `lost` (the losses in `k`) and `pending`.
     fn wins(&self, lost: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
-        let entry = Table::entry(Some(TableValue::Win(k + 1)));
+        let entry = u8::try_from(k + 1).ok().filter(|&d| d < u8::MAX);
         let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
             let work = &self.works[w];
             let l = layout as usize;
@@ -762,7 +787,7 @@ impl GroupSolver<'_> {
         k: u32,
     ) -> Result<(Frontier, Pending), TableError> {
         let groups = self.works.len();
-        let entry = Table::entry(Some(TableValue::Loss(k + 1)));
+        let entry = u8::try_from(k + 1).ok().filter(|&d| d < u8::MAX);
         let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
             let work = &self.works[w];
             let l = layout as usize;
@@ -829,8 +854,8 @@ impl GroupSolver<'_> {
     }
 }
 
-/// An error naming the first position decided at `plies` when that is longer than a table
-/// stores (`entry` is `None`).
+/// An error naming the first position decided at `plies` when that is longer than the solver
+/// counts (`entry` is `None`).
 fn too_long(out: &Frontier, entry: Option<u8>, plies: u32) -> Result<(), TableError> {
     if entry.is_some() {
         return Ok(());
