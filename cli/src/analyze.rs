@@ -12,7 +12,7 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_l
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::tables::{TableSource, TablesArgs};
+use crate::tables::{TableSource, TablesArgs, equip_command};
 use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
 use plies::GameHistory;
@@ -73,37 +73,14 @@ pub(super) fn run<G: Notation>(
         )));
     }
     let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
-    let mut failure = None;
-    let probe = tables.tables_for(&state, &mut |line| {
-        if failure.is_none() {
-            failure = writeln!(output, "tables: {line}").err();
-        }
-    });
-    if let Some(err) = failure {
-        return Err(err.into());
-    }
-    // Tables that cannot be built leave the search as it is, said so.
-    let probe = probe.unwrap_or_else(|why| {
-        failure = writeln!(output, "tables: not used: {why}").err();
-        None
-    });
-    if let Some(err) = failure {
-        return Err(err.into());
-    }
-    if let Some(probe) = probe {
-        if let Some(value) = probe.probe(&state) {
-            writeln!(
-                output,
-                "tables: this position is {} (for {}, to move)",
-                table_value_text(value),
-                side_name::<G>(state.side_to_move())
-            )?;
-        }
-        searcher.set_endgame_tables(Some(probe)).map_err(|e| {
-            CliError::Invalid(format!(
-                "{e}: give --tables off, or a searcher that uses them"
-            ))
-        })?;
+    let probe = equip_command(&tables, searcher.as_mut(), &state, output)?;
+    if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
+        writeln!(
+            output,
+            "tables: this position is {} (for {}, to move)",
+            table_value_text(value),
+            side_name::<G>(state.side_to_move())
+        )?;
     }
     writeln!(
         output,

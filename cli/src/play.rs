@@ -19,7 +19,7 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_l
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::tables::{TableSource, TablesArgs};
+use crate::tables::{TableSource, TablesArgs, equip_command};
 use crate::text::{outcome_text, score_for, side_name};
 use clap::Args;
 use plies::Notation;
@@ -85,25 +85,7 @@ pub(super) fn run<G: Notation>(
     let mut state: G = start_position(&args.start)?;
     // The tables of the game's position, before the first move.
     let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
-    let mut failure = None;
-    let probe = tables.tables_for(&state, &mut |line| {
-        if failure.is_none() {
-            failure = writeln!(output, "tables: {line}").err();
-        }
-    });
-    if let Some(err) = failure {
-        return Err(err.into());
-    }
-    match probe {
-        Ok(Some(probe)) => searcher.set_endgame_tables(Some(probe)).map_err(|e| {
-            CliError::Invalid(format!(
-                "{e}: give --tables off, or a searcher that uses them"
-            ))
-        })?,
-        Ok(None) => {}
-        // Tables that cannot be built leave the engine as it is, said so.
-        Err(why) => writeln!(output, "tables: not used: {why}")?,
-    }
+    equip_command(&tables, searcher.as_mut(), &state, output)?;
     let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();
     let mut history = GameHistory::new(&state);

@@ -8,12 +8,13 @@
 //! they are in use, and shared by every searcher that asks ([`TableSource`]); a searcher that
 //! cannot use tables is refused with a line saying so, never run without them silently.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use plies::agent::{Agent, Choice, SearchAgent};
-use plies::search::SearchLimits;
+use plies::search::{SearchLimits, Searcher};
 use plies::solve::Probe;
 use plies::{Game, GameHistory, Notation};
 
@@ -198,6 +199,46 @@ impl<G: Game> TableSource<G> {
         built.push((key, Arc::clone(&probe)));
         Ok(Some(probe))
     }
+}
+
+/// The tables of `state` for a command that prints (`analyze`, `play`), given to `searcher`:
+/// progress lines and a build that failed are printed as `tables: ...` (the search then goes
+/// on without tables); a searcher that cannot use them is an error. Returns the tables given.
+///
+/// # Errors
+/// The searcher refuses tables, or the output fails.
+pub(crate) fn equip_command<G: Game>(
+    source: &TableSource<G>,
+    searcher: &mut dyn Searcher<G>,
+    state: &G,
+    output: &mut dyn Write,
+) -> Result<Option<Arc<dyn Probe<G>>>, CliError> {
+    let mut failure = None;
+    let probe = source.tables_for(state, &mut |line| {
+        if failure.is_none() {
+            failure = writeln!(output, "tables: {line}").err();
+        }
+    });
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    let probe = match probe {
+        Ok(probe) => probe,
+        Err(why) => {
+            writeln!(output, "tables: not used: {why}")?;
+            None
+        }
+    };
+    if let Some(probe) = &probe {
+        searcher
+            .set_endgame_tables(Some(Arc::clone(probe)))
+            .map_err(|e| {
+                CliError::Invalid(format!(
+                    "{e}: give --tables off, or a searcher that uses them"
+                ))
+            })?;
+    }
+    Ok(probe)
 }
 
 /// A [`SearchAgent`] that gets its tables from a shared source when a game starts (outside the

@@ -741,26 +741,39 @@ impl GroupSolver<'_> {
         }
     }
 
+    /// Marks the arrangements `bits` of `layout` (material `w`) as wins (`win`) or losses at
+    /// the distance `entry` (`None`: too long, reported after the step); those not marked
+    /// before go to `out`.
+    fn mark(
+        &self,
+        w: usize,
+        layout: u32,
+        bits: u32,
+        win: bool,
+        entry: Option<u8>,
+        out: &mut Frontier,
+    ) {
+        let work = &self.works[w];
+        let l = layout as usize;
+        let words = if win { &work.wins } else { &work.losses };
+        let new = bits & !words[l].fetch_or(bits, Relaxed);
+        if new == 0 {
+            return;
+        }
+        if let Some(byte) = entry {
+            for a in set_bits(new) {
+                work.values[l * 30 + a as usize].store(byte, Relaxed);
+            }
+        }
+        out[w].push((layout, new));
+    }
+
     /// The wins in `k + 1`: predecessors of `lost` (the losses in `k`) and `pending`.
     fn wins(&self, lost: &Frontier, pending: &Frontier, k: u32) -> Result<Frontier, TableError> {
         let entry = u8::try_from(k + 1).ok().filter(|&d| d < u8::MAX);
         let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
-            let work = &self.works[w];
-            let l = layout as usize;
-            let bits = bits & !work.losses[l].load(Relaxed);
-            if bits == 0 {
-                return;
-            }
-            let new = bits & !work.wins[l].fetch_or(bits, Relaxed);
-            if new == 0 {
-                return;
-            }
-            if let Some(byte) = entry {
-                for a in set_bits(new) {
-                    work.values[l * 30 + a as usize].store(byte, Relaxed);
-                }
-            }
-            out[w].push((layout, new));
+            let bits = bits & !self.works[w].losses[layout as usize].load(Relaxed);
+            self.mark(w, layout, bits, true, entry, out);
         };
         let mut out = self.each(pending, &|w, layout, bits, out| {
             decide(w, layout, bits, out)
@@ -789,18 +802,7 @@ impl GroupSolver<'_> {
         let groups = self.works.len();
         let entry = u8::try_from(k + 1).ok().filter(|&d| d < u8::MAX);
         let decide = |w: usize, layout: u32, bits: u32, out: &mut Frontier| {
-            let work = &self.works[w];
-            let l = layout as usize;
-            let new = bits & !work.losses[l].fetch_or(bits, Relaxed);
-            if new == 0 {
-                return;
-            }
-            if let Some(byte) = entry {
-                for a in set_bits(new) {
-                    work.values[l * 30 + a as usize].store(byte, Relaxed);
-                }
-            }
-            out[w].push((layout, new));
+            self.mark(w, layout, bits, false, entry, out);
         };
         let mut out = self.each(pending, &|w, layout, bits, out| {
             let work = &self.works[w];
