@@ -51,7 +51,7 @@ use plies_cli::{
 use plies_tafl::{Tafl, TaflEvaluator, VARIANTS, start_of, variant};
 use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
 use plies_tafl_otep::engine::{EngineOptions, MAX_CLOCK_MS, run_engine_with};
-use plies_tafl_otep::referee::{MatchConfig, run_match, summary};
+use plies_tafl_otep::referee::{MatchConfig, Settle, run_match, summary};
 
 const BENCH_POSITIONS: &[&str] = &["copenhagen", "brandub", "tablut"];
 const BENCH_DEPTH: u32 = 5;
@@ -135,8 +135,8 @@ pub(crate) fn tafl_cli() -> GameCli<Tafl> {
     }
 }
 
-/// The arena's `--engine otep:[timeout=SECONDS:]COMMAND`: an OpenTafl engine process, checked
-/// to start and say `hello` before the first game.
+/// The arena's `--engine otep:[timeout=SECONDS:][settle=MS[/LIMIT_MS]:][retries=N:]COMMAND`: an
+/// OpenTafl engine process, checked to start and say `hello` before the first game.
 fn otep_engine(text: &str) -> Result<AgentFactory<Tafl>, String> {
     let engine = OtepCommand::parse(text)?;
     engine.check()?;
@@ -463,6 +463,16 @@ struct RefereeArgs {
     /// Where the game records go.
     #[arg(long, value_name = "DIR", default_value = "referee-out")]
     out: PathBuf,
+    /// After its move an engine is sent nothing until it has been quiet this long (ms; `Q/L`:
+    /// quiet Q, at most L; 0: no wait). OpenTafl's engine crashes when told to play while it
+    /// still prints its search statistics.
+    #[arg(long, value_name = "MS[/LIMIT_MS]", default_value = "200/2000", value_parser = Settle::parse)]
+    settle: Settle,
+    /// Illegal moves an engine may retry per move (`error 2`, the opponent's move again,
+    /// `play`) before it loses.
+    #[arg(long, value_name = "N", default_value_t = OtepCommand::DEFAULT_RETRIES,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    retries: u32,
 }
 
 fn referee(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
@@ -493,6 +503,8 @@ fn referee(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         grace: Duration::from_millis(2000),
         max_plies: args.max_plies,
         out_dir: args.out,
+        settle: args.settle,
+        retries: args.retries,
     };
     let results = run_match(&config).map_err(CliError::Invalid)?;
     write!(context.output, "{}", summary(&results))?;

@@ -74,7 +74,7 @@ pub use external::{Restart, UgiAgent, UgiEngine};
 pub use journal::Journal;
 pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};
-pub use record::{GameRecord, GameResult, SideStats, Termination};
+pub use record::{GameRecord, GameResult, SideName, SideStats, Termination};
 pub use runner::{AgentFactory, Arena, ArenaConfig, Engine, Progress, Schedule};
 pub use sprt::{Sprt, SprtVerdict};
 pub use standings::{EngineLine, Standings};

@@ -48,8 +48,9 @@ pub(crate) struct ArenaArgs {
     /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables). Or an external engine process:
     /// `ugi:COMMAND` speaking UGI (settings before the command: `option.NAME=VALUE:`,
     /// `restart=move:`, `timeout=SECONDS:`), or a protocol of the game's own (tafl:
-    /// `otep:COMMAND`); plies judges its moves, and a crash, hang, garbage or illegal move
-    /// loses that game. Give two for a match, more for a round robin.
+    /// `otep:COMMAND`, settings `timeout=SECONDS:`, `settle=MS:`, `retries=N:`, an illegal
+    /// move asked again up to N times); plies judges its moves, and a crash, hang, garbage or
+    /// illegal move loses that game. Give two for a match, more for a round robin.
     #[arg(long = "engine", short = 'e', required = true)]
     pub engines: Vec<String>,
     /// Number of openings (each played twice, colours swapped); default 10.

@@ -11,9 +11,14 @@
 //! ([`crate::referee::clock_line`], from 1 s); depth and node limits cannot be said in OTEP,
 //! so an engine given only those thinks for its own default time.
 //!
-//! Key invariants: whatever the process does (exits, hangs, writes an illegal move),
+//! As the referee does ([`crate::referee`]), the agent lets the engine settle after each of
+//! its moves (in [`Agent::observe`], outside any clock) and answers an illegal move with
+//! `error 2`, the opponent's last move again and a new `play`, up to
+//! [`OtepCommand::retries`] times within the move's time.
+//!
+//! Key invariants: whatever the process does (exits, hangs, writes illegal moves),
 //! [`Agent::choose`] returns by its deadline without panicking: `None`, the reason in
-//! [`Agent::failure`], the engine told `error 2` for an illegal move and then let go
+//! [`Agent::failure`], the engine told `error 2` for its last illegal move and then let go
 //! (`goodbye`, killed when it lingers). Each game has its own process, as OpenTafl runs its
 //! engines; a process is never left running (see [`OtepAgent`] for when it is reaped).
 
@@ -26,7 +31,7 @@ use plies::{Game, GameHistory, Notation, Side};
 use plies_tafl::rules::Rules;
 use plies_tafl::state::Tafl;
 
-use crate::referee::{Engine, clock_line};
+use crate::referee::{Engine, Settle, clock_line};
 
 /// Extra time a clocked engine is waited for beyond its clock (past it the move is lost on
 /// time anyway; the slack lets the host's measurement decide).
@@ -40,38 +45,70 @@ pub struct OtepCommand {
     /// How long the engine may stay silent when neither a clock nor a move time bounds the
     /// wait; past it the engine hangs.
     pub timeout: Duration,
+    /// How the engine is let settle after each of its moves.
+    pub settle: Settle,
+    /// Illegal moves answered with a retry per move before the engine loses the game.
+    pub retries: u32,
 }
 
 impl OtepCommand {
     /// The default [`OtepCommand::timeout`].
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-    /// Reads the part of a spec after `otep:`: an optional `timeout=SECONDS:`, then the
+    /// The default [`OtepCommand::retries`].
+    pub const DEFAULT_RETRIES: u32 = 2;
+
+    /// Reads the part of a spec after `otep:`: options `timeout=SECONDS:`,
+    /// `settle=MS[/LIMIT_MS]:` ([`Settle::parse`]) and `retries=N:` in any order, then the
     /// command line.
     ///
     /// # Errors
-    /// A bad timeout or no command, in one line.
+    /// A bad option value or no command, in one line.
     pub fn parse(text: &str) -> Result<OtepCommand, String> {
-        let mut timeout = Self::DEFAULT_TIMEOUT;
+        let mut engine = OtepCommand {
+            command: String::new(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            settle: Settle::DEFAULT,
+            retries: Self::DEFAULT_RETRIES,
+        };
         let mut command = text;
-        if let Some(rest) = text.strip_prefix("timeout=") {
+        loop {
+            let Some((key, rest)) = command.split_once('=') else {
+                break;
+            };
+            if !matches!(key, "timeout" | "settle" | "retries") {
+                break;
+            }
             let (value, after) = rest.split_once(':').unwrap_or((rest, ""));
-            let seconds = value
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-                .ok_or_else(|| format!("'timeout={value}': expected seconds in (0, 86400]"))?;
-            timeout = Duration::from_secs_f64(seconds);
+            match key {
+                "timeout" => {
+                    let seconds = value
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                        .ok_or_else(|| {
+                            format!("'timeout={value}': expected seconds in (0, 86400]")
+                        })?;
+                    engine.timeout = Duration::from_secs_f64(seconds);
+                }
+                "settle" => engine.settle = Settle::parse(value)?,
+                _ => {
+                    engine.retries = value
+                        .trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&n| n <= 100)
+                        .ok_or_else(|| format!("'retries={value}': expected 0 to 100"))?;
+                }
+            }
             command = after;
         }
         if command.split_whitespace().next().is_none() {
             return Err("no engine command".into());
         }
-        Ok(OtepCommand {
-            command: command.trim().to_string(),
-            timeout,
-        })
+        engine.command = command.trim().to_string();
+        Ok(engine)
     }
 
     /// Starts the engine until it says `hello` and lets it go again: an engine that cannot be
@@ -103,6 +140,8 @@ pub struct OtepAgent {
     start: Option<Tafl>,
     /// The lines telling the engine of the moves played since it last heard.
     pending: Vec<String>,
+    /// The last `opponent-move` line it was sent, sent again when it retries a move.
+    last_told: Option<String>,
     /// The position it was last asked about (its hash) and the move it chose there.
     chosen: Option<(u64, <Tafl as Game>::Move)>,
     failure: Option<String>,
@@ -120,6 +159,7 @@ impl OtepAgent {
             told_rules: false,
             start: None,
             pending: Vec::new(),
+            last_told: None,
             chosen: None,
             failure: None,
         }
@@ -143,41 +183,70 @@ impl OtepAgent {
             self.told_rules = true;
         }
         for line in self.pending.drain(..) {
+            if line.starts_with("opponent-move ") {
+                self.last_told = Some(line.clone());
+            }
             process.send(&line);
         }
         let side = state.side_to_move();
-        let wait = if let Some(clock) = &budget.clock {
-            let ms = |side: Side| clock.remaining[side.index()].as_millis();
-            process.send(&format!(
-                "clock {} {} 0 0 0",
-                ms(Side::First),
-                ms(Side::Second)
-            ));
-            clock.remaining[side.index()] + CLOCK_SLACK
-        } else if let Some(time) = budget.time {
-            if let Some(line) = clock_line(time) {
+        let deadline = started
+            + if let Some(clock) = &budget.clock {
+                clock.remaining[side.index()] + CLOCK_SLACK
+            } else if let Some(time) = budget.time {
+                time + time.max(Duration::from_secs(1))
+            } else {
+                self.engine.timeout
+            };
+        let mut retries = 0;
+        loop {
+            if let Some(clock) = &budget.clock {
+                // The mover's clock as it stands now, a retry's time included.
+                let spent = started.elapsed();
+                let ms = |s: Side| {
+                    let left = clock.remaining[s.index()];
+                    if s == side {
+                        left.saturating_sub(spent)
+                    } else {
+                        left
+                    }
+                    .as_millis()
+                };
+                process.send(&format!(
+                    "clock {} {} 0 0 0",
+                    ms(Side::First),
+                    ms(Side::Second)
+                ));
+            } else if let Some(line) = budget.time.and_then(clock_line) {
                 process.send(&line);
             }
-            time + time.max(Duration::from_secs(1))
-        } else {
-            self.engine.timeout
-        };
-        process.send(&format!("play {}", side_word(side)));
-        let left = (started + wait).saturating_duration_since(Instant::now());
-        let text = process
-            .expect("move", left)
-            .map_err(|e| format!("no move: {e}"))?;
-        match state.parse_move(&text) {
-            Ok(mv) => {
-                self.chosen = Some((state.hash(), mv));
-                Ok(Choice::bare(mv))
-            }
-            Err(e) => {
-                process.send("error 2");
-                Err(format!(
-                    "move '{}' is not a legal move: {e}",
-                    plies::excerpt(&text)
-                ))
+            process.send(&format!("play {}", side_word(side)));
+            let left = deadline.saturating_duration_since(Instant::now());
+            let text = process
+                .expect("move", left)
+                .map_err(|e| format!("no move: {e}"))?;
+            match state.parse_move(&text) {
+                Ok(mv) => {
+                    self.chosen = Some((state.hash(), mv));
+                    return Ok(Choice::bare(mv));
+                }
+                Err(e) => {
+                    process.settle(self.engine.settle, Some(deadline));
+                    process.send("error 2");
+                    let text = plies::excerpt(&text);
+                    if retries >= self.engine.retries {
+                        let after = match retries {
+                            0 => String::new(),
+                            1 => " (after 1 retry)".to_string(),
+                            n => format!(" (after {n} retries)"),
+                        };
+                        return Err(format!("move '{text}' is not a legal move{after}: {e}"));
+                    }
+                    retries += 1;
+                    tracing::info!(engine = %self.engine.command, %text, "illegal move, asked again");
+                    if let Some(line) = &self.last_told {
+                        process.send(line);
+                    }
+                }
             }
         }
     }
@@ -223,6 +292,7 @@ impl Agent<Tafl> for OtepAgent {
         self.start = None;
         self.told_rules = false;
         self.pending.clear();
+        self.last_told = None;
         self.chosen = None;
         match Engine::launch(&self.engine.command) {
             Ok(process) => {
@@ -257,6 +327,9 @@ impl Agent<Tafl> for OtepAgent {
         let board = after.board().to_otn(after.rules().dim);
         // The engine's own move is confirmed with `move`; the other side's is told in full.
         let own = self.chosen.take() == Some((before.hash(), mv));
+        if own && let Some(process) = self.process.as_mut() {
+            process.settle(self.engine.settle, None);
+        }
         self.pending.push(if own {
             format!("move {board}")
         } else {

@@ -646,12 +646,25 @@ pub fn run_engine_with(
     Ok(())
 }
 
-/// One line of section `name` of an OTEP transcript: `(true, text)` for a `host> ` line,
-/// `(false, text)` for an `engine> ` line. Sections open with `== name ==`; other lines are
-/// comments. `None` when the transcript has no such section. The transcript test and the
-/// scripted engine (`tafl-otep-script`) read `tests/data/otep-transcript.txt` with it.
+/// One line of an OTEP transcript (see [`transcript_section`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TranscriptLine {
+    /// `host> text`: a line the host sends.
+    Host(String),
+    /// `engine> text`: a line the engine sends.
+    Engine(String),
+    /// `late> text`: a line the engine sends after a pause, still busy with its last move
+    /// (OpenTafl prints search statistics after its `move`); a scripted engine given a host
+    /// line before its late lines are out crashes, as OpenTafl does.
+    Late(String),
+}
+
+/// The lines of section `name` of an OTEP transcript. Sections open with `== name ==`; lines
+/// start with `host> `, `engine> ` or `late> ` ([`TranscriptLine`]); other lines are comments.
+/// `None` when the transcript has no such section. The transcript test and the scripted
+/// engine (`tafl-otep-script`) read `tests/data/otep-transcript.txt` with it.
 #[must_use]
-pub fn transcript_section(text: &str, name: &str) -> Option<Vec<(bool, String)>> {
+pub fn transcript_section(text: &str, name: &str) -> Option<Vec<TranscriptLine>> {
     let mut lines = None;
     for raw in text.lines() {
         let raw = raw.trim_end();
@@ -664,9 +677,11 @@ pub fn transcript_section(text: &str, name: &str) -> Option<Vec<(bool, String)>>
             }
         } else if let Some(list) = lines.as_mut() {
             if let Some(l) = raw.strip_prefix("host> ") {
-                list.push((true, l.to_string()));
+                list.push(TranscriptLine::Host(l.to_string()));
             } else if let Some(l) = raw.strip_prefix("engine> ") {
-                list.push((false, l.to_string()));
+                list.push(TranscriptLine::Engine(l.to_string()));
+            } else if let Some(l) = raw.strip_prefix("late> ") {
+                list.push(TranscriptLine::Late(l.to_string()));
             }
         }
     }

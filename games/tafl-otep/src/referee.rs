@@ -3,12 +3,19 @@
 //! result summary.
 //!
 //! Key invariants: the referee owns the game ([`GameRecord`], repetition per the rules); an
-//! engine that does not answer in time, sends an illegal move or dies loses the game (it is
-//! told `error 2`, illegal move); engines are always sent `goodbye` and waited for (killed if
-//! they hang). It speaks OTEP as OpenTafl hosts a game: `rules` to both engines, then per turn
+//! engine that does not answer in time or dies loses the game; one that sends an illegal move
+//! is told `error 2` and asked again as the protocol document says (`opponent-move` with the
+//! move before and the board, then `clock` and `play`), and loses once it has used up
+//! [`MatchConfig::retries`]. Engines are always sent `goodbye` and waited for (killed if they
+//! hang). It speaks OTEP as OpenTafl hosts a game: `rules` to both engines, then per turn
 //! `clock` (a valid one, [`clock_line`]) and `play` to the mover, `move <board>` back to it
 //! and `opponent-move <a1-a2> <board>` (simple moves) to the other, `finish` and `goodbye`
 //! at the end; never `side` or `position`, which OpenTafl sends only for analysis.
+//!
+//! Compatibility: after its `move` an engine is let [`Settle`] (read until it is quiet, for a
+//! bounded time) before it is sent anything else. OpenTafl's engine goes on printing search
+//! statistics after its move and crashes when a command arrives meanwhile; an opponent that
+//! answers at once would otherwise send it `play` while it still prints.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -93,6 +100,34 @@ impl Engine {
         }
     }
 
+    /// Lets the engine settle after its move: reads its lines (logged, otherwise ignored)
+    /// until it has been silent for `settle.quiet`, for at most `settle.limit` or until
+    /// `deadline`, whichever comes first. Returns whether it went quiet in time (a dead engine
+    /// is quiet; the next read says it exited).
+    pub(crate) fn settle(&mut self, settle: Settle, deadline: Option<Instant>) -> bool {
+        if settle.quiet.is_zero() {
+            return true;
+        }
+        let mut end = Instant::now() + settle.limit;
+        if let Some(deadline) = deadline {
+            end = end.min(deadline);
+        }
+        loop {
+            let now = Instant::now();
+            let wait = settle.quiet.min(end.saturating_duration_since(now));
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    tracing::debug!(engine = %self.command, line = %line, "otep received while settling");
+                    if Instant::now() >= end {
+                        return false;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return wait == settle.quiet,
+                Err(RecvTimeoutError::Disconnected) => return true,
+            }
+        }
+    }
+
     /// `goodbye`, then waits for the process to end (killed after 2 s).
     pub(crate) fn quit(mut self) {
         self.send("goodbye");
@@ -119,6 +154,66 @@ impl Drop for Engine {
     }
 }
 
+/// How long a host lets an engine settle after its `move` before it sends the engine anything
+/// else (see the module docs): until the engine has been silent for `quiet`, at most `limit`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Settle {
+    /// The silence that counts as settled; zero sends the next command at once.
+    pub quiet: Duration,
+    /// The longest wait, however much the engine still says.
+    pub limit: Duration,
+}
+
+impl Settle {
+    /// The default: quiet for 200 ms, at most 2 s (OpenTafl's statistics after a move are
+    /// written in well under that).
+    pub const DEFAULT: Settle = Settle {
+        quiet: Duration::from_millis(200),
+        limit: Duration::from_secs(2),
+    };
+
+    /// No settling: the next command goes at once.
+    pub const NONE: Settle = Settle {
+        quiet: Duration::ZERO,
+        limit: Duration::ZERO,
+    };
+
+    /// Reads `MS` or `QUIET_MS/LIMIT_MS` (milliseconds; `0` for [`Settle::NONE`]).
+    ///
+    /// # Errors
+    /// A number that is not whole milliseconds up to a minute, or a limit below the quiet
+    /// time, in one line.
+    pub fn parse(text: &str) -> Result<Settle, String> {
+        let ms = |part: &str| -> Result<Duration, String> {
+            part.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&ms| ms <= 60_000)
+                .map(Duration::from_millis)
+                .ok_or_else(|| format!("settle '{text}': expected milliseconds up to 60000"))
+        };
+        let (quiet, limit) = match text.split_once('/') {
+            Some((quiet, limit)) => (ms(quiet)?, ms(limit)?),
+            None => {
+                let quiet = ms(text)?;
+                (quiet, quiet.max(Settle::DEFAULT.limit))
+            }
+        };
+        if limit < quiet {
+            return Err(format!(
+                "settle '{text}': the limit is below the quiet time"
+            ));
+        }
+        Ok(Settle { quiet, limit })
+    }
+}
+
+impl Default for Settle {
+    fn default() -> Settle {
+        Settle::DEFAULT
+    }
+}
+
 /// Settings of a match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -138,6 +233,10 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Where the .otg records go (created if missing).
     pub out_dir: PathBuf,
+    /// How engines are let settle after each move.
+    pub settle: Settle,
+    /// Illegal moves an engine may answer with a retry per move before it loses the game.
+    pub retries: u32,
 }
 
 /// The result of one game.
@@ -153,6 +252,8 @@ pub struct GameResult {
     pub reason: String,
     /// Plies played.
     pub plies: usize,
+    /// Illegal moves answered with `error 2` and a new `play` in this game.
+    pub retried: usize,
     /// The .otg file written.
     pub record_path: PathBuf,
 }
@@ -220,6 +321,9 @@ fn play_game(
     let mut record = GameRecord::new(start);
     let mut outcome = None;
     let mut reason = String::from("ply limit");
+    // The last `opponent-move` line each engine was sent, sent again when it retries a move.
+    let mut last_told: [Option<String>; 2] = [None, None];
+    let mut retried = 0;
     while record.moves().len() < config.max_plies {
         let state = *record.current();
         if let Some(o) = state.outcome() {
@@ -242,30 +346,27 @@ fn play_game(
         } else {
             "defenders"
         };
-        if let Some(clock) = clock_line(config.move_time) {
-            engines[mover].send(&clock);
-        }
-        engines[mover].send(&format!("play {word}"));
-        let answer = engines[mover].expect("move", config.move_time + config.grace);
-        let forfeit = |why: String| (Some(Outcome::Win(side.opponent())), why);
-        let text = match answer {
-            Ok(t) => t,
-            Err(e) => {
-                (outcome, reason) = forfeit(format!("engine {mover} {e}"));
-                break;
-            }
-        };
-        match state.parse_move(&text) {
-            Ok(mv) => {
+        match ask_move(
+            config,
+            &mut engines[mover],
+            &state,
+            word,
+            last_told[mover].as_deref(),
+        ) {
+            Ok((mv, retries)) => {
+                retried += retries;
                 let full = state.format_move(mv);
                 record.play(mv);
                 let board = record.current().board().to_otn(start.rules().dim);
                 engines[mover].send(&format!("move {board}"));
-                engines[1 - mover].send(&format!("opponent-move {full} {board}"));
+                let told = format!("opponent-move {full} {board}");
+                engines[1 - mover].send(&told);
+                last_told[1 - mover] = Some(told);
             }
-            Err(e) => {
-                engines[mover].send("error 2");
-                (outcome, reason) = forfeit(format!("engine {mover} illegal move: {e}"));
+            Err((why, retries)) => {
+                retried += retries;
+                outcome = Some(Outcome::Win(side.opponent()));
+                reason = format!("engine {mover} {why}");
                 break;
             }
         }
@@ -314,8 +415,53 @@ fn play_game(
         outcome,
         reason,
         plies: record.moves().len(),
+        retried,
         record_path: path,
     })
+}
+
+/// Asks `engine` for its move as `word` (`attackers`/`defenders`) in `state`: `clock` and
+/// `play`, then its `move`, after which it is let settle. An illegal move is answered with
+/// `error 2`, `last_told` again (the opponent's move and the board) and a new `play`, up to
+/// [`MatchConfig::retries`] times. Returns the move and the retries used, or why the engine
+/// loses and the retries used.
+fn ask_move(
+    config: &MatchConfig,
+    engine: &mut Engine,
+    state: &Tafl,
+    word: &str,
+    last_told: Option<&str>,
+) -> Result<(<Tafl as Game>::Move, usize), (String, usize)> {
+    let mut retries = 0;
+    loop {
+        if let Some(clock) = clock_line(config.move_time) {
+            engine.send(&clock);
+        }
+        engine.send(&format!("play {word}"));
+        let text = engine
+            .expect("move", config.move_time + config.grace)
+            .map_err(|e| (e, retries))?;
+        engine.settle(config.settle, None);
+        match state.parse_move(&text) {
+            Ok(mv) => return Ok((mv, retries)),
+            Err(e) => {
+                engine.send("error 2");
+                if retries >= config.retries as usize {
+                    let why = if retries == 0 {
+                        format!("illegal move: {e}")
+                    } else {
+                        format!("illegal move after {retries} retries: {e}")
+                    };
+                    return Err((why, retries));
+                }
+                retries += 1;
+                tracing::info!(engine = %engine.command, text = %plies::excerpt(&text), "illegal move, asked again");
+                if let Some(line) = last_told {
+                    engine.send(line);
+                }
+            }
+        }
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
@@ -340,8 +486,13 @@ pub fn summary(results: &[GameResult]) -> String {
                 points[1] += 0.5;
             }
         }
+        let retried = match r.retried {
+            0 => String::new(),
+            1 => ", 1 move retried".to_string(),
+            n => format!(", {n} moves retried"),
+        };
         s += &format!(
-            "game {:3} {:<16} attackers: engine {}  {:>4} plies  {}  ({})  {}\n",
+            "game {:3} {:<16} attackers: engine {}  {:>4} plies  {}  ({}{retried})  {}\n",
             i + 1,
             r.variant,
             r.attacker_engine,

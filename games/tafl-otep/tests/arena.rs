@@ -3,6 +3,8 @@
 //! host's through `rules`, `move` and `opponent-move`, or it would answer illegal moves); and
 //! scripted bad engines (an illegal move, a crash, silence, garbage) lose each game they play
 //! with the reason recorded while the match finishes; under a clock a silent one loses on time.
+//! Scripted engines that go on talking after their moves, or replay a stale move once, finish
+//! their game: the agent lets them settle and asks again, as the referee does.
 //!
 //! Key invariant: the bad engines are small shell scripts written for the test, so each
 //! behaviour is exactly the one named; the arena, not the engine, judges every move.
@@ -16,7 +18,8 @@ use plies::search::{Clock, SearchLimits};
 use plies::spec::SearcherSpec;
 use plies::{Game, Notation, Side};
 use plies_cli::arena::{
-    Arena, ArenaConfig, Engine, GameRecord, GameResult, Termination, random_openings,
+    Arena, ArenaConfig, Engine, GameRecord, GameResult, GameTask, Schedule, SideName, Termination,
+    random_openings,
 };
 use plies_tafl::{Tafl, TaflEvaluator, start_of};
 use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
@@ -155,4 +158,93 @@ fn a_silent_otep_engine_under_a_clock_loses_on_time() {
         assert_eq!(*left_ms, 200, "{record:?}");
         assert_eq!(record.result, GameResult::win_for(silent.opponent()));
     }
+}
+
+/// One game from Brandub's start between two OTEP engines playing transcript sections
+/// (`options` before each command, e.g. `retries=0:`), 1 s a move, stopped after 4 plies;
+/// returns the record and the lines each engine received.
+fn transcript_game(test: &str, sections: [&str; 2], options: &str) -> (GameRecord, [String; 2]) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("otep-arena-{test}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let transcript =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/otep-transcript.txt");
+    let script = env!("CARGO_BIN_EXE_tafl-otep-script");
+    let logs = sections.map(|name| dir.join(format!("{name}.log")));
+    let engines = sections
+        .iter()
+        .zip(&logs)
+        .map(|(name, log)| {
+            otep(format!(
+                "{options}{script} {} {name} {}",
+                transcript.display(),
+                log.display()
+            ))
+        })
+        .collect();
+    let config = ArenaConfig {
+        limits: SearchLimits::time(Duration::from_secs(1)),
+        max_plies: 4,
+        workers: 1,
+        ..ArenaConfig::default()
+    };
+    let arena = Arena::new(engines, vec![start_of("brandub").unwrap()], config).with_notation();
+    let schedule = Schedule {
+        tasks: vec![GameTask {
+            id: 0,
+            opening: 0,
+            engines: [0, 1],
+        }],
+    };
+    let mut records = arena.run(&schedule, &[], &mut |_, _| {});
+    assert_eq!(records.len(), 1);
+    let received = logs.map(|log| std::fs::read_to_string(log).unwrap());
+    (records.remove(0), received)
+}
+
+#[test]
+fn otep_engines_that_talk_late_or_replay_a_stale_move_finish_their_game() {
+    let (record, received) =
+        transcript_game("compatible", ["late-attackers", "stale-defenders"], "");
+    assert_eq!(record.termination, Termination::PlyCap, "{record:?}");
+    assert_eq!(
+        record.moves,
+        ["b4-b6", "e4-e6", "f4-f6", "c4-c5"],
+        "{record:?}"
+    );
+    // The stale move was refused and asked for again: the opponent's move, then `play`.
+    let after_error: Vec<&str> = received[1]
+        .lines()
+        .skip_while(|l| *l != "error 2")
+        .take(4)
+        .collect();
+    assert_eq!(after_error.len(), 4, "{}", received[1]);
+    assert!(
+        after_error[1].starts_with("opponent-move f4-f6 "),
+        "{after_error:?}"
+    );
+    assert_eq!(after_error[3], "play defenders", "{after_error:?}");
+}
+
+#[test]
+fn without_settling_or_retries_those_engines_lose() {
+    // The controls: the scripted engines really crash, or really play the stale move.
+    let (record, _) = transcript_game(
+        "unsettled",
+        ["late-attackers", "game-defenders"],
+        "settle=0:",
+    );
+    let Termination::Forfeit { side, .. } = &record.termination else {
+        panic!("{record:?}");
+    };
+    assert_eq!(*side, SideName::First, "{record:?}");
+    let (record, _) = transcript_game(
+        "no-retry",
+        ["game-attackers", "stale-defenders"],
+        "retries=0:",
+    );
+    let Termination::Forfeit { side, reason } = &record.termination else {
+        panic!("{record:?}");
+    };
+    assert_eq!(*side, SideName::Second, "{record:?}");
+    assert!(reason.contains("is not a legal move"), "{reason}");
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use plies::{Game, Notation};
 use plies_tafl::{GameRecord, variant};
 use plies_tafl_otep::engine::OtepEngine;
-use plies_tafl_otep::referee::{MatchConfig, run_match, summary};
+use plies_tafl_otep::referee::{MatchConfig, Settle, run_match, summary};
 
 #[test]
 fn engine_answers_and_survives_bad_lines() {
@@ -59,6 +59,12 @@ fn referee_match_completes_and_records_read_back() {
         grace: Duration::from_millis(3000),
         max_plies: 120,
         out_dir,
+        // Our engine says nothing after its move: a short settle keeps the test quick.
+        settle: Settle {
+            quiet: Duration::from_millis(20),
+            limit: Duration::from_secs(1),
+        },
+        retries: 0,
     };
     let results = run_match(&config).unwrap();
     println!("{}", summary(&results));

@@ -1,7 +1,9 @@
 //! OTEP exchanges written from OpenTafl's engine protocol document
 //! (`tests/data/otep-transcript.txt`), run in both roles: our engine fed the host's lines must
 //! answer what the protocol requires, and our referee driving a scripted engine must send
-//! exactly the host lines of the transcript (a valid clock, no `side` before the game).
+//! exactly the host lines of the transcript (a valid clock, no `side` before the game), also
+//! when one engine goes on talking after its moves (it must be let settle) and the other
+//! replays a stale move (it must be asked again, not forfeited).
 //!
 //! Key invariant: the expected lines come from the transcript file, never from the code under
 //! test; the engine's own move choices are only required to be legal in the transcript's
@@ -13,15 +15,21 @@ use std::time::Duration;
 
 use plies::{Game, Notation, Side};
 use plies_tafl::{Board, GameRecord, Tafl};
-use plies_tafl_otep::engine::{run_engine, transcript_section};
-use plies_tafl_otep::referee::{MatchConfig, run_match};
+use plies_tafl_otep::engine::{TranscriptLine, run_engine, transcript_section};
+use plies_tafl_otep::referee::{GameResult, MatchConfig, Settle, run_match};
 
 const TRANSCRIPT: &str = include_str!("data/otep-transcript.txt");
 
-/// `(host sends it, text)` for each line of section `name`.
+/// `(host sends it, text)` for each line of section `name` (late engine lines as engine lines).
 fn section(name: &str) -> Vec<(bool, String)> {
     transcript_section(TRANSCRIPT, name)
         .unwrap_or_else(|| panic!("no section {name} in the transcript"))
+        .into_iter()
+        .map(|line| match line {
+            TranscriptLine::Host(l) => (true, l),
+            TranscriptLine::Engine(l) | TranscriptLine::Late(l) => (false, l),
+        })
+        .collect()
 }
 
 fn host_lines(name: &str) -> Vec<String> {
@@ -198,20 +206,28 @@ fn valid_game_line(line: &str) -> Result<(), String> {
     }
 }
 
-#[test]
-fn referee_sends_the_transcript_host_lines() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("otep-transcript");
+/// The referee plays the transcript game between the scripted engines of sections
+/// `attackers` and `defenders` (4 plies, then a draw by the ply limit); returns the game's
+/// result and the lines each engine received.
+fn referee_role(
+    test: &str,
+    [attackers, defenders]: [&str; 2],
+    settle: Settle,
+    retries: u32,
+) -> (GameResult, [Vec<String>; 2]) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("otep-transcript-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     let transcript =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/otep-transcript.txt");
     let script = env!("CARGO_BIN_EXE_tafl-otep-script");
     let logs = [dir.join("attackers.log"), dir.join("defenders.log")];
-    let engines = ["game-attackers", "game-defenders"]
+    let sections = [attackers, defenders];
+    let engines = sections
         .iter()
         .zip(&logs)
         .map(|(name, log)| format!("{script} {} {name} {}", transcript.display(), log.display()));
     let engines: Vec<String> = engines.collect();
-    let rules = host_lines("game-attackers")[0]
+    let rules = host_lines(attackers)[0]
         .strip_prefix("rules ")
         .unwrap()
         .to_string();
@@ -223,22 +239,81 @@ fn referee_sends_the_transcript_host_lines() {
         grace: Duration::from_secs(5),
         max_plies: 4,
         out_dir: dir.join("games"),
+        settle,
+        retries,
     };
-    let results = run_match(&config).unwrap();
+    let mut results = run_match(&config).unwrap();
     assert_eq!(results.len(), 1);
-    assert_eq!(results[0].plies, 4, "{:?}", results[0]);
-    assert_eq!(results[0].outcome, None, "{:?}", results[0]);
-    for (name, log) in ["game-attackers", "game-defenders"].iter().zip(&logs) {
-        let sent: Vec<String> = std::fs::read_to_string(log)
+    let received = logs.map(|log| {
+        std::fs::read_to_string(log)
             .unwrap()
             .lines()
             .map(str::to_string)
-            .collect();
-        for line in &sent {
+            .collect()
+    });
+    (results.remove(0), received)
+}
+
+/// The game was played to the ply limit and each engine received exactly its section's host
+/// lines, every one valid in a game.
+fn assert_transcript_followed(sections: [&str; 2], result: &GameResult, received: &[Vec<String>]) {
+    assert_eq!(result.plies, 4, "{result:?}");
+    assert_eq!(result.outcome, None, "{result:?}");
+    assert_eq!(result.reason, "ply limit", "{result:?}");
+    for (name, sent) in sections.iter().zip(received) {
+        for line in sent {
             assert_eq!(valid_game_line(line), Ok(()), "{name}");
         }
-        assert_eq!(sent, host_lines(name), "{name}: the referee's lines");
+        assert_eq!(*sent, host_lines(name), "{name}: the referee's lines");
     }
+}
+
+#[test]
+fn referee_sends_the_transcript_host_lines() {
+    let sections = ["game-attackers", "game-defenders"];
+    let (result, received) = referee_role("plain", sections, Settle::DEFAULT, 2);
+    assert_transcript_followed(sections, &result, &received);
+    assert_eq!(result.retried, 0);
+}
+
+#[test]
+fn referee_lets_an_engine_settle_and_asks_again_after_a_stale_move() {
+    let sections = ["late-attackers", "stale-defenders"];
+    let (result, received) = referee_role("compatible", sections, Settle::DEFAULT, 2);
+    assert_transcript_followed(sections, &result, &received);
+    assert_eq!(result.retried, 1, "{result:?}");
+}
+
+#[test]
+fn without_settling_the_late_engine_crashes_and_loses() {
+    // The control: the scripted engine really crashes when it is not let settle.
+    let sections = ["late-attackers", "game-defenders"];
+    let (result, _) = referee_role("unsettled", sections, Settle::NONE, 2);
+    assert_eq!(
+        result.outcome,
+        Some(plies::Outcome::Win(Side::Second)),
+        "{result:?}"
+    );
+    assert!(result.reason.starts_with("engine 0 "), "{result:?}");
+    assert!(result.plies < 4, "{result:?}");
+}
+
+#[test]
+fn without_retries_the_stale_move_loses() {
+    let sections = ["game-attackers", "stale-defenders"];
+    let (result, received) = referee_role("no-retry", sections, Settle::DEFAULT, 0);
+    assert_eq!(
+        result.outcome,
+        Some(plies::Outcome::Win(Side::First)),
+        "{result:?}"
+    );
+    assert!(
+        result.reason.starts_with("engine 1 illegal move"),
+        "{result:?}"
+    );
+    assert_eq!(result.plies, 3, "{result:?}");
+    assert_eq!(received[1].last().map(String::as_str), Some("goodbye"));
+    assert!(received[1].contains(&"error 2".to_string()));
 }
 
 #[test]
