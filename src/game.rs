@@ -201,6 +201,31 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// The answers to a threat quiescence must look at, for a position where standing pat
+    /// would ignore one: when the opponent of the side to move would win at once if it could
+    /// move ([`Game::is_threatened`]) and the game can name the moves that may stop it, appends
+    /// them (every noisy move among them, see [`Game::generate_noisy_moves`]) and returns
+    /// `true`; quiescence then searches exactly those, without standing pat, and a position
+    /// with none loses two plies later (every other move lets the opponent win). The default,
+    /// `false` (append nothing), keeps standing pat everywhere.
+    ///
+    /// The game promises that each move it leaves out loses at once; a repetition that such a
+    /// move would cause is not looked for (quiescence never looks at quiet repetitions).
+    #[inline]
+    fn generate_evasions(&self, moves: &mut Vec<Self::Move>) -> bool {
+        let _ = moves;
+        false
+    }
+
+    /// Quiet moves that threaten to win at once (after them the opponent
+    /// [`Game::is_threatened`]), appended to `moves`: quiescence plays them at its first ply
+    /// besides the noisy moves, so a threat that cannot be answered (two at once) is seen at
+    /// the horizon. The default appends none.
+    #[inline]
+    fn generate_threat_moves(&self, moves: &mut Vec<Self::Move>) {
+        let _ = moves;
+    }
+
     /// The fewest plies left at which a table-using searcher probes and writes its
     /// transposition table (at least 1: every node above the horizon). A game whose positions
     /// are very cheap to make and evaluate can lose more to the table's cache misses one ply

@@ -14,10 +14,15 @@
 //! the horizon and `ply` plies below the root:
 //! - `s` finished: [`Score::terminal`] at `ply` (as everywhere);
 //! - `k == QUIESCENCE_PLIES`: the evaluator's value `e(s)`;
+//! - `k < QUIESCENCE_EVASION_PLIES` and the game names the answers to a threat
+//!   ([`Game::generate_evasions`] returns `true`): the maximum of `loss_in(ply + 2)` (every
+//!   other move lets the opponent win) and, over every answer `m`, `q(s.play(m), k + 1)` seen
+//!   from `s`'s side to move: no standing pat on a threat;
 //! - otherwise: the maximum of `e(s)` ("stand pat": the side to move may decline every noisy
 //!   move) and, over every noisy move `m` of [`Game::generate_noisy_moves`] (captures and
-//!   immediate wins), `q(s.play(m), k + 1)` seen from `s`'s side to move (negated exactly when
-//!   the side changes).
+//!   immediate wins) and, at `k == 0` only, every threat move of
+//!   [`Game::generate_threat_moves`], `q(s.play(m), k + 1)` seen from `s`'s side to move
+//!   (negated exactly when the side changes).
 //!
 //! Plain full width, no pruning: `PvsConfig::quiescence_ladder` must equal this value exactly.
 //! The cap [`QUIESCENCE_PLIES`] only matters in games whose noisy moves can go on for ever; in
@@ -50,7 +55,7 @@ pub struct Minimax<E> {
     quiescence: bool,
 }
 
-pub use crate::search::stack::QUIESCENCE_PLIES;
+pub use crate::search::stack::{QUIESCENCE_EVASION_PLIES, QUIESCENCE_PLIES};
 
 struct MinimaxSearch<'a, G: Game, E> {
     evaluator: &'a E,
@@ -226,13 +231,21 @@ impl<G: Game, E: Evaluator<G>> MinimaxSearch<'_, G, E> {
         if let Some(outcome) = state.outcome() {
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
-        let mut best = self.evaluator.evaluate(state);
         if k >= QUIESCENCE_PLIES {
-            return best;
+            return self.evaluator.evaluate(state);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        state.generate_noisy_moves(&mut moves);
+        let mut best = if k < QUIESCENCE_EVASION_PLIES && state.generate_evasions(&mut moves) {
+            Score::loss_in(ply as u32 + 2)
+        } else {
+            moves.clear();
+            state.generate_noisy_moves(&mut moves);
+            if k == 0 {
+                state.generate_threat_moves(&mut moves);
+            }
+            self.evaluator.evaluate(state)
+        };
         for &mv in &moves {
             if self.limits.is_exceeded(self.start, self.stats.nodes) {
                 self.aborted = true;

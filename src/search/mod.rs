@@ -38,7 +38,7 @@ mod tests;
 pub use alphabeta::AlphaBeta;
 pub use config::PvsConfig;
 pub use limits::{Clock, SearchLimits};
-pub use minimax::{Minimax, QUIESCENCE_PLIES};
+pub use minimax::{Minimax, QUIESCENCE_EVASION_PLIES, QUIESCENCE_PLIES};
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs};
 pub use searcher::{Iteration, PV_INLINE, Pv, SearchResult, Searcher};

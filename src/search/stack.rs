@@ -15,6 +15,11 @@ pub const MAX_DEPTH: u32 = 120;
 /// cap.
 pub const QUIESCENCE_PLIES: u32 = 16;
 
+/// Quiescence answers threats ([`crate::Game::generate_evasions`]) only this many plies below
+/// the horizon; deeper, a threatened side stands pat like any other (an escape threat answered
+/// by every move of a crowded board would otherwise multiply the tree at each capture).
+pub const QUIESCENCE_EVASION_PLIES: u32 = 4;
+
 use crate::search::searcher::Pv;
 
 /// Room each move buffer starts with (more than most games' move count).

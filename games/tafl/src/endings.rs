@@ -171,6 +171,36 @@ impl Tafl {
         !self.for_each_target(k as usize, Piece::King, |to| !self.escaped(to))
     }
 
+    /// The squares the king passes through or lands on in each escape he could make with one
+    /// move now (none when he has no escape): only a piece arriving on one of them blocks it.
+    pub(crate) fn escape_lanes(&self) -> Rows {
+        let mut lanes = [0u32; MAX_DIM];
+        let k = self.king();
+        if k == NONE {
+            return lanes;
+        }
+        let rl = self.rules;
+        let (kr, kf) = rl.coords[k as usize];
+        self.for_each_target(k as usize, Piece::King, |to| {
+            if self.escaped(to) {
+                let (tr, tf) = rl.coords[to];
+                if tr == kr {
+                    let (lo, hi) = if tf < kf { (tf, kf - 1) } else { (kf + 1, tf) };
+                    for f in lo..=hi {
+                        lanes[usize::from(tr)] |= 1 << f;
+                    }
+                } else {
+                    let (lo, hi) = if tr < kr { (tr, kr - 1) } else { (kr + 1, tr) };
+                    for r in lo..=hi {
+                        lanes[usize::from(r)] |= 1 << kf;
+                    }
+                }
+            }
+            true
+        });
+        lanes
+    }
+
     /// Whether `side` has at least one legal move on this board: first the bitboard test "a
     /// piece next to an empty plain square", then (rarely) an exact scan.
     pub(crate) fn has_any_move(&self, side: Side) -> bool {

@@ -386,6 +386,43 @@ impl Game for Tafl {
         self.outcome.is_none() && self.side == Side::First && self.king_sees_escape()
     }
 
+    /// The attackers facing a king who sees an escape answer with a move onto one of his
+    /// lanes ([`Tafl::escape_lanes`]) or a noisy move (a capture, the king's among them, or a
+    /// win); any other move lets him escape.
+    fn generate_evasions(&self, moves: &mut Vec<TaflMove>) -> bool {
+        if !self.is_threatened() {
+            return false;
+        }
+        self.generate_noisy_moves(moves);
+        let noisy = moves.len();
+        let lanes = self.escape_lanes();
+        self.for_each_move(|mv, _| {
+            let (r, f) = self.rules.coords[usize::from(mv.to)];
+            if lanes[usize::from(r)] & (1 << f) != 0 && !moves[..noisy].contains(&mv) {
+                moves.push(mv);
+            }
+        });
+        true
+    }
+
+    /// The king's quiet moves to a square from which he sees an escape.
+    fn generate_threat_moves(&self, moves: &mut Vec<TaflMove>) {
+        let k = self.king();
+        if self.outcome.is_some() || self.side != Side::Second || k == NO_SQUARE {
+            return;
+        }
+        self.for_each_target(usize::from(k), Piece::King, |to| {
+            let mv = TaflMove {
+                from: k,
+                to: to as u16,
+            };
+            if self.classify_one(mv) == MoveClass::Quiet && self.play(mv).is_threatened() {
+                moves.push(mv);
+            }
+            true
+        });
+    }
+
     #[inline]
     fn has_repetition_rule(&self) -> bool {
         self.rules.repetition != Repetition::Ignore

@@ -1,5 +1,7 @@
 //! Quiescence search of [`super::Pvs`]: at the horizon, the side to move may stand pat on the
-//! evaluation or play noisy moves (captures and immediate wins) until the position is quiet.
+//! evaluation or play noisy moves (captures and immediate wins, and at the first ply threat
+//! moves) until the position is quiet; a side facing a threat the game names the answers to
+//! plays those instead of standing pat.
 //!
 //! Key invariant: the same tree and values as [`crate::search::Minimax::with_quiescence`]
 //! (fail-soft alpha-beta over it, no table, killers or history), so the quiescence ladder stays
@@ -9,11 +11,12 @@
 use super::thread::ThreadSearch;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass};
-use crate::search::stack::QUIESCENCE_PLIES;
+use crate::search::stack::{QUIESCENCE_EVASION_PLIES, QUIESCENCE_PLIES};
 
 impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
-    /// Quiescence: the fail-soft value of `state` when only noisy moves are searched and the side
-    /// to move may stand pat on the evaluation; `qply` plies below the horizon (at
+    /// Quiescence: the fail-soft value of `state` when only noisy moves (and at `qply` 0 threat
+    /// moves) are searched and the side to move may stand pat on the evaluation, unless it must
+    /// answer a threat ([`Game::generate_evasions`]); `qply` plies below the horizon (at
     /// [`QUIESCENCE_PLIES`] the evaluation is final). The same tree as
     /// [`crate::search::Minimax::with_quiescence`].
     pub(super) fn quiesce(
@@ -30,17 +33,36 @@ impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
             return Score::terminal(outcome, state.side_to_move(), ply as u32);
         }
         self.stats.leaves += 1;
-        let stand_pat = self.evaluator.evaluate(state);
-        if stand_pat >= beta || qply >= QUIESCENCE_PLIES {
-            return stand_pat;
-        }
-        let mut best = stand_pat;
-        if stand_pat > alpha {
-            alpha = stand_pat;
+        if qply >= QUIESCENCE_PLIES {
+            return self.evaluator.evaluate(state);
         }
         let mut moves = std::mem::take(&mut self.stack[ply].buffers.moves);
         moves.clear();
-        state.generate_noisy_moves(&mut moves);
+        let best_without = if qply < QUIESCENCE_EVASION_PLIES && state.generate_evasions(&mut moves)
+        {
+            // No standing pat on a threat: every move left out loses two plies later.
+            Score::loss_in(ply as u32 + 2)
+        } else {
+            moves.clear();
+            let stand_pat = self.evaluator.evaluate(state);
+            if stand_pat >= beta {
+                self.stack[ply].buffers.moves = moves;
+                return stand_pat;
+            }
+            state.generate_noisy_moves(&mut moves);
+            if qply == 0 {
+                state.generate_threat_moves(&mut moves);
+            }
+            stand_pat
+        };
+        let mut best = best_without;
+        if best >= beta {
+            self.stack[ply].buffers.moves = moves;
+            return best;
+        }
+        if best > alpha {
+            alpha = best;
+        }
         // An immediate win is worth `win_in(ply + 1)` whichever it is, the most any move can
         // be worth here: the value is known without playing it.
         if moves.iter().any(|&mv| state.classify(mv) == MoveClass::Win) {
