@@ -72,10 +72,7 @@ impl OtepCommand {
             retries: Self::DEFAULT_RETRIES,
         };
         let mut command = text;
-        loop {
-            let Some((key, rest)) = command.split_once('=') else {
-                break;
-            };
+        while let Some((key, rest)) = command.split_once('=') {
             if !matches!(key, "timeout" | "settle" | "retries") {
                 break;
             }

@@ -44,9 +44,8 @@ fn check(state: &Tafl) -> (usize, usize) {
     let text = format!("{state:?}");
     let mut all = Vec::new();
     state.generate_moves(&mut all);
-    let threatened = state.outcome().is_none()
-        && state.side_to_move() == Side::First
-        && could_escape(state);
+    let threatened =
+        state.outcome().is_none() && state.side_to_move() == Side::First && could_escape(state);
     assert_eq!(state.is_threatened(), threatened, "{text}");
     let mut evasions = Vec::new();
     assert_eq!(state.generate_evasions(&mut evasions), threatened, "{text}");
