@@ -228,21 +228,18 @@ impl OtepAgent {
                 }
                 Err(e) => {
                     process.settle(self.engine.settle, Some(deadline));
-                    process.send("error 2");
-                    let text = plies::excerpt(&text);
-                    if retries >= self.engine.retries {
-                        let after = match retries {
-                            0 => String::new(),
-                            1 => " (after 1 retry)".to_string(),
-                            n => format!(" (after {n} retries)"),
-                        };
-                        return Err(format!("move '{text}' is not a legal move{after}: {e}"));
+                    let retry = retries < self.engine.retries;
+                    let refused = process.refuse(
+                        &text,
+                        &e.to_string(),
+                        retries,
+                        retry,
+                        self.last_told.as_deref(),
+                    );
+                    if let Some(why) = refused {
+                        return Err(why);
                     }
                     retries += 1;
-                    tracing::info!(engine = %self.engine.command, %text, "illegal move, asked again");
-                    if let Some(line) = &self.last_told {
-                        process.send(line);
-                    }
                 }
             }
         }

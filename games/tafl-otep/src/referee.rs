@@ -102,30 +102,59 @@ impl Engine {
 
     /// Lets the engine settle after its move: reads its lines (logged, otherwise ignored)
     /// until it has been silent for `settle.quiet`, for at most `settle.limit` or until
-    /// `deadline`, whichever comes first. Returns whether it went quiet in time (a dead engine
-    /// is quiet; the next read says it exited).
-    pub(crate) fn settle(&mut self, settle: Settle, deadline: Option<Instant>) -> bool {
+    /// `deadline`, whichever comes first (a dead engine counts as quiet; the next read says it
+    /// exited).
+    pub(crate) fn settle(&mut self, settle: Settle, deadline: Option<Instant>) {
         if settle.quiet.is_zero() {
-            return true;
+            return;
         }
         let mut end = Instant::now() + settle.limit;
         if let Some(deadline) = deadline {
             end = end.min(deadline);
         }
         loop {
-            let now = Instant::now();
-            let wait = settle.quiet.min(end.saturating_duration_since(now));
+            let wait = settle
+                .quiet
+                .min(end.saturating_duration_since(Instant::now()));
             match self.lines.recv_timeout(wait) {
                 Ok(line) => {
                     tracing::debug!(engine = %self.command, line = %line, "otep received while settling");
                     if Instant::now() >= end {
-                        return false;
+                        return;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return wait == settle.quiet,
-                Err(RecvTimeoutError::Disconnected) => return true,
+                Err(_) => return,
             }
         }
+    }
+
+    /// Answers the illegal move `text` as the protocol document says: `error 2`, then, when a
+    /// retry is left (`retry`), the opponent's last move and the board again (`last_told`) so
+    /// that the engine can ask for the next `play`. Returns the reason the move loses when no
+    /// retry is left (`retries` used so far, `error` why it is illegal).
+    pub(crate) fn refuse(
+        &mut self,
+        text: &str,
+        error: &str,
+        retries: u32,
+        retry: bool,
+        last_told: Option<&str>,
+    ) -> Option<String> {
+        self.send("error 2");
+        let text = plies::excerpt(text);
+        if !retry {
+            let after = match retries {
+                0 => String::new(),
+                1 => " (after 1 retry)".to_string(),
+                n => format!(" (after {n} retries)"),
+            };
+            return Some(format!("move '{text}' is not a legal move{after}: {error}"));
+        }
+        tracing::info!(engine = %self.command, %text, "illegal move, asked again");
+        if let Some(line) = last_told {
+            self.send(line);
+        }
+        None
     }
 
     /// `goodbye`, then waits for the process to end (killed after 2 s).
@@ -440,25 +469,17 @@ fn ask_move(
         engine.send(&format!("play {word}"));
         let text = engine
             .expect("move", config.move_time + config.grace)
-            .map_err(|e| (e, retries))?;
+            .map_err(|e| (e, retries as usize))?;
         engine.settle(config.settle, None);
         match state.parse_move(&text) {
-            Ok(mv) => return Ok((mv, retries)),
+            Ok(mv) => return Ok((mv, retries as usize)),
             Err(e) => {
-                engine.send("error 2");
-                if retries >= config.retries as usize {
-                    let why = if retries == 0 {
-                        format!("illegal move: {e}")
-                    } else {
-                        format!("illegal move after {retries} retries: {e}")
-                    };
-                    return Err((why, retries));
+                let retry = retries < config.retries;
+                let refused = engine.refuse(&text, &e.to_string(), retries, retry, last_told);
+                if let Some(why) = refused {
+                    return Err((format!("illegal move: {why}"), retries as usize));
                 }
                 retries += 1;
-                tracing::info!(engine = %engine.command, text = %plies::excerpt(&text), "illegal move, asked again");
-                if let Some(line) = last_told {
-                    engine.send(line);
-                }
             }
         }
     }

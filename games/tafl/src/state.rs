@@ -390,12 +390,16 @@ impl Game for Tafl {
     /// lanes ([`Tafl::escape_lanes`]) or a noisy move (a capture, the king's among them, or a
     /// win); any other move lets him escape.
     fn generate_evasions(&self, moves: &mut Vec<TaflMove>) -> bool {
-        if !self.is_threatened() {
+        if self.outcome.is_some() || self.side != Side::First {
+            return false;
+        }
+        // The lanes are empty exactly when the king sees no escape (not threatened).
+        let lanes = self.escape_lanes();
+        if lanes.iter().all(|&row| row == 0) {
             return false;
         }
         self.generate_noisy_moves(moves);
         let noisy = moves.len();
-        let lanes = self.escape_lanes();
         self.for_each_move(|mv, _| {
             let (r, f) = self.rules.coords[usize::from(mv.to)];
             if lanes[usize::from(r)] & (1 << f) != 0 && !moves[..noisy].contains(&mv) {
