@@ -53,6 +53,9 @@ use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
 use plies_tafl_otep::engine::{EngineOptions, MAX_CLOCK_MS, run_engine_with};
 use plies_tafl_otep::referee::{MatchConfig, Settle, run_match, summary};
 
+#[path = "tafl/suite.rs"]
+mod suite;
+
 const BENCH_POSITIONS: &[&str] = &["copenhagen", "brandub", "tablut"];
 const BENCH_DEPTH: u32 = 5;
 
@@ -114,6 +117,14 @@ const COMMANDS: &[GameCommand<Tafl>] = &[
     GameCommand {
         command: || RefereeArgs::command().name("referee"),
         run: referee,
+    },
+    GameCommand {
+        command: || SuiteArgs::command().name("suite"),
+        run: suite::run,
+    },
+    GameCommand {
+        command: || SuiteBuildArgs::command().name("suite-build"),
+        run: suite::build,
     },
 ];
 
@@ -509,6 +520,67 @@ fn referee(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
     let results = run_match(&config).map_err(CliError::Invalid)?;
     write!(context.output, "{}", summary(&results))?;
     Ok(())
+}
+
+/// Search every position of a tactics suite (king escapes and captures with proven results)
+/// within a limit each, and count how many the searcher solves: the winning side finds the
+/// win, the losing side sees the loss coming.
+#[derive(Parser, Debug)]
+struct SuiteArgs {
+    /// The suite file (`POSITION | PROOF | SOURCE` lines, as `suite-build` writes).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "games/tafl/suite/escapes.txt"
+    )]
+    file: PathBuf,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS", conflicts_with = "nodes",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    time: Option<u64>,
+    /// Positions searched per position of the suite (deterministic).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The searcher (a spec as in `analyze --searcher`).
+    #[arg(long, default_value = "pvs")]
+    searcher: String,
+    /// Print each position's answer too.
+    #[arg(long)]
+    verbose: bool,
+    /// End with one JSON line of the counts.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Build a tactics suite from finished games: positions a few plies before a king escape or
+/// capture whose result an exhaustive search proves, the proof kept on each line.
+#[derive(Parser, Debug)]
+struct SuiteBuildArgs {
+    /// Game records as `moves,attacker_captures,defender_captures,status` lines (the
+    /// aagenielsen.dk Copenhagen export), played from the variant's start (repeatable).
+    #[arg(long, value_name = "FILE")]
+    csv: Vec<PathBuf>,
+    /// Games as the arena's `--results` JSON lines (repeatable).
+    #[arg(long, value_name = "FILE")]
+    arena: Vec<PathBuf>,
+    /// The built-in variant of every game read.
+    #[arg(long, value_parser = known_variant, default_value = "copenhagen")]
+    variant: String,
+    /// The longest proof looked for, in plies (positions this close to a game's end or
+    /// closer are candidates).
+    #[arg(long, value_name = "PLIES", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(2..=9))]
+    max_plies: u32,
+    /// Positions kept per proof (`win 3`, `win 5`, `loss 2`, `loss 4`, ...; one-ply wins are
+    /// left out).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    per_class: usize,
+    /// Positions the exhaustive proof search of one candidate may make before it gives up.
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    budget: u64,
+    /// Where the suite goes (`-` for standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: PathBuf,
 }
 
 fn main() -> ExitCode {

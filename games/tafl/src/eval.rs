@@ -3,7 +3,7 @@
 //! attackers pressing on him and his open routes to escape squares. Named presets
 //! ([`TaflEvaluator::by_name`]) switch terms off to measure each in the arena.
 //!
-//! The weights are tunable ([`plies::Tunable`]): eight integers named after the fields.
+//! The weights are tunable ([`plies::Tunable`]): nine integers named after the fields.
 //!
 //! Key invariant: the score is from the side to move's view and symmetric: swapping the sides'
 //! roles negates it; a zero weight switches its term off entirely. Cheap on purpose (one pass
@@ -38,6 +38,9 @@ pub struct TaflEvaluator {
     pub defender_edge: i32,
     /// Bonus per escape square the king can reach in one move (two routes usually win).
     pub king_routes: i32,
+    /// Bonus per square (not itself an escape) the king can reach in one move from which he
+    /// would see an escape square: a threat he can make next move, two of them a fork.
+    pub king_threats: i32,
 }
 
 /// The names [`TaflEvaluator::by_name`] accepts, simplest first.
@@ -68,6 +71,7 @@ impl TaflEvaluator {
             attacker_guard: 0,
             defender_edge: 0,
             king_routes: 0,
+            king_threats: 0,
         }
     }
 
@@ -105,6 +109,7 @@ impl TaflEvaluator {
     pub fn full() -> TaflEvaluator {
         TaflEvaluator {
             king_routes: 150,
+            king_threats: 0,
             ..TaflEvaluator::pst()
         }
     }
@@ -129,6 +134,24 @@ impl TaflEvaluator {
                 EVALUATOR_NAMES.join(", ")
             )),
         }
+    }
+
+    /// The squares (escapes excepted) the king on `k` reaches in one move from which he would
+    /// see an escape square (the board as it is: his own square still counts as occupied).
+    /// With corner escapes only squares on the edge can see a corner.
+    fn king_threats(&self, state: &Tafl, k: usize) -> i32 {
+        let r = state.rules;
+        let mut threats = 0;
+        state.for_each_target(k, Piece::King, |to| {
+            if !state.escaped(to)
+                && (r.edge_escape || r.is_edge(to))
+                && !state.for_each_target(to, Piece::King, |next| !state.escaped(next))
+            {
+                threats += 1;
+            }
+            true
+        });
+        threats
     }
 
     /// The score for the defenders.
@@ -191,6 +214,9 @@ impl TaflEvaluator {
             });
             value += self.king_routes * routes;
         }
+        if self.king_threats != 0 {
+            value += self.king_threats * self.king_threats(state, k);
+        }
         value
     }
 }
@@ -207,7 +233,7 @@ impl Evaluator<Tafl> for TaflEvaluator {
 }
 
 /// The names of [`TaflEvaluator`]'s weights, in the order of [`Tunable::parameters`].
-const PARAMETER_NAMES: [&str; 8] = [
+const PARAMETER_NAMES: [&str; 9] = [
     "attacker",
     "defender",
     "king_mobility",
@@ -216,11 +242,12 @@ const PARAMETER_NAMES: [&str; 8] = [
     "attacker_guard",
     "defender_edge",
     "king_routes",
+    "king_threats",
 ];
 
-/// Every field is a weight, named after the field, in declaration order (8 weights):
+/// Every field is a weight, named after the field, in declaration order (9 weights):
 /// `attacker`, `defender`, `king_mobility`, `king_pressure`, `king_progress`,
-/// `attacker_guard`, `defender_edge`, `king_routes`. Nothing is precomputed from them.
+/// `attacker_guard`, `defender_edge`, `king_routes`, `king_threats`. Nothing is precomputed from them.
 impl Tunable for TaflEvaluator {
     fn parameter_names(&self) -> Vec<String> {
         PARAMETER_NAMES
@@ -240,6 +267,7 @@ impl Tunable for TaflEvaluator {
             attacker_guard,
             defender_edge,
             king_routes,
+            king_threats,
         } = *self;
         vec![
             attacker,
@@ -250,6 +278,7 @@ impl Tunable for TaflEvaluator {
             attacker_guard,
             defender_edge,
             king_routes,
+            king_threats,
         ]
     }
 
@@ -264,6 +293,7 @@ impl Tunable for TaflEvaluator {
                 attacker_guard,
                 defender_edge,
                 king_routes,
+                king_threats,
             ] => {
                 *self = TaflEvaluator {
                     attacker,
@@ -274,6 +304,7 @@ impl Tunable for TaflEvaluator {
                     attacker_guard,
                     defender_edge,
                     king_routes,
+                    king_threats,
                 };
                 Ok(())
             }

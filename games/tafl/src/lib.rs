@@ -47,6 +47,7 @@ pub mod record;
 pub mod rules;
 mod rules_otn;
 pub mod state;
+pub mod suite;
 pub mod variants;
 mod view;
 mod zobrist;

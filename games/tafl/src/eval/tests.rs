@@ -51,6 +51,29 @@ fn open_routes_are_worth_more() {
     );
 }
 
+#[test]
+fn threats_the_king_can_make_next_move_count() {
+    // Brandub (corner escape), king on c6, an attacker on d1. His one-move squares that see a
+    // corner: c7 (a7 and g7), a6 (a7 and a1), g6 (g7 and g1) and c1 (a1; g1 is blocked by d1):
+    // four. b6, d6, e6, f6 and c5..c2 are off the edge and see none.
+    let state = Tafl::parse_position("brandub /3t3/7/7/7/7/2K4/7/ a").unwrap();
+    let e = TaflEvaluator {
+        king_threats: 10,
+        ..TaflEvaluator::material()
+    };
+    assert_eq!(
+        TaflEvaluator::material().evaluate(&state).raw() - e.evaluate(&state).raw(),
+        40,
+        "attackers to move: four threats cost them 40"
+    );
+    // At the start the king on d4 is boxed in by his own defenders: no threat.
+    let start = start_of("brandub").unwrap();
+    assert_eq!(
+        e.evaluate(&start),
+        TaflEvaluator::material().evaluate(&start)
+    );
+}
+
 /// Real positions: three variants' starts, the two of `open_routes_are_worth_more`, and
 /// every tenth position of a random game from each start.
 fn sample_positions() -> Vec<Tafl> {
@@ -118,7 +141,7 @@ fn tunable_names_are_the_fields_in_order() {
     let names = e.parameter_names();
     let values = e.parameters();
     assert_eq!(names.len(), values.len());
-    assert_eq!(names.len(), 8);
+    assert_eq!(names.len(), 9);
     let unique: std::collections::HashSet<&String> = names.iter().collect();
     assert_eq!(unique.len(), names.len(), "duplicate names in {names:?}");
     // The defaults (the `full` preset), field by field.
@@ -132,13 +155,14 @@ fn tunable_names_are_the_fields_in_order() {
             e.king_progress,
             e.attacker_guard,
             e.defender_edge,
-            e.king_routes
+            e.king_routes,
+            e.king_threats
         ]
     );
-    assert_eq!(values, vec![100, 180, 12, 60, 15, 20, 15, 150]);
+    assert_eq!(values, vec![100, 180, 12, 60, 15, 20, 15, 150, 0]);
     // Distinct values land in the field of the same name.
     let mut set = e;
-    set.set_parameters(&[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    set.set_parameters(&[1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap();
     let expected = TaflEvaluator {
         attacker: 1,
         defender: 2,
@@ -148,6 +172,7 @@ fn tunable_names_are_the_fields_in_order() {
         attacker_guard: 6,
         defender_edge: 7,
         king_routes: 8,
+        king_threats: 9,
     };
     assert_eq!(set, expected);
     assert_eq!(
@@ -160,7 +185,8 @@ fn tunable_names_are_the_fields_in_order() {
             "king_progress",
             "attacker_guard",
             "defender_edge",
-            "king_routes"
+            "king_routes",
+            "king_threats"
         ]
     );
 }
@@ -169,13 +195,13 @@ fn tunable_names_are_the_fields_in_order() {
 fn tunable_wrong_length_changes_nothing() {
     let original = TaflEvaluator::pst();
     let mut e = original;
-    for len in [0, 1, 7, 9, 16] {
+    for len in [0, 1, 8, 10, 16] {
         let values: Vec<i32> = (0..len).map(|i| i + 1).collect();
         let err = e.set_parameters(&values).unwrap_err();
-        assert!(err.contains('8') && err.contains(&len.to_string()), "{err}");
+        assert!(err.contains('9') && err.contains(&len.to_string()), "{err}");
         assert_eq!(e, original);
     }
-    let valid = vec![7; 8];
+    let valid = vec![7; 9];
     e.set_parameters(&valid).unwrap();
     assert_eq!(e.parameters(), valid);
 }
