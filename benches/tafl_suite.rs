@@ -24,7 +24,7 @@ const SUITE: &str = include_str!("../games/tafl/suite/escapes.txt");
 const NODES: u64 = 2_000;
 
 /// (solved, node total) of the whole suite at [`NODES`] per position.
-const SIGNATURE: (usize, u64) = (341, 710_523);
+const SIGNATURE: (usize, u64) = (346, 704_616);
 
 /// Searches every position; returns (solved, node total) and panics on a wrong answer.
 fn run(tactics: &[Tactic]) -> (usize, u64) {

@@ -104,12 +104,12 @@ impl TaflEvaluator {
         }
     }
 
-    /// Every term: `pst` plus the king's escape routes.
+    /// Every term: `pst` plus the king's escape routes and the escape threats he can make.
     #[must_use]
     pub fn full() -> TaflEvaluator {
         TaflEvaluator {
             king_routes: 150,
-            king_threats: 0,
+            king_threats: 40,
             ..TaflEvaluator::pst()
         }
     }

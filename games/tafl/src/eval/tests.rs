@@ -159,7 +159,7 @@ fn tunable_names_are_the_fields_in_order() {
             e.king_threats
         ]
     );
-    assert_eq!(values, vec![100, 180, 12, 60, 15, 20, 15, 150, 0]);
+    assert_eq!(values, vec![100, 180, 12, 60, 15, 20, 15, 150, 40]);
     // Distinct values land in the field of the same name.
     let mut set = e;
     set.set_parameters(&[1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap();
