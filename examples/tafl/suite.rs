@@ -59,7 +59,7 @@ pub(crate) fn run(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         .parse()
         .map_err(|e| CliError::Invalid(format!("--searcher: {e}")))?;
     let out = context.output;
-    let mut by_proof: BTreeMap<(bool, u32), Tally> = BTreeMap::new();
+    let mut by_proof: BTreeMap<Proof, Tally> = BTreeMap::new();
     let mut by_role = [Tally::default(); 2];
     let mut nodes = 0u64;
     for tactic in &tactics {
@@ -71,12 +71,8 @@ pub(crate) fn run(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         let result = searcher.search(&tactic.position, &limits);
         nodes += result.stats.nodes;
         let answer = judge(tactic.proof, result.known_score());
-        let (loss, plies) = match tactic.proof {
-            Proof::Win(n) => (false, n),
-            Proof::Loss(n) => (true, n),
-        };
-        by_proof.entry((loss, plies)).or_default().add(answer);
-        by_role[usize::from(loss)].add(answer);
+        by_proof.entry(tactic.proof).or_default().add(answer);
+        by_role[usize::from(matches!(tactic.proof, Proof::Loss(_)))].add(answer);
         if args.verbose {
             writeln!(
                 out,
@@ -110,8 +106,8 @@ pub(crate) fn run(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         "{:<28} {:>9} {:>7} {:>6}",
         "proof", "positions", "solved", "wrong"
     )?;
-    for (&(loss, plies), tally) in &by_proof {
-        let name = format!("{} {plies}", if loss { "loss" } else { "win" });
+    for (proof, tally) in &by_proof {
+        let name = proof.to_string();
         writeln!(
             out,
             "{name:<28} {:>9} {:>7} {:>6}",
@@ -243,38 +239,20 @@ pub(crate) fn build(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
     }
     let start = start_of(&args.variant).map_err(|e| CliError::Invalid(e.to_string()))?;
     let games = sources(&args, start)?;
-    let classes: Vec<Proof> = (2..=args.max_plies)
-        .map(|n| {
-            if n % 2 == 1 {
-                Proof::Win(n)
-            } else {
-                Proof::Loss(n)
-            }
-        })
-        .collect();
-    let mut kept: BTreeMap<(bool, u32), Vec<Tactic>> = BTreeMap::new();
+    // Every proof kept: win 3, 5, ... and loss 2, 4, ... up to --max-plies (one-ply wins left out).
+    let classes = (2..=args.max_plies).count();
+    let mut kept: BTreeMap<Proof, Vec<Tactic>> = BTreeMap::new();
     let mut seen = HashSet::new();
     let (mut tried, mut exhausted) = (0usize, 0usize);
-    let full = |kept: &BTreeMap<(bool, u32), Vec<Tactic>>| {
-        classes.iter().all(|class| {
-            let key = match *class {
-                Proof::Win(n) => (false, n),
-                Proof::Loss(n) => (true, n),
-            };
-            kept.get(&key).map_or(0, Vec::len) >= args.per_class
-        })
+    let full = |kept: &BTreeMap<Proof, Vec<Tactic>>| {
+        kept.len() == classes && kept.values().all(|class| class.len() >= args.per_class)
     };
     'games: for game in &games {
-        let plies = game.record.moves().len();
-        let positions: Vec<Tafl> = {
-            let mut state = *game.record.start();
-            let mut all = vec![state];
-            for &mv in game.record.moves() {
-                state = state.play(mv);
-                all.push(state);
-            }
-            all
+        let Some(Outcome::Win(winner)) = game.record.current().outcome() else {
+            continue;
         };
+        let positions = game.record.positions();
+        let plies = game.record.moves().len();
         for back in 1..=args.max_plies as usize {
             let Some(ply) = plies.checked_sub(back) else {
                 break;
@@ -284,9 +262,6 @@ pub(crate) fn build(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
                 continue;
             }
             tried += 1;
-            let Some(Outcome::Win(winner)) = game.record.current().outcome() else {
-                continue 'games;
-            };
             let proof = match prove_win_of(&state, winner, args.max_plies, args.budget) {
                 Ok(Some(proof)) => proof,
                 Ok(None) => continue,
@@ -295,12 +270,10 @@ pub(crate) fn build(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
                     continue;
                 }
             };
-            let key = match proof {
-                Proof::Win(1) => continue,
-                Proof::Win(n) => (false, n),
-                Proof::Loss(n) => (true, n),
-            };
-            let class = kept.entry(key).or_default();
+            if proof == Proof::Win(1) {
+                continue;
+            }
+            let class = kept.entry(proof).or_default();
             if class.len() < args.per_class {
                 class.push(Tactic {
                     position: state,

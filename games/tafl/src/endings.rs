@@ -165,10 +165,13 @@ impl Tafl {
     /// Whether the king could escape with one move now (a hint for the search).
     pub(crate) fn king_sees_escape(&self) -> bool {
         let k = self.king();
-        if k == NONE {
-            return false;
-        }
-        !self.for_each_target(k as usize, Piece::King, |to| !self.escaped(to))
+        k != NONE && self.sees_escape_from(usize::from(k))
+    }
+
+    /// Whether a king on `square` could reach an escape square with one move on this board
+    /// (the board as it is: the king's own square still blocks when he is elsewhere).
+    pub(crate) fn sees_escape_from(&self, square: usize) -> bool {
+        !self.for_each_target(square, Piece::King, |to| !self.escaped(to))
     }
 
     /// The squares the king passes through or lands on in each escape he could make with one

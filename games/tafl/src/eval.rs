@@ -143,9 +143,7 @@ impl TaflEvaluator {
         let r = state.rules;
         let mut threats = 0;
         state.for_each_target(k, Piece::King, |to| {
-            if !state.escaped(to)
-                && (r.edge_escape || r.is_edge(to))
-                && !state.for_each_target(to, Piece::King, |next| !state.escaped(next))
+            if !state.escaped(to) && (r.edge_escape || r.is_edge(to)) && state.sees_escape_from(to)
             {
                 threats += 1;
             }

@@ -67,6 +67,12 @@ impl GameRecord {
         &self.positions[0]
     }
 
+    /// The positions from the start to the current one: one more than the moves.
+    #[must_use]
+    pub fn positions(&self) -> &[Tafl] {
+        &self.positions
+    }
+
     /// The moves played.
     #[must_use]
     pub fn moves(&self) -> &[TaflMove] {

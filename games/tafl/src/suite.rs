@@ -12,11 +12,12 @@
 //!
 //! Blank lines and lines starting with `#` are skipped.
 //!
-//! Key invariant: a proof is found and checked by [`prove`], a plain exhaustive search over
-//! every move by the rules alone (no evaluation, no table, no pruning besides stopping at the
-//! first refutation), so it is independent of the searchers the suite judges; repetition is not
-//! part of a position, so proofs ignore it (a line of a few plies cannot repeat a position three
-//! times anyway).
+//! Key invariant: a proof is found and checked by [`prove`], an exhaustive search over every
+//! move by the rules alone (no evaluation, no pruning besides stopping at the first win or
+//! refutation; a table of answers keyed by position hash and its killers only share and order
+//! the work), so it is independent of the searchers the suite judges; repetition is not part of
+//! a position, so proofs ignore it (a line of a few plies cannot repeat a position three times
+//! anyway).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -25,8 +26,9 @@ use plies::{Game, Notation, Outcome, Score};
 
 use crate::state::{Tafl, TaflMove};
 
-/// The proven result of a suite position, for its side to move.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+/// The proven result of a suite position, for its side to move. Ordered wins first, then
+/// losses, each by plies.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Proof {
     /// The side to move forces a win within this many plies, and not within fewer.
     Win(u32),
@@ -359,13 +361,17 @@ impl Prover {
         let mut moves = Vec::new();
         state.generate_evasions(&mut moves);
         let first = moves.len();
-        let mut all = Vec::new();
-        state.generate_moves(&mut all);
-        let rest: Vec<TaflMove> = all
-            .into_iter()
-            .filter(|mv| !moves[..first].contains(mv))
-            .collect();
-        moves.extend(rest);
+        state.generate_moves(&mut moves);
+        // Every move once: the evasions, then the other moves in generation order.
+        let mut kept = first;
+        for index in first..moves.len() {
+            let mv = moves[index];
+            if !moves[..first].contains(&mv) {
+                moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
         self.killer_first(&mut moves, plies);
         let mut lost = true;
         for mv in moves {
