@@ -30,8 +30,9 @@ const SIGNATURE: (usize, u64) = (346, 704_616);
 fn run(tactics: &[Tactic]) -> (usize, u64) {
     let (mut solved, mut nodes) = (0, 0);
     for tactic in tactics {
-        let mut searcher: Box<dyn Searcher<Tafl>> =
-            SearcherSpec::default().build(TaflEvaluator::default());
+        let mut searcher: Box<dyn Searcher<Tafl>> = SearcherSpec::default()
+            .build(TaflEvaluator::default())
+            .expect("a 16 MB table");
         let result = searcher.search(&tactic.position, &SearchLimits::nodes(NODES).until_proven());
         nodes += result.stats.nodes;
         match judge(tactic.proof, result.known_score()) {

@@ -365,7 +365,9 @@ fn eval_arena(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
             name.clone(),
             move || -> Box<dyn Agent<Tafl>> {
                 let eval = TaflEvaluator::by_name(&preset).expect("checked above");
-                Box::new(SearchAgent::new(SearcherSpec::default().build(eval)))
+                Box::new(SearchAgent::new(
+                    SearcherSpec::default().build(eval).expect("a 16 MB table"),
+                ))
             },
         ));
     }

@@ -4,10 +4,12 @@
 //! game and any concrete evaluator type, so the type is erased once, at the engine
 //! (`Box<dyn Searcher<G>>`), and never at the evaluator of every leaf.
 //!
-//! Key invariants: `spec.to_string().parse() == Ok(spec)` for every spec; every name and option
-//! accepted by [`SearcherSpec::from_str`] builds a searcher (all checks happen when parsing, so
-//! [`SearcherSpec::build`] cannot fail); an unknown name or option is an error listing the
-//! valid ones.
+//! Key invariants: `spec.to_string().parse() == Ok(spec)` for every spec; every option key is
+//! one row of one table (its families, how it prints, how it is set), which printing, parsing,
+//! the typed setters and the errors all read; every name and option accepted by
+//! [`SearcherSpec::from_str`] builds a searcher (all checks happen when parsing, so
+//! [`SearcherSpec::build`] fails only when the system refuses a table's memory); an unknown
+//! name or option is a [`SpecError`] listing the valid ones.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,7 +17,7 @@ use std::str::FromStr;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::mcts::{HeavyPlayout, Mcts, MctsConfig};
-use crate::search::{AlphaBeta, MAX_THREADS, Minimax, Pvs, PvsConfig, Searcher};
+use crate::search::{AlphaBeta, MAX_THREADS, Minimax, Pvs, PvsConfig, Searcher, TableAllocError};
 
 /// The softmax temperature of heavy MCTS playouts (`mcts-heavy`), in evaluator units.
 pub const HEAVY_TEMPERATURE: f64 = 100.0;
@@ -50,7 +52,9 @@ pub const MAX_TT_MB: usize = 65_536;
 /// let spec: SearcherSpec = "PVS-noq".parse().unwrap();
 /// assert_eq!(spec.to_string(), "pvs:quiescence=off");
 /// assert_eq!("pvs:quiescence=off".parse::<SearcherSpec>(), Ok(spec));
-/// assert!("mtdf".parse::<SearcherSpec>().unwrap_err().contains("alphabeta"));
+/// assert!("mtdf".parse::<SearcherSpec>().unwrap_err().to_string().contains("alphabeta"));
+/// let spec = SearcherSpec::default().with_tt_mb(64).unwrap().with_threads(2).unwrap();
+/// assert_eq!(spec.to_string(), "pvs:tt=64,threads=2");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum SearcherSpec {
@@ -156,6 +160,80 @@ fn bases() -> Vec<Base> {
     list
 }
 
+/// What is wrong with a searcher spec (its text, or a typed setting).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// A base name that is none of [`SearcherSpec::names`].
+    UnknownSearcher {
+        /// The name as given (cut short when long).
+        name: String,
+    },
+    /// An option written without `=`.
+    NotKeyValue {
+        /// The option as given.
+        part: String,
+    },
+    /// A key this searcher does not take.
+    UnknownKey {
+        /// The searcher's family ([`SearcherSpec::family`]).
+        family: &'static str,
+        /// The key as given.
+        key: String,
+    },
+    /// A value the key does not take.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What the key takes (`on or off`, `1..=256`, ...).
+        expected: String,
+    },
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::UnknownSearcher { name } => write!(
+                f,
+                "unknown searcher '{}' (valid: {}; options as NAME:key=value,...)",
+                crate::notation::excerpt(name),
+                SearcherSpec::names().join(", ")
+            ),
+            SpecError::NotKeyValue { part } => write!(
+                f,
+                "searcher option '{}' is not key=value",
+                crate::notation::excerpt(part)
+            ),
+            SpecError::UnknownKey { family, key } => {
+                let keys: Vec<&str> = KEYS
+                    .iter()
+                    .filter(|k| k.families.contains(family))
+                    .map(|k| k.name)
+                    .collect();
+                write!(
+                    f,
+                    "searcher option '{}': unknown option (valid for {family}: {})",
+                    crate::notation::excerpt(key),
+                    keys.join(", ")
+                )
+            }
+            SpecError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(
+                f,
+                "searcher option '{}={}': {expected}",
+                crate::notation::excerpt(key),
+                crate::notation::excerpt(value)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 /// `on` or `off`.
 fn switch(on: bool) -> String {
     if on { "on" } else { "off" }.to_string()
@@ -182,25 +260,132 @@ where
         .ok_or_else(|| format!("expected {}..={}", range.start(), range.end()))
 }
 
-/// The option keys of each family, in print order.
-const PVS_KEYS: [&str; 14] = [
-    "null-window",
-    "tt",
-    "tt-min-depth",
-    "tt-exact",
-    "killers",
-    "history",
-    "deepening",
-    "quiescence",
-    "mdp",
-    "lmr",
-    "ext",
-    "ext-depth",
-    "aspiration",
-    "threads",
+/// `tt-min-depth`: `auto` or a depth.
+fn parse_min_depth(value: &str) -> Result<Option<u32>, String> {
+    match value {
+        "auto" => Ok(None),
+        _ => parse_number(value, 1..=crate::eval::Score::MAX_PLY)
+            .map(Some)
+            .map_err(|e| format!("{e} or auto")),
+    }
+}
+
+/// `playout`: `light` or `heavy` (true).
+fn parse_playout(value: &str) -> Result<bool, String> {
+    match value {
+        "light" => Ok(false),
+        "heavy" => Ok(true),
+        _ => Err("expected light or heavy".into()),
+    }
+}
+
+/// One option key: the families that take it, how its value prints and how it is set. The
+/// table [`KEYS`] holds every key once; printing, parsing, error messages and the typed
+/// setters all go through it.
+struct Key {
+    name: &'static str,
+    families: &'static [&'static str],
+    /// The value as text; `None` for a searcher of another family.
+    get: fn(&SearcherSpec) -> Option<String>,
+    /// Sets the value from text; `None` for a searcher of another family, else what the key
+    /// expects when the text is not a value of it.
+    set: fn(&mut SearcherSpec, &str) -> Option<Result<(), String>>,
+}
+
+/// A [`PvsConfig`] field as a key: `pvs_key!(name, field, print, parse)`.
+macro_rules! pvs_key {
+    ($name:literal, $field:ident, $print:expr, $parse:expr) => {
+        Key {
+            name: $name,
+            families: &["pvs"],
+            get: |spec| match spec {
+                SearcherSpec::Pvs(c) => Some(($print)(c.$field)),
+                _ => None,
+            },
+            set: |spec, text| match spec {
+                SearcherSpec::Pvs(c) => Some(($parse)(text).map(|value| c.$field = value)),
+                _ => None,
+            },
+        }
+    };
+}
+
+/// Every option key, in print order.
+const KEYS: &[Key] = &[
+    pvs_key!("null-window", pvs, switch, parse_switch),
+    pvs_key!("tt", tt_mb, |mb: usize| mb.to_string(), |v| parse_number(
+        v,
+        0..=MAX_TT_MB
+    )),
+    pvs_key!(
+        "tt-min-depth",
+        tt_min_depth,
+        |d: Option<u32>| d.map_or_else(|| "auto".to_string(), |d| d.to_string()),
+        parse_min_depth
+    ),
+    pvs_key!("tt-exact", tt_exact_depth, switch, parse_switch),
+    pvs_key!("killers", killers, switch, parse_switch),
+    pvs_key!("history", history, switch, parse_switch),
+    pvs_key!("deepening", iterative_deepening, switch, parse_switch),
+    Key {
+        name: "quiescence",
+        families: &["minimax", "pvs"],
+        get: |spec| match spec {
+            SearcherSpec::Minimax { quiescence } => Some(switch(*quiescence)),
+            SearcherSpec::Pvs(c) => Some(switch(c.quiescence)),
+            _ => None,
+        },
+        set: |spec, text| match spec {
+            SearcherSpec::Minimax { quiescence } => {
+                Some(parse_switch(text).map(|on| *quiescence = on))
+            }
+            SearcherSpec::Pvs(c) => Some(parse_switch(text).map(|on| c.quiescence = on)),
+            _ => None,
+        },
+    },
+    pvs_key!("mdp", mate_distance_pruning, switch, parse_switch),
+    pvs_key!("lmr", late_move_reductions, switch, parse_switch),
+    pvs_key!("ext", threat_extensions, switch, parse_switch),
+    pvs_key!("ext-depth", extension_depth, |d: u32| d.to_string(), |v| {
+        parse_number(v, 0..=crate::eval::Score::MAX_PLY)
+    }),
+    pvs_key!("aspiration", aspiration, switch, parse_switch),
+    Key {
+        name: "playout",
+        families: &["mcts"],
+        get: |spec| match spec {
+            SearcherSpec::Mcts { heavy, .. } => {
+                Some(if *heavy { "heavy" } else { "light" }.to_string())
+            }
+            _ => None,
+        },
+        set: |spec, text| match spec {
+            SearcherSpec::Mcts { heavy, .. } => Some(parse_playout(text).map(|h| *heavy = h)),
+            _ => None,
+        },
+    },
+    Key {
+        name: "threads",
+        families: &["minimax", "alphabeta", "pvs", "mcts"],
+        get: |spec| Some(spec.threads().to_string()),
+        set: |spec, text| {
+            Some(
+                parse_number(text, 1..=MAX_THREADS)
+                    .and_then(|n| spec.set_threads(n).map_err(|e| e.expected())),
+            )
+        },
+    },
 ];
-const MINIMAX_KEYS: [&str; 1] = ["quiescence"];
-const MCTS_KEYS: [&str; 2] = ["playout", "threads"];
+
+impl SpecError {
+    /// What a [`SpecError::BadValue`] expected (the whole message otherwise).
+    fn expected(self) -> String {
+        match self {
+            SpecError::BadValue { expected, .. } => expected,
+            other => other.to_string(),
+        }
+    }
+}
 
 impl SearcherSpec {
     /// The base name of the family (`minimax`, `alphabeta`, `pvs` or `mcts`).
@@ -214,105 +399,39 @@ impl SearcherSpec {
         }
     }
 
-    /// The option keys this searcher takes (`threads` aside for the one-thread searchers).
-    fn keys(&self) -> &'static [&'static str] {
-        match self {
-            SearcherSpec::Minimax { .. } => &MINIMAX_KEYS,
-            SearcherSpec::AlphaBeta => &[],
-            SearcherSpec::Pvs(_) => &PVS_KEYS,
-            SearcherSpec::Mcts { .. } => &MCTS_KEYS,
-        }
+    /// The option keys this searcher takes, in print order.
+    #[must_use]
+    pub fn keys(&self) -> Vec<&'static str> {
+        KEYS.iter()
+            .filter(|key| key.families.contains(&self.family()))
+            .map(|key| key.name)
+            .collect()
     }
 
-    /// The value of option `key` as text (`key` one of [`Self::keys`]).
-    fn option(&self, key: &str) -> String {
-        match self {
-            SearcherSpec::Minimax { quiescence } => switch(*quiescence),
-            SearcherSpec::AlphaBeta => String::new(),
-            SearcherSpec::Mcts { heavy, threads } => match key {
-                "playout" => if *heavy { "heavy" } else { "light" }.to_string(),
-                _ => threads.to_string(),
-            },
-            SearcherSpec::Pvs(c) => match key {
-                "null-window" => switch(c.pvs),
-                "tt" => c.tt_mb.to_string(),
-                "tt-min-depth" => c
-                    .tt_min_depth
-                    .map_or_else(|| "auto".to_string(), |d| d.to_string()),
-                "tt-exact" => switch(c.tt_exact_depth),
-                "killers" => switch(c.killers),
-                "history" => switch(c.history),
-                "deepening" => switch(c.iterative_deepening),
-                "quiescence" => switch(c.quiescence),
-                "mdp" => switch(c.mate_distance_pruning),
-                "lmr" => switch(c.late_move_reductions),
-                "ext" => switch(c.threat_extensions),
-                "ext-depth" => c.extension_depth.to_string(),
-                "aspiration" => switch(c.aspiration),
-                _ => c.threads.to_string(),
-            },
+    /// Sets option `key` to `value`, as `NAME:key=value` would (keys case-insensitive).
+    ///
+    /// # Errors
+    /// The searcher does not take `key`, or `value` is not a value of it.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim().to_ascii_lowercase();
+        let family = self.family();
+        let unknown = || SpecError::UnknownKey {
+            family,
+            key: key.clone(),
+        };
+        let Some(entry) = KEYS.iter().find(|k| k.name == key) else {
+            return Err(unknown());
+        };
+        match (entry.set)(self, &value) {
+            None => Err(unknown()),
+            Some(Ok(())) => Ok(()),
+            Some(Err(expected)) => Err(SpecError::BadValue {
+                key,
+                value,
+                expected,
+            }),
         }
-    }
-
-    /// Sets option `key` to `value`, or says why not (the message does not repeat the key).
-    fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
-        if key == "threads" {
-            let threads = parse_number(value, 1..=MAX_THREADS)?;
-            return self.set_threads(threads);
-        }
-        match self {
-            SearcherSpec::Minimax { quiescence } if key == "quiescence" => {
-                *quiescence = parse_switch(value)?;
-            }
-            SearcherSpec::Mcts { heavy, .. } if key == "playout" => {
-                *heavy = match value {
-                    "light" => false,
-                    "heavy" => true,
-                    _ => return Err("expected light or heavy".into()),
-                };
-            }
-            SearcherSpec::Pvs(c) => match key {
-                "null-window" => c.pvs = parse_switch(value)?,
-                "tt" => c.tt_mb = parse_number(value, 0..=MAX_TT_MB)?,
-                "tt-min-depth" => {
-                    c.tt_min_depth = match value {
-                        "auto" => None,
-                        _ => Some(
-                            parse_number(value, 1..=crate::eval::Score::MAX_PLY)
-                                .map_err(|e| format!("{e} or auto"))?,
-                        ),
-                    }
-                }
-                "tt-exact" => c.tt_exact_depth = parse_switch(value)?,
-                "killers" => c.killers = parse_switch(value)?,
-                "history" => c.history = parse_switch(value)?,
-                "deepening" => c.iterative_deepening = parse_switch(value)?,
-                "quiescence" => c.quiescence = parse_switch(value)?,
-                "mdp" => c.mate_distance_pruning = parse_switch(value)?,
-                "lmr" => c.late_move_reductions = parse_switch(value)?,
-                "ext" => c.threat_extensions = parse_switch(value)?,
-                "ext-depth" => {
-                    c.extension_depth = parse_number(value, 0..=crate::eval::Score::MAX_PLY)?
-                }
-                "aspiration" => c.aspiration = parse_switch(value)?,
-                _ => return Err(self.unknown_key()),
-            },
-            _ => return Err(self.unknown_key()),
-        }
-        Ok(())
-    }
-
-    /// The error for a key this searcher does not take.
-    fn unknown_key(&self) -> String {
-        let mut keys: Vec<&str> = self.keys().to_vec();
-        if !keys.contains(&"threads") {
-            keys.push("threads");
-        }
-        format!(
-            "unknown option (valid for {}: {})",
-            self.family(),
-            keys.join(", ")
-        )
     }
 
     /// The search threads (1 for the one-thread searchers).
@@ -329,17 +448,54 @@ impl SearcherSpec {
     ///
     /// # Errors
     /// The count is out of range or the searcher searches with one thread only.
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), SpecError> {
+        let bad = |expected: String| SpecError::BadValue {
+            key: "threads".into(),
+            value: threads.to_string(),
+            expected,
+        };
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!("expected 1..={MAX_THREADS} threads, not {threads}"));
+            return Err(bad(format!("expected 1..={MAX_THREADS}")));
         }
         match self {
             SearcherSpec::Pvs(config) => config.threads = threads,
             SearcherSpec::Mcts { threads: own, .. } => *own = threads,
             _ if threads == 1 => {}
-            _ => return Err(format!("{} searches with one thread only", self.family())),
+            _ => {
+                return Err(bad(format!(
+                    "{} searches with one thread only",
+                    self.family()
+                )));
+            }
         }
         Ok(())
+    }
+
+    /// This spec with `threads` threads ([`SearcherSpec::set_threads`]).
+    ///
+    /// # Errors
+    /// As [`SearcherSpec::set_threads`].
+    pub fn with_threads(mut self, threads: usize) -> Result<SearcherSpec, SpecError> {
+        self.set_threads(threads)?;
+        Ok(self)
+    }
+
+    /// The transposition table's size in MB (0: none, as for the searchers without one).
+    #[must_use]
+    pub fn tt_mb(&self) -> usize {
+        match self {
+            SearcherSpec::Pvs(config) => config.tt_mb,
+            _ => 0,
+        }
+    }
+
+    /// This spec with a transposition table of `megabytes` MB (0..=[`MAX_TT_MB`]; 0: none).
+    ///
+    /// # Errors
+    /// The size is out of range, or the searcher has no transposition table (only `pvs` has).
+    pub fn with_tt_mb(mut self, megabytes: usize) -> Result<SearcherSpec, SpecError> {
+        self.set("tt", &megabytes.to_string())?;
+        Ok(self)
     }
 
     /// Whether a depth limit applies: MCTS grows a tree by playouts and has no search depth.
@@ -350,15 +506,22 @@ impl SearcherSpec {
 
     /// The searcher, with `evaluator` as its concrete evaluator type (no dynamic dispatch per
     /// evaluation; only the searcher is behind a `Box<dyn Searcher<G>>`).
-    #[must_use]
-    pub fn build<G: Game, E: Evaluator<G> + 'static>(&self, evaluator: E) -> Box<dyn Searcher<G>> {
-        match *self {
+    ///
+    /// # Errors
+    /// The system refuses the memory of the transposition table (an application should also
+    /// hold [`SearcherSpec::tt_mb`] to a limit of its own: an operating system that overcommits
+    /// grants tables it cannot back).
+    pub fn build<G: Game, E: Evaluator<G> + 'static>(
+        &self,
+        evaluator: E,
+    ) -> Result<Box<dyn Searcher<G>>, TableAllocError> {
+        Ok(match *self {
             SearcherSpec::Minimax { quiescence: false } => Box::new(Minimax::new(evaluator)),
             SearcherSpec::Minimax { quiescence: true } => {
                 Box::new(Minimax::with_quiescence(evaluator))
             }
             SearcherSpec::AlphaBeta => Box::new(AlphaBeta::new(evaluator)),
-            SearcherSpec::Pvs(config) => Box::new(Pvs::new(evaluator, config)),
+            SearcherSpec::Pvs(config) => Box::new(Pvs::try_new(evaluator, config)?),
             SearcherSpec::Mcts { heavy, threads } => {
                 let light = MctsConfig {
                     threads,
@@ -375,15 +538,16 @@ impl SearcherSpec {
                     Box::new(Mcts::new(evaluator, light))
                 }
             }
-        }
+        })
     }
 
     /// The options whose values differ from `base`'s (same family), as `key=value`.
     fn differences(&self, base: &SearcherSpec) -> Vec<String> {
-        self.keys()
-            .iter()
-            .filter(|key| self.option(key) != base.option(key))
-            .map(|key| format!("{key}={}", self.option(key)))
+        KEYS.iter()
+            .filter_map(|key| {
+                let value = (key.get)(self)?;
+                ((key.get)(base)? != value).then(|| format!("{}={value}", key.name))
+            })
             .collect()
     }
 
@@ -413,39 +577,28 @@ impl fmt::Display for SearcherSpec {
 }
 
 impl FromStr for SearcherSpec {
-    type Err = String;
+    type Err = SpecError;
 
     /// `NAME[:key=value,...]` (case-insensitive; options separated by `,` or `:`).
-    fn from_str(text: &str) -> Result<SearcherSpec, String> {
+    fn from_str(text: &str) -> Result<SearcherSpec, SpecError> {
         let lower = text.trim().to_ascii_lowercase();
         let (name, options) = match lower.split_once(':') {
             Some((name, options)) => (name.trim(), Some(options)),
             None => (lower.as_str(), None),
         };
-        let list = bases();
-        let Some(base) = list.iter().find(|base| base.name == name) else {
-            let names: Vec<&str> = list.iter().map(|base| base.name).collect();
-            return Err(format!(
-                "unknown searcher '{}' (valid: {}; options as NAME:key=value,...)",
-                crate::notation::excerpt(name),
-                names.join(", ")
-            ));
+        let Some(base) = bases().into_iter().find(|base| base.name == name) else {
+            return Err(SpecError::UnknownSearcher { name: name.into() });
         };
-        let mut spec = base.spec.clone();
+        let mut spec = base.spec;
         for part in options.into_iter().flat_map(|o| o.split([',', ':'])) {
             let part = part.trim();
             if part.is_empty() {
                 continue;
             }
-            let (key, value) = part.split_once('=').ok_or_else(|| {
-                format!(
-                    "searcher option '{}' is not key=value",
-                    crate::notation::excerpt(part)
-                )
-            })?;
-            spec.set_option(key.trim(), value.trim()).map_err(|e| {
-                format!("searcher option '{}': {e}", crate::notation::excerpt(part))
-            })?;
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| SpecError::NotKeyValue { part: part.into() })?;
+            spec.set(key, value)?;
         }
         Ok(spec)
     }
@@ -501,12 +654,56 @@ mod tests {
         }
     }
 
+    /// Every key of every family sets through the one table and prints back: each value a
+    /// key prints parses to the same spec, and keys of other families are refused by name.
+    #[test]
+    fn every_key_sets_and_prints_through_the_table() {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..500 {
+            let spec = random_spec(&mut rng);
+            for key in KEYS {
+                match (key.get)(&spec) {
+                    Some(value) => {
+                        let mut copy = random_spec(&mut rng);
+                        while copy.family() != spec.family() {
+                            copy = random_spec(&mut rng);
+                        }
+                        copy.set(key.name, &value).unwrap();
+                        assert_eq!((key.get)(&copy), Some(value), "{}", key.name);
+                        assert!(spec.keys().contains(&key.name));
+                    }
+                    None => {
+                        let mut copy = spec.clone();
+                        let error = copy.set(key.name, "1").unwrap_err();
+                        assert!(matches!(error, SpecError::UnknownKey { .. }), "{error}");
+                        assert!(!spec.keys().contains(&key.name));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typed_setters() {
+        let spec = SearcherSpec::default().with_tt_mb(64).unwrap();
+        assert_eq!(spec.tt_mb(), 64);
+        assert_eq!(spec.clone().with_threads(3).unwrap().threads(), 3);
+        assert!(spec.clone().with_tt_mb(MAX_TT_MB + 1).is_err());
+        assert!(spec.with_threads(0).is_err());
+        let mcts: SearcherSpec = "mcts".parse().unwrap();
+        assert_eq!(mcts.tt_mb(), 0);
+        let error = mcts.clone().with_tt_mb(16).unwrap_err();
+        assert!(error.to_string().contains("valid for mcts"), "{error}");
+        assert_eq!(mcts.with_threads(4).unwrap().to_string(), "mcts:threads=4");
+        assert!(SearcherSpec::AlphaBeta.with_threads(2).is_err());
+    }
+
     #[test]
     fn every_name_round_trips_and_builds() {
         for name in SearcherSpec::names() {
             let spec: SearcherSpec = name.parse().unwrap();
             assert_eq!(spec.to_string().parse::<SearcherSpec>(), Ok(spec.clone()));
-            let searcher = spec.build::<TwoPiles, _>(PileDifference);
+            let searcher = spec.build::<TwoPiles, _>(PileDifference).unwrap();
             assert!(
                 searcher.name().starts_with(spec.family())
                     || (spec.family() == "alphabeta" && searcher.name() == "alphabeta"),
@@ -584,21 +781,21 @@ mod tests {
             ("pvs-oldtime", &["'pvs-oldtime'"]),
             ("pvs-ext1", &["'pvs-ext1'"]),
             ("pvs:tt", &["'tt'", "key=value"]),
-            ("pvs:nosuch=1", &["'nosuch=1'", "killers"]),
+            ("pvs:nosuch=1", &["'nosuch'", "killers"]),
             ("pvs:killers=maybe", &["'killers=maybe'", "on or off"]),
             ("pvs:threads=0", &["1..=256"]),
             ("minimax:threads=2", &["one thread"]),
             ("alphabeta:quiescence=on", &["valid for alphabeta: threads"]),
             ("mcts:playout=medium", &["light or heavy"]),
         ] {
-            let error = text.parse::<SearcherSpec>().unwrap_err();
+            let error = text.parse::<SearcherSpec>().unwrap_err().to_string();
             for word in words {
                 assert!(error.contains(word), "{text}: {error}");
             }
         }
         assert!("alphabeta:threads=1".parse::<SearcherSpec>().is_ok());
         let long = format!("{}x", "a".repeat(500));
-        let error = long.parse::<SearcherSpec>().unwrap_err();
+        let error = long.parse::<SearcherSpec>().unwrap_err().to_string();
         assert!(
             error.contains(&format!("'{}...'", "a".repeat(80))),
             "{error}"

@@ -8,7 +8,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_limit};
+use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, time_limit};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
@@ -20,6 +20,7 @@ use plies::Notation;
 use plies::Score;
 use plies::search::{Iteration, SearchLimits, SearchStats};
 use plies::solve::TableValue;
+use plies::spec::SearcherSpec;
 
 /// `analyze`.
 #[derive(Args, Debug)]
@@ -42,11 +43,13 @@ pub(crate) struct AnalyzeArgs {
     pub nodes: Option<u64>,
     /// The searcher: minimax, alphabeta or pvs (the full one), a rung of the consistency
     /// ladder such as `pvs+tt`, or mcts / mcts-heavy (Monte-Carlo tree search).
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
-    /// Search threads (Lazy SMP; 1 = the deterministic search).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Options as `NAME:key=value,...` (`pvs:tt=64,threads=2`).
+    #[arg(long, default_value = "pvs", value_parser = clap::value_parser!(SearcherSpec))]
+    pub searcher: SearcherSpec,
+    /// Search threads (Lazy SMP; 1 = the deterministic search): the same as the searcher's `threads=` option: given both, they must agree. Without
+    /// either, one thread.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits.
     #[arg(long)]
     pub json: bool,
@@ -63,8 +66,8 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
-    set_threads(searcher.as_mut(), args.threads)?;
+    let threads = args.threads.map(usize::from);
+    let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let state: G = start_position(&args.start)?;
     if let Some(outcome) = state.outcome() {
         return Err(CliError::Invalid(format!(
@@ -72,7 +75,11 @@ pub(super) fn run<G: Notation>(
             outcome_text::<G>(outcome)
         )));
     }
-    let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
+    let tables = TableSource::new(
+        spec,
+        &args.tables,
+        searcher_threads(&args.searcher, threads).max(2),
+    )?;
     let probe = equip_command(&tables, searcher.as_mut(), &state, output)?;
     if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
         writeln!(
@@ -238,7 +245,7 @@ pub(super) fn score_json(score: Score) -> Value {
 mod tests {
     use super::*;
     use crate::error::CliError;
-    use crate::test_support::{last_json, run_invalid, run_ok, run_with};
+    use crate::test_support::{last_json, run_invalid, run_ok, run_usage, run_with};
 
     #[test]
     fn prints_iterations_summary_and_json() {
@@ -294,6 +301,34 @@ mod tests {
         assert_eq!(json["best"], "b2");
     }
 
+    /// The spec's `threads=` and `--threads` are one setting: either gives the same search
+    /// (it once searched with one thread when only the spec said two).
+    #[test]
+    fn threads_from_the_spec_or_the_flag_are_the_same_search() {
+        let by_spec = run_ok("analyze --position \"0 2 2\" --depth 4 --searcher pvs:threads=2");
+        let by_flag = run_ok("analyze --position \"0 2 2\" --depth 4 --threads 2");
+        let both =
+            run_ok("analyze --position \"0 2 2\" --depth 4 --searcher pvs:threads=2 --threads 2");
+        for out in [&by_spec, &by_flag, &both] {
+            assert!(out.contains("threads 2: main "), "{out}");
+        }
+        let one = run_ok("analyze --position \"0 2 2\" --depth 4");
+        assert!(!one.contains("threads 2"), "{one}");
+    }
+
+    /// A table larger than the machine allows is an error naming the limit, never an abort.
+    #[test]
+    fn tables_past_the_machine_are_refused() {
+        let max = crate::memory::max_tt_mb();
+        if max < plies::spec::MAX_TT_MB {
+            let err = run_invalid(&format!(
+                "analyze --depth 2 --searcher pvs:tt={}",
+                plies::spec::MAX_TT_MB
+            ));
+            assert!(err.contains(&format!("{max} MB")), "{err}");
+        }
+    }
+
     #[test]
     fn node_limit_and_moves() {
         let out = run_ok("analyze --moves \"a1\" --nodes 100 --searcher minimax --json");
@@ -304,10 +339,13 @@ mod tests {
     fn bad_arguments() {
         assert!(run_invalid("analyze --depth 0").contains("--depth 0"));
         assert!(run_invalid("analyze --time 0").contains("--time 0"));
-        assert!(run_invalid("analyze --depth 2 --searcher nosuch").contains("nosuch"));
-        assert!(run_invalid("analyze --depth 2 --threads 0").contains("--threads 0"));
-        assert!(run_invalid("analyze --depth 2 --threads 999").contains("1..=256"));
+        assert!(run_usage("analyze --depth 2 --searcher nosuch").contains("nosuch"));
+        assert!(run_usage("analyze --depth 2 --searcher pvs:tt=x").contains("'tt=x'"));
+        assert!(run_usage("analyze --depth 2 --threads 0").contains("--threads"));
+        assert!(run_usage("analyze --depth 2 --threads 999").contains("1..=256"));
         assert!(run_invalid("analyze --depth 2 --searcher minimax --threads 2").contains("one"));
+        let err = run_invalid("analyze --depth 2 --searcher pvs:threads=2 --threads 3");
+        assert!(err.contains("disagree"), "{err}");
         assert!(run_invalid("analyze --position \"0 0 1\" --depth 2").contains("over"));
         assert!(matches!(run_with("analyze", ""), Err(CliError::Usage(_))));
         assert!(matches!(
@@ -337,8 +375,10 @@ mod tests {
     /// echoed in errors).
     #[test]
     fn errors_quoting_newlines_stay_one_line() {
-        // run_invalid checks the error is one line.
-        let err = run_invalid("analyze --depth 2 --searcher \"no\nsuch\"");
+        // run_invalid and run_usage check the error is one line.
+        let err = run_usage("analyze --depth 2 --searcher \"no\nsuch\"");
+        assert!(err.contains("unknown searcher 'no"), "{err}");
+        let err = run_invalid("analyze --position \"no\nsuch\" --depth 2");
         assert!(err.contains("no\\nsuch"), "{err}");
         assert_eq!(crate::error::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
     }

@@ -30,6 +30,7 @@ use crate::text::rate;
 use plies::Notation;
 pub use plies::harness::{BenchProof, BenchSignature, BenchSuite};
 use plies::search::{SearchLimits, Searcher};
+use plies::spec::SearcherSpec;
 
 /// `bench`.
 #[derive(Args, Debug)]
@@ -138,11 +139,7 @@ pub(super) fn run<G: Notation>(
     let suite = &spec.bench;
     let threads = args.threads;
     let make = move || -> Result<Box<dyn Searcher<G>>, CliError> {
-        let mut engine = searcher(&spec.evaluator, "pvs")?;
-        engine
-            .set_threads(threads)
-            .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))?;
-        Ok(engine)
+        searcher(&spec.evaluator, &SearcherSpec::default(), Some(threads))
     };
     make()?;
     // Signatures hold for the game's own positions searched by one thread.

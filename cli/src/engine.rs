@@ -4,14 +4,15 @@
 //! type is erased only at the engine, `Box<dyn Searcher<G>>`.
 //!
 //! Key invariant: the weights a factory uses as its own were checked when it was made, so
-//! [`EvaluatorFactory::searcher`] without weights and [`EvaluatorFactory::make`] cannot fail;
-//! only other weights can be refused.
+//! [`EvaluatorFactory::make`] cannot fail and [`EvaluatorFactory::searcher`] without weights
+//! fails only on memory: a transposition table above this machine's limit
+//! ([`crate::memory::check_tt`]) or one the system refuses, never by aborting.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use plies::Game;
-use plies::search::{SearchLimits, Searcher};
+use plies::search::{SearchLimits, Searcher, TableAllocError};
 use plies::spec::SearcherSpec;
 use plies::{Evaluator, Tunable};
 
@@ -20,7 +21,7 @@ use crate::error::CliError;
 /// One concrete evaluator type behind the factory.
 trait Build<G: Game>: Send + Sync {
     /// A searcher of `spec` with a clone of the evaluator.
-    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>>;
+    fn searcher(&self, spec: &SearcherSpec) -> Result<Box<dyn Searcher<G>>, TableAllocError>;
     /// A clone of the evaluator, for work that only evaluates (the texel fit).
     fn evaluator(&self) -> Box<dyn Evaluator<G>>;
     /// The same evaluator with `weights` (tunable evaluators only).
@@ -31,7 +32,7 @@ trait Build<G: Game>: Send + Sync {
 struct Fixed<E>(E);
 
 impl<G: Game, E: Evaluator<G> + Clone + 'static> Build<G> for Fixed<E> {
-    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>> {
+    fn searcher(&self, spec: &SearcherSpec) -> Result<Box<dyn Searcher<G>>, TableAllocError> {
         spec.build::<G, E>(self.0.clone())
     }
 
@@ -51,7 +52,7 @@ struct Weighted<E> {
 }
 
 impl<G: Game, E: Evaluator<G> + Tunable + Clone + 'static> Build<G> for Weighted<E> {
-    fn searcher(&self, spec: &SearcherSpec) -> Box<dyn Searcher<G>> {
+    fn searcher(&self, spec: &SearcherSpec) -> Result<Box<dyn Searcher<G>>, TableAllocError> {
         spec.build::<G, E>(self.evaluator.clone())
     }
 
@@ -94,17 +95,21 @@ impl<G: Game> EvaluatorFactory<G> {
     /// order of [`Self::parameter_names`]).
     ///
     /// # Errors
-    /// Only with `weights`: the evaluator is not tunable, a weight is beyond
-    /// [`plies::weights::MAX_WEIGHT`], or the evaluator refuses them (wrong count).
+    /// The spec's transposition table is larger than this machine allows (half its memory) or
+    /// the system refuses its memory; with `weights`, also: the evaluator is not tunable, a
+    /// weight is beyond [`plies::weights::MAX_WEIGHT`], or the evaluator refuses them (wrong
+    /// count).
     pub fn searcher(
         &self,
         spec: &SearcherSpec,
         weights: Option<&[i32]>,
     ) -> Result<Box<dyn Searcher<G>>, String> {
-        match weights {
-            None => Ok(self.build.searcher(spec)),
-            Some(weights) => Ok(self.build.reweighted(weights)?.searcher(spec)),
-        }
+        crate::memory::check_tt(spec.tt_mb())?;
+        let searcher = match weights {
+            None => self.build.searcher(spec),
+            Some(weights) => self.build.reweighted(weights)?.searcher(spec),
+        };
+        searcher.map_err(|e| e.to_string())
     }
 
     /// A fresh evaluator, for work that evaluates without searching (searchers come from
@@ -195,21 +200,46 @@ where
     }
 }
 
-/// The searcher of a `--searcher` / `--engine` text (see [`SearcherSpec`]).
+/// The searcher of a spec text read at a protocol's or a file's edge (UGI's `Searcher`
+/// option, a tuning run's settings); the command line parses `--searcher` with clap.
 pub(crate) fn parse_searcher(text: &str) -> Result<SearcherSpec, String> {
     text.parse()
+        .map_err(|e: plies::spec::SpecError| e.to_string())
 }
-/// A searcher by its spec text, with the game's evaluator as its concrete type.
+
+/// The searcher of `spec`, with `threads` when `--threads` was given: the flag is the spec's
+/// `threads=` key written apart, so given both, they must agree (one owner, never a silent
+/// override); then built with the game's evaluator as its concrete type.
 pub(crate) fn searcher<G: Game>(
     factory: &EvaluatorFactory<G>,
-    name: &str,
+    spec: &SearcherSpec,
+    threads: Option<usize>,
 ) -> Result<Box<dyn Searcher<G>>, CliError> {
-    let parsed =
-        parse_searcher(name).map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    let spec = with_threads_flag(spec, threads)?;
     factory
-        .searcher(&parsed, None)
-        .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))
+        .searcher(&spec, None)
+        .map_err(|e| CliError::Invalid(format!("bad --searcher {spec}: {e}")))
 }
+
+/// `spec` with the `--threads` count, if given (see [`searcher`]).
+pub(crate) fn with_threads_flag(
+    spec: &SearcherSpec,
+    threads: Option<usize>,
+) -> Result<SearcherSpec, CliError> {
+    let Some(threads) = threads else {
+        return Ok(spec.clone());
+    };
+    let spec_threads = spec.threads();
+    if spec_threads != 1 && spec_threads != threads {
+        return Err(CliError::Invalid(format!(
+            "--threads {threads} and --searcher {spec} disagree: give the count once"
+        )));
+    }
+    spec.clone()
+        .with_threads(threads)
+        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
+}
+
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.
 pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
     let max = plies::Score::MAX_PLY - 1;
@@ -224,30 +254,22 @@ pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
 /// Rejects a depth limit for an MCTS searcher: MCTS grows a tree by playouts and has no search
 /// depth to stop at, so `--depth` would silently do nothing.
 pub(crate) fn check_mcts_depth(
-    name: &str,
+    spec: &SearcherSpec,
     limits: &plies::search::SearchLimits,
 ) -> Result<(), String> {
-    let Ok(parsed) = parse_searcher(name) else {
-        return Ok(()); // the name's own error comes when the searcher is built
-    };
     match limits.depth {
-        Some(depth) if !parsed.has_depth() => Err(format!(
-            "depth {depth} does not apply to {parsed}: Monte-Carlo tree search has no search \
+        Some(depth) if !spec.has_depth() => Err(format!(
+            "depth {depth} does not apply to {spec}: Monte-Carlo tree search has no search \
              depth; limit it with nodes or time instead"
         )),
         _ => Ok(()),
     }
 }
-/// Gives `searcher` the `--threads` count (checked by the searcher: 1..=256 for pvs, 1 for
-/// searchers without threads).
-pub(crate) fn set_threads<G: Game>(
-    searcher: &mut dyn Searcher<G>,
-    threads: usize,
-) -> Result<(), CliError> {
-    searcher
-        .set_threads(threads)
-        .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
+/// The threads a search of `spec` with the `--threads` flag `threads` uses.
+pub(crate) fn searcher_threads(spec: &SearcherSpec, threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| spec.threads())
 }
+
 /// Limits from optional depth, time and node values; `flag` prefixes the names in errors.
 pub(crate) fn limits(
     depth: Option<u32>,

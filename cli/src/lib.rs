@@ -66,6 +66,7 @@ mod engine;
 mod error;
 mod game_cli;
 mod logging;
+mod memory;
 mod perft;
 mod play;
 mod position;

@@ -15,7 +15,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use crate::engine::{check_depth, check_mcts_depth, searcher, set_threads, time_limit};
+use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, time_limit};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
@@ -24,6 +24,7 @@ use crate::text::{outcome_text, score_for, side_name};
 use clap::Args;
 use plies::Notation;
 use plies::search::{PonderOutcome, Ponderer, SearchLimits};
+use plies::spec::SearcherSpec;
 use plies::{GameHistory, Side};
 
 /// `play`.
@@ -47,11 +48,13 @@ pub(crate) struct PlayArgs {
     #[arg(long, default_value_t = 200)]
     pub max_plies: u32,
     /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
-    /// The engine's search threads (Lazy SMP; 1 = the deterministic search).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Options as `NAME:key=value,...` (`pvs:tt=64,threads=2`).
+    #[arg(long, default_value = "pvs", value_parser = clap::value_parser!(SearcherSpec))]
+    pub searcher: SearcherSpec,
+    /// The engine's search threads (Lazy SMP; 1 = the deterministic search): the same as the searcher's `threads=` option: given both, they must agree. Without
+    /// either, one thread.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Let the engine think on the human's time: while the human chooses, it searches the
     /// position after the reply it expects, and keeps that search if the reply comes.
     #[arg(long)]
@@ -80,11 +83,15 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    let mut searcher = searcher(&spec.evaluator, &args.searcher)?;
-    set_threads(searcher.as_mut(), args.threads)?;
+    let threads = args.threads.map(usize::from);
+    let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let mut state: G = start_position(&args.start)?;
     // The tables of the game's position, before the first move.
-    let tables = TableSource::new(spec, &args.tables, args.threads.max(2))?;
+    let tables = TableSource::new(
+        spec,
+        &args.tables,
+        searcher_threads(&args.searcher, threads).max(2),
+    )?;
     equip_command(&tables, searcher.as_mut(), &state, output)?;
     let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();
@@ -214,7 +221,7 @@ fn human_move<G: Notation>(
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{run_invalid, run_ok, run_with};
+    use crate::test_support::{run_invalid, run_ok, run_usage, run_with};
 
     #[test]
     fn human_bad_move_then_quit() {
@@ -266,7 +273,7 @@ mod tests {
     fn bad_options() {
         assert!(run_invalid("play --human both").contains("both"));
         assert!(run_invalid("play --depth 0").contains("--depth"));
-        assert!(run_invalid("play --threads 0").contains("--threads 0"));
+        assert!(run_usage("play --threads 0").contains("--threads"));
         let err = run_invalid("play --threads 2 --searcher minimax");
         assert!(err.contains("one thread"), "{err}");
     }

@@ -46,6 +46,18 @@ pub(crate) fn run_invalid(args: &str) -> String {
     }
 }
 
+/// Runs `args` and expects a one-line usage error (what clap refuses); returns it.
+pub(crate) fn run_usage(args: &str) -> String {
+    match run_with(args, "") {
+        Err(err @ CliError::Usage(_)) => {
+            let text = err.to_string();
+            assert_eq!(text.lines().count(), 1, "one-line error: {text}");
+            text
+        }
+        other => panic!("`{args}`: expected a usage error, got {other:?}"),
+    }
+}
+
 /// The arena summary's last JSON line without its clock readings (`mean_ms`, `mean_open_ms`,
 /// `max_ms` per engine), which differ from run to run even when every game is the same.
 pub(crate) fn results_json(out: &str) -> serde_json::Value {

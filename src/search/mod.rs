@@ -43,4 +43,4 @@ pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs};
 pub use searcher::{Iteration, PV_INLINE, Pv, SearchResult, Searcher};
 pub use stats::SearchStats;
-pub use tt::SharedTable;
+pub use tt::{SharedTable, TableAllocError};

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::search::config::PvsConfig;
-use crate::search::tt::SharedTable;
+use crate::search::tt::{SharedTable, TableAllocError};
 use crate::solve::Probe;
 use thread::ThreadTables;
 
@@ -70,15 +70,30 @@ pub struct Pvs<G: Game, E> {
 
 impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     /// A searcher with `config`; allocates its transposition table now.
+    ///
+    /// # Panics
+    /// The allocator refuses the table; [`Pvs::try_new`] returns that as an error instead.
     pub fn new(evaluator: E, config: PvsConfig) -> Pvs<G, E> {
-        Pvs {
+        Self::try_new(evaluator, config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Pvs::new`], or the error of a transposition table the system cannot allocate.
+    ///
+    /// # Errors
+    /// The allocator refuses the table's memory.
+    pub fn try_new(evaluator: E, config: PvsConfig) -> Result<Pvs<G, E>, TableAllocError> {
+        let tt = match config.tt_mb {
+            0 => None,
+            mb => Some(Arc::new(SharedTable::try_new(mb)?)),
+        };
+        Ok(Pvs {
             evaluator,
             config,
-            tt: (config.tt_mb > 0).then(|| Arc::new(SharedTable::new(config.tt_mb))),
+            tt,
             tables: ThreadTables::new(),
             helpers: Vec::new(),
             endgame: None,
-        }
+        })
     }
 
     /// The configuration.

@@ -187,21 +187,43 @@ pub struct TranspositionTable {
 /// How many clusters [`TranspositionTable::fill`] samples.
 const FILL_SAMPLE: usize = 1000;
 
+/// A transposition table the allocator refused: the memory it asked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The bytes asked for.
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a transposition table of {} MB: not enough memory",
+            self.bytes.div_ceil(1 << 20)
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 /// `count` slots, all zero (empty), from one zeroed allocation: the operating system maps the
-/// pages lazily, so nothing is written (or even backed by memory) until a slot is used.
-fn zeroed_slots(count: usize) -> Box<[AtomicU64]> {
+/// pages lazily, so nothing is written (or even backed by memory) until a slot is used. An
+/// allocation the system refuses is an error, never an abort.
+fn zeroed_slots(count: usize) -> Result<Box<[AtomicU64]>, TableAllocError> {
     // At least one cluster, so the layout is never zero-sized.
     let count = count.max(CLUSTER_SLOTS);
-    let layout = std::alloc::Layout::array::<AtomicU64>(count)
-        .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()));
+    let refused = TableAllocError {
+        bytes: count.saturating_mul(8),
+    };
+    let layout = std::alloc::Layout::array::<AtomicU64>(count).map_err(|_| refused)?;
     // SAFETY: the layout has a non-zero size; the pointer is checked for null below.
     let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
     if memory.is_null() {
-        std::alloc::handle_alloc_error(layout);
+        return Err(refused);
     }
     // SAFETY: `memory` holds `count` zeroed `AtomicU64`s (all-zero bits are a valid `AtomicU64`,
     // 0), allocated by the global allocator with the layout `Box<[AtomicU64]>` frees with.
-    unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count)) }
+    Ok(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count)) })
 }
 
 /// The largest power of two not above `n` (at least 1).
@@ -216,9 +238,21 @@ fn floor_pow2(n: usize) -> usize {
 impl TranspositionTable {
     /// A table of at most `megabytes` MB (the bucket count is rounded down to a power of two;
     /// at least one cluster).
+    ///
+    /// # Panics
+    /// The allocator refuses the memory; [`TranspositionTable::try_new`] returns that as an
+    /// error instead.
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
-        Self::with_buckets(Self::buckets_for(megabytes))
+        Self::try_new(megabytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`TranspositionTable::new`], or the error of an allocation the system refuses.
+    ///
+    /// # Errors
+    /// The allocator refuses the table's memory.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
+        Self::try_with_buckets(Self::buckets_for(megabytes))
     }
 
     /// The bucket count of a table of at most `megabytes` MB (at least one cluster).
@@ -233,21 +267,29 @@ impl TranspositionTable {
 
     /// A table of `count` buckets rounded down to a power of two, at least one cluster (four
     /// buckets); for tests and tiny tables.
+    ///
+    /// # Panics
+    /// The allocator refuses the memory (see [`TranspositionTable::try_new`]).
     #[must_use]
     pub fn with_buckets(count: usize) -> TranspositionTable {
+        Self::try_with_buckets(count).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`TranspositionTable::with_buckets`], or the error of an allocation the system refuses.
+    fn try_with_buckets(count: usize) -> Result<TranspositionTable, TableAllocError> {
         let buckets = floor_pow2(count).max(BUCKETS_PER_CLUSTER);
         let clusters = buckets / BUCKETS_PER_CLUSTER;
-        let slots = zeroed_slots((clusters + 1) * CLUSTER_SLOTS);
+        let slots = zeroed_slots((clusters + 1) * CLUSTER_SLOTS)?;
         // Slots before the first cache-line boundary are left unused.
         let misalignment = (slots.as_ptr() as usize) % CLUSTER_BYTES;
         let base = ((CLUSTER_BYTES - misalignment) % CLUSTER_BYTES) / 8;
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             base,
             clusters,
             mask: buckets - 1,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// The number of buckets (two entries each).

@@ -178,7 +178,7 @@ fn maze_tables_equal_exhaustive_minimax_and_the_search() {
         // equal depth), proves the same values at the table's distance.
         // The top rung of the consistency ladder: every part that keeps minimax's value.
         let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
-        let mut search = SearcherSpec::Pvs(exact).build::<Maze, Zero>(Zero);
+        let mut search = SearcherSpec::Pvs(exact).build::<Maze, Zero>(Zero).unwrap();
         for i in (0..set.size()).step_by(7) {
             let state = set.position(i).unwrap();
             if state.outcome().is_some() {
@@ -419,7 +419,9 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
     };
     let table = solve(&set, 1);
     let tables: std::sync::Arc<dyn Probe<Maze>> = std::sync::Arc::new(MazeTables { set, table });
-    let mut search = SearcherSpec::Pvs(PvsConfig::full()).build::<Maze, Zero>(Zero);
+    let mut search = SearcherSpec::Pvs(PvsConfig::full())
+        .build::<Maze, Zero>(Zero)
+        .unwrap();
     search
         .set_endgame_tables(Some(std::sync::Arc::clone(&tables)))
         .unwrap();
@@ -453,7 +455,9 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
     }
     assert!(proven < decided, "{proven} of {decided}");
     // Minimax refuses them.
-    let mut minimax = SearcherSpec::Minimax { quiescence: false }.build::<Maze, Zero>(Zero);
+    let mut minimax = SearcherSpec::Minimax { quiescence: false }
+        .build::<Maze, Zero>(Zero)
+        .unwrap();
     let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
     assert!(err.contains("does not use endgame tables"), "{err}");
 }

@@ -44,7 +44,7 @@
 //! // Nim: take 1-3 of the stones, taking the last one wins.
 //! let engines = vec![
 //!     Engine::new("alphabeta", || -> Box<dyn Agent<Nim>> {
-//!         Box::new(SearchAgent::new(SearcherSpec::AlphaBeta.build(Zero)))
+//!         Box::new(SearchAgent::new(SearcherSpec::AlphaBeta.build(Zero).expect("no table")))
 //!     }),
 //!     Engine::new("random", || -> Box<dyn Agent<Nim>> { Box::new(RandomAgent::new(1)) }),
 //! ];

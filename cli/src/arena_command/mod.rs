@@ -34,6 +34,21 @@ use plies::Notation;
 use progress::{ProgressLine, Tally};
 use setup::{engines, openings, parse_sprt, parse_tc};
 
+/// The most openings one arena plays (twice each): every game of a match is scheduled, and
+/// journalled, up front.
+const MAX_OPENINGS: usize = 100_000;
+
+/// A count of 1..=`max`, for clap.
+fn count(max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        text.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| format!("expected a whole number 1..={max}"))
+    }
+}
+
 /// `arena`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
@@ -53,11 +68,11 @@ pub(crate) struct ArenaArgs {
     /// illegal move loses that game. Give two for a match, more for a round robin.
     #[arg(long = "engine", short = 'e', required = true)]
     pub engines: Vec<String>,
-    /// Number of openings (each played twice, colours swapped); default 10.
-    #[arg(long, conflicts_with = "games")]
+    /// Number of openings (each played twice, colours swapped); default 10, at most 100000.
+    #[arg(long, conflicts_with = "games", value_parser = count(MAX_OPENINGS))]
     pub openings: Option<usize>,
-    /// Games per pairing (rounded up to an even number: openings = games / 2).
-    #[arg(long, short = 'g')]
+    /// Games per pairing (rounded up to an even number: openings = games / 2), at most 200000.
+    #[arg(long, short = 'g', value_parser = count(2 * MAX_OPENINGS))]
     pub games: Option<usize>,
     /// Random moves from the start position to each opening.
     #[arg(long, default_value_t = 4)]

@@ -92,9 +92,11 @@ pub(super) fn engines<G: Notation>(
                          has no search depth; limit it with nodes or time instead"
                     )));
                 }
+                // Built once now, so that a table the machine cannot hold is refused here,
+                // not in a game.
+                let mut trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
                 if source.is_some() {
                     // Only a searcher that uses tables accepts them: asked now, not in a game.
-                    let mut trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
                     trial
                         .set_endgame_tables(Some(Arc::new(NoTables)))
                         .map_err(|e| bad(format!("{e}; give it tables=off")))?;
@@ -168,21 +170,44 @@ const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights, tables";
 /// `quiescence=off`) mixed with the engine's (`depth=D`, `nodes=N`, `time=MS`, `ponder=0|1`,
 /// `weights=FILE`, `tables=N|off`), separated by `:` (or `,` between the searcher's).
 fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec, CliError> {
+    let invalid = |why: String| CliError::Invalid(format!("bad --engine '{text}': {why}"));
+    // The searcher's own `,`-separated options stay with its name: `pvs:tt=64,lmr=off`.
     let mut parts = text.split(':');
     let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
     if name.is_empty() {
-        return Err(CliError::Invalid(format!(
-            "bad --engine '{text}': no searcher name"
-        )));
+        return Err(invalid("no searcher name".into()));
     }
+    let random = name == "random";
+    let mut searcher = if random {
+        None
+    } else {
+        Some(
+            name.parse::<SearcherSpec>()
+                .map_err(|e| invalid(e.to_string()))?,
+        )
+    };
     let (mut depth, mut time, mut nodes) = (None, None, None);
     let mut ponder = false;
     let mut any = false;
     let mut weights = None;
     let mut tables = None;
-    let mut searcher_text = name.clone();
-    for part in parts {
-        let bad = |why: &str| CliError::Invalid(format!("bad --engine '{text}': '{part}' {why}"));
+    // A file name may hold `,`: only the other parts split at it.
+    let items = parts.flat_map(|part| {
+        if part
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("weights=")
+        {
+            vec![part]
+        } else {
+            part.split(',').collect()
+        }
+    });
+    for part in items {
+        if part.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: &str| invalid(format!("'{part}' {why}"));
         let (key, value) = part.split_once('=').ok_or_else(|| {
             bad(&format!(
                 "is not key=value ({ENGINE_KEYS}, or a searcher option)"
@@ -217,7 +242,7 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
             "tables" => {
                 tables = Some(
                     parse_pieces(spec.endgame_tables.as_ref(), value, "tables")
-                        .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?,
+                        .map_err(|e| invalid(e.to_string()))?,
                 );
             }
             "ponder" => {
@@ -227,26 +252,17 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
                     _ => return Err(bad("needs 0 or 1")),
                 };
             }
-            _ => {
-                searcher_text.push(':');
-                searcher_text.push_str(part);
-            }
+            _ => match &mut searcher {
+                Some(searcher) => searcher
+                    .set(&key, value)
+                    .map_err(|e| invalid(e.to_string()))?,
+                None => return Err(invalid("random takes no limit or option".into())),
+            },
         }
     }
-    let searcher = if name == "random" {
-        if searcher_text != name || any || ponder || weights.is_some() || tables.is_some() {
-            return Err(CliError::Invalid(format!(
-                "bad --engine '{text}': random takes no limit or option"
-            )));
-        }
-        None
-    } else {
-        Some(
-            searcher_text
-                .parse::<SearcherSpec>()
-                .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?,
-        )
-    };
+    if random && (any || ponder || weights.is_some() || tables.is_some()) {
+        return Err(invalid("random takes no limit or option".into()));
+    }
     let limits = if any {
         Some(limits(depth, time, nodes, &format!("--engine '{text}' "))?)
     } else {
@@ -292,9 +308,8 @@ fn walks_from<G: Notation>(
 /// The openings: from `--openings-file` (with `--file-plies` random moves after each), or
 /// seeded random walks from the start position.
 pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError> {
+    // Both counts are 1..=their bound (checked by clap).
     let wanted = match (args.openings, args.games) {
-        (Some(0), _) => return Err(CliError::Invalid("bad --openings 0: expected >= 1".into())),
-        (_, Some(0)) => return Err(CliError::Invalid("bad --games 0: expected >= 1".into())),
         (Some(n), _) => Some(n),
         (None, Some(games)) => Some(games.div_ceil(2)),
         (None, None) => None,

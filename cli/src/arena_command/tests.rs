@@ -2,7 +2,7 @@
 //! repeatability at any concurrency, one-line errors, resuming from a results file.
 
 use crate::error::CliError;
-use crate::test_support::{last_json, results_json, run_invalid, run_ok, run_with};
+use crate::test_support::{last_json, results_json, run_invalid, run_ok, run_usage, run_with};
 
 #[test]
 fn a_match_prints_each_game_and_the_table() {
@@ -49,7 +49,21 @@ fn bad_engines_and_limits_are_one_line_errors() {
     assert!(run_invalid("arena -e pvs --depth 2").contains("two"));
     assert!(run_invalid("arena -e pvs -e random:depth=2 --depth 2").contains("random"));
     assert!(run_invalid("arena -e pvs -e random --time 0").contains("--time"));
-    assert!(run_invalid("arena -e pvs -e random --depth 2 --games 0").contains("--games"));
+    for count in ["0", "10000000000", "18446744073709551615", "200001"] {
+        let err = run_usage(&format!("arena -e pvs -e random --depth 2 --games {count}"));
+        assert!(
+            err.contains("--games") && err.contains("1..=200000"),
+            "{err}"
+        );
+        let err = run_usage(&format!(
+            "arena -e pvs -e random --depth 2 --openings {count}"
+        ));
+        assert!(err.contains("--openings"), "{err}");
+    }
+    // The searcher's own options, with `:` or `,`, typed once: no text glued back.
+    assert!(run_invalid("arena -e pvs -e pvs:tt=x --depth 2").contains("'tt=x'"));
+    let err = run_invalid("arena -e pvs -e alphabeta:lmr=off --depth 2");
+    assert!(err.contains("valid for alphabeta"), "{err}");
     assert!(
         run_invalid("arena -e pvs -e random --depth 2 --concurrency 0").contains("concurrency")
     );

@@ -44,7 +44,7 @@ impl EngineArgs {
         let limits = limits(self.depth, self.time, self.nodes, "--")?;
         let searcher = parse_searcher(&self.searcher)
             .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
-        check_mcts_depth(&self.searcher, &limits).map_err(CliError::Invalid)?;
+        check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
         Ok((searcher.to_string(), limits))
     }
 }

@@ -41,7 +41,11 @@ fn bench_search(c: &mut Criterion) {
                 // A fresh searcher (empty table) per deal keeps every run identical.
                 || {
                     (0..deals.len())
-                        .map(|_| SearcherSpec::default().build::<Onitama, _>(PstEvaluator::tuned()))
+                        .map(|_| {
+                            SearcherSpec::default()
+                                .build::<Onitama, _>(PstEvaluator::tuned())
+                                .expect("a 16 MB table")
+                        })
                         .collect::<Vec<_>>()
                 },
                 |mut searchers| {

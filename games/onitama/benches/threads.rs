@@ -57,7 +57,9 @@ fn depth() -> u32 {
 
 /// A fresh full searcher with `threads` threads.
 fn searcher(threads: usize) -> Box<dyn Searcher<Onitama>> {
-    let mut searcher = SearcherSpec::default().build::<Onitama, _>(PstEvaluator::default());
+    let mut searcher = SearcherSpec::default()
+        .build::<Onitama, _>(PstEvaluator::default())
+        .expect("a 16 MB table");
     searcher.set_threads(threads).expect("a valid thread count");
     searcher
 }

@@ -68,7 +68,9 @@ fn ten_thousand_values_agree_with_a_search_without_tables() {
     // The top rung of the consistency ladder: the value-exact PVS the harness proves equal to
     // plain minimax.
     let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
-    let mut search = SearcherSpec::Pvs(exact).build::<Onitama, _>(MaterialEvaluator);
+    let mut search = SearcherSpec::Pvs(exact)
+        .build::<Onitama, _>(MaterialEvaluator)
+        .unwrap();
     let check = check_table_against_search(&tables, &positions, search.as_mut(), 7).unwrap();
     assert_eq!(check.decided + check.beyond, 10_000, "{check:?}");
     // Both kinds are there in number: short decided games and longer or drawn ones.
@@ -84,7 +86,9 @@ fn the_engine_converts_won_positions_in_exactly_their_distance() {
         .take(1_000)
         .collect();
     assert_eq!(positions.len(), 1_000);
-    let mut engine = SearcherSpec::default().build::<Onitama, _>(MaterialEvaluator);
+    let mut engine = SearcherSpec::default()
+        .build::<Onitama, _>(MaterialEvaluator)
+        .unwrap();
     let played =
         check_table_conversion(tables, &positions, engine.as_mut(), &SearchLimits::depth(2))
             .unwrap();
@@ -220,7 +224,9 @@ fn the_checks_catch_a_wrong_value() {
     let err = check_table_successors(&bad, &[wrong]).unwrap_err();
     assert!(err.contains(&wrong.format_position()), "{err}");
     let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
-    let mut search = SearcherSpec::Pvs(exact).build::<Onitama, _>(MaterialEvaluator);
+    let mut search = SearcherSpec::Pvs(exact)
+        .build::<Onitama, _>(MaterialEvaluator)
+        .unwrap();
     assert!(check_table_against_search(&bad, &[wrong], search.as_mut(), 7).is_err());
     assert!(check_table_against_search(&tables, &[wrong], search.as_mut(), 7).is_ok());
 }

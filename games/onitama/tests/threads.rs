@@ -69,7 +69,9 @@ fn full_searcher_with_threads_is_sound() {
     let depth = if release() { 9 } else { 5 };
     for deal in BENCH_DEALS {
         let state = Onitama::parse_position(deal).unwrap();
-        let mut searcher = SearcherSpec::default().build::<Onitama, _>(PstEvaluator::default());
+        let mut searcher = SearcherSpec::default()
+            .build::<Onitama, _>(PstEvaluator::default())
+            .expect("a 16 MB table");
         searcher.set_threads(2).unwrap();
         let result = searcher.search(&state, &SearchLimits::depth(depth));
         assert_eq!(result.depth, depth, "{deal}");

@@ -35,7 +35,9 @@ fn otep(command: String) -> Engine<Tafl> {
 fn searcher() -> Engine<Tafl> {
     Engine::new("pvs", || -> Box<dyn Agent<Tafl>> {
         let spec: SearcherSpec = "pvs".parse().unwrap();
-        Box::new(SearchAgent::new(spec.build(TaflEvaluator::default())))
+        Box::new(SearchAgent::new(
+            spec.build(TaflEvaluator::default()).expect("a small table"),
+        ))
     })
 }
 

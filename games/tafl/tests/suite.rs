@@ -54,7 +54,8 @@ fn sample() -> Vec<Tactic> {
 
 fn search(spec: &str, tactic: &Tactic, depth: u32) -> Option<Score> {
     let spec: SearcherSpec = spec.parse().expect("a searcher spec");
-    let mut searcher: Box<dyn Searcher<_>> = spec.build(TaflEvaluator::default());
+    let mut searcher: Box<dyn Searcher<_>> =
+        spec.build(TaflEvaluator::default()).expect("a small table");
     searcher
         .search(&tactic.position, &SearchLimits::depth(depth))
         .known_score()

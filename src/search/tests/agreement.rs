@@ -530,5 +530,8 @@ fn searcher_by_name<G: Game, E: Evaluator<G> + 'static>(
     name: &str,
     evaluator: E,
 ) -> Result<Box<dyn Searcher<G>>, String> {
-    Ok(name.parse::<crate::spec::SearcherSpec>()?.build(evaluator))
+    let spec = name
+        .parse::<crate::spec::SearcherSpec>()
+        .map_err(|e| e.to_string())?;
+    spec.build(evaluator).map_err(|e| e.to_string())
 }

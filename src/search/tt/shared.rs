@@ -16,7 +16,7 @@
 
 use std::sync::{Arc, Mutex, RwLock};
 
-use super::TranspositionTable;
+use super::{TableAllocError, TranspositionTable};
 
 /// A transposition table behind a swappable reference, resizable through `&self` (see the
 /// module docs).
@@ -32,6 +32,14 @@ impl SharedTable {
     #[must_use]
     pub fn new(megabytes: usize) -> SharedTable {
         SharedTable::from_table(TranspositionTable::new(megabytes))
+    }
+
+    /// [`SharedTable::new`], or the error of an allocation the system refuses.
+    ///
+    /// # Errors
+    /// The allocator refuses the table's memory.
+    pub fn try_new(megabytes: usize) -> Result<SharedTable, TableAllocError> {
+        TranspositionTable::try_new(megabytes).map(SharedTable::from_table)
     }
 
     /// Shares `table`.

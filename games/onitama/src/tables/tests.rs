@@ -70,7 +70,9 @@ fn the_masters_only_table_agrees_with_the_search() {
     assert!(wins > 0 && losses > 0, "{wins} {losses} {draws}");
     // The top rung of the consistency ladder: every part that keeps minimax's value.
     let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
-    let mut search = SearcherSpec::Pvs(exact).build::<Onitama, _>(MaterialEvaluator);
+    let mut search = SearcherSpec::Pvs(exact)
+        .build::<Onitama, _>(MaterialEvaluator)
+        .unwrap();
     let mut checked = 0;
     for index in (0..set.size()).step_by(97) {
         let Some(state) = set.position(index) else {
