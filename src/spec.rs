@@ -17,6 +17,7 @@ use std::str::FromStr;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::mcts::{HeavyPlayout, Mcts, MctsConfig};
+use crate::search::config::{PVS_KEYS, parse_number, parse_switch, switch};
 use crate::search::{AlphaBeta, MAX_THREADS, Minimax, Pvs, PvsConfig, Searcher, TableAllocError};
 
 /// The softmax temperature of heavy MCTS playouts (`mcts-heavy`), in evaluator units.
@@ -26,8 +27,7 @@ pub const HEAVY_TEMPERATURE: f64 = 100.0;
 /// evaluation per legal move, so their playouts are kept short).
 pub const HEAVY_CUTOFF: u32 = 8;
 
-/// The largest transposition table a spec may ask for, in MB.
-pub const MAX_TT_MB: usize = 65_536;
+pub use crate::search::config::MAX_TT_MB;
 
 /// A searcher and its settings, by name: what the command line's `--searcher`, the arena's
 /// `--engine`, the tuner and the fuzzer take.
@@ -105,58 +105,46 @@ fn bases() -> Vec<Base> {
             true,
         ),
         base("alphabeta", SearcherSpec::AlphaBeta, true),
-        base("pvs", SearcherSpec::Pvs(full), true),
-        base("pvs-plain", SearcherSpec::Pvs(PvsConfig::plain()), true),
-        base(
+    ];
+    // `pvs`, `pvs-plain` and the ladders' rungs, as [`PvsConfig`] prints them; then the
+    // aliases, read only.
+    let mut named = PvsConfig::named().into_iter();
+    list.extend(
+        named
+            .by_ref()
+            .take(2)
+            .map(|(name, config)| base(name, SearcherSpec::Pvs(config), true)),
+    );
+    for (name, config) in [
+        (
             "pvs-noq",
-            SearcherSpec::Pvs(PvsConfig {
+            PvsConfig {
                 quiescence: false,
                 ..full
-            }),
-            false,
+            },
         ),
-        base(
+        (
             "pvs-noext",
-            SearcherSpec::Pvs(PvsConfig {
+            PvsConfig {
                 threat_extensions: false,
                 ..full
-            }),
-            false,
+            },
         ),
-        base(
+        (
             "pvs-ext",
-            SearcherSpec::Pvs(PvsConfig {
+            PvsConfig {
                 threat_extensions: true,
                 ..full
-            }),
-            false,
-        ),
-        base(
-            "mcts",
-            SearcherSpec::Mcts {
-                heavy: false,
-                threads: 1,
             },
-            true,
         ),
-        base(
-            "mcts-heavy",
-            SearcherSpec::Mcts {
-                heavy: true,
-                threads: 1,
-            },
-            true,
-        ),
-    ];
-    for (name, config) in PvsConfig::consistency_ladder()
-        .into_iter()
-        .chain(PvsConfig::quiescence_ladder())
-    {
-        // `pvs` names the full configuration; the ladder's first rung is `pvs:...` in print.
-        if name != "pvs" {
-            list.push(base(name, SearcherSpec::Pvs(config), true));
-        }
+    ] {
+        list.push(base(name, SearcherSpec::Pvs(config), false));
     }
+    for heavy in [false, true] {
+        let name = if heavy { "mcts-heavy" } else { "mcts" };
+        list.push(base(name, SearcherSpec::Mcts { heavy, threads: 1 }, true));
+    }
+    list.extend(named.map(|(name, config)| base(name, SearcherSpec::Pvs(config), true)));
     list
 }
 
@@ -206,11 +194,7 @@ impl fmt::Display for SpecError {
                 crate::notation::excerpt(part)
             ),
             SpecError::UnknownKey { family, key } => {
-                let keys: Vec<&str> = KEYS
-                    .iter()
-                    .filter(|k| k.families.contains(family))
-                    .map(|k| k.name)
-                    .collect();
+                let keys = family_keys(family);
                 write!(
                     f,
                     "searcher option '{}': unknown option (valid for {family}: {})",
@@ -234,42 +218,6 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// `on` or `off`.
-fn switch(on: bool) -> String {
-    if on { "on" } else { "off" }.to_string()
-}
-
-/// A switch's value: `on`/`off` (also `true`/`false`, `yes`/`no`, `1`/`0`).
-fn parse_switch(value: &str) -> Result<bool, String> {
-    match value {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err("expected on or off".into()),
-    }
-}
-
-/// A whole number in `range`.
-fn parse_number<T>(value: &str, range: std::ops::RangeInclusive<T>) -> Result<T, String>
-where
-    T: FromStr + PartialOrd + fmt::Display,
-{
-    value
-        .parse::<T>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| format!("expected {}..={}", range.start(), range.end()))
-}
-
-/// `tt-min-depth`: `auto` or a depth.
-fn parse_min_depth(value: &str) -> Result<Option<u32>, String> {
-    match value {
-        "auto" => Ok(None),
-        _ => parse_number(value, 1..=crate::eval::Score::MAX_PLY)
-            .map(Some)
-            .map_err(|e| format!("{e} or auto")),
-    }
-}
-
 /// `playout`: `light` or `heavy` (true).
 fn parse_playout(value: &str) -> Result<bool, String> {
     match value {
@@ -279,9 +227,9 @@ fn parse_playout(value: &str) -> Result<bool, String> {
     }
 }
 
-/// One option key: the families that take it, how its value prints and how it is set. The
-/// table [`KEYS`] holds every key once; printing, parsing, error messages and the typed
-/// setters all go through it.
+/// One option key: the families that take it, how its value prints and how it is set. Every
+/// key is one row, here ([`KEYS`]) or, for `pvs`, of [`PVS_KEYS`] beside [`PvsConfig`];
+/// printing, parsing, error messages and the typed setters all go through them.
 struct Key {
     name: &'static str,
     families: &'static [&'static str],
@@ -292,64 +240,23 @@ struct Key {
     set: fn(&mut SearcherSpec, &str) -> Option<Result<(), String>>,
 }
 
-/// A [`PvsConfig`] field as a key: `pvs_key!(name, field, print, parse)`.
-macro_rules! pvs_key {
-    ($name:literal, $field:ident, $print:expr, $parse:expr) => {
-        Key {
-            name: $name,
-            families: &["pvs"],
-            get: |spec| match spec {
-                SearcherSpec::Pvs(c) => Some(($print)(c.$field)),
-                _ => None,
-            },
-            set: |spec, text| match spec {
-                SearcherSpec::Pvs(c) => Some(($parse)(text).map(|value| c.$field = value)),
-                _ => None,
-            },
-        }
-    };
-}
-
-/// Every option key, in print order.
+/// The option keys of the families other than `pvs` (whose keys are [`PVS_KEYS`]), and
+/// `threads`, which every family takes; in print order.
 const KEYS: &[Key] = &[
-    pvs_key!("null-window", pvs, switch, parse_switch),
-    pvs_key!("tt", tt_mb, |mb: usize| mb.to_string(), |v| parse_number(
-        v,
-        0..=MAX_TT_MB
-    )),
-    pvs_key!(
-        "tt-min-depth",
-        tt_min_depth,
-        |d: Option<u32>| d.map_or_else(|| "auto".to_string(), |d| d.to_string()),
-        parse_min_depth
-    ),
-    pvs_key!("tt-exact", tt_exact_depth, switch, parse_switch),
-    pvs_key!("killers", killers, switch, parse_switch),
-    pvs_key!("history", history, switch, parse_switch),
-    pvs_key!("deepening", iterative_deepening, switch, parse_switch),
     Key {
         name: "quiescence",
-        families: &["minimax", "pvs"],
+        families: &["minimax"],
         get: |spec| match spec {
             SearcherSpec::Minimax { quiescence } => Some(switch(*quiescence)),
-            SearcherSpec::Pvs(c) => Some(switch(c.quiescence)),
             _ => None,
         },
         set: |spec, text| match spec {
             SearcherSpec::Minimax { quiescence } => {
                 Some(parse_switch(text).map(|on| *quiescence = on))
             }
-            SearcherSpec::Pvs(c) => Some(parse_switch(text).map(|on| c.quiescence = on)),
             _ => None,
         },
     },
-    pvs_key!("mdp", mate_distance_pruning, switch, parse_switch),
-    pvs_key!("lmr", late_move_reductions, switch, parse_switch),
-    pvs_key!("ext", threat_extensions, switch, parse_switch),
-    pvs_key!("ext-depth", extension_depth, |d: u32| d.to_string(), |v| {
-        parse_number(v, 0..=crate::eval::Score::MAX_PLY)
-    }),
-    pvs_key!("aspiration", aspiration, switch, parse_switch),
     Key {
         name: "playout",
         families: &["mcts"],
@@ -377,6 +284,16 @@ const KEYS: &[Key] = &[
     },
 ];
 
+/// The names of the keys `family` takes, in print order.
+fn family_keys(family: &str) -> Vec<&'static str> {
+    let pvs = PVS_KEYS.iter().filter(|_| family == "pvs").map(|k| k.name);
+    let others = KEYS
+        .iter()
+        .filter(|k| k.families.contains(&family))
+        .map(|k| k.name);
+    pvs.chain(others).collect()
+}
+
 impl SpecError {
     /// What a [`SpecError::BadValue`] expected (the whole message otherwise).
     fn expected(self) -> String {
@@ -402,10 +319,7 @@ impl SearcherSpec {
     /// The option keys this searcher takes, in print order.
     #[must_use]
     pub fn keys(&self) -> Vec<&'static str> {
-        KEYS.iter()
-            .filter(|key| key.families.contains(&self.family()))
-            .map(|key| key.name)
-            .collect()
+        family_keys(self.family())
     }
 
     /// Sets option `key` to `value`, as `NAME:key=value` would (keys case-insensitive).
@@ -420,18 +334,36 @@ impl SearcherSpec {
             family,
             key: key.clone(),
         };
+        let bad = |expected| SpecError::BadValue {
+            key: key.clone(),
+            value: value.clone(),
+            expected,
+        };
+        if let SearcherSpec::Pvs(config) = self
+            && let Some(entry) = PVS_KEYS.iter().find(|k| k.name == key)
+        {
+            return (entry.set)(config, &value).map_err(bad);
+        }
         let Some(entry) = KEYS.iter().find(|k| k.name == key) else {
             return Err(unknown());
         };
         match (entry.set)(self, &value) {
             None => Err(unknown()),
             Some(Ok(())) => Ok(()),
-            Some(Err(expected)) => Err(SpecError::BadValue {
-                key,
-                value,
-                expected,
-            }),
+            Some(Err(expected)) => Err(bad(expected)),
         }
+    }
+
+    /// The value of option `key` as text; `None` when the searcher does not take it.
+    fn value(&self, key: &str) -> Option<String> {
+        if let SearcherSpec::Pvs(config) = self
+            && let Some(entry) = PVS_KEYS.iter().find(|k| k.name == key)
+        {
+            return Some((entry.get)(config));
+        }
+        KEYS.iter()
+            .find(|k| k.name == key)
+            .and_then(|k| (k.get)(self))
     }
 
     /// The search threads (1 for the one-thread searchers).
@@ -543,6 +475,9 @@ impl SearcherSpec {
 
     /// The options whose values differ from `base`'s (same family), as `key=value`.
     fn differences(&self, base: &SearcherSpec) -> Vec<String> {
+        if let (SearcherSpec::Pvs(own), SearcherSpec::Pvs(base)) = (self, base) {
+            return own.differences(base);
+        }
         KEYS.iter()
             .filter_map(|key| {
                 let value = (key.get)(self)?;
@@ -562,6 +497,9 @@ impl fmt::Display for SearcherSpec {
     /// The shortest text that parses back to this spec: the printable base name of the same
     /// family with the fewest differing options (the first on a tie), then those options.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let SearcherSpec::Pvs(config) = self {
+            return config.fmt(f); // the same choice among the same names
+        }
         let (name, options) = bases()
             .into_iter()
             .filter(|base| base.shown && base.spec.family() == self.family())
@@ -661,23 +599,23 @@ mod tests {
         let mut rng = SplitMix64::new(7);
         for _ in 0..500 {
             let spec = random_spec(&mut rng);
-            for key in KEYS {
-                match (key.get)(&spec) {
-                    Some(value) => {
-                        let mut copy = random_spec(&mut rng);
-                        while copy.family() != spec.family() {
-                            copy = random_spec(&mut rng);
-                        }
-                        copy.set(key.name, &value).unwrap();
-                        assert_eq!((key.get)(&copy), Some(value), "{}", key.name);
-                        assert!(spec.keys().contains(&key.name));
+            let all = PVS_KEYS
+                .iter()
+                .map(|k| k.name)
+                .chain(KEYS.iter().map(|k| k.name));
+            for name in all {
+                if spec.keys().contains(&name) {
+                    let value = spec.value(name).unwrap();
+                    let mut copy = random_spec(&mut rng);
+                    while copy.family() != spec.family() {
+                        copy = random_spec(&mut rng);
                     }
-                    None => {
-                        let mut copy = spec.clone();
-                        let error = copy.set(key.name, "1").unwrap_err();
-                        assert!(matches!(error, SpecError::UnknownKey { .. }), "{error}");
-                        assert!(!spec.keys().contains(&key.name));
-                    }
+                    copy.set(name, &value).unwrap();
+                    assert_eq!(copy.value(name), Some(value), "{name}");
+                } else {
+                    assert_eq!(spec.value(name), None, "{name}");
+                    let error = spec.clone().set(name, "1").unwrap_err();
+                    assert!(matches!(error, SpecError::UnknownKey { .. }), "{error}");
                 }
             }
         }

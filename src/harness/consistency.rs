@@ -171,7 +171,10 @@ pub fn standard_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
         ));
     }
     if let Some(config) = top {
-        searchers.push((config.name(), Box::new(Pvs::new(evaluator.clone(), config))));
+        searchers.push((
+            config.to_string(),
+            Box::new(Pvs::new(evaluator.clone(), config)),
+        ));
     }
     searchers
 }
@@ -210,8 +213,8 @@ pub fn quiescence_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
 }
 
 /// The rungs of [`PvsConfig::consistency_ladder`] (or, with `quiescence`, of
-/// [`PvsConfig::quiescence_ladder`]) searching with `threads` threads each, named with their
-/// thread count (`…+t2`): value-exact like one thread (see the docs of [`crate::harness`]), so they go through
+/// [`PvsConfig::quiescence_ladder`]) searching with `threads` threads each, named as specs with
+/// their thread count (`…:threads=2`): value-exact like one thread (see the docs of [`crate::harness`]), so they go through
 /// [`check_consistency`] (or [`check_consistency_with`] and [`ConsistencyOptions::quiescence`])
 /// unchanged.
 pub fn threaded_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
@@ -229,7 +232,7 @@ pub fn threaded_searchers<G: Game, E: Evaluator<G> + Clone + 'static>(
         .map(|(_, config)| {
             let config = config.with_threads(threads);
             let searcher: Box<dyn Searcher<G>> = Box::new(Pvs::new(evaluator.clone(), config));
-            (config.name(), searcher)
+            (config.to_string(), searcher)
         })
         .collect()
 }

@@ -1,11 +1,19 @@
 //! [`PvsConfig`]: which parts of the principal variation search are switched on, the named
-//! configurations (full strength, the value-exact ladders) and their short names.
+//! configurations (full strength, the value-exact ladders), and the option keys a searcher
+//! spec sets them with, one row per field (`pvs:tt=64,lmr=off`); a configuration prints as
+//! that spec, the one name a searcher has.
 //!
 //! Key invariant: every rung of [`PvsConfig::consistency_ladder`] gives plain minimax's root value
 //! at the same depth ([`crate::search::Minimax`]), and every rung of
 //! [`PvsConfig::quiescence_ladder`] gives minimax-with-quiescence's
 //! ([`crate::search::Minimax::with_quiescence`]); the agreement tests and the consistency harness
 //! check both.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+use crate::eval::Score;
 
 /// Which parts of the search are switched on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,6 +62,92 @@ pub struct PvsConfig {
     /// and, among equal moves, their choice depend on timing.
     pub threads: usize,
 }
+
+/// `on` or `off`.
+pub(crate) fn switch(on: bool) -> String {
+    if on { "on" } else { "off" }.to_string()
+}
+
+/// A switch's value: `on`/`off` (also `true`/`false`, `yes`/`no`, `1`/`0`).
+pub(crate) fn parse_switch(value: &str) -> Result<bool, String> {
+    match value {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err("expected on or off".into()),
+    }
+}
+
+/// A whole number in `range`.
+pub(crate) fn parse_number<T>(value: &str, range: RangeInclusive<T>) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + fmt::Display,
+{
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| format!("expected {}..={}", range.start(), range.end()))
+}
+
+/// `tt-min-depth`: `auto` or a depth.
+fn parse_min_depth(value: &str) -> Result<Option<u32>, String> {
+    match value {
+        "auto" => Ok(None),
+        _ => parse_number(value, 1..=Score::MAX_PLY)
+            .map(Some)
+            .map_err(|e| format!("{e} or auto")),
+    }
+}
+
+/// The largest transposition table a configuration may ask for, in MB.
+pub const MAX_TT_MB: usize = 65_536;
+
+/// One option key of a PVS configuration as a searcher spec writes it (`pvs:tt=64`): its
+/// name, how its value prints and how it is set from text (the error says what it expects).
+pub(crate) struct PvsKey {
+    pub(crate) name: &'static str,
+    pub(crate) get: fn(&PvsConfig) -> String,
+    pub(crate) set: fn(&mut PvsConfig, &str) -> Result<(), String>,
+}
+
+/// A [`PvsConfig`] field as a key: `key!(name, field, print, parse)`.
+macro_rules! key {
+    ($name:literal, $field:ident, $print:expr, $parse:expr) => {
+        PvsKey {
+            name: $name,
+            get: |c| ($print)(c.$field),
+            set: |c, text| ($parse)(text).map(|value| c.$field = value),
+        }
+    };
+}
+
+/// Every option key of [`PvsConfig`] but `threads` (a key every searcher family shares, kept
+/// with the others in `plies::spec`), in print order.
+pub(crate) const PVS_KEYS: &[PvsKey] = &[
+    key!("null-window", pvs, switch, parse_switch),
+    key!("tt", tt_mb, |mb: usize| mb.to_string(), |v| parse_number(
+        v,
+        0..=MAX_TT_MB
+    )),
+    key!(
+        "tt-min-depth",
+        tt_min_depth,
+        |d: Option<u32>| d.map_or_else(|| "auto".to_string(), |d| d.to_string()),
+        parse_min_depth
+    ),
+    key!("tt-exact", tt_exact_depth, switch, parse_switch),
+    key!("killers", killers, switch, parse_switch),
+    key!("history", history, switch, parse_switch),
+    key!("deepening", iterative_deepening, switch, parse_switch),
+    key!("quiescence", quiescence, switch, parse_switch),
+    key!("mdp", mate_distance_pruning, switch, parse_switch),
+    key!("lmr", late_move_reductions, switch, parse_switch),
+    key!("ext", threat_extensions, switch, parse_switch),
+    key!("ext-depth", extension_depth, |d: u32| d.to_string(), |v| {
+        parse_number(v, 0..=Score::MAX_PLY)
+    }),
+    key!("aspiration", aspiration, switch, parse_switch),
+];
 
 impl PvsConfig {
     /// Table size of the consistency ladders (small, so replacement gets exercised).
@@ -175,33 +269,58 @@ impl PvsConfig {
         PvsConfig { threads, ..self }
     }
 
-    /// A short name such as `pvs+tt+killers` (`ab` instead of `pvs` without null windows;
-    /// `tt>=` for a table cutting with deeper entries; `+t2` and so on for more than one
-    /// thread).
+    /// The configurations with names of their own, which [`fmt::Display`] writes: `pvs`
+    /// ([`PvsConfig::full`]), `pvs-plain` ([`PvsConfig::plain`]) and the rungs of both ladders
+    /// (the consistency ladder's first rung is printed through its nearest neighbour, as `pvs`
+    /// names the full search).
     #[must_use]
-    pub fn name(&self) -> String {
-        let mut name = String::from(if self.pvs { "pvs" } else { "ab" });
-        if self.tt_mb > 0 {
-            name.push_str(if self.tt_exact_depth { "+tt" } else { "+tt>=" });
+    pub fn named() -> Vec<(&'static str, PvsConfig)> {
+        let mut list = vec![
+            ("pvs", PvsConfig::full()),
+            ("pvs-plain", PvsConfig::plain()),
+        ];
+        list.extend(
+            PvsConfig::consistency_ladder()
+                .into_iter()
+                .chain(PvsConfig::quiescence_ladder())
+                .filter(|(name, _)| *name != "pvs"),
+        );
+        list
+    }
+
+    /// The options whose values differ from `base`'s, as `key=value` in [`PVS_KEYS`] order
+    /// (`threads` last).
+    pub(crate) fn differences(&self, base: &PvsConfig) -> Vec<String> {
+        let mut options: Vec<String> = PVS_KEYS
+            .iter()
+            .filter_map(|key| {
+                let value = (key.get)(self);
+                ((key.get)(base) != value).then(|| format!("{}={value}", key.name))
+            })
+            .collect();
+        if self.threads != base.threads {
+            options.push(format!("threads={}", self.threads));
         }
-        for (on, part) in [
-            (self.killers, "+killers"),
-            (self.history, "+history"),
-            (self.iterative_deepening, "+id"),
-            (self.mate_distance_pruning, "+mdp"),
-            (self.late_move_reductions, "+lmr"),
-            (self.threat_extensions, "+ext"),
-            (self.aspiration, "+asp"),
-            (self.quiescence, "+q"),
-        ] {
-            if on {
-                name.push_str(part);
-            }
+        options
+    }
+}
+
+impl fmt::Display for PvsConfig {
+    /// The configuration as a searcher spec (`plies::spec::SearcherSpec` reads it back): the
+    /// named configuration ([`PvsConfig::named`]) with the fewest differing options (the first
+    /// on a tie), then those options: `pvs`, `pvs:threads=2`, `pvs+tt+killers`,
+    /// `pvs-plain:tt=64`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, options) = PvsConfig::named()
+            .into_iter()
+            .map(|(name, base)| (name, self.differences(&base)))
+            .min_by_key(|(_, options)| options.len())
+            .expect("there are named configurations");
+        if options.is_empty() {
+            write!(f, "{name}")
+        } else {
+            write!(f, "{name}:{}", options.join(","))
         }
-        if self.threads > 1 {
-            name.push_str(&format!("+t{}", self.threads));
-        }
-        name
     }
 }
 

@@ -61,7 +61,7 @@ fn threaded_ladders_agree_with_minimax() {
     let evaluator = HashEvaluator::new(4, 3);
     for threads in [2, 3] {
         let mut searchers = threaded_searchers(&evaluator, threads, false);
-        assert!(searchers[0].0.ends_with(&format!("+t{threads}")));
+        assert!(searchers[0].0.ends_with(&format!("threads={threads}")));
         check_consistency(&positions(), 1..=5, &evaluator, &mut searchers)
             .unwrap_or_else(|f| panic!("{f}"));
         let mazes: Vec<Maze> = (0..6).map(|i| Maze::new(i * 101 + 3, 400, 12)).collect();

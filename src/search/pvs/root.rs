@@ -81,7 +81,7 @@ pub(super) fn answer<G: Game, E: Evaluator<G>>(
 
 impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
     fn name(&self) -> String {
-        self.config.name()
+        self.config.to_string()
     }
 
     fn search_with(

@@ -60,7 +60,7 @@ fn thread_counts_are_checked_and_named() {
     assert!(pvs.set_threads(257).is_err());
     pvs.set_threads(4).unwrap();
     assert_eq!(pvs.config().threads, 4);
-    assert!(pvs.name().ends_with("+t4"), "{}", pvs.name());
+    assert_eq!(pvs.name(), "pvs:threads=4");
     // Searchers without threads refuse more than one.
     let mut minimax = Minimax::new(HashEvaluator::default());
     assert!(Searcher::<Maze>::set_threads(&mut minimax, 1).is_ok());
