@@ -475,13 +475,11 @@ impl SearcherSpec {
 
     /// The options whose values differ from `base`'s (same family), as `key=value`.
     fn differences(&self, base: &SearcherSpec) -> Vec<String> {
-        if let (SearcherSpec::Pvs(own), SearcherSpec::Pvs(base)) = (self, base) {
-            return own.differences(base);
-        }
-        KEYS.iter()
+        self.keys()
+            .into_iter()
             .filter_map(|key| {
-                let value = (key.get)(self)?;
-                ((key.get)(base)? != value).then(|| format!("{}={value}", key.name))
+                let value = self.value(key)?;
+                (base.value(key)? != value).then(|| format!("{key}={value}"))
             })
             .collect()
     }
