@@ -1,12 +1,18 @@
 //! The HTTP API of the web page and the page's files. Every request body is JSON (at most
-//! [`MAX_BODY`] bytes); every answer is JSON, errors `{"error": "<one line>"}` with a 4xx
-//! status. Games are kept in memory, at most `max_games` of them: a new game beyond that
-//! replaces the one left alone longest (never one with a search running).
+//! [`MAX_BODY`] bytes, each piece of it within the read timeout) and every `POST` says so
+//! (`Content-Type: application/json`, also when empty); every request passes the access
+//! rules of [`super::access`] first (its `Host` is this server; a state change's `Origin`, if
+//! any, too). Every answer is JSON, errors `{"error": "<one line>"}` with a 4xx status, or 503
+//! when a limit is reached (games searching, the memory budget). Games are kept in memory, at
+//! most `max_games` of them: a new game beyond that replaces the one left alone longest (never
+//! one with a search running). A search reserves its tables' megabytes in the memory budget
+//! ([`super::budget`]) before its searcher is built, and gives them back when it ends; a
+//! search that does not fit is refused (503, or 400 when larger than the whole budget).
 //!
 //! | method and path | body | answer |
 //! |---|---|---|
 //! | `GET /` , `/app.js`, `/style.css` | | the page |
-//! | `GET /api/info` | | game name, side names, start position, searchers, record format |
+//! | `GET /api/info` | | game, sides, start, searchers, record format, `memory: {limit_mb, used_mb}` |
 //! | `POST /api/games` | `{"position"?, "moves"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"move"}` | the game after it |
@@ -24,9 +30,10 @@
 //! come from the game's [`View`], `ply` is the position shown (the move list navigates),
 //! `scores` the engine's score of each position of the line (from the first player's view).
 //!
-//! Key invariants: no handler blocks the runtime (searches run on blocking threads, the game
-//! lock is held only to read or change a game); one search at a time per game (a second gets
-//! 409); every bad request is answered, never a panic.
+//! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
+//! threads, the game lock is held only to read or change a game); one search at a time per
+//! game (a second gets 409); the running searches' tables stay within the memory budget;
+//! every bad request is answered, never a panic.
 
 use std::collections::HashMap;
 use std::str::FromStr;

@@ -999,3 +999,46 @@ async fn searches_share_the_memory_budget() {
     .await;
     assert!(shown["searching"].is_null(), "{shown}");
 }
+
+/// Runs `twopiles` with `args`; what it printed, or its error.
+fn command(args: &[&str]) -> Result<String, String> {
+    let spec = GameCli::new("twopiles", evaluator(PileDifference));
+    let mut output = Vec::new();
+    let mut input = std::io::empty();
+    let args = std::iter::once("twopiles")
+        .chain(args.iter().copied())
+        .map(String::from);
+    crate::run(&spec, args, &mut input, &mut output)
+        .map(|()| String::from_utf8_lossy(&output).into_owned())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_help_states_the_rules_and_bad_limits_are_refused() {
+    let help = command(&["serve", "--help"]).unwrap();
+    for words in [
+        "--max-memory <MB>",
+        "--read-timeout-ms <MS>",
+        "--allow-host <HOST[:PORT]>",
+        "Content-Type: application/json",
+        "Origin",
+        "Host",
+        "[default: 1024]",
+        "[default: 10000]",
+    ] {
+        assert!(help.contains(words), "the help lacks {words:?}:\n{help}");
+    }
+    for (args, words) in [
+        (&["serve", "--max-memory", "0"][..], "--max-memory"),
+        (
+            &["serve", "--read-timeout-ms", "0"][..],
+            "--read-timeout-ms",
+        ),
+        (&["serve", "--allow-host", "a@b"][..], "bad host 'a@b'"),
+        (&["serve", "--allow-host", "host:70000"][..], "bad host"),
+    ] {
+        let err = command(args).unwrap_err();
+        assert!(err.contains(words), "{args:?}: {err:?} lacks {words:?}");
+        assert!(!err.trim_end().contains('\n'), "{err:?}");
+    }
+}
