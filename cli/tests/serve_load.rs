@@ -395,4 +395,54 @@ fn half_sent_and_idle_connections_are_closed_after_the_read_timeout() {
     let mut answer = String::new();
     slow.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // An event stream is a response, not an idle connection: it outlives the timeout and
+    // carries the events of a search started later.
+    let game = exchange(&address, "POST", "/api/games", "{}");
+    let id = game
+        .split("\"id\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no id in {game}"))
+        .to_string();
+    let mut events = TcpStream::connect(&address).unwrap();
+    write!(
+        events,
+        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let started = exchange(
+        &address,
+        "POST",
+        &format!("/api/games/{id}/analyze"),
+        r#"{"time_ms": 50}"#,
+    );
+    assert!(started.starts_with("HTTP/1.1 202"), "{started}");
+    events
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut seen = String::new();
+    let mut buffer = [0u8; 4096];
+    while !seen.contains("event: done") {
+        let read = events
+            .read(&mut buffer)
+            .expect("the event stream stays open");
+        assert!(read > 0, "the event stream was closed: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+    }
+}
+
+/// One request on its own connection (`Connection: close`): the whole answer.
+fn exchange(address: &str, method: &str, path: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
 }
