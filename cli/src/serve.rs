@@ -2,17 +2,32 @@
 //! the board from the game's [`View`], takes moves by clicking, plays the engine, navigates
 //! and takes back moves, and streams a running analysis; many tabs each have their own game.
 //!
+//! What it refuses, so that a page on another site cannot use it ([`access`]): a request
+//! whose `Host` is not this server (`localhost`, `127.0.0.1` or `[::1]` with the port it
+//! listens on, its `--listen` address, or a name given with `--allow-host`: DNS rebinding
+//! gets 403); a `POST`, `PUT`, `PATCH` or `DELETE` whose `Origin` is another site (403); a
+//! `POST`, `PUT` or `PATCH` without `Content-Type: application/json`, even with an empty body
+//! (415: a form or a "simple" cross-site request cannot send it). A request's headers, each
+//! piece of its body, and the next request on a kept-alive connection must come within
+//! `--read-timeout-ms` ([`listen`]); all running searches' tables together stay within
+//! `--max-memory` megabytes ([`budget`]: a search that does not fit is refused, 503 while
+//! others hold the memory, 400 if it alone is over the limit).
+//!
 //! Key invariants: it listens on 127.0.0.1 unless `--listen` names another address; searches
 //! run on blocking threads, never on the runtime's workers, so the server answers while they
 //! run; the page's files are in the binary.
 
+mod access;
 mod api;
+mod budget;
+mod listen;
 mod page;
 mod session;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use plies_view::View;
@@ -21,8 +36,19 @@ use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
 
+/// The default of `--read-timeout-ms`.
+const DEFAULT_READ_TIMEOUT_MS: u64 = 10_000;
+
 /// `serve`.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Requests from other web sites are refused: the Host header must be this server \
+(localhost, 127.0.0.1 or [::1] with the port, the --listen address, or an --allow-host name), \
+a POST/PUT/PATCH/DELETE whose Origin is another site gets 403, and a POST/PUT/PATCH needs \
+Content-Type: application/json (415 otherwise). Headers, each piece of a body and the next \
+request on an idle connection must arrive within --read-timeout-ms. All running searches' \
+tables (a PVS search its tt= megabytes, MCTS 64 MB a thread) share --max-memory: a search \
+that does not fit is refused.")]
 pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub start: PositionArgs,
@@ -40,6 +66,22 @@ pub(crate) struct ServeArgs {
     /// Games kept in memory (a new game beyond that replaces the one left alone longest).
     #[arg(long, default_value_t = 256)]
     pub max_games: usize,
+    /// Megabytes the tables of all running searches may take together (a PVS search counts
+    /// its transposition table, `tt=`, 16 by default; MCTS 64 a thread). A search that does
+    /// not fit is refused with an error naming this limit.
+    #[arg(long, value_name = "MB", default_value_t = budget::DEFAULT_MAX_MEMORY_MB as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub max_memory: u64,
+    /// Milliseconds a client may take to send a request's headers or the next piece of its
+    /// body, and a connection may stay idle between requests, before it is closed.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_READ_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub read_timeout_ms: u64,
+    /// Another name (with `:PORT`, another port) this server is reached by, such as this
+    /// machine's name on the network with `--listen 0.0.0.0`; repeatable. Requests naming
+    /// any other host are refused.
+    #[arg(long, value_name = "HOST[:PORT]")]
+    pub allow_host: Vec<access::AllowedHost>,
 }
 
 /// Runs the server until the process is interrupted.
@@ -66,12 +108,19 @@ pub(crate) fn run<G: View>(
     if args.open {
         open_browser(&url, output)?;
     }
+    let read_timeout = Duration::from_millis(args.read_timeout_ms);
+    let limits = api::Limits {
+        max_games: args.max_games,
+        max_search_ms: api::MAX_SEARCH_MS,
+        max_memory_mb: usize::try_from(args.max_memory).unwrap_or(usize::MAX),
+        read_timeout,
+        access: access::Access::new(args.listen, bound.port(), args.allow_host.clone()),
+    };
     let app = Arc::new(api::App::new(
         spec.name,
         spec.evaluator.clone(),
         start,
-        args.max_games,
-        api::MAX_SEARCH_MS,
+        limits,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -80,12 +129,12 @@ pub(crate) fn run<G: View>(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let router = api::router(app).layer(tower_http::trace::TraceLayer::new_for_http());
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = tokio::signal::ctrl_c().await;
-                stopper.stop_all();
-            })
-            .await
+        listen::serve(listener, router, read_timeout, async move {
+            let _ = tokio::signal::ctrl_c().await;
+            stopper.stop_all();
+        })
+        .await;
+        Ok::<(), std::io::Error>(())
     })?;
     Ok(())
 }
@@ -110,7 +159,9 @@ fn open_browser(url: &str, output: &mut dyn Write) -> Result<(), CliError> {
 
 /// The page's routes for `spec`'s game starting at `start`, without a server: at most
 /// `max_games` games kept, searches of at most `max_search_ms` each. For tests and fuzzing
-/// (requests go through it in process); `serve` runs the same routes.
+/// (requests go through it in process); `serve` runs the same routes, with the same rules as
+/// `serve --port 80` on 127.0.0.1 (a request's `Host` is `localhost`, `127.0.0.1` or `[::1]`,
+/// without a port or with `:80`) and the default memory budget and read timeout.
 pub fn page_router<G: View>(
     spec: &GameCli<G>,
     start: G,
@@ -121,8 +172,13 @@ pub fn page_router<G: View>(
         spec.name,
         spec.evaluator.clone(),
         start,
-        max_games.max(1),
-        max_search_ms.max(1),
+        api::Limits {
+            max_games: max_games.max(1),
+            max_search_ms: max_search_ms.max(1),
+            max_memory_mb: budget::DEFAULT_MAX_MEMORY_MB,
+            read_timeout: Duration::from_millis(DEFAULT_READ_TIMEOUT_MS),
+            access: access::Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 80, Vec::new()),
+        },
     )))
 }
 

@@ -1,12 +1,18 @@
 //! The HTTP API of the web page and the page's files. Every request body is JSON (at most
-//! [`MAX_BODY`] bytes); every answer is JSON, errors `{"error": "<one line>"}` with a 4xx
-//! status. Games are kept in memory, at most `max_games` of them: a new game beyond that
-//! replaces the one left alone longest (never one with a search running).
+//! [`MAX_BODY`] bytes, each piece of it within the read timeout) and every `POST` says so
+//! (`Content-Type: application/json`, also when empty); every request passes the access
+//! rules of [`super::access`] first (its `Host` is this server; a state change's `Origin`, if
+//! any, too). Every answer is JSON, errors `{"error": "<one line>"}` with a 4xx status, or 503
+//! when a limit is reached (games searching, the memory budget). Games are kept in memory, at
+//! most `max_games` of them: a new game beyond that replaces the one left alone longest (never
+//! one with a search running). A search reserves its tables' megabytes in the memory budget
+//! ([`super::budget`]) before its searcher is built, and gives them back when it ends; a
+//! search that does not fit is refused (503, or 400 when larger than the whole budget).
 //!
 //! | method and path | body | answer |
 //! |---|---|---|
 //! | `GET /` , `/app.js`, `/style.css` | | the page |
-//! | `GET /api/info` | | game name, side names, start position, searchers, record format |
+//! | `GET /api/info` | | game, sides, start, searchers, record format, `memory: {limit_mb, used_mb}` |
 //! | `POST /api/games` | `{"position"?, "moves"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"move"}` | the game after it |
@@ -24,9 +30,10 @@
 //! come from the game's [`View`], `ply` is the position shown (the move list navigates),
 //! `scores` the engine's score of each position of the line (from the first player's view).
 //!
-//! Key invariants: no handler blocks the runtime (searches run on blocking threads, the game
-//! lock is held only to read or change a game); one search at a time per game (a second gets
-//! 409); every bad request is answered, never a panic.
+//! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
+//! threads, the game lock is held only to read or change a game); one search at a time per
+//! game (a second gets 409); the running searches' tables stay within the memory budget;
+//! every bad request is answered, never a panic.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -36,18 +43,22 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use plies::search::SearchLimits;
+use plies::search::{SearchLimits, Searcher};
 use plies::spec::SearcherSpec;
 use plies_view::View;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tower_http::timeout::RequestBodyTimeoutLayer;
 
+use super::access::Access;
+use super::budget::{MemoryBudget, OverBudget, Reservation, searcher_mb};
 use super::session::{Running, Session, done_event, iteration_event};
 use crate::engine::EvaluatorFactory;
 
@@ -66,14 +77,27 @@ const SEARCHERS: [&str; 4] = ["pvs", "alphabeta", "mcts", "mcts-heavy"];
 /// One game as the handlers and its search thread share it.
 type Shared<G> = Arc<Mutex<Session<G>>>;
 
+/// What the server allows.
+pub(super) struct Limits {
+    /// Games kept in memory.
+    pub max_games: usize,
+    /// The longest search a request may ask for, in milliseconds.
+    pub max_search_ms: u64,
+    /// The megabytes all running searches' tables may take together.
+    pub max_memory_mb: usize,
+    /// The longest wait for the next piece of a request's body.
+    pub read_timeout: Duration,
+    /// The hosts and origins served.
+    pub access: Access,
+}
+
 /// What every request handler shares.
 pub(super) struct App<G: View> {
     pub name: &'static str,
     pub evaluator: EvaluatorFactory<G>,
     pub start: G,
-    pub max_games: usize,
-    /// The longest search a request may ask for, in milliseconds.
-    pub max_search_ms: u64,
+    pub limits: Limits,
+    budget: Arc<MemoryBudget>,
     games: Mutex<HashMap<u64, Shared<G>>>,
     next_id: AtomicU64,
 }
@@ -83,15 +107,14 @@ impl<G: View> App<G> {
         name: &'static str,
         evaluator: EvaluatorFactory<G>,
         start: G,
-        max_games: usize,
-        max_search_ms: u64,
+        limits: Limits,
     ) -> App<G> {
         App {
             name,
             evaluator,
             start,
-            max_games,
-            max_search_ms,
+            budget: MemoryBudget::new(limits.max_memory_mb),
+            limits,
             games: Mutex::new(HashMap::new()),
             // Ids that are not small counters, so a guessed id rarely names another tab's game.
             next_id: AtomicU64::new(seed_id()),
@@ -120,7 +143,7 @@ impl<G: View> App<G> {
 
     fn insert(&self, session: Session<G>) -> Result<(u64, Shared<G>), ApiError> {
         let mut games = lock(&self.games);
-        if games.len() >= self.max_games {
+        if games.len() >= self.limits.max_games {
             let idle = games
                 .iter()
                 .filter_map(|(&id, game)| {
@@ -232,8 +255,11 @@ fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, ApiError> {
     serde_json::from_value(value).map_err(bad)
 }
 
-/// The routes, with `app` as their state.
+/// The routes, with `app` as their state: every request passes the access rules
+/// ([`super::access`]) first, and a body that stalls longer than the read timeout is cut.
 pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
+    let access = Arc::new(app.limits.access.clone());
+    let read_timeout = app.limits.read_timeout;
     Router::new()
         .route("/", get(super::page::index))
         .route("/app.js", get(super::page::script))
@@ -251,8 +277,19 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .route("/api/games/{id}/record", get(record::<G>))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(read_timeout))
+        .layer(axum::middleware::from_fn_with_state(access, guard))
         .layer(axum::middleware::map_response(json_errors))
         .with_state(app)
+}
+
+/// Refuses a request the access rules do not allow (see [`super::access`]), before any
+/// handler reads it.
+async fn guard(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
+    match access.check(request.method(), request.uri(), request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => ApiError::new(refusal.status(), refusal.to_string()).into_response(),
+    }
 }
 
 /// Turns the 4xx answers the HTTP layer gives by itself (a body over the limit, a method a
@@ -287,6 +324,7 @@ async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
         "start": app.start.format_position(),
         "searchers": SEARCHERS,
         "record": {"name": G::record_format().name, "extension": G::record_format().extension},
+        "memory": {"limit_mb": app.budget.limit_mb(), "used_mb": app.budget.used_mb()},
     }))
 }
 
@@ -428,6 +466,48 @@ impl SearchRequest {
     }
 }
 
+/// A searcher built for one search, and the share of the memory budget its tables hold.
+struct Prepared<G: View> {
+    /// Declared first: dropped before the reservation that accounts for its tables.
+    searcher: Box<dyn Searcher<G>>,
+    _reservation: Reservation,
+}
+
+/// Reserves the tables of `spec` in the memory budget, then builds its searcher on a blocking
+/// thread (a large table takes a while to allocate).
+///
+/// # Errors
+/// The tables are over the budget (400 if over the whole of it, 503 while other searches hold
+/// it), or the searcher cannot be built (503: its memory cannot be had).
+async fn prepare<G: View>(app: &App<G>, spec: SearcherSpec) -> Result<Prepared<G>, ApiError> {
+    let reservation = app.budget.reserve(searcher_mb(&spec)).map_err(|e| {
+        let status = match e {
+            OverBudget::TooLarge { .. } => StatusCode::BAD_REQUEST,
+            OverBudget::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        ApiError::new(status, e.to_string())
+    })?;
+    let evaluator = app.evaluator.clone();
+    let built = tokio::task::spawn_blocking(move || evaluator.searcher(&spec, None))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot start the searcher: {e}"),
+            )
+        })?;
+    let searcher = built.map_err(|e| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("cannot start the searcher: {e}"),
+        )
+    })?;
+    Ok(Prepared {
+        searcher,
+        _reservation: reservation,
+    })
+}
+
 /// Starts a search of kind `kind` on the game `id`: what it searches and how, or why not.
 struct Started<G: View> {
     game: Shared<G>,
@@ -436,6 +516,8 @@ struct Started<G: View> {
     at: usize,
     generation: u64,
     limits: SearchLimits,
+    /// Raised to stop the search.
+    stop: Arc<AtomicBool>,
     events: tokio::sync::broadcast::Sender<String>,
 }
 
@@ -463,13 +545,17 @@ fn start_search<G: View>(
     let limits = SearchLimits::time(Duration::from_millis(ms))
         .until_proven()
         .with_stop(Arc::clone(&stop));
-    session.running = Some(Running { stop, kind });
+    session.running = Some(Running {
+        stop: Arc::clone(&stop),
+        kind,
+    });
     let started = Started {
         state: session.shown().clone(),
         history: session.history(),
         at: session.shown_ply(),
         generation: session.generation,
         limits,
+        stop,
         events: session.sender(),
         game: Arc::clone(&game),
     };
@@ -477,15 +563,12 @@ fn start_search<G: View>(
     Ok(started)
 }
 
-/// Runs the search of `started` with `searcher` on this (blocking) thread, streaming its
-/// iterations; records its score and clears the running mark. An engine search plays its best
-/// move, if the game is still where the search began (under the same lock that checks it).
-/// The `done` event goes last, so a page that reads the game on it finds the search over.
-fn run_search<G: View>(
-    started: &Started<G>,
-    mut searcher: Box<dyn plies::search::Searcher<G>>,
-    kind: &'static str,
-) {
+/// Runs the search of `started` with `prepared`'s searcher on this (blocking) thread,
+/// streaming its iterations; records its score and clears the running mark. An engine search
+/// plays its best move, if the game is still where the search began (under the same lock that
+/// checks it). The searcher and its share of the memory budget go before the `done` event,
+/// which goes last, so a page that reads the game on it finds the search over.
+fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'static str) {
     /// Clears the game's running mark if the search panics (otherwise that is done below).
     struct Panicked<'a, G: View>(&'a Mutex<Session<G>>);
     impl<G: View> Drop for Panicked<'_, G> {
@@ -496,12 +579,17 @@ fn run_search<G: View>(
         }
     }
     let _panicked = Panicked(&started.game);
+    let mut prepared = prepared;
     let events = started.events.clone();
     let state = &started.state;
-    let result = searcher.search_with(state, &started.history, &started.limits, &mut |it| {
-        // No reader is not an error: the page may not be listening.
-        let _ = events.send(iteration_event(state, it));
-    });
+    let result =
+        prepared
+            .searcher
+            .search_with(state, &started.history, &started.limits, &mut |it| {
+                // No reader is not an error: the page may not be listening.
+                let _ = events.send(iteration_event(state, it));
+            });
+    drop(prepared);
     {
         let mut session = lock(&started.game);
         session.running = None;
@@ -519,20 +607,28 @@ fn run_search<G: View>(
     let _ = events.send(done_event(state, kind, &result));
 }
 
+/// Raises a search's stop flag when dropped: an engine request whose client went away (its
+/// handler dropped) does not search on for nobody.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 async fn engine<G: View>(
     State(app): State<Arc<App<G>>>,
     GameId(id): GameId,
     bytes: Bytes,
 ) -> Reply {
     let request: SearchRequest = body(&bytes)?;
-    let (spec, ms) = request.checked(None, app.max_search_ms)?;
-    let searcher = app
-        .evaluator
-        .searcher(&spec, None)
-        .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
+    let (spec, ms) = request.checked(None, app.limits.max_search_ms)?;
+    let prepared = prepare(&app, spec).await?;
     let started = start_search(&app, &id, "engine", ms)?;
     let game = Arc::clone(&started.game);
-    tokio::task::spawn_blocking(move || run_search(&started, searcher, "engine"))
+    let _stop = StopOnDrop(Arc::clone(&started.stop));
+    tokio::task::spawn_blocking(move || run_search(&started, prepared, "engine"))
         .await
         .map_err(|e| {
             // The search panicked (its running mark is cleared): say so.
@@ -552,16 +648,13 @@ async fn analyze<G: View>(
 ) -> Reply {
     let request: SearchRequest = body(&bytes)?;
     let (spec, ms) = request.checked(
-        Some(DEFAULT_ANALYSIS_MS.min(app.max_search_ms)),
-        app.max_search_ms,
+        Some(DEFAULT_ANALYSIS_MS.min(app.limits.max_search_ms)),
+        app.limits.max_search_ms,
     )?;
-    let searcher = app
-        .evaluator
-        .searcher(&spec, None)
-        .map_err(|e| ApiError::bad(format!("bad searcher: {e}")))?;
+    let prepared = prepare(&app, spec).await?;
     let started = start_search(&app, &id, "analysis", ms)?;
     tokio::task::spawn_blocking(move || {
-        run_search(&started, searcher, "analysis");
+        run_search(&started, prepared, "analysis");
     });
     Ok((
         StatusCode::ACCEPTED,

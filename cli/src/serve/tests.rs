@@ -11,7 +11,8 @@ use plies::{Evaluator, Game, Notation, Score};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::api::{MAX_BODY, MAX_SEARCH_MS};
+use super::access::Access;
+use super::api::{App, Limits, MAX_BODY, MAX_SEARCH_MS, router};
 use super::page_router;
 use crate::{GameCli, evaluator};
 
@@ -45,6 +46,7 @@ async fn send(
     let request = Request::builder()
         .method(method)
         .uri(path)
+        .header("host", "localhost")
         .header("content-type", "application/json")
         .body(Body::from(body.unwrap_or("").to_string()))
         .unwrap();
@@ -524,6 +526,7 @@ async fn when_done_is_streamed_the_search_is_over() {
     let id = game["id"].as_str().unwrap();
     let request = Request::builder()
         .uri(format!("/api/games/{id}/events"))
+        .header("host", "localhost")
         .body(Body::empty())
         .unwrap();
     let response = router.clone().oneshot(request).await.unwrap();
@@ -587,7 +590,11 @@ async fn the_page_and_its_files_are_served() {
         ("/app.js", "text/javascript", "EventSource"),
         ("/style.css", "text/css", ".piece"),
     ] {
-        let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let request = Request::builder()
+            .uri(uri)
+            .header("host", "127.0.0.1:80")
+            .body(Body::empty())
+            .unwrap();
         let response = router.clone().oneshot(request).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         let content_type = response.headers()["content-type"]
@@ -604,4 +611,434 @@ async fn the_page_and_its_files_are_served() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(info["game"], "twopiles");
     assert_eq!(info["start"], "7 5 1");
+}
+
+/// Sends one request with exactly `headers` (no Host unless given); returns the status and the
+/// JSON answer.
+async fn send_raw(
+    router: &Router,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request.body(Body::from(body.to_string())).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
+
+/// What a page on another site can make a browser send: a form or a text/plain `fetch` (no
+/// preflight), a request under a rebound name (`Host: evil.example`), or a JSON one with its
+/// `Origin`. None reaches a handler; the page's own requests do.
+#[tokio::test]
+async fn cross_site_requests_are_refused() {
+    let router = piles();
+    let json = ("content-type", "application/json");
+    let host = ("host", "localhost");
+    let game = new_game(&router, "{}").await;
+    let mv = path(&game, "move");
+    let undo = path(&game, "undo");
+    /// A request (method, path, headers, body) and its refusal (status, words of the reason).
+    type Case<'a> = (
+        Method,
+        &'a str,
+        Vec<(&'a str, &'a str)>,
+        &'a str,
+        StatusCode,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        // DNS rebinding: the page reads and changes games under its own name.
+        (
+            Method::GET,
+            "/api/info",
+            vec![("host", "evil.example")],
+            "",
+            StatusCode::FORBIDDEN,
+            "Host 'evil.example'",
+        ),
+        (
+            Method::GET,
+            "/",
+            vec![("host", "evil.example:80")],
+            "",
+            StatusCode::FORBIDDEN,
+            "is not this server",
+        ),
+        (
+            Method::POST,
+            "/api/games",
+            vec![("host", "evil.example"), json],
+            "{}",
+            StatusCode::FORBIDDEN,
+            "Host",
+        ),
+        (
+            Method::GET,
+            "/api/info",
+            vec![("host", "localhost:8080")],
+            "",
+            StatusCode::FORBIDDEN,
+            "localhost:8080",
+        ),
+        (
+            Method::GET,
+            "/api/info",
+            vec![],
+            "",
+            StatusCode::BAD_REQUEST,
+            "no Host",
+        ),
+        // Cross-site: a form, a text/plain fetch, a JSON fetch whose Origin is another site.
+        (
+            Method::POST,
+            "/api/games",
+            vec![
+                host,
+                ("content-type", "text/plain"),
+                ("origin", "http://evil.example"),
+            ],
+            "{}",
+            StatusCode::FORBIDDEN,
+            "cross-site",
+        ),
+        (
+            Method::POST,
+            &mv,
+            vec![
+                host,
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("origin", "http://evil.example"),
+            ],
+            "move=a1",
+            StatusCode::FORBIDDEN,
+            "Origin 'http://evil.example'",
+        ),
+        (
+            Method::POST,
+            "/api/games",
+            vec![host, json, ("origin", "null")],
+            "{}",
+            StatusCode::FORBIDDEN,
+            "cross-site",
+        ),
+        (
+            Method::DELETE,
+            "/api/games/1",
+            vec![host, ("origin", "http://localhost:8080")],
+            "",
+            StatusCode::FORBIDDEN,
+            "cross-site",
+        ),
+        // No Origin (an old browser's form): the content type still keeps it out.
+        (
+            Method::POST,
+            "/api/games",
+            vec![host, ("content-type", "text/plain")],
+            "{}",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "'text/plain' is not application/json",
+        ),
+        (
+            Method::POST,
+            &mv,
+            vec![host, ("content-type", "application/x-www-form-urlencoded")],
+            "move=a1",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "application/json",
+        ),
+        (
+            Method::POST,
+            &mv,
+            vec![host, ("content-type", "multipart/form-data; boundary=x")],
+            "--x--",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "application/json",
+        ),
+        (
+            Method::POST,
+            &undo,
+            vec![host],
+            "",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "needs Content-Type: application/json",
+        ),
+    ];
+    for (method, uri, headers, body, status, words) in cases {
+        let answer = send_raw(&router, method.clone(), uri, &headers, body).await;
+        assert_eq!(
+            answer.0, status,
+            "{method} {uri} {headers:?}: {:?}",
+            answer.1
+        );
+        let reason = answer.1["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{uri}: {:?}", answer.1));
+        assert!(
+            reason.contains(words),
+            "{method} {uri} {headers:?}: {reason:?} lacks {words:?}"
+        );
+        assert!(!reason.contains('\n'), "{reason:?}");
+    }
+    // None of it moved the game.
+    let (_, shown) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(shown["moves"], json!([]));
+    // The page's own requests: same origin, JSON (an empty body too), any loopback name.
+    for (host, origin) in [
+        ("localhost", "http://localhost"),
+        ("127.0.0.1:80", "http://127.0.0.1"),
+        ("[::1]", "http://[::1]:80"),
+    ] {
+        let headers = [("host", host), ("origin", origin), json];
+        let (status, after) =
+            send_raw(&router, Method::POST, &mv, &headers, r#"{"move": "a1"}"#).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {after}");
+        let (status, after) =
+            send_raw(&router, Method::POST, &path(&game, "undo"), &headers, "").await;
+        assert_eq!(status, StatusCode::OK, "{host}: {after}");
+    }
+}
+
+/// A router whose limits are `limits`, for the toy game Maze whose searches run to their time.
+fn maze_with(limits: impl FnOnce(&mut Limits)) -> (Router, std::sync::Arc<App<Maze>>) {
+    let spec = GameCli::new("maze", evaluator(Even));
+    let mut all = Limits {
+        max_games: 8,
+        max_search_ms: MAX_SEARCH_MS,
+        max_memory_mb: 1024,
+        read_timeout: Duration::from_secs(10),
+        access: Access::new(std::net::IpAddr::from([127, 0, 0, 1]), 80, Vec::new()),
+    };
+    limits(&mut all);
+    let app = std::sync::Arc::new(App::new(
+        spec.name,
+        spec.evaluator.clone(),
+        Maze::new(1, 1 << 40, 0),
+        all,
+    ));
+    (router(std::sync::Arc::clone(&app)), app)
+}
+
+/// A request whose body stops half-way is answered (and its connection let go) once the
+/// body has been silent for the read timeout.
+#[tokio::test]
+async fn a_stalled_body_is_cut_after_the_read_timeout() {
+    use futures_util::StreamExt;
+    let (router, _) = maze_with(|limits| limits.read_timeout = Duration::from_millis(200));
+    let half = futures_util::stream::iter([Ok::<_, std::io::Error>(
+        axum::body::Bytes::from_static(b"{\"posit"),
+    )])
+    .chain(futures_util::stream::pending());
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/games")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("content-length", "1000")
+        .body(Body::from_stream(half))
+        .unwrap();
+    let begun = Instant::now();
+    let response = tokio::time::timeout(Duration::from_secs(10), router.oneshot(request))
+        .await
+        .expect("the stalled request is answered")
+        .unwrap();
+    assert!(
+        begun.elapsed() >= Duration::from_millis(200),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert!(response.status().is_client_error(), "{}", response.status());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let value: Value = serde_json::from_slice(&bytes).unwrap();
+    let reason = value["error"].as_str().unwrap();
+    assert!(!reason.contains('\n'), "{reason:?}");
+}
+
+/// Polls `/api/info` until the tables in use are `mb` megabytes (searches end on their own
+/// threads); fails after 10 s.
+async fn wait_for_memory_in_use(router: &Router, mb: u64) {
+    let begun = Instant::now();
+    loop {
+        let (_, info) = send(router, Method::GET, "/api/info", None).await;
+        if info["memory"]["used_mb"] == mb {
+            return;
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(10),
+            "memory in use stays at {info}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The tables of all searches share `--max-memory`: a searcher over the whole budget is a 400
+/// naming it, one that does not fit beside the running ones a 503; a search gives its share
+/// back when it is stopped, when its game is deleted, and when its client goes away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_share_the_memory_budget() {
+    let (router, _) = maze_with(|limits| limits.max_memory_mb = 64);
+    let (_, info) = send(&router, Method::GET, "/api/info", None).await;
+    assert_eq!(info["memory"], json!({"limit_mb": 64, "used_mb": 0}));
+    let a = new_game(&router, "{}").await;
+    let b = new_game(&router, "{}").await;
+    // The allocation that once aborted the server: refused before anything is allocated.
+    let answer = send(
+        &router,
+        Method::POST,
+        &path(&a, "analyze"),
+        Some(r#"{"searcher": "pvs:tt=65536"}"#),
+    )
+    .await;
+    assert_error(&answer, StatusCode::BAD_REQUEST, "--max-memory 64 MB");
+    assert!(answer.1["error"].as_str().unwrap().contains("65536 MB"));
+    let answer = send(
+        &router,
+        Method::POST,
+        &path(&a, "engine"),
+        Some(r#"{"searcher": "mcts:threads=2", "time_ms": 10}"#),
+    )
+    .await;
+    assert_error(&answer, StatusCode::BAD_REQUEST, "--max-memory 64 MB");
+
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&a, "analyze"),
+        Some(r#"{"searcher": "pvs:tt=48", "time_ms": 60000}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    wait_for_memory_in_use(&router, 48).await;
+    for searcher in ["pvs:tt=17", "pvs:tt=32", "mcts"] {
+        let body = format!(r#"{{"searcher": "{searcher}", "time_ms": 60000}}"#);
+        let answer = send(&router, Method::POST, &path(&b, "analyze"), Some(&body)).await;
+        assert_error(&answer, StatusCode::SERVICE_UNAVAILABLE, "hold 48 MB");
+        assert!(
+            answer.1["error"]
+                .as_str()
+                .unwrap()
+                .contains("--max-memory 64 MB")
+        );
+    }
+    // What fits beside it runs (a table of 16 MB, or none).
+    let answer = send(
+        &router,
+        Method::POST,
+        &path(&b, "engine"),
+        Some(r#"{"searcher": "pvs:tt=16", "time_ms": 20}"#),
+    )
+    .await;
+    assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+    let answer = send(
+        &router,
+        Method::POST,
+        &path(&b, "engine"),
+        Some(r#"{"searcher": "alphabeta", "time_ms": 20}"#),
+    )
+    .await;
+    assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+    // Stopped: its share comes back.
+    let (status, _) = send(&router, Method::POST, &path(&a, "stop"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    wait_for_memory_in_use(&router, 0).await;
+    // Deleted while searching: likewise.
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&b, "analyze"),
+        Some(r#"{"searcher": "pvs:tt=64", "time_ms": 60000}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    wait_for_memory_in_use(&router, 64).await;
+    let (status, _) = send(
+        &router,
+        Method::DELETE,
+        &format!("/api/games/{}", b["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    wait_for_memory_in_use(&router, 0).await;
+    // An engine move whose client went away: the search stops, its share comes back.
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(path(&a, "engine"))
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .body(Body::from(r#"{"searcher": "pvs:tt=64", "time_ms": 60000}"#))
+        .unwrap();
+    let gone =
+        tokio::time::timeout(Duration::from_millis(300), router.clone().oneshot(request)).await;
+    assert!(gone.is_err(), "the engine answered a 60 s search at once");
+    wait_for_memory_in_use(&router, 0).await;
+    let (_, shown) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", a["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert!(shown["searching"].is_null(), "{shown}");
+}
+
+/// Runs `twopiles` with `args`; what it printed, or its error.
+fn command(args: &[&str]) -> Result<String, String> {
+    let spec = GameCli::new("twopiles", evaluator(PileDifference));
+    let mut output = Vec::new();
+    let mut input = std::io::empty();
+    let args = std::iter::once("twopiles")
+        .chain(args.iter().copied())
+        .map(String::from);
+    crate::run(&spec, args, &mut input, &mut output)
+        .map(|()| String::from_utf8_lossy(&output).into_owned())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_help_states_the_rules_and_bad_limits_are_refused() {
+    let help = command(&["serve", "--help"]).unwrap();
+    for words in [
+        "--max-memory <MB>",
+        "--read-timeout-ms <MS>",
+        "--allow-host <HOST[:PORT]>",
+        "Content-Type: application/json",
+        "Origin",
+        "Host",
+        "[default: 1024]",
+        "[default: 10000]",
+    ] {
+        assert!(help.contains(words), "the help lacks {words:?}:\n{help}");
+    }
+    for (args, words) in [
+        (&["serve", "--max-memory", "0"][..], "--max-memory"),
+        (
+            &["serve", "--read-timeout-ms", "0"][..],
+            "--read-timeout-ms",
+        ),
+        (&["serve", "--allow-host", "a@b"][..], "bad host 'a@b'"),
+        (&["serve", "--allow-host", "host:70000"][..], "bad host"),
+    ] {
+        let err = command(args).unwrap_err();
+        assert!(err.contains(words), "{args:?}: {err:?} lacks {words:?}");
+        assert!(!err.trim_end().contains('\n'), "{err:?}");
+    }
 }

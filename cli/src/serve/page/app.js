@@ -14,10 +14,15 @@ let busy = false; // an engine move is being asked for
 let lines = []; // analysis rows
 let analysesDone = 0; // `done` events of analyses seen
 
+// Every request that changes something says its body is JSON, an empty one too: the server
+// refuses a POST without `Content-Type: application/json` (so that other sites' forms cannot
+// send one).
 async function api(method, path, body) {
   const options = { method, headers: {} };
-  if (body !== undefined) {
+  if (method !== "GET") {
     options.headers["Content-Type"] = "application/json";
+  }
+  if (body !== undefined) {
     options.body = JSON.stringify(body);
   }
   const response = await fetch(path, options);
