@@ -43,8 +43,9 @@
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
-//! - `serve [--port P] [--listen ADDR] [--open] [--max-games N]`: the game's web page, drawn
-//!   from its [`plies_view::View`] (which `main` and `run` require)
+//! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
+//!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
+//!   [`plies_view::View`] (which `main` and `run` require)
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
