@@ -468,13 +468,7 @@ impl DealTables {
 
     /// What a table file of `material` is named in `dir`.
     fn file(&self, dir: &Path, material: build::Material) -> PathBuf {
-        let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
-        dir.join(format!(
-            "onitama-{}-{}v{}.tb",
-            names.join("-").to_lowercase(),
-            material.red,
-            material.blue
-        ))
+        dir.join(file_name(&self.deal, material))
     }
 
     /// The key a table file of `material` is written with.
@@ -640,6 +634,33 @@ impl Probe<Onitama> for DealTables {
     fn probe(&self, state: &Onitama) -> Option<TableValue> {
         self.value(state)
     }
+}
+
+/// The name of the table file of `material` of `deal` (in card id order).
+fn file_name(deal: &[Card; 5], material: build::Material) -> String {
+    let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
+    format!(
+        "onitama-{}-{}v{}.tb",
+        names.join("-").to_lowercase(),
+        material.red,
+        material.blue
+    )
+}
+
+/// The names of the files a build of `deal`'s tables up to `pieces` pieces reads from and
+/// writes to its cache directory (for tools that prepare or inspect one).
+#[must_use]
+pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
+    let mut deal = deal;
+    deal.sort_by_key(|c| c.id());
+    if !(2..=10).contains(&pieces) {
+        return Vec::new();
+    }
+    DealTables::groups(pieces)
+        .iter()
+        .flatten()
+        .map(|&material| file_name(&deal, material))
+        .collect()
 }
 
 /// The largest a table file of `key` and `size` positions can be: the header (under 64 bytes

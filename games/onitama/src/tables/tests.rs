@@ -178,6 +178,10 @@ fn an_unreadable_table_file_is_reported_with_the_reason_and_rebuilt() {
     let dir = cache_dir("unreadable");
     assert!(rejected_when_built(&dir).is_empty());
     let file = the_table_file(&dir);
+    assert_eq!(
+        file_names(deal(), 2),
+        vec![file.file_name().unwrap().to_str().unwrap().to_string()]
+    );
     assert!(rejected_when_built(&dir).is_empty(), "read back as it is");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::File::open(&file).is_ok() {
