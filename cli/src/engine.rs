@@ -148,13 +148,13 @@ impl<G: Game> EvaluatorFactory<G> {
     /// This factory with the weights of the weights file at `path` as its own.
     ///
     /// # Errors
-    /// The file cannot be read, or as [`Self::with_weights_file`]; the message names the file.
+    /// The file cannot be read, is not a regular file or is larger than 4 MB, or as
+    /// [`Self::with_weights_file`]; the message names the file.
     pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
-        let shown = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read weights file {shown}: {e}"))?;
+        let text = crate::files::read_text(path, crate::files::WEIGHTS_LIMIT)
+            .map_err(|e| e.of("weights file"))?;
         self.with_weights_file(&text)
-            .map_err(|e| format!("weights file {shown}: {e}"))
+            .map_err(|e| format!("weights file {}: {e}", path.display()))
     }
 
     /// This factory with the weights of a weights file ([`plies::weights`]) as its own.

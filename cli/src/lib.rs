@@ -65,6 +65,7 @@ mod args;
 mod bench;
 mod engine;
 mod error;
+mod files;
 mod game_cli;
 mod logging;
 mod memory;

@@ -39,14 +39,11 @@ pub(crate) fn play_moves<G: Notation>(state: G, moves: Option<&str>) -> Result<G
 }
 /// The positions of an openings file: one per line, blank lines and `#` comments skipped; a
 /// line that does not parse or is a finished game is an error naming it (the file may hold no
-/// position: the caller decides whether that is an error).
+/// position: the caller decides whether that is an error). The file must be a regular file of
+/// at most [`crate::files::OPENINGS_LIMIT`] bytes.
 pub(crate) fn read_openings_file<G: Notation>(path: &std::path::Path) -> Result<Vec<G>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!(
-            "cannot read --openings-file {}: {e}",
-            path.display()
-        ))
-    })?;
+    let text = crate::files::read_text(path, crate::files::OPENINGS_LIMIT)
+        .map_err(|e| CliError::Invalid(e.of("--openings-file")))?;
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -2,8 +2,10 @@
 //! line (`perft`, `analyze`, `play`, `bench`, `arena`, every `tune` subcommand, `--help`…), its
 //! flags with valid, edge and nonsense values, positions and moves of the game (real ones, and
 //! mutants of them), weights files (`--weights`, the arena's `weights=`), tuning run directories
-//! and positions files (real content and mutants, see `tune`), arguments that are not UTF-8,
-//! and stdin for `play`. Used in process (the `*-cli` targets, through [`plies_cli::run`]) and
+//! and positions files (real content and mutants, see `tune`), file inputs that are FIFOs,
+//! links to `/dev/zero`, huge sparse files or unreadable ([`OddFile`]: weights, openings,
+//! results, positions files and table directories), arguments that are not UTF-8, and stdin
+//! for `play`. Used in process (the `*-cli` targets, through [`plies_cli::run`]) and
 //! as processes ([`crate::process`]).
 //!
 //! Key invariants: every invocation carries a budget that keeps a correct program fast (search
@@ -29,11 +31,25 @@ mod tune;
 pub trait BotGame: plies_view::View {
     /// The evaluator factory of the game's bot (tunable, as the bot's, except Kalah's).
     fn bot_evaluator() -> EvaluatorFactory<Self>;
+
+    /// The names of the files a build of `position`'s endgame tables up to `pieces` pieces
+    /// reads from its directory (none for a game without tables).
+    fn table_files(position: &Self, pieces: u8) -> Vec<String> {
+        let _ = (position, pieces);
+        Vec::new()
+    }
 }
+
+/// The `--tables` piece count of generated invocations: masters only, built in milliseconds.
+const TABLE_PIECES: u8 = 2;
 
 impl BotGame for plies_onitama::Onitama {
     fn bot_evaluator() -> EvaluatorFactory<Self> {
         tunable_evaluator(plies_onitama::PstEvaluator::tuned())
+    }
+
+    fn table_files(position: &Self, pieces: u8) -> Vec<String> {
+        plies_onitama::tables::file_names(position.deal(), pieces)
     }
 }
 
@@ -78,6 +94,75 @@ pub struct Invocation {
     /// Paths the program may create (`tune init --dir`, `tune positions --out`): removed after
     /// the run, directory or file.
     pub outputs: Vec<PathBuf>,
+    /// Inputs that are not ordinary files, made before the run (after the directories) and
+    /// removed after: FIFOs, links to devices, huge sparse files, unreadable files.
+    pub odd: Vec<(PathBuf, OddFile)>,
+}
+
+/// A file input that is not an ordinary small readable file: a reader must refuse it at once
+/// with a one-line error (never block on it, read it without end, or be killed for memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OddFile {
+    /// A FIFO no one writes to: opening it for reading blocks.
+    Fifo,
+    /// A symbolic link to `/dev/zero`: endless bytes.
+    DevZero,
+    /// A sparse file of [`HUGE_FILE_BYTES`]: larger than any input limit.
+    Huge,
+    /// A small file with no read permission (readable anyway when run as root).
+    Unreadable,
+}
+
+/// The size of an [`OddFile::Huge`] file (sparse: no disk is used).
+pub const HUGE_FILE_BYTES: u64 = 3 << 30;
+
+impl OddFile {
+    /// Every kind.
+    pub const ALL: [OddFile; 4] = [
+        OddFile::Fifo,
+        OddFile::DevZero,
+        OddFile::Huge,
+        OddFile::Unreadable,
+    ];
+
+    /// Makes this kind of file at `path`.
+    ///
+    /// # Errors
+    /// The system refused (on a system without FIFOs or symbolic links, always).
+    pub fn make(self, path: &Path) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            match self {
+                OddFile::Fifo => {
+                    let status = std::process::Command::new("mkfifo").arg(path).status()?;
+                    if !status.success() {
+                        return Err(std::io::Error::other(format!("mkfifo ended with {status}")));
+                    }
+                }
+                OddFile::DevZero => std::os::unix::fs::symlink("/dev/zero", path)?,
+                OddFile::Huge => std::fs::File::create(path)?.set_len(HUGE_FILE_BYTES)?,
+                OddFile::Unreadable => {
+                    std::fs::write(path, "unreadable\n")?;
+                    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o000))?;
+                }
+            }
+            Ok(())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (self, path);
+            Err(std::io::Error::other("odd files are made on Unix only"))
+        }
+    }
+}
+
+/// A fresh scratch path (see [`scratch_path`]) that the invocation will find holding an odd
+/// file of a random kind; returns the path.
+pub fn odd_file(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> PathBuf {
+    let path = scratch_path(dir, what);
+    inv.odd.push((path.clone(), *pick(rng, &OddFile::ALL)));
+    path
 }
 
 impl Invocation {
@@ -103,6 +188,9 @@ impl Invocation {
         for (path, content) in &self.files {
             std::fs::write(path, content)?;
         }
+        for (path, kind) in &self.odd {
+            kind.make(path)?;
+        }
         Ok(())
     }
 
@@ -113,6 +201,9 @@ impl Invocation {
         let mut leftovers = Vec::new();
         temporary_files(root, 4, &mut leftovers);
         for (path, _) in &self.files {
+            remove_path(path);
+        }
+        for (path, _) in &self.odd {
             remove_path(path);
         }
         for path in self.dirs.iter().chain(&self.outputs) {
@@ -169,6 +260,9 @@ pub struct BotSpec {
     /// Whether the invocations run as processes of the bot: only then may `tune run --jobs N`
     /// start copies of the running program (in process that would be the fuzzer).
     pub processes: bool,
+    /// The files a `--tables 2` build for the start position reads from its `--tables-dir`
+    /// (empty for a game without endgame tables).
+    pub table_files: Vec<String>,
 }
 
 impl BotSpec {
@@ -208,6 +302,7 @@ impl BotSpec {
             game_flags: Vec::new(),
             weights,
             processes: false,
+            table_files: G::table_files(&start, TABLE_PIECES),
         }
     }
 
@@ -393,6 +488,19 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
         }
         "analyze" => {
             budget.extend(os(&["--time", "30"]));
+            if !spec.table_files.is_empty() && rng.below(6) == 0 {
+                // A tables directory whose files (those of the start position's deal) are
+                // sometimes FIFOs, devices, huge or unreadable.
+                let tables = scratch_path(dir, "tables");
+                inv.dirs.push(tables.clone());
+                for name in &spec.table_files {
+                    if rng.below(2) == 0 {
+                        inv.odd.push((tables.join(name), *pick(rng, &OddFile::ALL)));
+                    }
+                }
+                free.extend(os(&["--tables", &TABLE_PIECES.to_string(), "--tables-dir"]));
+                free.push(tables.into());
+            }
             maybe(rng, 50, &mut free, "--depth", SEARCH_DEPTHS);
             maybe(rng, 30, &mut free, "--nodes", &["1", "5", "100", "0", "-5"]);
             maybe(rng, 60, &mut free, "--searcher", SEARCHERS);
@@ -510,7 +618,10 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                     "inf,1e308",
                 ],
             );
-            if rng.below(8) == 0 {
+            if rng.below(16) == 0 {
+                free.push("--openings-file".into());
+                free.push(odd_file(rng, dir, &mut inv, "openings.txt").into());
+            } else if rng.below(8) == 0 {
                 let path = scratch_path(dir, "openings.txt");
                 let mut text = Vec::new();
                 for _ in 0..(1 + rng.below(3)) {
@@ -527,7 +638,10 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                 free.push(path.clone().into());
                 inv.files.push((path, text));
             }
-            if rng.below(8) == 0 {
+            if rng.below(16) == 0 {
+                free.push("--results".into());
+                free.push(odd_file(rng, dir, &mut inv, "results.jsonl").into());
+            } else if rng.below(8) == 0 {
                 let path = scratch_path(dir, "results.jsonl");
                 let line = br#"{"id":0,"opening":0,"engines":[0,1],"names":["pvs","random"],"result":"Draw","termination":"PlyCap","plies":8,"moves":[]}"#;
                 let text = if rng.below(2) == 0 {
@@ -642,7 +756,7 @@ fn os(words: &[&str]) -> Vec<OsString> {
 
 /// A weights file for the bot's evaluator, usually written to a scratch file: the defaults with
 /// a few weights changed, in file order or shuffled, sometimes mutated; else a path that does
-/// not exist or a directory. Returns the path.
+/// not exist, a directory or an [`OddFile`]. Returns the path.
 pub fn weights_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
     let path = scratch_path(dir, "weights.txt");
     match rng.below(12) {
@@ -651,6 +765,7 @@ pub fn weights_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocat
             inv.dirs.push(path.clone());
             return path;
         }
+        2 => return odd_file(rng, dir, inv, "weights.txt"),
         _ => {}
     }
     let (names, mut values) = spec
@@ -808,5 +923,73 @@ mod tests {
         ] {
             assert!(passed.get(sub).is_some_and(|&n| n > 0), "{sub}: {passed:?}");
         }
+    }
+
+    /// File inputs that are FIFOs, links to `/dev/zero`, huge or unreadable are generated for
+    /// every flag that reads a file, and a run given one ends at once (a FIFO once hung the
+    /// reader, a device was read until the kernel killed the process).
+    #[cfg(unix)]
+    #[test]
+    fn odd_file_inputs_are_generated_and_refused_at_once() {
+        let onitama = BotSpec::of::<plies_onitama::Onitama>("bot");
+        assert!(!onitama.table_files.is_empty());
+        let hus = BotSpec::of::<plies_hus::Hus>("bot");
+        let mut flags = std::collections::BTreeSet::new();
+        let mut ran = 0;
+        for seed in 0..4000 {
+            let mut rng = Rng::new(seed);
+            let root = std::env::temp_dir()
+                .join(format!("plies-fuzz-odd-test-{}-{seed}", std::process::id()));
+            let spec = if seed % 2 == 0 { &onitama } else { &hus };
+            let inv = generate(&mut rng, spec, &root);
+            if inv.odd.is_empty() {
+                continue;
+            }
+            for (i, arg) in inv.args.iter().enumerate().skip(1) {
+                let Some(next) = inv.args.get(i + 1) else {
+                    continue;
+                };
+                let names_odd = inv.odd.iter().any(|(path, _)| {
+                    path.as_os_str() == next || path.parent() == Some(Path::new(next))
+                }) || arg == "--dir";
+                if names_odd && arg.to_str().is_some_and(|a| a.starts_with("--")) {
+                    flags.insert(arg.to_string_lossy().into_owned());
+                }
+            }
+            // Run some (of the cheap game) in process: each must end, with one line.
+            if seed % 2 == 1 && ran < 40 {
+                let Ok(args) = plies_cli::utf8_args(inv.args.clone()) else {
+                    continue;
+                };
+                ran += 1;
+                inv.prepare(&root).expect("scratch files");
+                let (sender, receiver) = std::sync::mpsc::channel();
+                let shown = inv.describe();
+                std::thread::spawn(move || {
+                    let cli =
+                        GameCli::<plies_hus::Hus>::new("bot", plies_hus::Hus::bot_evaluator());
+                    let result = plies_cli::run(&cli, args, &mut &b""[..], &mut Vec::new());
+                    let _ = sender.send(result.err().map(|e| e.to_string()));
+                });
+                let error = receiver
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .unwrap_or_else(|_| panic!("no end in 60 s: {shown}"));
+                if let Some(error) = error {
+                    assert!(!error.contains('\n'), "{error}");
+                }
+                inv.clean_up(&root);
+            }
+        }
+        for flag in [
+            "--weights",
+            "--openings-file",
+            "--results",
+            "--tables-dir",
+            "--positions",
+            "--dir",
+        ] {
+            assert!(flags.contains(flag), "{flag}: {flags:?}");
+        }
+        assert!(ran >= 20, "{ran}");
     }
 }

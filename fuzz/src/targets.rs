@@ -354,6 +354,11 @@ fn tafl_otg(data: &[u8]) {
     }
 }
 
+/// The host lines after `rules` of the stale-move case: our move is searched, an opponent move
+/// changes the board, then the host's `move` confirms a move of the old position.
+const STALE_MOVE: &str = "position /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\nplay defenders\n\
+                          opponent-move d3-c3\nmove /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\n";
+
 /// Seeds of the OTEP target: the transcript's host lines as sessions, with brandub rules.
 pub fn otep_seeds() -> Vec<Vec<u8>> {
     let lines: Vec<&str> = include_str!("../corpus/otep-host-lines.txt")
@@ -364,6 +369,9 @@ pub fn otep_seeds() -> Vec<Vec<u8>> {
         format!("rules {brandub}\nplay attackers\nanalyze 1 0.01\ngoodbye\n").into_bytes(),
         format!("rules {brandub}\nposition /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\nside defenders\nplay defenders\n")
             .into_bytes(),
+        // A stored move made stale by an opponent move before the host's `move` (it once
+        // panicked in the hashing of the new position).
+        format!("rules {brandub}\n{STALE_MOVE}").into_bytes(),
     ];
     for chunk in lines.chunks(5) {
         seeds.push(format!("{}\n", chunk.join("\n")).into_bytes());

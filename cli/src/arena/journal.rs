@@ -5,14 +5,16 @@
 //! then flushed, so after a kill the file holds complete records plus at most one partial last
 //! line, which [`Journal::open`] drops; [`Journal::check`] refuses records that do not belong to
 //! the schedule being resumed (other engines, colours or openings), so a resumed run never mixes
-//! two different matches.
+//! two different matches; while a [`Journal`] is open its file is under an exclusive advisory
+//! lock, so two runs never append to one results file.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::arena::record::GameRecord;
 use crate::arena::runner::Schedule;
+use crate::files::{LockedAppend, RESULTS_LIMIT};
 
 /// An open results file, appending one JSON line per game.
 pub struct Journal {
@@ -21,17 +23,17 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Opens (or creates) `path` and returns the records already in it. A last line without its
-    /// newline (a write cut off by a kill) is dropped from the file; any other line that is not a
-    /// record is an error naming its line number.
+    /// Opens (or creates) `path`, takes its exclusive lock for as long as the journal is open
+    /// (another process writing it is refused at once, naming the file), and returns the records
+    /// already in it. A last line without its newline (a write cut off by a kill) is dropped from
+    /// the file; any other line that is not a record is an error naming its line number. The
+    /// file must be a regular file of at most 1024 MB (checked before it is opened).
     pub fn open(path: &Path) -> Result<(Journal, Vec<GameRecord>), String> {
         let shown = path.display();
-        let mut text = String::new();
-        if path.exists() {
-            File::open(path)
-                .and_then(|mut f| f.read_to_string(&mut text))
-                .map_err(|e| format!("cannot read results file {shown}: {e}"))?;
-        }
+        let LockedAppend { file, bytes } = crate::files::open_locked_append(path, RESULTS_LIMIT)
+            .map_err(|e| e.of("results file"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("results file {shown} is not UTF-8 text"))?;
         let complete = text.rfind('\n').map_or(0, |end| end + 1);
         let mut records = Vec::new();
         for (number, line) in text[..complete].lines().enumerate() {
@@ -42,11 +44,6 @@ impl Journal {
                 .map_err(|e| format!("{shown} line {}: {e}", number + 1))?;
             records.push(record);
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("cannot open results file {shown}: {e}"))?;
         if complete < text.len() {
             file.set_len(complete as u64)
                 .map_err(|e| format!("cannot drop the partial last line of {shown}: {e}"))?;
@@ -127,6 +124,7 @@ impl Journal {
 mod tests {
     use super::*;
     use crate::arena::record::{GameResult, SideStats, Termination};
+    use std::fs::OpenOptions;
 
     fn record(id: usize, engines: [usize; 2]) -> GameRecord {
         let names = ["a".to_string(), "b".to_string()];
@@ -171,6 +169,35 @@ mod tests {
         assert_eq!(all.len(), 3);
         assert_eq!(all[2], record(2, [0, 1]));
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_has_the_file_open() {
+        let path = temp("locked");
+        let (mut first, _) = Journal::open(&path).unwrap();
+        first.append(&record(0, [0, 1])).unwrap();
+        let err = Journal::open(&path).err().unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "results file {} is locked by another process: one writer at a time",
+                path.display()
+            )
+        );
+        drop(first);
+        let (_, all) = Journal::open(&path).unwrap();
+        assert_eq!(all, vec![record(0, [0, 1])]);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_fifo_is_refused_as_a_results_file() {
+        let err = Journal::open(Path::new("/dev/zero")).err().unwrap();
+        assert_eq!(
+            err,
+            "results file /dev/zero is not a regular file (a character device)"
+        );
     }
 
     #[test]

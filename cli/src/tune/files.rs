@@ -7,21 +7,25 @@
 //! - `journal.jsonl`: the merged results, iteration by iteration in game order, with the
 //!   weights each iteration ended with ([`JournalLine`]);
 //! - `weights.txt`: the current weights as a weights file ([`plies::weights`]), rewritten by
-//!   each merge, with the command that produced them.
+//!   each merge, with the command that produced them;
+//! - `lock`: locked by the `tune run` or `tune merge` writing the run (it holds its pid); each
+//!   games file is also locked by the process appending to it.
 //!
 //! Key invariants: a kill at any moment leaves complete JSON lines plus at most one partial
 //! last line in a games file (dropped when read), and either the old or the new `state.json`,
 //! never a mix; every command reads the games of all shard files, so the games of an iteration
-//! are found whichever shards played them.
+//! are found whichever shards played them; one process at a time writes a run (its `lock`),
+//! and one a games file.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::fs::{self, File};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::spsa::Gains;
+use crate::files::{self, DirLock, LockedAppend, RESULTS_LIMIT, SETTINGS_LIMIT};
 
 /// The most games of an iteration, and of a check match: SPSA and check games then never share
 /// an opening, and their sum fits a `u32`.
@@ -251,6 +255,13 @@ impl RunDir {
         self.dir.join(format!("games-{k}-of-{n}.jsonl"))
     }
 
+    /// Takes the run's exclusive lock (the file `lock` in its directory, holding the pid of the
+    /// process that has it), held until the returned value is dropped: a second `tune run` or
+    /// `tune merge` of the directory is refused at once, naming the holder.
+    pub(crate) fn lock(&self) -> Result<DirLock, String> {
+        DirLock::take(&self.dir).map_err(|e| e.of("tuning run"))
+    }
+
     /// Reads `tune.json` and checks it holds what `tune init` would have accepted.
     pub(crate) fn read_config(&self) -> Result<TuneConfig, String> {
         let config: TuneConfig = read_json(&self.config_path()).map_err(|e| {
@@ -345,49 +356,32 @@ impl RunDir {
     }
 }
 
-/// A value from a JSON file.
+/// A value from a JSON file (a regular file of at most [`SETTINGS_LIMIT`] bytes).
 pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = files::read_text(path, SETTINGS_LIMIT).map_err(|e| e.to_string())?;
     serde_json::from_str(&text).map_err(|e| format!("{} is damaged: {e}", path.display()))
 }
 
-/// Writes `value` as JSON to `path` atomically: to a temporary file in the same directory,
-/// flushed to disk, then renamed over `path`.
+/// Writes `value` as JSON to `path` atomically (see [`write_atomic`]).
 pub(crate) fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
     let text = serde_json::to_string_pretty(value).expect("tuning files serialize");
     write_atomic(path, &(text + "\n"))
 }
 
-/// Writes `text` to `path` atomically (temporary file, sync, rename).
+/// Writes `text` to `path` atomically ([`files::write_atomic`]: a regular file is replaced by
+/// a temporary file renamed over it; a link's target is written; a device is written directly).
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
-    // Unique per process, so that two writers never share a temporary file.
-    let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut file = File::create(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    };
-    write().map_err(|e| {
-        // Leave nothing behind when the rename (or the write) failed.
-        let _ = fs::remove_file(&temporary);
-        format!("cannot write {}: {e}", path.display())
-    })
+    files::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// The complete JSON lines of `path` (none if it does not exist); a partial last line (a write
-/// cut off by a kill) is ignored, any other bad line is an error naming it.
+/// cut off by a kill) is ignored, any other bad line is an error naming it. The file must be a
+/// regular file of at most [`RESULTS_LIMIT`] bytes.
 pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
-    let mut text = String::new();
-    match File::open(path) {
-        Ok(mut file) => {
-            file.read_to_string(&mut text)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    }
+    let Some(text) = files::read_text_if_exists(path, RESULTS_LIMIT).map_err(|e| e.to_string())?
+    else {
+        return Ok(Vec::new());
+    };
     let complete = text.rfind('\n').map_or(0, |end| end + 1);
     text[..complete]
         .lines()
@@ -400,26 +394,19 @@ pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Ve
         .collect()
 }
 
-/// An append-only JSON-lines file; a partial last line left by a kill is cut off when opened.
+/// An append-only JSON-lines file, held under its exclusive lock while open (a second writer
+/// is refused); a partial last line left by a kill is cut off when opened.
 pub(crate) struct LineFile {
     file: File,
     path: PathBuf,
 }
 
 impl LineFile {
-    /// Opens `path` for appending, creating it, after dropping a partial last line.
+    /// Opens `path` for appending, creating it, takes its lock and drops a partial last line.
     pub(crate) fn open(path: &Path) -> Result<LineFile, String> {
         let shown = path.display();
-        let file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
-        let mut text = Vec::new();
-        (&file)
-            .read_to_end(&mut text)
-            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let LockedAppend { file, bytes: text } =
+            files::open_locked_append(path, RESULTS_LIMIT).map_err(|e| e.to_string())?;
         let complete = text
             .iter()
             .rposition(|&b| b == b'\n')
@@ -448,6 +435,7 @@ impl LineFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir =
@@ -523,7 +511,7 @@ mod tests {
         let taken = dir.join("taken");
         fs::create_dir_all(&taken).unwrap();
         let err = write_atomic(&taken, "x").unwrap_err();
-        assert!(err.contains("cannot write"), "{err}");
+        assert!(err.contains("is not a regular file (a directory)"), "{err}");
         assert_eq!(
             fs::read_dir(&dir).unwrap().count(),
             2,

@@ -123,6 +123,7 @@ pub(crate) fn run<G: Notation>(
         TuneCommand::Merge(dir) => {
             let run = RunDir::new(&dir.dir);
             let config = load_config(spec, &run)?;
+            let _lock = run.lock().map_err(CliError::Invalid)?;
             match merge(&run, &config, Mode::Sharded)? {
                 Merged::Done(state) => writeln!(output, "{}", summary(&config, &state))?,
                 Merged::Finished => writeln!(output, "tune: the run is finished")?,

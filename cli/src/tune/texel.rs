@@ -211,9 +211,8 @@ struct Labelled<G> {
 
 /// Reads a positions file.
 fn read_positions<G: Notation>(path: &std::path::Path) -> Result<Labelled<G>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::Invalid(format!("cannot read --positions {}: {e}", path.display()))
-    })?;
+    let text = crate::files::read_text(path, crate::files::POSITIONS_LIMIT)
+        .map_err(|e| CliError::Invalid(e.of("--positions")))?;
     let mut positions = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{BotSpec, Invocation, SEARCHERS, maybe, scratch_path, weights_file};
+use super::{BotSpec, Invocation, OddFile, SEARCHERS, maybe, odd_file, scratch_path, weights_file};
 use crate::mutate::{Rng, mutate, pick};
 
 /// The subcommands, good and bad.
@@ -430,11 +430,14 @@ fn output_path(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> P
     }
 }
 
-/// An openings file: positions of the game, sometimes mutated; or a path that does not exist.
+/// An openings file: positions of the game, sometimes mutated; or a path that does not exist,
+/// or an [`OddFile`].
 fn openings_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
     let path = scratch_path(dir, "openings.txt");
-    if rng.below(8) == 0 {
-        return path;
+    match rng.below(16) {
+        0 | 1 => return path,
+        2 => return odd_file(rng, dir, inv, "openings.txt"),
+        _ => {}
     }
     let mut text = b"# openings\n".to_vec();
     for _ in 0..(1 + rng.below(3)) {
@@ -452,8 +455,8 @@ fn openings_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation
 }
 
 /// A positions file of `tune texel`: a comment, then the game's positions each with a result
-/// (as `tune positions` writes them), sometimes mutated; or empty, or a path that does not
-/// exist.
+/// (as `tune positions` writes them), sometimes mutated; or empty, a path that does not exist,
+/// or an [`OddFile`].
 fn positions_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
     let path = scratch_path(dir, "positions.txt");
     match rng.below(12) {
@@ -462,6 +465,7 @@ fn positions_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocatio
             inv.files.push((path.clone(), Vec::new()));
             return path;
         }
+        2 => return odd_file(rng, dir, inv, "positions.txt"),
         _ => {}
     }
     let mut text = format!(
@@ -582,6 +586,11 @@ fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, st
         mutate_state(rng, &mut state);
     }
     let write = |rng: &mut Rng, name: &str, text: String, inv: &mut Invocation| {
+        if rng.below(25) == 0 {
+            // A run file that is a FIFO, a device, huge or unreadable.
+            inv.odd.push((run.join(name), *pick(rng, &OddFile::ALL)));
+            return;
+        }
         let bytes = match rng.below(10) {
             0 if status => mutate(rng, text.as_bytes(), JSON_WORDS, &[]),
             0 => damage(rng, text.as_bytes()),

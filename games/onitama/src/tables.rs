@@ -15,7 +15,9 @@
 //! game cannot get there: it ends when the first arrives); a capture of a student leaves a
 //! material for the one with a student less, a capture of a master or a master on the enemy
 //! temple ends the game. [`DealTables::value`] of a position equals the generic solver's value
-//! of it.
+//! of it. A cached table file is opened only when it is a regular file no larger than a table
+//! can be (so a FIFO never blocks the build); any file that cannot be used is reported
+//! ([`BuildEvent::Rejected`], with the reason) and rebuilt, never silently.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -263,7 +265,8 @@ pub enum BuildEvent {
         /// Red's and blue's students.
         students: [u8; 2],
     },
-    /// A cached file could not be used (it is rebuilt and written again).
+    /// A cached file could not be used: unreadable (permissions), not a regular file, too
+    /// large, or not a good table of this material (it is rebuilt and written again).
     Rejected {
         /// The file.
         file: PathBuf,
@@ -465,13 +468,7 @@ impl DealTables {
 
     /// What a table file of `material` is named in `dir`.
     fn file(&self, dir: &Path, material: build::Material) -> PathBuf {
-        let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
-        dir.join(format!(
-            "onitama-{}-{}v{}.tb",
-            names.join("-").to_lowercase(),
-            material.red,
-            material.blue
-        ))
+        dir.join(file_name(&self.deal, material))
     }
 
     /// The key a table file of `material` is written with.
@@ -495,11 +492,18 @@ impl DealTables {
         let mut read = Vec::new();
         for &material in group {
             let file = self.file(dir, material);
-            let Ok(mut input) = std::fs::File::open(&file) else {
-                return false;
+            let key = self.key(material);
+            let size = material.layouts() * 30;
+            let mut input = match open_table_file(&file, table_file_limit(&key, size)) {
+                Ok(Some(input)) => input,
+                Ok(None) => return false,
+                Err(why) => {
+                    progress(BuildEvent::Rejected { file, why });
+                    return false;
+                }
             };
             let mut input = std::io::BufReader::new(&mut input);
-            match Table::read(&self.key(material), material.layouts() * 30, &mut input) {
+            match Table::read(&key, size, &mut input) {
                 Ok(table) => read.push((material, table)),
                 Err(e) => {
                     progress(BuildEvent::Rejected {
@@ -523,6 +527,12 @@ impl DealTables {
     /// table's name is always whole.
     fn save(&self, dir: &Path, material: build::Material, table: &Table) -> Result<(), String> {
         let file = self.file(dir, material);
+        if let Ok(metadata) = std::fs::metadata(&file)
+            && !metadata.is_file()
+        {
+            // A FIFO or device under a table's name is left alone, never replaced.
+            return Err("not a regular file; left as it is".into());
+        }
         let part = file.with_extension("tb.part");
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
@@ -624,6 +634,69 @@ impl Probe<Onitama> for DealTables {
     fn probe(&self, state: &Onitama) -> Option<TableValue> {
         self.value(state)
     }
+}
+
+/// The name of the table file of `material` of `deal` (in card id order).
+fn file_name(deal: &[Card; 5], material: build::Material) -> String {
+    let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
+    format!(
+        "onitama-{}-{}v{}.tb",
+        names.join("-").to_lowercase(),
+        material.red,
+        material.blue
+    )
+}
+
+/// The names of the files a build of `deal`'s tables up to `pieces` pieces reads from and
+/// writes to its cache directory (for tools that prepare or inspect one).
+#[must_use]
+pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
+    let mut deal = deal;
+    deal.sort_by_key(|c| c.id());
+    if !(2..=10).contains(&pieces) {
+        return Vec::new();
+    }
+    DealTables::groups(pieces)
+        .iter()
+        .flatten()
+        .map(|&material| file_name(&deal, material))
+        .collect()
+}
+
+/// The largest a table file of `key` and `size` positions can be: the header (under 64 bytes
+/// besides the key), two bytes a position at most, and the checksum.
+fn table_file_limit(key: &str, size: u64) -> u64 {
+    size.saturating_mul(2)
+        .saturating_add(key.len() as u64 + 128)
+}
+
+/// The table file `file` opened for reading: `None` when there is none, else an error saying
+/// why it cannot be read (refused, not a regular file, larger than `limit` bytes). The checks
+/// come before the file is opened, so a FIFO never blocks the reader; what is read of it is
+/// bounded by the header ([`Table::read`]).
+fn open_table_file(file: &Path, limit: u64) -> Result<Option<std::fs::File>, String> {
+    let metadata = match std::fs::metadata(file) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read it: {e}")),
+    };
+    let check = |metadata: &std::fs::Metadata| {
+        if !metadata.is_file() {
+            Err("not a regular file".to_string())
+        } else if metadata.len() > limit {
+            Err(format!("larger than a table can be ({limit} bytes)"))
+        } else {
+            Ok(())
+        }
+    };
+    check(&metadata)?;
+    let input = std::fs::File::open(file).map_err(|e| format!("cannot read it: {e}"))?;
+    check(
+        &input
+            .metadata()
+            .map_err(|e| format!("cannot read it: {e}"))?,
+    )?;
+    Ok(Some(input))
 }
 
 /// The deal's card names, in card id order: positions of one deal share their tables (the key

@@ -3,7 +3,8 @@
 //! stdin/stdout.
 //!
 //! Key invariants: the engine keeps its own game ([`GameRecord`], so repetition counts), and
-//! uses the host's position records only as a fallback when a move cannot be applied; every
+//! uses the host's position records only as a fallback when a move cannot be applied; the move
+//! it sent is played on `move` only in the position it was searched in, and only if legal there; every
 //! line it cannot act on (unknown command, bad numbers, NaN/infinite/negative/huge times, bad
 //! move or position text, bytes that are not UTF-8, over-long lines) gets one
 //! `error 0 <reason>` reply in plain ASCII and the game goes on; nothing the host sends can
@@ -59,12 +60,34 @@ pub struct OtepEngine {
     default_move_time: Duration,
     /// The longest the engine thinks per move or analysis, whatever the clock or the host says.
     think_cap: Option<Duration>,
-    /// Our move sent to the host and not yet confirmed.
-    pending: Option<TaflMove>,
+    /// Our move sent to the host and not yet confirmed, with the hash of the position it was
+    /// searched in: it is played on `move` only in that position, and only if legal there.
+    pending: Option<Pending>,
     /// The board came from a `position` command and no move was made since: `side` and
     /// `play` may set the side to move.
     side_settable: bool,
     done: bool,
+}
+
+/// A move we sent, keyed by the position it was searched in.
+#[derive(Copy, Clone, Debug)]
+struct Pending {
+    /// [`Game::hash`] of the position the move was found in.
+    position: u64,
+    /// The move.
+    mv: TaflMove,
+}
+
+impl Pending {
+    /// The move, if `state` is the position it was searched in and it is legal there.
+    fn move_in(self, state: &Tafl) -> Option<TaflMove> {
+        if state.hash() != self.position || state.outcome().is_some() {
+            return None;
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        moves.contains(&self.mv).then_some(self.mv)
+    }
 }
 
 fn side_word(word: &str) -> Option<Side> {
@@ -204,8 +227,12 @@ impl OtepEngine {
                 ))],
             },
             "move" => {
-                if let Some(mv) = self.pending.take()
-                    && self.record.current().outcome().is_none()
+                // A move searched in another position (the host moved the board since, e.g. by
+                // an `opponent-move`) is dropped: the host's board then decides.
+                if let Some(mv) = self
+                    .pending
+                    .take()
+                    .and_then(|p| p.move_in(self.record.current()))
                 {
                     self.record.play(mv);
                     self.side_settable = false;
@@ -376,7 +403,10 @@ impl OtepEngine {
         });
         match mv {
             Some(mv) => {
-                self.pending = Some(mv);
+                self.pending = Some(Pending {
+                    position: state.hash(),
+                    mv,
+                });
                 // No score when the search completed no iteration (its score is a placeholder).
                 let score = result
                     .known_score()

@@ -138,3 +138,122 @@ fn the_deal_tables_equal_the_generic_solver() {
     let tables = DealTables::build(deal(), 4, 2, None, &mut |_| {}).unwrap();
     agree_with_generic_solver(&tables, &[(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (0, 2)]);
 }
+
+/// A fresh cache directory for test `name`.
+fn cache_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "plies-onitama-tables-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Builds the masters-only tables of [`deal`] with `dir` as cache; the files rejected, with why.
+fn rejected_when_built(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut rejected = Vec::new();
+    DealTables::build(deal(), 2, 1, Some(dir), &mut |event| {
+        if let BuildEvent::Rejected { file, why } = event {
+            rejected.push((file, why));
+        }
+    })
+    .unwrap();
+    rejected
+}
+
+/// The one table file of the masters-only tables in `dir`.
+fn the_table_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "tb"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_table_file_is_reported_with_the_reason_and_rebuilt() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = cache_dir("unreadable");
+    assert!(rejected_when_built(&dir).is_empty());
+    let file = the_table_file(&dir);
+    assert_eq!(
+        file_names(deal(), 2),
+        vec![file.file_name().unwrap().to_str().unwrap().to_string()]
+    );
+    assert!(rejected_when_built(&dir).is_empty(), "read back as it is");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::File::open(&file).is_ok() {
+        // Root (or CAP_DAC_OVERRIDE) reads a file whatever its mode.
+        eprintln!(
+            "skipped: running as root, where chmod 000 does not prevent reading {}",
+            file.display()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        return;
+    }
+    let rejected = rejected_when_built(&dir);
+    assert_eq!(rejected.len(), 1, "{rejected:?}");
+    assert_eq!(rejected[0].0, file);
+    assert!(
+        rejected[0].1.contains("cannot read it") && rejected[0].1.contains("ermission denied"),
+        "{}",
+        rejected[0].1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_table_file_that_is_a_fifo_is_reported_at_once_and_left_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = cache_dir("fifo");
+    assert!(rejected_when_built(&dir).is_empty());
+    let file = the_table_file(&dir);
+    std::fs::remove_file(&file).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(&file)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    // Built on a thread: a reader blocked on the FIFO fails the test instead of hanging it.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let cache = dir.clone();
+    std::thread::spawn(move || sender.send(rejected_when_built(&cache)));
+    let rejected = receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the build never blocks on a FIFO");
+    assert_eq!(rejected.len(), 1, "{rejected:?}");
+    assert_eq!(rejected[0].1, "not a regular file");
+    assert!(
+        std::fs::metadata(&file).unwrap().file_type().is_fifo(),
+        "never replaced"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_file_larger_than_a_table_is_reported() {
+    let dir = cache_dir("large");
+    assert!(rejected_when_built(&dir).is_empty());
+    let file = the_table_file(&dir);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let rejected = rejected_when_built(&dir);
+    assert_eq!(rejected.len(), 1, "{rejected:?}");
+    assert!(
+        rejected[0].1.starts_with("larger than a table can be"),
+        "{}",
+        rejected[0].1
+    );
+    // Rebuilt and written again, whole.
+    assert!(std::fs::metadata(&file).unwrap().len() < 1 << 20);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

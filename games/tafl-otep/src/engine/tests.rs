@@ -251,3 +251,49 @@ fn the_think_cap_bounds_every_search() {
         start.elapsed()
     );
 }
+
+#[test]
+fn a_move_searched_before_an_opponent_move_is_not_played_after_it() {
+    // The host moved the board (`opponent-move`) after our `play`: the stored move belongs to
+    // the old position and once panicked in the hashing of the new one.
+    let mut e = OtepEngine::new(Duration::from_millis(20));
+    for line in [
+        &format!("rules dim:7 name:Brandub atkf:y start:{BRANDUB_START}"),
+        &format!("position {BRANDUB_START}"),
+        "play defenders",
+        "opponent-move d3-c3",
+        &format!("move {BRANDUB_START}"),
+    ] {
+        let out = e.handle(line);
+        assert!(
+            out.iter().all(|l| !l.starts_with("error")),
+            "{line}: {out:?}"
+        );
+    }
+    // The host's board is taken; the engine goes on playing legal moves.
+    assert!(*e.record().current().board() == Board::parse(BRANDUB_START, 7, false).unwrap());
+    assert_still_plays(&mut e);
+}
+
+#[test]
+fn a_stored_move_is_played_only_in_its_own_position() {
+    let mut e = brandub_engine();
+    e.handle(&format!("position {BRANDUB_START}"));
+    let out = e.handle("play attackers");
+    let sent = out
+        .iter()
+        .find_map(|l| l.strip_prefix("move "))
+        .expect("a move")
+        .to_string();
+    let pending = e.pending.expect("stored");
+    let start = *e.record().current();
+    assert_eq!(
+        pending.move_in(&start),
+        Some(start.parse_move(&sent).unwrap())
+    );
+    let moved = start.play(pending.mv);
+    assert_eq!(pending.move_in(&moved), None, "another position");
+    // Confirmed by the host: played on our board.
+    e.handle("move");
+    assert_eq!(e.record().moves().len(), 1);
+}

@@ -1,0 +1,220 @@
+//! One writer at a time: a second `arena` on the results file a running arena writes, and a
+//! second `tune run` on the directory of a running one, are refused at once with a line naming
+//! what is locked, while the first goes on to the end and writes every game exactly once.
+//!
+//! Key invariant: the second writer is started only once the first has written a game (polled,
+//! never slept for), so it always meets the first still running; the children are this test
+//! binary re-run with an environment variable (as in `arena_resume.rs`).
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use plies_cli::{GameCli, evaluator, run, tunable_evaluator};
+use plies_kalah::{Kalah, StoreDifference};
+use plies_onitama::PstEvaluator;
+use serde_json::Value;
+
+/// Set in the child's environment to the game and its arguments, separated by [`SEPARATOR`].
+const CHILD_ENV: &str = "PLIES_LOCKS_CHILD";
+const SEPARATOR: char = '\u{1f}';
+
+/// The arena: 3 pairings x 6 openings x 2 colours = 36 games.
+const ARENA: &str = "arena -e alphabeta:depth=3 -e mcts -e random --nodes 1500 --openings 6 \
+                     --opening-plies 3 --seed 17 --max-plies 200 --concurrency 2";
+const ARENA_GAMES: usize = 36;
+
+/// The tuning run: 4 iterations of 8 games at depth 2, and a check match of 8 games at the end.
+const INIT: &str = "tune init --depth 2 --iterations 4 --games 8 --seed 5 --opening-plies 2 \
+                    --max-plies 120 --c-end 6 --r-end 0.05";
+const TUNE_GAMES: usize = 40;
+
+/// How long a refused writer may take, start-up of a debug build on a loaded machine included.
+const REFUSED_WITHIN: Duration = Duration::from_secs(20);
+
+/// Runs the command line (`game` then its arguments) of the game named first.
+fn run_line(
+    words: Vec<String>,
+    output: &mut (dyn std::io::Write + Send),
+) -> Result<(), plies_cli::CliError> {
+    let game = words[0].clone();
+    if game == "kalah" {
+        let spec = GameCli::<Kalah> {
+            bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
+            bench_depth: 4,
+            ..GameCli::new("kalah", evaluator(StoreDifference::default()))
+        };
+        run(&spec, words, &mut std::io::empty(), output)
+    } else {
+        let spec = GameCli {
+            bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
+            bench_depth: 2,
+            ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
+        };
+        run(&spec, words, &mut std::io::empty(), output)
+    }
+}
+
+/// Not a test: a writer process. Does nothing unless [`CHILD_ENV`] is set, in which case it
+/// runs the command line given there and exits with its status (the error on stderr).
+#[test]
+fn locks_child() {
+    let Ok(joined) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let words = joined.split(SEPARATOR).map(String::from).collect();
+    let code = match run_line(words, &mut std::io::sink()) {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("{err}");
+            1
+        }
+    };
+    std::process::exit(code);
+}
+
+/// Starts `line` (game first) as a child process.
+fn spawn(line: &[String]) -> Child {
+    Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "locks_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, line.join(&SEPARATOR.to_string()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the child starts")
+}
+
+/// The words of `text` with `extra` after them, game `game` first.
+fn line(game: &str, text: &str, extra: &[&str]) -> Vec<String> {
+    std::iter::once(game)
+        .chain(text.split_whitespace())
+        .chain(extra.iter().copied())
+        .map(String::from)
+        .collect()
+}
+
+/// Waits until `has_a_game` says the first writer wrote a game (and so holds its lock).
+fn wait_for_a_game(first: &mut Child, has_a_game: &dyn Fn() -> bool) {
+    let start = Instant::now();
+    while !has_a_game() {
+        assert!(
+            first.try_wait().expect("the child").is_none(),
+            "the first writer ended before writing a game"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no game written"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `line` as a second writer: it must fail within [`REFUSED_WITHIN`]; returns its stderr.
+fn refused(line: &[String]) -> String {
+    let start = Instant::now();
+    let output = spawn(line).wait_with_output().expect("the child ends");
+    let elapsed = start.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(elapsed < REFUSED_WITHIN, "refused only after {elapsed:?}");
+    stderr
+}
+
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("plies-locks-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The JSON lines of `path` (none if it is missing); a partial last line is left out.
+fn json_lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let complete = text.rfind('\n').map_or(0, |end| end + 1);
+    text[..complete]
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn a_second_arena_on_one_results_file_is_refused_and_every_game_is_recorded_once() {
+    let results = temp("results.jsonl");
+    let shown = results.display().to_string();
+    let mut first = spawn(&line("kalah", ARENA, &["--results", &shown]));
+    wait_for_a_game(&mut first, &|| !json_lines(&results).is_empty());
+    let stderr = refused(&line("kalah", ARENA, &["--results", &shown]));
+    assert_eq!(
+        stderr.trim(),
+        format!("error: results file {shown} is locked by another process: one writer at a time")
+    );
+    let status = first.wait().expect("the first arena ends");
+    assert!(status.success(), "the first arena failed: {status}");
+    let mut ids = BTreeMap::new();
+    for record in json_lines(&results) {
+        *ids.entry(record["id"].as_u64().expect("an id"))
+            .or_insert(0) += 1;
+    }
+    assert_eq!(ids.len(), ARENA_GAMES, "{ids:?}");
+    assert!(
+        ids.values().all(|&n| n == 1),
+        "a game recorded twice: {ids:?}"
+    );
+    let _ = std::fs::remove_file(&results);
+}
+
+#[test]
+fn a_second_tune_run_on_one_directory_is_refused_and_every_game_is_played_once() {
+    let dir = temp("tune");
+    let shown = dir.display().to_string();
+    let mut out = Vec::new();
+    run_line(line("onitama", INIT, &["--dir", &shown]), &mut out).expect("tune init");
+    let games = || -> Vec<Value> {
+        std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with("games-"))
+                    })
+                    .flat_map(|p| json_lines(&p))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut first = spawn(&line("onitama", "tune run", &["--dir", &shown]));
+    wait_for_a_game(&mut first, &|| !games().is_empty());
+    let stderr = refused(&line("onitama", "tune run", &["--dir", &shown]));
+    let pid = first.id();
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "error: tuning run {shown} is locked by another process (pid {pid}): one writer at \
+             a time"
+        )
+    );
+    // A merge would write the state the run is writing: refused the same way.
+    let stderr = refused(&line("onitama", "tune merge", &["--dir", &shown]));
+    assert!(stderr.contains(&format!("(pid {pid})")), "{stderr}");
+    let status = first.wait().expect("the first run ends");
+    assert!(status.success(), "the first run failed: {status}");
+    let mut seen = BTreeMap::new();
+    for game in games() {
+        let key = (
+            game["iteration"].as_u64().unwrap(),
+            game["game"].as_u64().unwrap(),
+        );
+        *seen.entry(key).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), TUNE_GAMES, "{seen:?}");
+    assert!(
+        seen.values().all(|&n| n == 1),
+        "a game played twice: {seen:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
