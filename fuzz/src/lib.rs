@@ -9,6 +9,9 @@
 //! - [`process`]: runs the built binaries on generated arguments ([`cli_args`]) and stdin, with
 //!   a time limit per process.
 //!
+//! - [`ugi_match`]: a tournament manager's host driving a UGI engine over whole games, counting
+//!   hangs, refusals, time losses and crashes.
+//!
 //! The `plies-fuzz` binary runs either driver (`docs/fuzzing.md`); `tests/smoke.rs` runs both
 //! briefly as part of `cargo test --workspace --release`.
 //!
@@ -25,3 +28,4 @@ pub mod mutate;
 pub mod process;
 pub mod targets;
 pub mod ugi_engine;
+pub mod ugi_match;

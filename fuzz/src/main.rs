@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 use plies_fuzz::driver::{Report, Settings, replay, run_target};
 use plies_fuzz::process::{ProcessSettings, run_binaries};
 use plies_fuzz::targets::all;
+use plies_fuzz::ugi_match::{MatchSettings, openings, run_match};
 
 /// Fuzz the plies parsers in process, or the built binaries as processes.
 #[derive(Parser)]
@@ -75,6 +76,32 @@ enum Cmd {
         #[arg(long, default_value = "fuzz-failures")]
         out: PathBuf,
     },
+    /// Drive a UGI engine over whole games as a tournament manager does (one process plays
+    /// both sides, options in random order, `isready` with a 1 s timeout): counts hangs,
+    /// refusals, time losses and crashes; exit 0 only when there were none.
+    UgiMatch {
+        /// The game whose rules judge the moves: onitama, tafl, hus, yinsh or kalah.
+        #[arg(long)]
+        game: String,
+        /// The engine command (split at spaces), e.g. `target/release/examples/kalah ugi`.
+        #[arg(long)]
+        engine: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Each side's clock, BASE+INC in milliseconds.
+        #[arg(long, default_value = "1000+10")]
+        tc: String,
+        /// Random plies from the start to each opening (Onitama: from a random deal too).
+        #[arg(long, default_value_t = 4)]
+        opening_plies: u32,
+        /// Seed of the openings and the host's choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game still running after this many plies is a draw.
+        #[arg(long, default_value_t = 300)]
+        max_plies: u32,
+    },
     /// Run one saved input on a target.
     Replay {
         /// The target.
@@ -98,6 +125,45 @@ fn print(name: &str, r: &Report) {
     for f in &r.failures {
         println!("  {f}");
     }
+}
+
+/// A `ugi-match` of `games` games from seeded walks of the start position.
+fn match_from_start<G: plies::Notation>(
+    settings: &MatchSettings,
+    games: usize,
+    plies: u32,
+) -> std::io::Result<plies_fuzz::ugi_match::MatchReport> {
+    let starts = [G::start_position()];
+    run_match(
+        &settings.clone(),
+        &openings(&starts, games, plies, settings.seed),
+    )
+}
+
+/// `count` Onitama start positions, each with five cards drawn (seeded) from the sixteen of the
+/// base game, so that each game is a new deal with tables of its own.
+fn onitama_deals(count: usize, seed: u64) -> Vec<plies_onitama::Onitama> {
+    use plies::Notation;
+    let mut rng = plies::rng::SplitMix64::new(seed);
+    let base: Vec<&str> = plies_onitama::card::CARDS
+        .iter()
+        .take(16)
+        .map(|card| card.name)
+        .collect();
+    (0..count)
+        .filter_map(|_| {
+            let mut cards = base.clone();
+            for i in 0..5 {
+                let j = i + rng.below(cards.len() - i);
+                cards.swap(i, j);
+            }
+            let text = format!(
+                "bbBbb/5/5/5/rrRrr r {},{} {},{} {}",
+                cards[0], cards[1], cards[2], cards[3], cards[4]
+            );
+            plies_onitama::Onitama::parse_position(&text).ok()
+        })
+        .collect()
 }
 
 fn main() -> ExitCode {
@@ -167,6 +233,58 @@ fn main() -> ExitCode {
                 print(&name, &report);
                 total.merge(&report);
             }
+        }
+        Cmd::UgiMatch {
+            game,
+            engine,
+            games,
+            tc,
+            opening_plies,
+            seed,
+            max_plies,
+        } => {
+            let Some((base_ms, inc_ms)) = tc
+                .split_once('+')
+                .and_then(|(b, i)| Some((b.parse().ok()?, i.parse().ok()?)))
+            else {
+                eprintln!("error: bad --tc '{tc}': expected BASE+INC in milliseconds");
+                return ExitCode::from(2);
+            };
+            let settings = MatchSettings {
+                command: engine,
+                base_ms,
+                inc_ms,
+                seed,
+                max_plies,
+            };
+            let report = match game.as_str() {
+                "onitama" => {
+                    let starts = onitama_deals(games, seed);
+                    run_match(&settings, &openings(&starts, games, opening_plies, seed))
+                }
+                "tafl" => match_from_start::<plies_tafl::Tafl>(&settings, games, opening_plies),
+                "hus" => match_from_start::<plies_hus::Hus>(&settings, games, opening_plies),
+                "yinsh" => match_from_start::<plies_yinsh::Yinsh>(&settings, games, opening_plies),
+                "kalah" => match_from_start::<plies_kalah::Kalah>(&settings, games, opening_plies),
+                other => {
+                    eprintln!("error: no game '{other}' (onitama, tafl, hus, yinsh, kalah)");
+                    return ExitCode::from(2);
+                }
+            };
+            return match report {
+                Ok(report) => {
+                    println!("{game}: {report}");
+                    if report.is_clean() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: cannot start the engine: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Cmd::Replay { target, file } => {
             let Some(t) = all().into_iter().find(|t| t.name == target) else {
