@@ -21,9 +21,10 @@ use plies::{Evaluator, Score};
 use super::*;
 use crate::evaluator;
 
-/// The engine's output, shared with the test.
+/// The engine's output, shared with the test; each flush takes `.1` (a slow pipe: the host
+/// reads a line while the engine's write of it has not returned yet).
 #[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
+struct Shared(Arc<Mutex<Vec<u8>>>, Duration);
 
 impl Shared {
     fn text(&self) -> String {
@@ -37,6 +38,7 @@ impl Write for Shared {
         Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        std::thread::sleep(self.1);
         Ok(())
     }
 }
@@ -78,7 +80,12 @@ impl Script {
                 "waited in vain for {text:?}; the engine said:\n{}",
                 self.out.text()
             );
-            std::thread::sleep(Duration::from_millis(1));
+            // At once at first, as a quick host answers; then without burning a core.
+            if since.elapsed() < Duration::from_millis(100) {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         self.seen.insert(text.to_string(), want);
     }
@@ -149,7 +156,16 @@ fn session(lines: &[&str]) -> String {
 /// Runs the engine of `spec` on `lines`; everything it wrote, and when each line was sent
 /// and each `@wait` ended.
 fn session_of<G: View>(spec: &GameCli<G>, lines: &[&str]) -> (String, Vec<(String, Instant)>) {
-    let out = Shared::default();
+    session_flushing(spec, lines, Duration::ZERO)
+}
+
+/// [`session_of`], each flush of the output taking `flush`.
+fn session_flushing<G: View>(
+    spec: &GameCli<G>,
+    lines: &[&str],
+    flush: Duration,
+) -> (String, Vec<(String, Instant)>) {
+    let out = Shared(Arc::default(), flush);
     let mut input = Script::new(lines, &out);
     let log = Arc::clone(&input.log);
     let mut output = out.clone();
@@ -447,7 +463,8 @@ fn go_budgets_from_the_movers_clock() {
 
 /// Every `go` sent the moment the previous `bestmove` is out is accepted (the old engine
 /// refused some: the finished search was collected only once its thread had exited), also
-/// with `isready` or `query` in between.
+/// with `isready` or `query` in between. A slow flush holds the search thread in its write of
+/// `bestmove` while the host already reads it, which made the old engine refuse every time.
 #[test]
 fn go_right_after_bestmove_is_accepted() {
     const GOS: usize = 240;
@@ -471,7 +488,7 @@ fn go_right_after_bestmove_is_accepted() {
     }
     lines.extend(["isready".into(), "@wait readyok".into()]);
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let text = session(&lines);
+    let (text, _) = session_flushing(&spec(), &lines, Duration::from_micros(300));
     assert_eq!(text.matches("search is running").count(), 0, "{text}");
     assert_eq!(lines_starting(&text, "bestmove ").len(), GOS);
     assert!(!text.contains("error"), "{text}");
