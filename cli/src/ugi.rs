@@ -315,11 +315,11 @@ impl<G: Game> Settings<G> {
         if let (SearcherSpec::Pvs(config), Some(mb)) = (&mut spec, self.hash_mb) {
             config.tt_mb = mb;
         }
-        if let Some(threads) = self.threads {
-            if matches!(spec, SearcherSpec::Pvs(_) | SearcherSpec::Mcts { .. }) {
-                // In range: the option was checked when set.
-                let _ = spec.set_threads(threads);
-            }
+        if let Some(threads) = self.threads
+            && matches!(spec, SearcherSpec::Pvs(_) | SearcherSpec::Mcts { .. })
+        {
+            // In range: the option was checked when set.
+            let _ = spec.set_threads(threads);
         }
         spec
     }
