@@ -48,6 +48,11 @@ pub fn target() -> Target {
             "query result\n",
             "setoption name Searcher value mcts\n",
             "setoption name Ponder value true\n",
+            "setoption name Move Overhead value 0\n",
+            "setoption name Clear Hash\n",
+            "setoption name Searcher value\n",
+            "go mate 3\n",
+            "go\n",
             "quit\n",
             "a",
             "f",
@@ -141,11 +146,11 @@ impl BufRead for HostLines {
     }
 }
 
-/// The engine's stdout in a race, waking the host at each write. Each flush takes
-/// [`SLOW_FLUSH`]: a slow pipe, where the host reads a line while the engine's write of it
-/// has not returned yet (the window in which the old engine refused the next `go`).
+/// The engine's stdout in a race, waking the host at each write. The flush of a `bestmove`
+/// takes [`SLOW_FLUSH`]: a slow pipe, where the host reads the line while the engine's write
+/// of it has not returned yet (the window in which the old engine refused the next `go`).
 #[derive(Clone, Default)]
-struct Watched(Arc<(Mutex<Vec<u8>>, Condvar)>);
+struct Watched(Arc<(Mutex<Vec<u8>>, Condvar)>, bool);
 
 impl Write for Watched {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -154,10 +159,14 @@ impl Write for Watched {
             .unwrap_or_else(|e| e.into_inner())
             .extend_from_slice(bytes);
         grew.notify_all();
+        self.1 |= bytes.starts_with(b"bestmove");
         Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        std::thread::sleep(SLOW_FLUSH);
+        if self.1 {
+            self.1 = false;
+            std::thread::sleep(SLOW_FLUSH);
+        }
         Ok(())
     }
 }
@@ -238,8 +247,8 @@ fn race(lines: &[u8]) {
     let gos = [
         "go depth 1",
         "go nodes 16",
-        "go movetime 1",
-        "go p1time 20 p2time 20 p1inc 1 p2inc 1",
+        "go depth 2",
+        "go nodes 40 p1time 100 p2time 100 p1inc 1 p2inc 1",
     ];
     let mut read = 0;
     let mut sent = 0;
