@@ -250,11 +250,7 @@ fn the_ugi_engine_builds_tables_for_its_position() {
     );
     assert!(out.contains("option name TablesDir type string"), "{out}");
     assert!(out.contains("info string error bad Tables '99'"), "{out}");
-    assert_eq!(
-        out.matches("info string tables 3 pieces for tiger,crab,monkey,crane,dragon")
-            .count(),
-        1,
-        "{out}"
-    );
+    // The tables are built in the background (`quit` does not wait for them): the build and
+    // its use are checked by a host that waits, in `cli/src/ugi/tests.rs`.
     assert_eq!(out.matches("readyok").count(), 2, "{out}");
 }

@@ -5,8 +5,11 @@
 //! directory, and hands them to the searcher.
 //!
 //! Key invariant: tables are built once per key ([`EndgameTables::key`]: Onitama's deal) while
-//! they are in use, and shared by every searcher that asks ([`TableSource`]); a searcher that
-//! cannot use tables is refused with a line saying so, never run without them silently.
+//! they are in use, and shared by every searcher that asks ([`TableSource`]); one build runs at
+//! a time, and looking up tables already built never waits for a build
+//! ([`TableSource::cached`]: the UGI engine builds on a thread of its own and searches without
+//! tables until they are there). A searcher that cannot use tables is refused with a line
+//! saying so, never run without them silently.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -97,8 +100,11 @@ pub(crate) struct TableSource<G: Game> {
     dir: Option<PathBuf>,
     threads: usize,
     /// The tables in use, most recent last (a few keys: the arena's workers may play
-    /// different deals at once).
+    /// different deals at once). Locked only to look up or insert, never while building.
     built: Mutex<Vec<Keyed<G>>>,
+    /// Held while building: another worker wanting tables waits for the build in progress
+    /// (they may be the ones it wants), and builds never run side by side.
+    building: Mutex<()>,
 }
 
 /// Tables and the key they serve.
@@ -148,6 +154,7 @@ impl<G: Game> TableSource<G> {
             dir,
             threads: threads.max(1),
             built: Mutex::new(Vec::new()),
+            building: Mutex::new(()),
         }
     }
 
@@ -181,18 +188,45 @@ impl<G: Game> TableSource<G> {
         state: &G,
         log: &mut dyn FnMut(&str),
     ) -> Result<Option<Arc<dyn Probe<G>>>, String> {
+        self.build_if(state, &|| true, log)
+    }
+
+    /// The tables for `state` if they are built already, `None` otherwise (or when off). Never
+    /// waits for a build in progress.
+    pub(crate) fn cached(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
+        let key = self.key(state)?;
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        let i = built.iter().position(|(k, _)| *k == key)?;
+        let entry = built.remove(i);
+        let probe = Arc::clone(&entry.1);
+        built.push(entry);
+        Some(probe)
+    }
+
+    /// [`Self::tables_for`], but the build (once its turn comes) is made only while `wanted()`
+    /// says so: `Ok(None)` when the tables are no longer wanted (or when off).
+    ///
+    /// # Errors
+    /// The game's build error, one line.
+    pub(crate) fn build_if(
+        &self,
+        state: &G,
+        wanted: &dyn Fn() -> bool,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<Option<Arc<dyn Probe<G>>>, String> {
         let (Some(tables), Some(key)) = (self.tables.as_ref(), self.key(state)) else {
             return Ok(None);
         };
         // Held while building: another worker wanting the same tables waits for them.
-        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = built.iter().position(|(k, _)| *k == key) {
-            let entry = built.remove(i);
-            let probe = Arc::clone(&entry.1);
-            built.push(entry);
+        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(probe) = self.cached(state) {
             return Ok(Some(probe));
         }
+        if !wanted() {
+            return Ok(None);
+        }
         let probe = (tables.build)(state, self.pieces, self.dir.as_deref(), self.threads, log)?;
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
         if built.len() >= KEPT {
             built.remove(0);
         }

@@ -5,32 +5,41 @@
 //!
 //! The conventions of every plies game, as `docs/ugi.md` writes them down:
 //! - `position fen <text>` takes the rest of the line up to ` moves ` as the game's position
-//!   text (positions contain spaces); `position startpos` is the game's start position.
+//!   text (positions contain spaces); `position startpos` is the game's start position. After
+//!   a `position` that fails the engine has no position until a valid one comes.
 //! - A move is one word: the game's move text with its spaces written `:` (Onitama's
 //!   `monkey a1-b2` is `monkey:a1-b2`), as `bestmove`, `pv` and `moves` write and read it.
 //! - `go p1time p2time p1inc p2inc` (p1 = the game's first player), `movetime`, `depth`,
-//!   `nodes`, `infinite`, `ponder` (then `ponderhit`); `info` lines carry `depth`, `seldepth`,
-//!   `score cp N` (from the side to move's view) or `score mate N` (plies to the end, negative
-//!   when losing), `time`, `nodes`, `nps`, `hashfull` and `pv`.
+//!   `nodes`, `infinite`, `ponder` (then `ponderhit`); a `go` with no limit for the side to
+//!   move searches [`DEFAULT_MOVETIME`]. `info` lines carry `depth`, `seldepth`, `score cp N`
+//!   (from the side to move's view) or `score mate N` (moves to the end: plies halved, rounded
+//!   up; negative when losing), `time`, `nodes`, `nps`, `hashfull`, `tbhits` and `pv`; a
+//!   search silent for a second says `info time MS`.
 //! - `query gameover|p1turn|result` answers `response true|false` and
 //!   `response p1win|p2win|draw|none`, repetitions of the `moves` list counted.
 //!
-//! Key invariants: input is read while a search runs, so `stop`, `isready` and `quit` are
-//! answered at once; a malformed line is answered `info string error <what is wrong>` and the
-//! engine carries on; the end of the input is `quit` (an engine never depends on receiving it).
+//! Key invariants: input is read while a search runs or tables are built, so `stop`,
+//! `isready` and `quit` are answered at once; every `go` the engine accepts gets exactly one
+//! `bestmove`, and one it refuses (unreadable, no position, a finished game) gets `info string
+//! error ...` and `bestmove 0000`; once `bestmove` is written the engine is idle (the next `go`
+//! is accepted). A malformed line is answered `info string error <what is wrong>` and the
+//! engine carries on; the end of the input is `quit` (an engine never depends on receiving
+//! it). Endgame tables are built on a detached thread: `quit` never waits for them.
 
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use plies::search::{Clock, Iteration, SearchLimits, Searcher};
+use plies::search::{Clock, Iteration, SearchLimits, SearchResult, Searcher};
+use plies::spec::SearcherSpec;
 use plies::{Game, GameHistory, Notation, Outcome, Side};
 use plies_view::View;
 
-use crate::engine::{EvaluatorFactory, parse_searcher};
+use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::tables::{TableSource, TablesArgs, parse_pieces};
@@ -40,18 +49,35 @@ use crate::tables::{TableSource, TablesArgs, parse_pieces};
 pub(crate) struct UgiArgs {
     /// The searcher to start with (a spec: `pvs`, `mcts`, `pvs:tt=64`, ...); the `Searcher`
     /// option changes it.
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
-    /// Endgame tables (the `Tables` and `TablesDir` options change them), built for the
-    /// position of a `position` command whose tables are not at hand yet.
+    #[arg(long, default_value = "pvs", value_parser = parse_spec)]
+    pub searcher: SearcherSpec,
+    /// Endgame tables (the `Tables` and `TablesDir` options change them), built in the
+    /// background for the position of a `position` command whose tables are not at hand yet.
     #[command(flatten)]
     pub tables: TablesArgs,
 }
 
-/// The longest input line read; longer ones are an error.
+/// A searcher spec, read once (for clap).
+fn parse_spec(text: &str) -> Result<SearcherSpec, String> {
+    text.parse()
+}
+
+/// The most bytes a line may hold before its newline; longer ones are an error.
 const MAX_LINE: usize = 1 << 20;
 
-/// Where the engine writes, shared by the reading loop and the search thread.
+/// What a `go` with no limit for the side to move searches (before the move overhead).
+pub(crate) const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+
+/// The `Move Overhead` option's default, in milliseconds.
+const DEFAULT_OVERHEAD_MS: usize = 10;
+
+/// The `Move Overhead` option's maximum, in milliseconds.
+const MAX_OVERHEAD_MS: usize = 5000;
+
+/// How long a search may be silent before an `info time` line says it is still at work.
+const KEEPALIVE: Duration = Duration::from_secs(1);
+
+/// Where the engine writes, shared by the reading loop, the search and the table relay.
 type Output<'o> = Mutex<&'o mut (dyn Write + Send)>;
 
 /// Writes one line and flushes it. A closed output (the host went away) is not an error the
@@ -66,6 +92,49 @@ fn error(out: &Output<'_>, what: &str) {
     send(out, &format!("info string error {}", crate::one_line(what)));
 }
 
+/// One line of input.
+enum Line {
+    /// The input ended (or broke): `quit`.
+    End,
+    /// More than [`MAX_LINE`] bytes before the newline; the rest of that line (only) was
+    /// skipped.
+    TooLong,
+    /// A line, its newline removed.
+    Text,
+}
+
+/// Reads one line into `line`: at most [`MAX_LINE`] bytes before its newline, in memory
+/// bounded by that whatever the input holds.
+fn read_line(input: &mut (dyn BufRead + Send), line: &mut Vec<u8>) -> Line {
+    line.clear();
+    let mut limited = Read::take(&mut *input, MAX_LINE as u64 + 1);
+    if !matches!(limited.read_until(b'\n', line), Ok(n) if n > 0) {
+        return Line::End;
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        return Line::Text;
+    }
+    if line.len() <= MAX_LINE {
+        return Line::Text; // the last line, without a newline
+    }
+    // Skip to the end of this line, a buffer at a time.
+    loop {
+        let (skip, found) = match input.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buffer) => match buffer.iter().position(|&b| b == b'\n') {
+                Some(at) => (at + 1, true),
+                None => (buffer.len(), false),
+            },
+        };
+        input.consume(skip);
+        if found {
+            break;
+        }
+    }
+    Line::TooLong
+}
+
 /// Runs the engine until `quit` or the end of `input`.
 pub(crate) fn run<G: View>(
     spec: &GameCli<G>,
@@ -73,30 +142,30 @@ pub(crate) fn run<G: View>(
     input: &mut (dyn BufRead + Send),
     output: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
-    parse_searcher(&args.searcher)
+    let source = TableSource::new(spec, &args.tables, 2)?;
+    let (relay_to, relay_from) = channel();
+    let mut engine = Engine::new(spec, args.searcher.clone(), source, relay_to)
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
-    let tables = TableSource::new(spec, &args.tables, 2)?;
     let out: Output<'_> = Mutex::new(output);
-    let mut engine = Engine::new(spec, &args.searcher, tables);
+    let closing = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        let (out_ref, closing_ref) = (&out, &closing);
+        scope.spawn(move || relay(relay_from, closing_ref, out_ref));
         let mut running: Option<Running<'_, G>> = None;
         let mut line = Vec::new();
         loop {
-            line.clear();
-            let mut limited =
-                <&mut (dyn BufRead + Send) as Read>::take(&mut *input, MAX_LINE as u64 + 1);
-            let read = limited.read_until(b'\n', &mut line);
-            if !matches!(read, Ok(n) if n > 0) {
-                break; // the end of the input (or a broken one) is `quit`
-            }
-            if running.as_ref().is_some_and(|r| r.handle.is_finished()) {
+            let read = read_line(input, &mut line);
+            // A search that has answered is over: the engine is idle again.
+            if running.as_ref().is_some_and(Running::answered) {
                 engine.join(running.take(), &out);
             }
-            if line.len() > MAX_LINE {
-                error(&out, "line too long");
-                let mut rest = Vec::new();
-                let _ = input.read_until(b'\n', &mut rest);
-                continue;
+            match read {
+                Line::End => break, // the end of the input (or a broken one) is `quit`
+                Line::TooLong => {
+                    error(&out, &format!("line too long (over {MAX_LINE} bytes)"));
+                    continue;
+                }
+                Line::Text => {}
             }
             let Ok(text) = std::str::from_utf8(&line) else {
                 error(&out, "a line that is not UTF-8");
@@ -120,11 +189,15 @@ pub(crate) fn run<G: View>(
                     _ => error(&out, "ponderhit without a ponder search"),
                 },
                 "go" if running.is_some() => {
+                    // Its `bestmove` is the running search's, after `stop`.
                     error(&out, "a search is running; send stop first");
                 }
                 "go" => match engine.go(rest, scope, &out) {
-                    Ok(search) => running = search,
-                    Err(what) => error(&out, &what),
+                    Ok(search) => running = Some(search),
+                    Err(what) => {
+                        error(&out, &what);
+                        send(&out, "bestmove 0000");
+                    }
                 },
                 "query" => {
                     if let Err(what) = engine.query(rest, &out) {
@@ -142,8 +215,38 @@ pub(crate) fn run<G: View>(
             }
         }
         engine.join(running.take(), &out);
+        closing.store(true, Ordering::Release);
     });
     Ok(())
+}
+
+/// Writes the lines of the table builds (threads of their own that cannot hold the output)
+/// until the engine closes.
+fn relay(lines: Receiver<String>, closing: &AtomicBool, out: &Output<'_>) {
+    loop {
+        match lines.recv_timeout(Duration::from_millis(20)) {
+            Ok(line) => send(out, &line),
+            Err(RecvTimeoutError::Timeout) => {
+                if closing.load(Ordering::Acquire) {
+                    return;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+/// What the reading loop and a search thread share about the search.
+#[derive(Default)]
+struct Flags {
+    /// Set when the search itself has returned.
+    done: AtomicBool,
+    /// While set, a returned search waits before answering (`go infinite`, or `go ponder`
+    /// until its `ponderhit`).
+    hold: AtomicBool,
+    /// Set just before `bestmove` is written: the search is over, the engine idle once the
+    /// thread is joined.
+    answered: AtomicBool,
 }
 
 /// A search on its own thread.
@@ -151,26 +254,35 @@ struct Running<'scope, G: Game> {
     handle: ScopedJoinHandle<'scope, Box<dyn Searcher<G>>>,
     /// Ends the search (and, after an infinite or ponder search, lets its bestmove out).
     stop: Arc<AtomicBool>,
-    /// Set by the search thread when the search itself has returned.
-    done: Arc<AtomicBool>,
+    flags: Arc<Flags>,
     /// A `go ponder` search not yet hit.
     pondering: bool,
+    /// `go infinite`: it answers only after `stop`, `ponderhit` or not.
+    infinite: bool,
     /// The time the search may take once a ponder search is hit.
     budget: Option<Duration>,
 }
 
 impl<'scope, G: Game> Running<'scope, G> {
-    /// The ponder search becomes the real one: it may go on for its budget from now.
+    /// Whether the search has answered (`bestmove` is written or being written).
+    fn answered(&self) -> bool {
+        self.flags.answered.load(Ordering::Acquire)
+    }
+
+    /// The ponder search becomes the real one: it may go on for its budget from now, and
+    /// answers when done.
     fn ponderhit<'env>(&mut self, scope: &'scope Scope<'scope, 'env>) {
         self.pondering = false;
-        let Some(budget) = self.budget else {
-            return; // `go ponder infinite`: it goes on until `stop`
+        if !self.infinite {
+            self.flags.hold.store(false, Ordering::Release);
+        }
+        let Some(deadline) = self.budget.and_then(|b| Instant::now().checked_add(b)) else {
+            return; // no time limit: depth, nodes, or `stop`
         };
         let stop = Arc::clone(&self.stop);
-        let done = Arc::clone(&self.done);
-        let deadline = Instant::now() + budget;
+        let flags = Arc::clone(&self.flags);
         scope.spawn(move || {
-            while Instant::now() < deadline && !done.load(Ordering::Relaxed) {
+            while Instant::now() < deadline && !flags.done.load(Ordering::Relaxed) {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
@@ -181,121 +293,293 @@ impl<'scope, G: Game> Running<'scope, G> {
     }
 }
 
-/// The engine between searches: its settings, its searcher and the game.
-struct Engine<'a, G: View> {
-    spec: &'a GameCli<G>,
-    factory: EvaluatorFactory<G>,
-    searcher_text: String,
+/// The searcher settings, as the options set them.
+#[derive(Clone)]
+struct Settings<G: Game> {
+    /// The `Searcher` option (or `--searcher`).
+    searcher: SearcherSpec,
+    /// The `Hash` option, once set: the table size of a `pvs` searcher (kept while another
+    /// searcher is chosen).
     hash_mb: Option<usize>,
-    threads: usize,
-    /// Built at the first `isready` or `go` after a change; away while a search runs.
-    searcher: Option<Box<dyn Searcher<G>>>,
-    position: G,
+    /// The `Threads` option, once set: the threads of a searcher that takes more than one
+    /// (kept while another is chosen).
+    threads: Option<usize>,
+    factory: EvaluatorFactory<G>,
+}
+
+impl<G: Game> Settings<G> {
+    /// The searcher the settings make: the `Searcher` spec with `Hash` and `Threads` in it
+    /// where they apply.
+    fn spec(&self) -> SearcherSpec {
+        let mut spec = self.searcher.clone();
+        if let (SearcherSpec::Pvs(config), Some(mb)) = (&mut spec, self.hash_mb) {
+            config.tt_mb = mb;
+        }
+        if let Some(threads) = self.threads
+            && matches!(spec, SearcherSpec::Pvs(_) | SearcherSpec::Mcts { .. })
+        {
+            // In range: the option was checked when set.
+            let _ = spec.set_threads(threads);
+        }
+        spec
+    }
+
+    fn build(&self) -> Result<Box<dyn Searcher<G>>, String> {
+        let spec = self.spec();
+        self.factory
+            .searcher(&spec, None)
+            .map_err(|e| format!("searcher {spec}: {e}"))
+    }
+}
+
+/// The position the host set, with the game that led to it.
+struct Position<G> {
+    state: G,
     history: GameHistory,
     /// The outcome a repetition in the `moves` list gave, if any.
     repetition: Option<Outcome>,
-    /// Where the endgame tables come from.
-    tables: TableSource<G>,
-    /// The key of the tables the searcher has (`None`: none yet), or of those that failed.
-    tables_key: Option<String>,
+}
+
+impl<G: Game> Position<G> {
+    /// The game `moves` from `start` (each legal in turn), repetitions counted.
+    fn new(start: G, moves: Vec<G::Move>) -> Result<Position<G>, String> {
+        let mut history = GameHistory::new(&start);
+        let mut state = start;
+        let mut repetition = None;
+        for (number, mv) in moves.into_iter().enumerate() {
+            if repetition.is_some() {
+                return Err(format!(
+                    "move {}: the game is already over (a repetition)",
+                    number + 1
+                ));
+            }
+            let mover = state.side_to_move();
+            state = state.play(mv);
+            repetition = history.play(mover, &state);
+        }
+        Ok(Position {
+            state,
+            history,
+            repetition,
+        })
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome().or(self.repetition)
+    }
+}
+
+/// The builds of one table source in progress, shared with their threads.
+#[derive(Default)]
+struct Jobs {
+    /// The key the engine wants now: a queued build of another key is dropped.
+    wanted: Option<String>,
+    /// Keys being built or waiting for their turn.
+    pending: Vec<String>,
+    /// Keys whose build failed (said once; not tried again with this source).
+    failed: Vec<String>,
+}
+
+/// How many failed keys [`Jobs`] remembers.
+const FAILED_KEPT: usize = 16;
+
+/// The engine's endgame tables: a source, its builds on threads of their own, and what the
+/// searcher has.
+struct Tables<G: Game> {
+    source: Arc<TableSource<G>>,
+    jobs: Arc<Mutex<Jobs>>,
+    /// Where the builds' lines go (the relay writes them).
+    relay: Sender<String>,
+    /// The key of the tables the searcher has (or refused); `None`: it has none.
+    key: Option<String>,
+}
+
+impl<G: Game> Tables<G> {
+    /// Another source (another `Tables` or `TablesDir`): builds for the old one are dropped
+    /// when their turn comes.
+    fn replace(&mut self, source: TableSource<G>) {
+        lock(&self.jobs).wanted = None;
+        self.source = Arc::new(source);
+        self.jobs = Arc::default();
+        self.key = None;
+    }
+
+    /// Starts building the tables of `state` on a thread of its own, unless they are built,
+    /// being built, or failed; the thread tells its progress and end through the relay.
+    fn request(&self, state: &G) {
+        let Some(key) = self.source.key(state) else {
+            return;
+        };
+        if self.source.cached(state).is_some() {
+            return;
+        }
+        let mut jobs = lock(&self.jobs);
+        jobs.wanted = Some(key.clone());
+        if jobs.pending.contains(&key) || jobs.failed.contains(&key) {
+            return;
+        }
+        jobs.pending.push(key.clone());
+        drop(jobs);
+        let source = Arc::clone(&self.source);
+        let shared = Arc::clone(&self.jobs);
+        let relay = self.relay.clone();
+        let state = state.clone();
+        let thread_key = key.clone();
+        // Detached: `quit` never waits for a build (the process ends with its main thread).
+        let started = std::thread::Builder::new()
+            .name("ugi-tables".into())
+            .spawn(move || {
+                let key = thread_key;
+                let wanted = || lock(&shared).wanted.as_deref() == Some(key.as_str());
+                let result = source.build_if(&state, &wanted, &mut |line| {
+                    let _ = relay.send(format!("info string tables {}", crate::one_line(line)));
+                });
+                let mut jobs = lock(&shared);
+                jobs.pending.retain(|k| *k != key);
+                match result {
+                    Ok(Some(_)) => {
+                        let _ = relay.send("info string tables ready for the next search".into());
+                    }
+                    Ok(None) => {} // no longer wanted
+                    Err(why) => {
+                        if jobs.failed.len() >= FAILED_KEPT {
+                            jobs.failed.remove(0);
+                        }
+                        jobs.failed.push(key);
+                        let _ = relay.send(format!(
+                            "info string error endgame tables not used: {}",
+                            crate::one_line(&why)
+                        ));
+                    }
+                }
+            });
+        if let Err(why) = started {
+            lock(&self.jobs).pending.retain(|k| *k != key);
+            let _ = self.relay.send(format!(
+                "info string error endgame tables not built: no thread ({why})"
+            ));
+        }
+    }
+
+    /// Gives `searcher` the tables of `state` if they are built; otherwise it searches
+    /// without tables (said in an `info string`), and they are built for a later search.
+    fn equip(&mut self, searcher: &mut dyn Searcher<G>, state: &G, out: &Output<'_>) {
+        let key = self.source.key(state);
+        if key == self.key {
+            return;
+        }
+        let Some(key) = key else {
+            let _ = searcher.set_endgame_tables(None);
+            self.key = None;
+            return;
+        };
+        if let Some(probe) = self.source.cached(state) {
+            // A searcher that cannot use tables is told once per key.
+            if let Err(why) = searcher.set_endgame_tables(Some(probe)) {
+                error(out, &format!("endgame tables not used: {why}"));
+                let _ = searcher.set_endgame_tables(None);
+            }
+            self.key = Some(key);
+            return;
+        }
+        let _ = searcher.set_endgame_tables(None);
+        self.key = None;
+        self.request(state);
+        if !lock(&self.jobs).failed.contains(&key) {
+            send(
+                out,
+                "info string tables not built yet: this search goes without them",
+            );
+        }
+    }
+}
+
+/// Locks `mutex`, whatever a panicking holder left.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The engine between searches: its settings, its searcher and the game.
+struct Engine<'a, G: View> {
+    spec: &'a GameCli<G>,
+    settings: Settings<G>,
+    /// The searcher of `settings`; away while a search runs (and `None` only after a search
+    /// thread failed and no searcher could be built again).
+    searcher: Option<Box<dyn Searcher<G>>>,
+    /// The `Move Overhead` option: kept back from each timed move's budget.
+    overhead: Duration,
+    /// The position to search; `None` after a `position` that failed.
+    position: Option<Position<G>>,
+    tables: Tables<G>,
 }
 
 impl<'a, G: View> Engine<'a, G> {
-    fn new(spec: &'a GameCli<G>, searcher: &str, tables: TableSource<G>) -> Engine<'a, G> {
-        let position = G::start_position();
-        Engine {
-            spec,
-            factory: spec.evaluator.clone(),
-            searcher_text: searcher.to_string(),
+    /// The engine with `searcher` (built now: an error is the searcher's).
+    fn new(
+        spec: &'a GameCli<G>,
+        searcher: SearcherSpec,
+        source: TableSource<G>,
+        relay: Sender<String>,
+    ) -> Result<Engine<'a, G>, String> {
+        let settings = Settings {
+            searcher,
             hash_mb: None,
-            threads: 1,
-            searcher: None,
-            history: GameHistory::new(&position),
-            position,
-            repetition: None,
-            tables,
-            tables_key: None,
-        }
-    }
-
-    /// Gives the searcher the tables of the position if it has not got them: built (or read)
-    /// now, progress and failures told as `info string` lines. A failure is told once per
-    /// key; the engine goes on without tables.
-    fn ensure_tables(&mut self, out: &Output<'_>) {
-        let key = self.tables.key(&self.position);
-        if key.is_none() || key == self.tables_key {
-            return;
-        }
-        self.ensure_searcher(out);
-        let Some(searcher) = self.searcher.as_mut() else {
-            return;
+            threads: None,
+            factory: spec.evaluator.clone(),
         };
-        let probe = self.tables.tables_for(&self.position, &mut |line| {
-            send(
-                out,
-                &format!("info string tables {}", crate::one_line(line)),
-            );
-        });
-        // Tables that cannot be built, or a searcher that cannot use them: none, said so.
-        let result = probe.and_then(|probe| searcher.set_endgame_tables(probe));
-        if let Err(why) = result {
-            error(out, &format!("endgame tables not used: {why}"));
-            let _ = searcher.set_endgame_tables(None);
-        }
-        self.tables_key = key;
+        let searcher = settings.build()?;
+        let start = G::start_position();
+        Ok(Engine {
+            spec,
+            settings,
+            searcher: Some(searcher),
+            overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS as u64),
+            position: Some(Position::new(start, Vec::new())?),
+            tables: Tables {
+                source: Arc::new(source),
+                jobs: Arc::default(),
+                relay,
+                key: None,
+            },
+        })
     }
 
-    /// The searcher's spec text, with the `Hash` option in it.
-    fn spec_text(&self) -> String {
-        match self.hash_mb {
-            None => self.searcher_text.clone(),
-            Some(mb) => {
-                let join = if self.searcher_text.contains(':') {
-                    ','
-                } else {
-                    ':'
-                };
-                format!("{}{join}tt={mb}", self.searcher_text)
-            }
-        }
-    }
-
-    /// Builds the searcher if there is none (after a change of options).
+    /// Builds the searcher again if there is none (after a search thread failed): with the
+    /// settings, or else the default searcher.
     fn ensure_searcher(&mut self, out: &Output<'_>) {
         if self.searcher.is_some() {
             return;
         }
-        self.tables_key = None;
-        match self.build() {
+        self.tables.key = None;
+        match self.settings.build() {
             Ok(searcher) => self.searcher = Some(searcher),
             Err(what) => {
                 error(out, &format!("{what}; back to the default searcher"));
-                self.searcher_text = "pvs".to_string();
-                self.hash_mb = None;
-                self.threads = 1;
-                self.searcher = self.build().ok();
+                self.settings.searcher = SearcherSpec::default();
+                self.settings.hash_mb = None;
+                self.settings.threads = None;
+                self.searcher = self.settings.build().ok();
             }
         }
     }
 
-    fn build(&self) -> Result<Box<dyn Searcher<G>>, String> {
-        let spec = parse_searcher(&self.spec_text()).map_err(|e| format!("searcher: {e}"))?;
-        let mut searcher = self.factory.searcher(&spec, None)?;
-        searcher
-            .set_threads(self.threads)
-            .map_err(|e| format!("Threads {}: {e}", self.threads))?;
-        Ok(searcher)
-    }
-
-    /// Waits for `search` (stopping it) and takes its searcher back.
+    /// Waits for `search` (stopping it) and takes its searcher back. A search thread that
+    /// failed before answering is answered `bestmove 0000`.
     fn join(&mut self, search: Option<Running<'_, G>>, out: &Output<'_>) {
         let Some(search) = search else {
             return;
         };
         search.stop.store(true, Ordering::Relaxed);
+        search.flags.hold.store(false, Ordering::Release);
+        let answered = Arc::clone(&search.flags);
         match search.handle.join() {
             Ok(searcher) => self.searcher = Some(searcher),
-            Err(_) => error(out, "the search failed; a new searcher is built"),
+            Err(_) => {
+                error(out, "the search failed; a new searcher is built");
+                if !answered.answered.load(Ordering::Acquire) {
+                    send(out, "bestmove 0000");
+                }
+            }
         }
     }
 
@@ -310,13 +594,19 @@ impl<'a, G: View> Engine<'a, G> {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
                 }
-                self.set_game(G::start_position(), Vec::new())
+                let start = Position::new(G::start_position(), Vec::new())?;
+                self.tables.request(&start.state);
+                self.position = Some(start);
+                Ok(())
             }
             "setoption" => self.set_option(rest),
             "position" => {
-                self.set_position(rest)?;
-                // A new deal's tables now, before the host's clock runs at `go`.
-                self.ensure_tables(out);
+                // A failed `position` leaves none: `go` is refused until a valid one comes.
+                self.position = None;
+                let position = self.parse_position(rest)?;
+                // A new deal's tables are built now, in the background.
+                self.tables.request(&position.state);
+                self.position = Some(position);
                 Ok(())
             }
             "debug" | "register" => Ok(()),
@@ -334,28 +624,54 @@ impl<'a, G: View> Engine<'a, G> {
             ),
         );
         send(out, "id author the plies developers");
+        let spec = self.settings.spec();
+        let hash = match &spec {
+            SearcherSpec::Pvs(config) if config.tt_mb > 0 => config.tt_mb,
+            _ => plies::search::PvsConfig::full().tt_mb,
+        };
         send(
             out,
             &format!(
-                "option name Hash type spin default 16 min 1 max {}",
+                "option name Hash type spin default {hash} min 1 max {}",
                 plies::spec::MAX_TT_MB
             ),
         );
         send(
             out,
             &format!(
-                "option name Threads type spin default 1 min 1 max {}",
+                "option name Threads type spin default {} min 1 max {}",
+                spec.threads(),
                 plies::search::MAX_THREADS
             ),
         );
-        send(out, "option name Searcher type string default pvs");
-        if self.factory.parameter_names().is_some() {
+        send(
+            out,
+            &format!(
+                "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+                self.overhead.as_millis()
+            ),
+        );
+        send(out, "option name Clear Hash type button");
+        let current = self.settings.searcher.to_string();
+        let mut names: Vec<String> = SearcherSpec::names()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if !names.contains(&current) {
+            names.insert(0, current.clone());
+        }
+        let vars: String = names.iter().map(|name| format!(" var {name}")).collect();
+        send(
+            out,
+            &format!("option name Searcher type combo default {current}{vars}"),
+        );
+        if self.settings.factory.parameter_names().is_some() {
             send(out, "option name Weights type string default <empty>");
         }
         send(out, "option name Ponder type check default false");
         if self.spec.endgame_tables.is_some() {
             // `off`, or the most pieces (the game's range, checked when set).
-            let current = match self.tables.pieces() {
+            let current = match self.tables.source.pieces() {
                 0 => "off".to_string(),
                 n => n.to_string(),
             };
@@ -368,29 +684,40 @@ impl<'a, G: View> Engine<'a, G> {
         send(out, "ugiok");
     }
 
+    /// `setoption name <name> [value <value>]`. A value that cannot be had (a searcher that
+    /// cannot be built) is an error, and the engine keeps its settings and searcher.
     fn set_option(&mut self, rest: &str) -> Result<(), String> {
-        let rest = rest
-            .strip_prefix("name ")
-            .ok_or("expected 'setoption name <name> value <value>'")?;
-        let (name, value) = match rest.split_once(" value ") {
-            Some((name, value)) => (name.trim(), value.trim()),
-            None => (rest.trim(), ""),
-        };
+        let (name, value) = parse_setoption(rest)?;
+        let value = value.as_str();
+        let mut next = self.settings.clone();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => self.hash_mb = Some(spin("Hash", value, plies::spec::MAX_TT_MB)?),
-            "threads" => self.threads = spin("Threads", value, plies::search::MAX_THREADS)?,
+            "hash" => next.hash_mb = Some(spin("Hash", value, 1, plies::spec::MAX_TT_MB)?),
+            "threads" => {
+                next.threads = Some(spin("Threads", value, 1, plies::search::MAX_THREADS)?);
+            }
             "searcher" => {
-                parse_searcher(value).map_err(|e| format!("Searcher: {e}"))?;
-                self.searcher_text = value.to_string();
+                next.searcher = value.parse().map_err(|e| format!("Searcher: {e}"))?;
             }
             "weights" => {
-                self.factory = if value.is_empty() || value == "<empty>" {
+                // Empty (UCI's way to clear a string option) or `<empty>`: the game's own.
+                next.factory = if value.is_empty() || value == "<empty>" {
                     self.spec.evaluator.clone()
                 } else {
                     self.spec
                         .evaluator
                         .with_weights_path(std::path::Path::new(value))?
                 };
+            }
+            "move overhead" => {
+                let ms = spin("Move Overhead", value, 0, MAX_OVERHEAD_MS)?;
+                self.overhead = Duration::from_millis(ms as u64);
+                return Ok(());
+            }
+            "clear hash" => {
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.clear();
+                }
+                return Ok(());
             }
             "ponder" => {
                 // The host decides when to ponder (`go ponder`); the option only says it may.
@@ -400,12 +727,12 @@ impl<'a, G: View> Engine<'a, G> {
                         plies::excerpt(value)
                     ));
                 }
-                return Ok(()); // nothing to rebuild
+                return Ok(());
             }
             "tables" => {
                 let pieces = parse_pieces(self.spec.endgame_tables.as_ref(), value, "Tables")?;
-                self.tables = self.tables.with_pieces(pieces);
-                self.tables_key = None;
+                let source = self.tables.source.with_pieces(pieces);
+                self.replace_tables(source);
                 return Ok(());
             }
             "tablesdir" => {
@@ -414,20 +741,35 @@ impl<'a, G: View> Engine<'a, G> {
                 }
                 let dir = (!value.is_empty() && value != "<empty>")
                     .then(|| std::path::PathBuf::from(value));
-                self.tables = self.tables.with_dir(dir);
-                self.tables_key = None;
+                let source = self.tables.source.with_dir(dir);
+                self.replace_tables(source);
                 return Ok(());
             }
-            _ => return Err(format!("no option '{}'", plies::excerpt(name))),
+            _ => return Err(format!("no option '{}'", plies::excerpt(&name))),
         }
-        // Checked now, so that a bad combination is reported to the line that made it.
-        self.searcher = Some(self.build()?);
-        self.tables_key = None;
+        let weights = name.eq_ignore_ascii_case("weights");
+        if !weights && next.spec() == self.settings.spec() && self.searcher.is_some() {
+            // Kept for a searcher it applies to; this one is unchanged (its table too).
+            self.settings = next;
+            return Ok(());
+        }
+        // Built now, so that a value that cannot be had is reported to the line that set it.
+        let searcher = next
+            .build()
+            .map_err(|e| format!("{e}; the searcher stays {}", self.settings.spec()))?;
+        self.settings = next;
+        self.searcher = Some(searcher);
+        self.tables.key = None;
         Ok(())
     }
 
-    /// `startpos|fen <text> [moves <m1> <m2> ...]`; on an error the position stays as it was.
-    fn set_position(&mut self, rest: &str) -> Result<(), String> {
+    /// Another table source: the next `position` (or `go`) asks it for tables.
+    fn replace_tables(&mut self, source: TableSource<G>) {
+        self.tables.replace(source);
+    }
+
+    /// `startpos|fen <text> [moves <m1> <m2> ...]`.
+    fn parse_position(&self, rest: &str) -> Result<Position<G>, String> {
         let (base, moves) = match rest.split_once(" moves") {
             Some((base, moves)) if moves.is_empty() || moves.starts_with(char::is_whitespace) => {
                 (base.trim(), moves.trim())
@@ -455,40 +797,15 @@ impl<'a, G: View> Engine<'a, G> {
             played.push(mv);
             state = state.play(mv);
         }
-        self.set_game(start, played)
-    }
-
-    /// The game `moves` from `start` (each legal in turn), repetitions counted.
-    fn set_game(&mut self, start: G, moves: Vec<G::Move>) -> Result<(), String> {
-        let mut history = GameHistory::new(&start);
-        let mut state = start;
-        let mut repetition = None;
-        for (number, mv) in moves.into_iter().enumerate() {
-            if repetition.is_some() {
-                return Err(format!(
-                    "move {}: the game is already over (a repetition)",
-                    number + 1
-                ));
-            }
-            let mover = state.side_to_move();
-            state = state.play(mv);
-            repetition = history.play(mover, &state);
-        }
-        self.position = state;
-        self.history = history;
-        self.repetition = repetition;
-        Ok(())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.position.outcome().or(self.repetition)
+        Position::new(start, played)
     }
 
     fn query(&self, rest: &str, out: &Output<'_>) -> Result<(), String> {
+        let position = self.position.as_ref().ok_or(NO_POSITION)?;
         let answer = match rest {
-            "gameover" => self.outcome().is_some().to_string(),
-            "p1turn" => (self.position.side_to_move() == Side::First).to_string(),
-            "result" => match self.outcome() {
+            "gameover" => position.outcome().is_some().to_string(),
+            "p1turn" => (position.state.side_to_move() == Side::First).to_string(),
+            "result" => match position.outcome() {
                 Some(Outcome::Win(Side::First)) => "p1win",
                 Some(Outcome::Win(Side::Second)) => "p2win",
                 Some(Outcome::Draw) => "draw",
@@ -506,79 +823,161 @@ impl<'a, G: View> Engine<'a, G> {
         Ok(())
     }
 
-    /// Starts a search of the position on a thread of its own; `None` when there is nothing
-    /// to search (the game is over: `bestmove 0000` at once).
+    /// Starts a search of the position on a thread of its own. An error refuses the `go`
+    /// (the caller answers it `bestmove 0000`).
     fn go<'scope, 'env>(
         &mut self,
         rest: &str,
         scope: &'scope Scope<'scope, 'env>,
         out: &'scope Output<'env>,
-    ) -> Result<Option<Running<'scope, G>>, String>
+    ) -> Result<Running<'scope, G>, String>
     where
         G: 'scope,
     {
         let go = GoArgs::parse(rest)?;
-        if self.outcome().is_some() {
-            error(out, "the game is over: no move to search");
-            send(out, "bestmove 0000");
-            return Ok(None);
+        let position = self.position.as_ref().ok_or(NO_POSITION)?;
+        if position.outcome().is_some() {
+            return Err("the game is over: no move to search".into());
         }
+        let state = position.state.clone();
+        let history = position.history.clone();
         self.ensure_searcher(out);
-        self.ensure_tables(out);
         let Some(mut searcher) = self.searcher.take() else {
             return Err("no searcher could be built".into());
         };
-        let side = self.position.side_to_move();
-        let budget = go.budget(side);
-        let hold = go.infinite || go.ponder;
+        self.tables.equip(&mut *searcher, &state, out);
+        let side = state.side_to_move();
+        let budget = go.budget(side, self.overhead);
+        if go.unlimited_for(side) {
+            send(
+                out,
+                &format!(
+                    "info string go gave no limit for the side to move: searching {} ms",
+                    budget.map_or(0, |b| b.as_millis())
+                ),
+            );
+        }
         let stop = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
+        let flags = Arc::new(Flags::default());
+        flags
+            .hold
+            .store(go.infinite || go.ponder, Ordering::Release);
         let mut limits = SearchLimits::default();
         if let Some(depth) = go.depth {
             limits.depth = Some(depth);
         }
         limits.nodes = go.nodes;
-        if !hold {
+        if !(go.infinite || go.ponder) {
             limits.time = budget;
             // A proven result ends a timed search; a fixed depth is searched to exactly it.
             limits.stop_when_proven = go.depth.is_none();
         }
         let limits = limits.with_stop(Arc::clone(&stop));
-        let state = self.position.clone();
-        let history = self.history.clone();
-        let (thread_stop, thread_done) = (Arc::clone(&stop), Arc::clone(&done));
+        let (thread_stop, thread_flags) = (Arc::clone(&stop), Arc::clone(&flags));
         let handle = scope.spawn(move || {
-            let result = searcher.search_with(&state, &history, &limits, &mut |it| {
-                send(out, &info_line(&state, it));
-            });
-            thread_done.store(true, Ordering::Relaxed);
-            // An infinite or ponder search answers only when told to stop.
-            while hold && !thread_stop.load(Ordering::Relaxed) {
+            let result = search_reporting(&mut *searcher, &state, &history, &limits, out);
+            thread_flags.done.store(true, Ordering::Release);
+            // An infinite search, or a ponder search not yet hit, answers only when told to.
+            while thread_flags.hold.load(Ordering::Acquire) && !thread_stop.load(Ordering::Relaxed)
+            {
                 std::thread::sleep(Duration::from_millis(1));
             }
             let best = result
                 .best_move
                 .map_or_else(|| "0000".to_string(), |mv| state.format_move_token(mv));
+            // Idle from here: the next `go` joins this thread instead of being refused.
+            thread_flags.answered.store(true, Ordering::Release);
             send(out, &format!("bestmove {best}"));
             searcher
         });
-        Ok(Some(Running {
+        Ok(Running {
             handle,
             stop,
-            done,
+            flags,
             pondering: go.ponder,
+            infinite: go.infinite,
             budget,
-        }))
+        })
     }
 }
 
-/// The value of a spin option `name`: a whole number in `1..=max`.
-fn spin(name: &str, value: &str, max: usize) -> Result<usize, String> {
+/// The error of a command that needs a position when the last `position` failed.
+const NO_POSITION: &str = "no position: the last 'position' failed; send a valid one";
+
+/// Runs the search, writing an `info` line after each iteration and `info time MS` when it has
+/// been silent for [`KEEPALIVE`].
+fn search_reporting<G: View>(
+    searcher: &mut dyn Searcher<G>,
+    state: &G,
+    history: &GameHistory,
+    limits: &SearchLimits,
+    out: &Output<'_>,
+) -> SearchResult<G::Move> {
+    let started = Instant::now();
+    let last = Mutex::new(started);
+    let (finished, quiet) = channel::<()>();
+    std::thread::scope(|inner| {
+        let last_ref = &last;
+        inner.spawn(move || keepalive(quiet, last_ref, started, out));
+        let result = searcher.search_with(state, history, limits, &mut |it| {
+            send(out, &info_line(state, it));
+            *lock(&last) = Instant::now();
+        });
+        drop(finished); // ends the keepalive at once
+        result
+    })
+}
+
+/// Writes `info time MS` whenever the search has said nothing for [`KEEPALIVE`], until the
+/// search ends (`finished` closes).
+fn keepalive(finished: Receiver<()>, last: &Mutex<Instant>, started: Instant, out: &Output<'_>) {
+    loop {
+        let wait = KEEPALIVE.saturating_sub(lock(last).elapsed());
+        match finished.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {
+                let mut last = lock(last);
+                if last.elapsed() >= KEEPALIVE {
+                    send(out, &format!("info time {}", started.elapsed().as_millis()));
+                    *last = Instant::now();
+                }
+            }
+            _ => return,
+        }
+    }
+}
+
+/// `name <name> [value <value>]`: the name (its words joined by one space) and the value (the
+/// rest of the line after the word `value`, trimmed; empty when there is none).
+fn parse_setoption(rest: &str) -> Result<(String, String), String> {
+    const USAGE: &str = "expected 'setoption name <name> value <value>'";
+    let body = rest
+        .strip_prefix("name")
+        .filter(|body| body.starts_with(char::is_whitespace))
+        .ok_or(USAGE)?
+        .trim();
+    let split = body.match_indices("value").map(|(at, _)| at).find(|&at| {
+        let after = &body[at + "value".len()..];
+        body[..at].ends_with(char::is_whitespace)
+            && (after.is_empty() || after.starts_with(char::is_whitespace))
+    });
+    let (name, value) = match split {
+        Some(at) => (&body[..at], body[at + "value".len()..].trim()),
+        None => (body, ""),
+    };
+    let name: Vec<&str> = name.split_whitespace().collect();
+    if name.is_empty() {
+        return Err(USAGE.into());
+    }
+    Ok((name.join(" "), value.to_string()))
+}
+
+/// The value of a spin option `name`: a whole number in `min..=max`.
+fn spin(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
     value
         .parse::<usize>()
         .ok()
-        .filter(|n| (1..=max).contains(n))
-        .ok_or_else(|| format!("{name} '{}': expected 1..={max}", plies::excerpt(value)))
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| format!("{name} '{}': expected {min}..={max}", plies::excerpt(value)))
 }
 
 /// The arguments of `go`.
@@ -604,8 +1003,9 @@ impl GoArgs {
                     .ok_or_else(|| format!("go {what}: a number is missing"))?;
                 value.parse::<u64>().map_err(|_| {
                     format!(
-                        "go {what} '{}': expected a whole number",
-                        plies::excerpt(value)
+                        "go {what} '{}': expected a whole number of at most {}",
+                        plies::excerpt(value),
+                        u64::MAX
                     )
                 })
             };
@@ -637,13 +1037,32 @@ impl GoArgs {
         Ok(go)
     }
 
-    /// The time for a search by `side`: `movetime`, or a share of its clock
-    /// ([`Clock::budget`]).
-    fn budget(&self, side: Side) -> Option<Duration> {
+    /// Whether `go` gave no limit at all for the side to move (then it searches
+    /// [`DEFAULT_MOVETIME`]).
+    fn unlimited_for(&self, side: Side) -> bool {
+        self.movetime.is_none()
+            && self.time[side.index()].is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && !self.infinite
+    }
+
+    /// The time for a search by `side`, `overhead` kept back (at least 1 ms): `movetime`, or a
+    /// share of its clock ([`Clock::budget`]); with neither, no time limit when `depth`,
+    /// `nodes` or `infinite` limit the search, else [`DEFAULT_MOVETIME`].
+    fn budget(&self, side: Side, overhead: Duration) -> Option<Duration> {
+        let keep =
+            |time: Duration| Some(time.saturating_sub(overhead).max(Duration::from_millis(1)));
         if let Some(ms) = self.movetime {
-            return Some(Duration::from_millis(ms.max(1)));
+            return keep(Duration::from_millis(ms));
         }
-        self.clock(side).map(|clock| clock.budget(side))
+        if let Some(clock) = self.clock(side) {
+            return keep(clock.budget(side));
+        }
+        if self.unlimited_for(side) {
+            return keep(DEFAULT_MOVETIME);
+        }
+        None
     }
 
     /// The clock `go` gave, if it gave the time of `side` (a missing other side or increment
@@ -658,11 +1077,19 @@ impl GoArgs {
     }
 }
 
-/// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. pv ..`.
+/// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. [tbhits ..] pv ..`.
+/// A proven score is `mate N` in moves as UCI hosts read it: the plies to the end halved,
+/// rounded up (negative when the side to move loses).
 fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
     let score = match it.score.plies_to_end() {
-        Some(plies) if it.score.is_win() => format!("mate {plies}"),
-        Some(plies) => format!("mate -{plies}"),
+        Some(plies) => {
+            let moves = plies.div_ceil(2).max(1);
+            if it.score.is_win() {
+                format!("mate {moves}")
+            } else {
+                format!("mate -{moves}")
+            }
+        }
         None => format!("cp {}", it.score.raw()),
     };
     let ms = it.stats.elapsed.as_millis();
@@ -670,6 +1097,10 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
         .checked_div(ms)
         .unwrap_or(0);
     let hashfull = (it.stats.tt_fill * 1000.0).round().clamp(0.0, 1000.0) as u32;
+    let tbhits = match it.stats.table_hits {
+        0 => String::new(),
+        hits => format!(" tbhits {hits}"),
+    };
     let mut pv = String::new();
     let mut at = state.clone();
     for &mv in &it.pv {
@@ -678,7 +1109,7 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
         at = at.play(mv);
     }
     format!(
-        "info depth {} seldepth {} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull} pv{pv}",
+        "info depth {} seldepth {} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull}{tbhits} pv{pv}",
         it.depth,
         it.seldepth.max(it.depth),
         it.stats.nodes

@@ -3,22 +3,28 @@
 //! what the line before it waits for.
 //!
 //! Key invariant: the expected moves come from the searcher run in process on the same
-//! position, never from the engine under test.
+//! position, never from the engine under test; each reproduction of a fixed bug waits for an
+//! answer the old engine never gave (the wait fails after 20 s) or counts what it got wrong.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use plies::Notation;
-use plies::search::SearchLimits;
+use plies::search::{SearchLimits, SearchStats};
+use plies::solve::{Probe, TableValue};
 use plies::testing::{PileDifference, TwoPiles};
+use plies::{Evaluator, Score};
 
 use super::*;
 use crate::evaluator;
 
-/// The engine's output, shared with the test.
+/// The engine's output, shared with the test; each flush takes `.1` (a slow pipe: the host
+/// reads a line while the engine's write of it has not returned yet).
 #[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
+struct Shared(Arc<Mutex<Vec<u8>>>, Duration);
 
 impl Shared {
     fn text(&self) -> String {
@@ -32,18 +38,22 @@ impl Write for Shared {
         Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
+        std::thread::sleep(self.1);
         Ok(())
     }
 }
 
 /// A host's lines. A line `@wait TEXT` is not sent: it waits until the output holds `TEXT`
-/// one more time than when the previous `@wait` for it ended (at most 20 s).
+/// one more time than when the previous `@wait` for it ended (at most 20 s). A line `@open`
+/// is not sent either: it opens [`GATE`] (the gated table build goes on).
 struct Script {
     lines: Vec<Vec<u8>>,
     next: usize,
     at: usize,
     out: Shared,
-    seen: std::collections::HashMap<String, usize>,
+    seen: HashMap<String, usize>,
+    /// When each line was taken whole by the engine, and when each `@wait` ended.
+    log: Arc<Mutex<Vec<(String, Instant)>>>,
 }
 
 impl Script {
@@ -57,6 +67,7 @@ impl Script {
             at: 0,
             out: out.clone(),
             seen: Default::default(),
+            log: Arc::default(),
         }
     }
 
@@ -69,7 +80,12 @@ impl Script {
                 "waited in vain for {text:?}; the engine said:\n{}",
                 self.out.text()
             );
-            std::thread::sleep(Duration::from_millis(1));
+            // At once at first, as a quick host answers; then without burning a core.
+            if since.elapsed() < Duration::from_millis(100) {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         self.seen.insert(text.to_string(), want);
     }
@@ -89,9 +105,19 @@ impl BufRead for Script {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         while self.next < self.lines.len() {
             let line = String::from_utf8_lossy(&self.lines[self.next]).into_owned();
-            match line.trim_end().strip_prefix("@wait ") {
+            let line = line.trim_end();
+            if line == "@open" {
+                GATE.store(true, Ordering::SeqCst);
+                self.next += 1;
+                continue;
+            }
+            match line.strip_prefix("@wait ") {
                 Some(text) => {
                     self.wait(text);
+                    self.log
+                        .lock()
+                        .unwrap()
+                        .push((line.to_string(), Instant::now()));
                     self.next += 1;
                 }
                 None => break,
@@ -102,6 +128,9 @@ impl BufRead for Script {
     fn consume(&mut self, n: usize) {
         self.at += n;
         if self.next < self.lines.len() && self.at >= self.lines[self.next].len() {
+            let line = String::from_utf8_lossy(&self.lines[self.next]);
+            let line = line.trim_end().to_string();
+            self.log.lock().unwrap().push((line, Instant::now()));
             self.next += 1;
             self.at = 0;
         }
@@ -112,17 +141,37 @@ fn spec() -> GameCli<TwoPiles> {
     GameCli::new("twopiles", evaluator(PileDifference))
 }
 
+fn args() -> UgiArgs {
+    UgiArgs {
+        searcher: "pvs".parse().unwrap(),
+        tables: crate::tables::TablesArgs::default(),
+    }
+}
+
 /// Runs the engine on `lines`; everything it wrote.
 fn session(lines: &[&str]) -> String {
-    let out = Shared::default();
+    session_of(&spec(), lines).0
+}
+
+/// Runs the engine of `spec` on `lines`; everything it wrote, and when each line was sent
+/// and each `@wait` ended.
+fn session_of<G: View>(spec: &GameCli<G>, lines: &[&str]) -> (String, Vec<(String, Instant)>) {
+    session_flushing(spec, lines, Duration::ZERO)
+}
+
+/// [`session_of`], each flush of the output taking `flush`.
+fn session_flushing<G: View>(
+    spec: &GameCli<G>,
+    lines: &[&str],
+    flush: Duration,
+) -> (String, Vec<(String, Instant)>) {
+    let out = Shared(Arc::default(), flush);
     let mut input = Script::new(lines, &out);
+    let log = Arc::clone(&input.log);
     let mut output = out.clone();
-    let args = UgiArgs {
-        searcher: "pvs".into(),
-        tables: crate::tables::TablesArgs::default(),
-    };
-    run(&spec(), &args, &mut input, &mut output).unwrap();
-    out.text()
+    run(spec, &args(), &mut input, &mut output).unwrap();
+    let log = log.lock().unwrap().clone();
+    (out.text(), log)
 }
 
 fn lines_starting<'t>(text: &'t str, prefix: &str) -> Vec<&'t str> {
@@ -143,7 +192,7 @@ fn assert_readyok_first(text: &str) {
 /// The move the in-process searcher picks at `depth` in `position`.
 fn in_process(position: &str, depth: u32) -> String {
     let state = TwoPiles::parse_position(position).unwrap();
-    let spec = parse_searcher("pvs").unwrap();
+    let spec: SearcherSpec = "pvs".parse().unwrap();
     let mut searcher = evaluator(PileDifference).searcher(&spec, None).unwrap();
     let result = searcher.search(&state, &SearchLimits::depth(depth));
     state.format_move_token(result.best_move.unwrap())
@@ -327,7 +376,7 @@ fn a_finished_game_is_reported() {
 }
 
 /// Every malformed line gets `info string error ...` naming what is wrong, and the engine
-/// carries on (the last `isready` is answered); a bad position leaves the old one.
+/// carries on (the last `isready` is answered); a `go` it cannot read also gets `bestmove 0000`.
 #[test]
 fn malformed_lines_are_errors_and_the_engine_carries_on() {
     let cases = [
@@ -343,19 +392,29 @@ fn malformed_lines_are_errors_and_the_engine_carries_on() {
         ("setoption name Colour value red", "no option 'Colour'"),
         ("setoption name Searcher value nosuch", "Searcher"),
         ("setoption Hash 5", "expected 'setoption name"),
-        ("query mood", "unknown query 'mood'"),
+        ("query mood", "no position"),
         ("ponderhit", "without a ponder search"),
     ];
-    let mut lines: Vec<&str> = vec!["position fen 6 4 2"];
-    lines.extend(cases.iter().map(|(line, _)| *line));
-    lines.extend(["query p1turn", "isready", "@wait readyok"]);
+    let mut lines: Vec<&str> = cases.iter().map(|(line, _)| *line).collect();
+    lines.extend([
+        "position fen 6 4 2",
+        "query mood",
+        "query p1turn",
+        "isready",
+        "@wait readyok",
+    ]);
     let text = session(&lines);
     let errors = lines_starting(&text, "info string error ");
-    assert_eq!(errors.len(), cases.len(), "{text}");
+    assert_eq!(errors.len(), cases.len() + 1, "{text}");
     for ((line, words), error) in cases.iter().zip(&errors) {
         assert!(error.contains(words), "{line:?} gave {error:?}");
     }
-    // The position of the first line stands: side 2 to move.
+    assert!(
+        errors[cases.len()].contains("unknown query 'mood'"),
+        "{text}"
+    );
+    assert_eq!(lines_starting(&text, "bestmove 0000").len(), 4, "{text}");
+    // The position set last stands: side 2 to move.
     assert!(text.contains("response false"), "{text}");
     assert!(text.ends_with("readyok\n"), "{text}");
 }
@@ -365,11 +424,7 @@ fn a_line_that_is_not_utf8_is_an_error() {
     let out = Shared::default();
     let mut input: &[u8] = b"\xff\xfe\nisready\n";
     let mut output = out.clone();
-    let args = UgiArgs {
-        searcher: "pvs".into(),
-        tables: crate::tables::TablesArgs::default(),
-    };
-    run(&spec(), &args, &mut input, &mut output).unwrap();
+    run(&spec(), &args(), &mut input, &mut output).unwrap();
     assert_eq!(
         out.text(),
         "info string error a line that is not UTF-8\nreadyok\n"
@@ -384,22 +439,585 @@ fn go_budgets_from_the_movers_clock() {
         increment: [ms(10), ms(20)],
     };
     let go = GoArgs::parse("p1time 1000 p2time 500 p1inc 10 p2inc 20").unwrap();
+    let (first, second) = (plies::Side::First, plies::Side::Second);
+    assert_eq!(go.budget(first, ms(0)), Some(clock.budget(first)));
+    assert_eq!(go.budget(second, ms(0)), Some(clock.budget(second)));
+    // The move overhead is kept back, down to 1 ms.
+    assert_eq!(go.budget(first, ms(10)), Some(clock.budget(first) - ms(10)));
+    assert_eq!(go.budget(first, ms(5000)), Some(ms(1)));
+    let budget = |text: &str, side| GoArgs::parse(text).unwrap().budget(side, ms(10));
+    assert_eq!(budget("movetime 70", first), Some(ms(60)));
+    assert_eq!(budget("depth 3", first), None);
+    assert_eq!(budget("nodes 3", first), None);
+    assert_eq!(budget("infinite", first), None);
+    // No limit for the side to move: the default budget.
+    let default = Some(DEFAULT_MOVETIME - ms(10));
+    assert_eq!(budget("", first), default);
+    assert_eq!(budget("movestogo 10", first), default);
+    assert_eq!(budget("p2time 1000 p2inc 100", first), default);
+    assert_eq!(budget("p1inc 100", first), default);
+    assert_eq!(budget("ponder", first), default);
+    // 970 ms usable after the margin: a 25th (38) plus 3/4 of the increment (75), less 10.
+    assert_eq!(budget("p2time 1000 p2inc 100", second), Some(ms(103)));
+}
+
+/// Every `go` sent the moment the previous `bestmove` is out is accepted (the old engine
+/// refused some: the finished search was collected only once its thread had exited), also
+/// with `isready` or `query` in between. A slow flush holds the search thread in its write of
+/// `bestmove` while the host already reads it, which made the old engine refuse every time.
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    const GOS: usize = 240;
+    let mut lines = vec!["position fen 9 7 1".to_string()];
+    for i in 0..GOS {
+        lines.push(
+            match i % 4 {
+                0 => "go depth 1",
+                1 => "go nodes 20",
+                2 => "go movetime 1",
+                _ => "go p1time 100 p2time 100 p1inc 1 p2inc 1",
+            }
+            .to_string(),
+        );
+        lines.push("@wait bestmove".into());
+        match i % 3 {
+            0 => lines.push("isready".into()),
+            1 => lines.push("query p1turn".into()),
+            _ => {}
+        }
+    }
+    lines.extend(["isready".into(), "@wait readyok".into()]);
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (text, _) = session_flushing(&spec(), &lines, Duration::from_micros(300));
+    assert_eq!(text.matches("search is running").count(), 0, "{text}");
+    assert_eq!(lines_starting(&text, "bestmove ").len(), GOS);
+    assert!(!text.contains("error"), "{text}");
+}
+
+/// A `go` the engine cannot read gets its error and `bestmove 0000`: a host never waits.
+#[test]
+fn an_unreadable_go_is_answered_bestmove_0000() {
+    let cases = [
+        "go mate 3",
+        "go depth 0",
+        "go p1time -5 p2time 100",
+        "go movetime 123456789012345678901234567890",
+        "go searchmoves a1",
+    ];
+    let mut lines = vec!["position startpos"];
+    for case in cases {
+        lines.extend([case, "@wait bestmove"]);
+    }
+    let text = session(&lines);
     assert_eq!(
-        go.budget(plies::Side::First),
-        Some(clock.budget(plies::Side::First))
+        lines_starting(&text, "bestmove "),
+        vec!["bestmove 0000"; cases.len()],
+        "{text}"
     );
     assert_eq!(
-        go.budget(plies::Side::Second),
-        Some(clock.budget(plies::Side::Second))
+        lines_starting(&text, "info string error go").len(),
+        cases.len(),
+        "{text}"
     );
+}
+
+/// The pile difference, slowly (a millisecond an evaluation): searches that take seconds.
+#[derive(Clone, Copy, Debug, Default)]
+struct SlowPiles;
+
+impl Evaluator<TwoPiles> for SlowPiles {
+    fn evaluate(&self, state: &TwoPiles) -> Score {
+        std::thread::sleep(Duration::from_millis(1));
+        PileDifference.evaluate(state)
+    }
+}
+
+fn slow_spec() -> GameCli<TwoPiles> {
+    GameCli::new("twopiles", evaluator(SlowPiles))
+}
+
+/// A `go` with no limit for the side to move (bare, `movestogo` only, the other side's clock
+/// only) searches the default budget instead of until the game is solved.
+#[test]
+fn go_without_a_limit_for_the_mover_searches_the_default_time() {
+    let cases = ["go", "go movestogo 10", "go p2time 1000 p2inc 100"];
+    let mut lines = vec!["position fen 15 15 1"];
+    for case in cases {
+        lines.extend([case, "@wait bestmove"]);
+    }
+    let (text, log) = session_of(&slow_spec(), &lines);
     assert_eq!(
-        GoArgs::parse("movetime 70")
+        text.matches("info string go gave no limit for the side to move: searching 990 ms")
+            .count(),
+        cases.len(),
+        "{text}"
+    );
+    for case in cases {
+        let sent = log.iter().find(|(line, _)| line == case).unwrap().1;
+        let answered = log
+            .iter()
+            .find(|(line, at)| line == "@wait bestmove" && *at > sent)
             .unwrap()
-            .budget(plies::Side::First),
-        Some(Duration::from_millis(70))
+            .1;
+        let took = answered - sent;
+        assert!(took < Duration::from_secs(5), "{case}: {took:?}");
+    }
+    assert!(!text.contains("error"), "{text}");
+}
+
+/// A search silent for a second (a long iteration) says `info time MS`.
+#[test]
+fn a_long_iteration_says_it_is_at_work() {
+    let (text, _) = session_of(
+        &slow_spec(),
+        &["position fen 15 15 1", "go movetime 4000", "@wait bestmove"],
+    );
+    let keepalive: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info time "))
+        .collect();
+    assert!(!keepalive.is_empty(), "{text}");
+    for line in keepalive {
+        assert_eq!(line.split_whitespace().count(), 3, "{line}");
+    }
+}
+
+/// After a `position` that failed the engine has no position: `go` and `query` are refused
+/// until a valid one comes.
+#[test]
+fn a_failed_position_leaves_none() {
+    let text = session(&[
+        "position fen 6 4 2",
+        "position startpos moves a1 c9",
+        "go depth 2",
+        "@wait bestmove",
+        "query p1turn",
+        "position fen 6 4 1 moves a1",
+        "position nonsense",
+        "go movetime 10",
+        "@wait bestmove",
+        "position startpos",
+        "go depth 2",
+        "@wait bestmove",
+        "query p1turn",
+        "@wait response",
+    ]);
+    let best = lines_starting(&text, "bestmove ");
+    assert_eq!(best[..2], ["bestmove 0000", "bestmove 0000"], "{text}");
+    assert_eq!(
+        best[2],
+        format!("bestmove {}", in_process("7 5 1", 2)),
+        "{text}"
     );
     assert_eq!(
-        GoArgs::parse("depth 3").unwrap().budget(plies::Side::First),
-        None
+        lines_starting(&text, "info string error no position").len(),
+        3,
+        "{text}"
     );
+    assert_eq!(
+        lines_starting(&text, "response "),
+        ["response true"],
+        "{text}"
+    );
+}
+
+/// Options apply whatever their order: `Hash` is kept while a searcher without a table is
+/// chosen (no error, then or later) and applies again to `pvs`.
+#[test]
+fn options_apply_in_any_order() {
+    let text = session(&[
+        "setoption name Hash value 8",
+        "setoption name Searcher value mcts",
+        "setoption name Threads value 2",
+        "setoption name Ponder value true",
+        "position startpos",
+        "go nodes 200",
+        "@wait bestmove",
+        "setoption name Searcher value minimax",
+        "setoption name Hash value 4",
+        "setoption name Searcher value pvs",
+        "setoption name Threads value 1",
+        "go depth 2",
+        "@wait bestmove",
+        "isready",
+        "@wait readyok",
+    ]);
+    assert!(!text.contains("error"), "{text}");
+    let spec = |lines: &[&str]| {
+        let (relay, _) = channel();
+        let cli = spec();
+        let source = TableSource::with(None, 0, None, 1);
+        let mut engine = Engine::new(&cli, SearcherSpec::default(), source, relay).unwrap();
+        for line in lines {
+            engine.set_option(line).unwrap();
+        }
+        engine.settings.spec().to_string()
+    };
+    assert_eq!(
+        spec(&["name Hash value 8", "name Searcher value mcts"]),
+        "mcts"
+    );
+    assert_eq!(
+        spec(&[
+            "name Searcher value mcts",
+            "name Hash value 8",
+            "name Threads value 2",
+            "name Searcher value pvs"
+        ]),
+        "pvs:tt=8,threads=2"
+    );
+    assert_eq!(
+        spec(&["name Searcher value pvs:tt=32", "name Threads value 3"]),
+        "pvs:tt=32,threads=3"
+    );
+}
+
+/// Lines of up to `MAX_LINE` bytes before the newline are read; a longer one is an error and
+/// only it is skipped (the old engine counted the newline, and ate the next line).
+#[test]
+fn the_longest_line_is_read_and_the_next_line_kept() {
+    let mut input = Vec::new();
+    for length in [MAX_LINE - 1, MAX_LINE, MAX_LINE + 1, 3 * MAX_LINE] {
+        input.extend(std::iter::repeat_n(b' ', length));
+        input.extend(b"\nisready\n");
+    }
+    // The last line, without a newline, of exactly MAX_LINE bytes.
+    let last = b"query p1turn";
+    input.extend(std::iter::repeat_n(b' ', MAX_LINE - last.len()));
+    input.extend(last);
+    let out = Shared::default();
+    let mut output = out.clone();
+    run(&spec(), &args(), &mut &input[..], &mut output).unwrap();
+    let error = format!("info string error line too long (over {MAX_LINE} bytes)\n");
+    assert_eq!(
+        out.text(),
+        format!("readyok\nreadyok\n{error}readyok\n{error}readyok\nresponse true\n")
+    );
+}
+
+/// `setoption name Weights value` with nothing after it (UCI's way to clear a string option)
+/// is the game's own evaluator, as `<empty>` is; the new options are listed and taken.
+#[test]
+fn empty_weights_and_the_host_options() {
+    let text = session(&[
+        "ugi",
+        "setoption name Weights value",
+        "setoption name Weights value <empty>",
+        "setoption name Move Overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name Searcher value pvs:tt=4",
+        "setoption name Searcher value alphabeta",
+        "setoption name Move Overhead value -1",
+        "position startpos",
+        "go depth 2",
+        "@wait bestmove",
+    ]);
+    let errors = lines_starting(&text, "info string error");
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(
+        errors[0].contains("Move Overhead '-1': expected 0..=5000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Move Overhead type spin default 10 min 0 max 5000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Clear Hash type button\n"),
+        "{text}"
+    );
+    let combo = lines_starting(&text, "option name Searcher ")[0];
+    assert!(
+        combo.starts_with("option name Searcher type combo default pvs var "),
+        "{combo}"
+    );
+    for name in SearcherSpec::names() {
+        assert!(combo.contains(&format!(" var {name}")), "{name}: {combo}");
+    }
+}
+
+/// A proven score is `mate N` in moves (plies halved, rounded up); table hits are told.
+#[test]
+fn mate_scores_are_in_moves_and_table_hits_are_told() {
+    let state = TwoPiles::start_position();
+    let iteration = |score: Score, table_hits: u64| Iteration {
+        depth: 3,
+        seldepth: 3,
+        score,
+        pv: Default::default(),
+        stats: SearchStats {
+            table_hits,
+            ..SearchStats::default()
+        },
+    };
+    for (score, mate) in [
+        (Score::win_in(1), " mate 1 "),
+        (Score::win_in(3), " mate 2 "),
+        (Score::win_in(4), " mate 2 "),
+        (Score::loss_in(2), " mate -1 "),
+        (Score::loss_in(5), " mate -3 "),
+    ] {
+        let line = info_line(&state, &iteration(score, 0));
+        assert!(line.contains(mate), "{score:?}: {line}");
+        assert!(!line.contains("tbhits"), "{line}");
+    }
+    let line = info_line(&state, &iteration(Score::cp(5), 17));
+    assert!(
+        line.contains(" score cp 5 ") && line.contains(" tbhits 17 "),
+        "{line}"
+    );
+}
+
+/// Opens the gated table build of [`gated_tables`].
+static GATE: AtomicBool = AtomicBool::new(false);
+
+/// Exact values of every `TwoPiles` position, from the side to move's view.
+struct Solved(HashMap<(u8, u8, bool), TableValue>);
+
+impl Solved {
+    fn value(&mut self, state: &TwoPiles) -> TableValue {
+        let key = (
+            state.piles[0],
+            state.piles[1],
+            state.to_move == plies::Side::First,
+        );
+        if let Some(&value) = self.0.get(&key) {
+            return value;
+        }
+        let value = match state.outcome() {
+            Some(Outcome::Win(side)) if side == state.to_move => TableValue::Win(0),
+            Some(_) => TableValue::Loss(0),
+            None => {
+                let mut moves = Vec::new();
+                state.generate_moves(&mut moves);
+                let mut best: Option<TableValue> = None;
+                for mv in moves {
+                    let next = state.play(mv);
+                    let mut value = self.value(&next);
+                    if next.to_move != state.to_move {
+                        value = match value {
+                            TableValue::Win(d) => TableValue::Loss(d),
+                            TableValue::Loss(d) => TableValue::Win(d),
+                            TableValue::Draw => TableValue::Draw,
+                        };
+                    }
+                    let value = match value {
+                        TableValue::Win(d) => TableValue::Win(d + 1),
+                        TableValue::Loss(d) => TableValue::Loss(d + 1),
+                        TableValue::Draw => TableValue::Draw,
+                    };
+                    let rank = |v: TableValue| match v {
+                        TableValue::Win(d) => 1000 - i64::from(d),
+                        TableValue::Draw => 0,
+                        TableValue::Loss(d) => -1000 + i64::from(d),
+                    };
+                    if best.is_none_or(|b| rank(value) > rank(b)) {
+                        best = Some(value);
+                    }
+                }
+                best.unwrap_or(TableValue::Draw)
+            }
+        };
+        self.0.insert(key, value);
+        value
+    }
+}
+
+impl Probe<TwoPiles> for Solved {
+    fn probe(&self, state: &TwoPiles) -> Option<TableValue> {
+        self.0
+            .get(&(
+                state.piles[0],
+                state.piles[1],
+                state.to_move == plies::Side::First,
+            ))
+            .copied()
+    }
+}
+
+/// Every position up to 15 stones a pile, solved.
+fn solved() -> Arc<dyn Probe<TwoPiles>> {
+    let mut solved = Solved(HashMap::new());
+    for a in 0..16 {
+        for b in 0..16 {
+            for side in [plies::Side::First, plies::Side::Second] {
+                solved.value(&TwoPiles::new(a, b, side));
+            }
+        }
+    }
+    Arc::new(solved)
+}
+
+/// A table build that waits for [`GATE`].
+fn gated_tables(
+    _: &TwoPiles,
+    _: u8,
+    _: Option<&std::path::Path>,
+    _: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    log("building");
+    while !GATE.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(solved())
+}
+
+/// A table build that takes a minute.
+fn endless_tables(
+    _: &TwoPiles,
+    _: u8,
+    _: Option<&std::path::Path>,
+    _: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    log("building for a minute");
+    std::thread::sleep(Duration::from_secs(60));
+    Ok(solved())
+}
+
+fn spec_with_tables(build: crate::tables::TableBuilder<TwoPiles>) -> GameCli<TwoPiles> {
+    GameCli {
+        endgame_tables: Some(crate::tables::EndgameTables {
+            default_pieces: 2,
+            pieces: (2, 4),
+            key: |_| "all".to_string(),
+            build,
+        }),
+        ..spec()
+    }
+}
+
+/// Tables are built in the background: `isready` is answered at once during the build, a
+/// search before they are ready goes without them and says so, and the next search after
+/// they are ready uses them.
+#[test]
+fn tables_are_built_in_the_background() {
+    let (text, log) = session_of(
+        &spec_with_tables(gated_tables),
+        &[
+            "position fen 6 4 1",
+            "isready",
+            "@wait readyok",
+            "isready",
+            "@wait readyok",
+            "go depth 3",
+            "@wait bestmove",
+            "@open",
+            "@wait tables ready",
+            "go depth 3",
+            "@wait bestmove",
+        ],
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let first_best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let without = lines
+        .iter()
+        .position(|l| *l == "info string tables not built yet: this search goes without them")
+        .unwrap();
+    assert!(without < first_best, "{text}");
+    assert!(text.contains("info string tables building\n"), "{text}");
+    assert!(
+        !lines[..first_best].iter().any(|l| l.contains("tbhits")),
+        "{text}"
+    );
+    assert!(
+        lines[first_best..].iter().any(|l| l.contains(" tbhits ")),
+        "{text}"
+    );
+    assert_eq!(text.matches("not built yet").count(), 1, "{text}");
+    // `isready` was answered while the build waited: how long each took.
+    let worst = worst_latency(&log, "isready", "@wait readyok");
+    assert!(worst < Duration::from_millis(500), "isready took {worst:?}");
+    eprintln!("worst isready latency during the build: {worst:?}");
+}
+
+/// The longest time from sending `line` to the end of the `wait` after it.
+fn worst_latency(log: &[(String, Instant)], line: &str, wait: &str) -> Duration {
+    log.iter()
+        .enumerate()
+        .filter(|(_, (l, _))| l == line)
+        .map(|(i, (_, sent))| {
+            let answered = log[i..].iter().find(|(l, _)| l == wait).unwrap().1;
+            answered - *sent
+        })
+        .max()
+        .unwrap()
+}
+
+/// `quit` (or the end of the input) during a table build ends the engine at once.
+#[test]
+fn quit_during_a_table_build_ends_the_engine() {
+    let started = Instant::now();
+    let (text, _) = session_of(
+        &spec_with_tables(endless_tables),
+        &[
+            "position fen 6 4 1",
+            "isready",
+            "@wait readyok",
+            "@wait tables building",
+            "go depth 2",
+            "@wait bestmove",
+            "quit",
+        ],
+    );
+    assert!(started.elapsed() < Duration::from_secs(10), "{text}");
+    assert!(text.contains("not built yet"), "{text}");
+}
+
+/// Onitama's real tables, built in the background for the position's deal, are used by the
+/// next search; `isready` is answered during the build.
+#[test]
+fn onitama_tables_are_built_for_the_position() {
+    let cli = GameCli {
+        endgame_tables: Some(crate::tables::EndgameTables {
+            default_pieces: 3,
+            pieces: (2, 10),
+            key: plies_onitama::tables::deal_key,
+            build: plies_onitama::tables::build_for,
+        }),
+        ..GameCli::new(
+            "onitama",
+            crate::tunable_evaluator(plies_onitama::PstEvaluator::default()),
+        )
+    };
+    let endgame = "5/2B2/5/1R3/2r2 r monkey,crane tiger,crab dragon";
+    let position = format!("position fen {endgame}");
+    let (text, log) = session_of(
+        &cli,
+        &[
+            "ugi",
+            "@wait ugiok",
+            "setoption name Tables value 99",
+            "setoption name Tables value 3",
+            &position,
+            "isready",
+            "@wait readyok",
+            "@wait tables ready",
+            "go depth 4",
+            "@wait bestmove",
+            "setoption name Tables value off",
+            "position startpos",
+            "isready",
+            "@wait readyok",
+        ],
+    );
+    assert!(
+        text.contains("option name Tables type string default 3"),
+        "{text}"
+    );
+    assert!(text.contains("info string error bad Tables '99'"), "{text}");
+    assert_eq!(
+        text.matches("info string tables 3 pieces for tiger,crab,monkey,crane,dragon")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains(" tbhits "), "{text}");
+    assert!(!text.contains("not built yet"), "{text}");
+    let worst = worst_latency(&log, "isready", "@wait readyok");
+    eprintln!("worst isready latency (Onitama, 3 pieces): {worst:?}");
 }
