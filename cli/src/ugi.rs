@@ -49,17 +49,12 @@ use crate::tables::{TableSource, TablesArgs, parse_pieces};
 pub(crate) struct UgiArgs {
     /// The searcher to start with (a spec: `pvs`, `mcts`, `pvs:tt=64`, ...); the `Searcher`
     /// option changes it.
-    #[arg(long, default_value = "pvs", value_parser = parse_spec)]
+    #[arg(long, default_value = "pvs", value_parser = clap::value_parser!(SearcherSpec))]
     pub searcher: SearcherSpec,
     /// Endgame tables (the `Tables` and `TablesDir` options change them), built in the
     /// background for the position of a `position` command whose tables are not at hand yet.
     #[command(flatten)]
     pub tables: TablesArgs,
-}
-
-/// A searcher spec, read once (for clap).
-fn parse_spec(text: &str) -> Result<SearcherSpec, String> {
-    text.parse()
 }
 
 /// The most bytes a line may hold before its newline; longer ones are an error.

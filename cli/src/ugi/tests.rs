@@ -674,6 +674,32 @@ fn options_apply_in_any_order() {
 
 /// Lines of up to `MAX_LINE` bytes before the newline are read; a longer one is an error and
 /// only it is skipped (the old engine counted the newline, and ate the next line).
+/// `Hash` at the advertised maximum aborted the engine on a failed 64 GB allocation: a table
+/// the machine cannot hold is an error naming the limit, and the engine keeps its searcher.
+#[test]
+fn a_hash_the_machine_cannot_hold_is_an_error_not_an_abort() {
+    let max = crate::memory::max_tt_mb();
+    if max >= plies::spec::MAX_TT_MB {
+        eprintln!("skipped: this machine allows the largest table ({max} MB)");
+        return;
+    }
+    let hash = format!("setoption name Hash value {}", plies::spec::MAX_TT_MB);
+    let text = session(&[
+        "ugi",
+        &hash,
+        "isready",
+        "@wait readyok",
+        "position startpos",
+        "go depth 2",
+        "@wait bestmove",
+    ]);
+    let errors = lines_starting(&text, "info string error");
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(errors[0].contains(&format!("{max} MB")), "{text}");
+    assert_eq!(lines_starting(&text, "bestmove").len(), 1, "{text}");
+    assert_eq!(lines_starting(&text, "readyok").len(), 1, "{text}");
+}
+
 #[test]
 fn the_longest_line_is_read_and_the_next_line_kept() {
     let mut input = Vec::new();
