@@ -6,7 +6,8 @@
 //! own `bestmove`, the race a manager hits when both players are one engine; now and then a
 //! second `go` on the same position follows a `bestmove` at once), options are set
 //! in a seeded random order after the handshake, every `isready` must be answered within a
-//! second, and some moves are followed at once by `isready`, `query gameover` or a `stop`. The
+//! second, `isready` and `query gameover` come before some `go`s and `isready` during some
+//! searches, and some positions are first analysed with `go infinite` and `stop`. The
 //! host is the arbiter: the game's rules (this crate's copy of each game) judge every move, and
 //! a side whose move takes more than its clock loses on time.
 //!
@@ -401,6 +402,24 @@ fn play_game<G: Notation>(
                 }
             }
             _ => {}
+        }
+        // Now and then an analysis the host ends with `stop`: the answer must come at once.
+        if rng.below(10) == 0 {
+            engine.send("go infinite");
+            std::thread::sleep(Duration::from_millis(10 + rng.below(40) as u64));
+            let stopped = Instant::now();
+            engine.send("stop");
+            match engine.wait_for("bestmove", Duration::from_secs(1), refusals) {
+                Ok(_) => {
+                    report.worst_stop_ms = report.worst_stop_ms.max(stopped.elapsed().as_millis());
+                }
+                Err(Wait::Timeout) => {
+                    report.hangs += 1;
+                    report.fail(format!("stop unanswered for 1 s: {}", engine.transcript()));
+                    return false;
+                }
+                Err(Wait::Gone) => return false,
+            }
         }
         let sent = Instant::now();
         engine.send(&format!(
