@@ -14,7 +14,7 @@
 //!   move searches [`DEFAULT_MOVETIME`]. `info` lines carry `depth`, `seldepth`, `score cp N`
 //!   (from the side to move's view) or `score mate N` (moves to the end: plies halved, rounded
 //!   up; negative when losing), `time`, `nodes`, `nps`, `hashfull`, `tbhits` and `pv`; a
-//!   search silent for a second says `info time MS`.
+//!   search silent for a second says `info nodes N nps N time MS`.
 //! - `query gameover|p1turn|result` answers `response true|false` and
 //!   `response p1win|p2win|draw|none`, repetitions of the `moves` list counted.
 //!
@@ -27,7 +27,7 @@
 //! it). Endgame tables are built on a detached thread: `quit` never waits for them.
 
 use std::io::{BufRead, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{Scope, ScopedJoinHandle};
@@ -69,7 +69,7 @@ const DEFAULT_OVERHEAD_MS: usize = 10;
 /// The `Move Overhead` option's maximum, in milliseconds.
 const MAX_OVERHEAD_MS: usize = 5000;
 
-/// How long a search may be silent before an `info time` line says it is still at work.
+/// How long a search may be silent before an `info nodes ... time` line says it is still at work.
 const KEEPALIVE: Duration = Duration::from_secs(1);
 
 /// Where the engine writes, shared by the reading loop, the search and the table relay.
@@ -899,8 +899,8 @@ impl<'a, G: View> Engine<'a, G> {
 /// The error of a command that needs a position when the last `position` failed.
 const NO_POSITION: &str = "no position: the last 'position' failed; send a valid one";
 
-/// Runs the search, writing an `info` line after each iteration and `info time MS` when it has
-/// been silent for [`KEEPALIVE`].
+/// Runs the search, writing an `info` line after each iteration and `info nodes N nps N time
+/// MS` when it has been silent for [`KEEPALIVE`].
 fn search_reporting<G: View>(
     searcher: &mut dyn Searcher<G>,
     state: &G,
@@ -911,10 +911,15 @@ fn search_reporting<G: View>(
     let started = Instant::now();
     let last = Mutex::new(started);
     let (finished, quiet) = channel::<()>();
+    let nodes = Arc::new(AtomicU64::new(0));
+    let limits = SearchLimits {
+        progress: Some(Arc::clone(&nodes)),
+        ..limits.clone()
+    };
     std::thread::scope(|inner| {
-        let last_ref = &last;
-        inner.spawn(move || keepalive(quiet, last_ref, started, out));
-        let result = searcher.search_with(state, history, limits, &mut |it| {
+        let (last_ref, nodes_ref) = (&last, &nodes);
+        inner.spawn(move || keepalive(quiet, last_ref, nodes_ref, started, out));
+        let result = searcher.search_with(state, history, &limits, &mut |it| {
             send(out, &info_line(state, it));
             *lock(&last) = Instant::now();
         });
@@ -923,16 +928,26 @@ fn search_reporting<G: View>(
     })
 }
 
-/// Writes `info time MS` whenever the search has said nothing for [`KEEPALIVE`], until the
-/// search ends (`finished` closes).
-fn keepalive(finished: Receiver<()>, last: &Mutex<Instant>, started: Instant, out: &Output<'_>) {
+/// Writes `info nodes N nps N time MS` whenever the search has said nothing for
+/// [`KEEPALIVE`], until the search ends (`finished` closes); `nodes` is the search's progress
+/// count ([`SearchLimits::progress`]).
+fn keepalive(
+    finished: Receiver<()>,
+    last: &Mutex<Instant>,
+    nodes: &AtomicU64,
+    started: Instant,
+    out: &Output<'_>,
+) {
     loop {
         let wait = KEEPALIVE.saturating_sub(lock(last).elapsed());
         match finished.recv_timeout(wait) {
             Err(RecvTimeoutError::Timeout) => {
                 let mut last = lock(last);
                 if last.elapsed() >= KEEPALIVE {
-                    send(out, &format!("info time {}", started.elapsed().as_millis()));
+                    let ms = started.elapsed().as_millis();
+                    let nodes = nodes.load(Ordering::Relaxed);
+                    let nps = (u128::from(nodes) * 1000).checked_div(ms).unwrap_or(0);
+                    send(out, &format!("info nodes {nodes} nps {nps} time {ms}"));
                     *last = Instant::now();
                 }
             }

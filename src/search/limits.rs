@@ -38,6 +38,11 @@ pub struct SearchLimits {
     /// `go p1time p2time p1inc p2inc`). Searchers never read it: whoever sets it also sets
     /// `time` ([`Clock::budget`]).
     pub clock: Option<Clock>,
+    /// Counts the positions made so far, for a host that reports progress while an iteration
+    /// runs (UGI's periodic `info nodes`): every thread of a search adds its nodes at each poll
+    /// of its [`LimitWatch`] (every 256 positions), so the count trails by at most that much a
+    /// thread. Searchers that do not poll a watch (MCTS) leave it alone.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// A game clock as a side is about to move: each side's remaining time and increment (indexed
@@ -239,6 +244,9 @@ pub struct LimitWatch {
     shared: Option<Arc<SharedLimits>>,
     /// Nodes already added to `shared`.
     reported: u64,
+    /// [`SearchLimits::progress`], and the nodes already added to it.
+    progress: Option<Arc<AtomicU64>>,
+    progressed: u64,
 }
 
 impl LimitWatch {
@@ -257,6 +265,8 @@ impl LimitWatch {
             start,
             shared: None,
             reported: 0,
+            progress: limits.progress.clone(),
+            progressed: 0,
         }
     }
 
@@ -331,6 +341,10 @@ impl LimitWatch {
 
     /// Looks at the stop flags, the shared node count and the clock now.
     fn poll(&mut self, nodes: u64) -> bool {
+        if let Some(progress) = &self.progress {
+            progress.fetch_add(nodes.saturating_sub(self.progressed), Ordering::Relaxed);
+            self.progressed = nodes;
+        }
         if let Some(shared) = &self.shared {
             let added = nodes - self.reported;
             self.reported = nodes;

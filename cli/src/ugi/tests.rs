@@ -565,7 +565,8 @@ fn go_without_a_limit_for_the_mover_searches_the_default_time() {
     assert!(!text.contains("error"), "{text}");
 }
 
-/// A search silent for a second (a long iteration) says `info time MS`.
+/// A search silent for a second (a long iteration) says `info nodes N nps N time MS`, its
+/// node count growing.
 #[test]
 fn a_long_iteration_says_it_is_at_work() {
     let (text, _) = session_of(
@@ -574,11 +575,17 @@ fn a_long_iteration_says_it_is_at_work() {
     );
     let keepalive: Vec<&str> = text
         .lines()
-        .filter(|l| l.starts_with("info time "))
+        .filter(|l| l.starts_with("info nodes "))
         .collect();
     assert!(!keepalive.is_empty(), "{text}");
+    let mut seen = 0;
     for line in keepalive {
-        assert_eq!(line.split_whitespace().count(), 3, "{line}");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 7, "{line}");
+        assert_eq!((words[3], words[5]), ("nps", "time"), "{line}");
+        let nodes: u64 = words[2].parse().unwrap();
+        assert!(nodes > seen, "{text}");
+        seen = nodes;
     }
 }
 

@@ -111,3 +111,29 @@ fn the_clock_charges_the_mover_and_adds_its_increment() {
     assert!(!clock.charge(Side::First, ms(711)));
     assert_eq!(clock.remaining, [ms(0), ms(10)]);
 }
+
+/// A progress counter sees a search's positions as it polls, trailing by less than a poll
+/// interval, and only when one is given.
+#[test]
+fn progress_counts_the_positions_made() {
+    let progress = Arc::new(AtomicU64::new(0));
+    let limits = SearchLimits {
+        progress: Some(Arc::clone(&progress)),
+        ..SearchLimits::default()
+    };
+    let mut watch = LimitWatch::new(&limits);
+    for nodes in 0..=1_000 {
+        assert!(!watch.should_stop(nodes));
+    }
+    let counted = progress.load(Ordering::Relaxed);
+    assert!(
+        counted <= 1_000 && counted > 1_000 - POLL_INTERVAL,
+        "{counted}"
+    );
+    // A second watch on the same counter (another thread of the search) adds its own.
+    let mut other = LimitWatch::new(&limits);
+    for nodes in 0..=600 {
+        assert!(!other.should_stop(nodes));
+    }
+    assert!(progress.load(Ordering::Relaxed) > counted + 600 - POLL_INTERVAL);
+}
