@@ -200,13 +200,6 @@ where
     }
 }
 
-/// The searcher of a spec text read at a protocol's or a file's edge (UGI's `Searcher`
-/// option, a tuning run's settings); the command line parses `--searcher` with clap.
-pub(crate) fn parse_searcher(text: &str) -> Result<SearcherSpec, String> {
-    text.parse()
-        .map_err(|e: plies::spec::SpecError| e.to_string())
-}
-
 /// The searcher of `spec`, with `threads` when `--threads` was given: the flag is the spec's
 /// `threads=` key written apart, so given both, they must agree (one owner, never a silent
 /// override); then built with the game's evaluator as its concrete type.

@@ -342,7 +342,7 @@ fn bad_tuning_input_is_a_one_line_error() {
             "--searcher",
             "nope",
         ],
-        "bad --searcher",
+        "unknown searcher 'nope'",
     );
     let weights = dir.with_extension("weights.txt");
     std::fs::write(&weights, "student 100\nstudent_a1 oops\n").unwrap();

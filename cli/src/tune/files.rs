@@ -22,6 +22,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use plies::spec::SearcherSpec;
 use serde::{Deserialize, Serialize};
 
 use super::spsa::Gains;
@@ -31,6 +32,24 @@ use crate::files::{self, DirLock, LockedAppend, RESULTS_LIMIT, SETTINGS_LIMIT};
 /// an opening, and their sum fits a `u32`.
 pub(crate) const MAX_GAMES: u32 = 1_000_000;
 
+/// A searcher spec in a run's files: its text ([`SearcherSpec`]'s `Display`), read back with
+/// its `FromStr`, so a file holds what `--searcher` takes.
+mod spec_text {
+    use plies::spec::SearcherSpec;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(spec: &SearcherSpec, out: S) -> Result<S::Ok, S::Error> {
+        out.collect_str(spec)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        input: D,
+    ) -> Result<SearcherSpec, D::Error> {
+        let text = String::deserialize(input)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// The settings of a tuning run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct TuneConfig {
@@ -38,8 +57,9 @@ pub(crate) struct TuneConfig {
     pub game: String,
     /// The command that created the run, for the weights file's header.
     pub command: String,
-    /// The searcher both sides use.
-    pub searcher: String,
+    /// The searcher both sides use (written as its spec text).
+    #[serde(with = "spec_text")]
+    pub searcher: SearcherSpec,
     /// Per-move depth limit.
     pub depth: Option<u32>,
     /// Per-move node limit.

@@ -11,22 +11,23 @@ use clap::Args;
 
 use super::files::{RunDir, TuneConfig};
 use crate::arena::random_openings;
-use crate::engine::{check_mcts_depth, limits, parse_searcher};
+use crate::engine::{check_mcts_depth, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::read_openings_file;
 use plies::Notation;
 use plies::rng::SplitMix64;
 use plies::search::SearchLimits;
+use plies::spec::SearcherSpec;
 
 /// The engine of a tuning command's games, both sides: searcher and per-move limit.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").required(true).multiple(true)
     .args(["depth", "time", "nodes"])))]
 pub(crate) struct EngineArgs {
-    /// The searcher of both sides.
-    #[arg(long, default_value = "pvs")]
-    pub searcher: String,
+    /// The searcher of both sides (a spec: `pvs`, `pvs:tt=64`, ...).
+    #[arg(long, default_value = "pvs", value_parser = clap::value_parser!(SearcherSpec))]
+    pub searcher: SearcherSpec,
     /// Plies per move. With depth or node limits the games are reproducible.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
@@ -38,14 +39,11 @@ pub(crate) struct EngineArgs {
     pub nodes: Option<u64>,
 }
 impl EngineArgs {
-    /// The searcher's spec text (as [`plies::spec::SearcherSpec`] prints it) and the per-move
-    /// limits, checked.
-    pub(super) fn checked(&self) -> Result<(String, SearchLimits), CliError> {
+    /// The searcher and the per-move limits, checked.
+    pub(super) fn checked(&self) -> Result<(SearcherSpec, SearchLimits), CliError> {
         let limits = limits(self.depth, self.time, self.nodes, "--")?;
-        let searcher = parse_searcher(&self.searcher)
-            .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
-        check_mcts_depth(&searcher, &limits).map_err(CliError::Invalid)?;
-        Ok((searcher.to_string(), limits))
+        check_mcts_depth(&self.searcher, &limits).map_err(CliError::Invalid)?;
+        Ok((self.searcher.clone(), limits))
     }
 }
 /// A command that only needs the run's directory.

@@ -11,7 +11,6 @@ use super::files::{GameLine, LineFile, RunDir, TuneConfig, TuneState};
 use super::setup::{limits_of, mix, opening};
 use super::spsa::{self};
 use crate::arena::{GameSpec, GameTask, Termination, play_game};
-use crate::engine::parse_searcher;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use plies::Notation;
@@ -70,12 +69,13 @@ pub(super) fn play_shard<G: Notation>(
         };
         let opening: G = opening(config, k, pair)?;
         let mut agents = Vec::with_capacity(2);
-        let searcher = parse_searcher(&config.searcher)
-            .map_err(|e| CliError::Invalid(format!("bad searcher in tune.json: {e}")))?;
         for w in weights {
-            let searcher = spec.evaluator.searcher(&searcher, Some(w)).map_err(|e| {
-                CliError::Invalid(format!("the evaluator refuses the weights: {e}"))
-            })?;
+            let searcher = spec
+                .evaluator
+                .searcher(&config.searcher, Some(w))
+                .map_err(|e| {
+                    CliError::Invalid(format!("the evaluator refuses the weights: {e}"))
+                })?;
             agents.push(SearchAgent::with_limits(searcher, limits.clone()));
         }
         let [mut ours, mut theirs]: [SearchAgent<G>; 2] =

@@ -25,7 +25,7 @@ use clap::Args;
 use super::files::write_atomic;
 use super::setup::{EngineArgs, fixed_weights, mix, read_openings, start_weights};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
-use crate::engine::{describe, parse_searcher};
+use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
@@ -155,10 +155,9 @@ pub(crate) fn run_positions<G: Notation>(
             .pop()
             .unwrap_or_else(|| base.clone());
         let agent = || -> Result<SearchAgent<G>, CliError> {
-            let parsed = parse_searcher(&searcher).map_err(CliError::Invalid)?;
             let searcher = spec
                 .evaluator
-                .searcher(&parsed, None)
+                .searcher(&searcher, None)
                 .map_err(CliError::Invalid)?;
             Ok(SearchAgent::with_limits(searcher, limits.clone()))
         };
