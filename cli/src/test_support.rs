@@ -36,25 +36,27 @@ pub(crate) fn run_ok(args: &str) -> String {
 
 /// Runs `args` and expects a one-line `Invalid` error; returns it.
 pub(crate) fn run_invalid(args: &str) -> String {
-    match run_with(args, "") {
-        Err(err @ CliError::Invalid(_)) => {
-            let text = err.to_string();
-            assert_eq!(text.lines().count(), 1, "one-line error: {text}");
-            text
-        }
-        other => panic!("`{args}`: expected an invalid-argument error, got {other:?}"),
-    }
+    one_line_error(
+        args,
+        |err| matches!(err, CliError::Invalid(_)),
+        "an invalid-argument",
+    )
 }
 
 /// Runs `args` and expects a one-line usage error (what clap refuses); returns it.
 pub(crate) fn run_usage(args: &str) -> String {
+    one_line_error(args, |err| matches!(err, CliError::Usage(_)), "a usage")
+}
+
+/// Runs `args` and expects a one-line error of the kind `is_kind` accepts.
+fn one_line_error(args: &str, is_kind: fn(&CliError) -> bool, kind: &str) -> String {
     match run_with(args, "") {
-        Err(err @ CliError::Usage(_)) => {
+        Err(err) if is_kind(&err) => {
             let text = err.to_string();
             assert_eq!(text.lines().count(), 1, "one-line error: {text}");
             text
         }
-        other => panic!("`{args}`: expected a usage error, got {other:?}"),
+        other => panic!("`{args}`: expected {kind} error, got {other:?}"),
     }
 }
 
