@@ -628,7 +628,7 @@ impl<'a, G: View> Engine<'a, G> {
             out,
             &format!(
                 "option name Hash type spin default {hash} min 1 max {}",
-                plies::spec::MAX_TT_MB
+                crate::memory::max_tt_mb()
             ),
         );
         send(

@@ -703,6 +703,9 @@ fn a_hash_the_machine_cannot_hold_is_an_error_not_an_abort() {
     let errors = lines_starting(&text, "info string error");
     assert_eq!(errors.len(), 1, "{text}");
     assert!(errors[0].contains(&format!("{max} MB")), "{text}");
+    // What the handshake advertises is what the machine allows.
+    let advertised = format!("option name Hash type spin default 16 min 1 max {max}");
+    assert_eq!(lines_starting(&text, &advertised).len(), 1, "{text}");
     assert_eq!(lines_starting(&text, "bestmove").len(), 1, "{text}");
     assert_eq!(lines_starting(&text, "readyok").len(), 1, "{text}");
 }
