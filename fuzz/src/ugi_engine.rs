@@ -7,7 +7,7 @@
 //! or `Threads` are left out: a legal 64 GB table or 256 threads would test the machine, not
 //! the engine.
 //!
-//! An input starting `#race` is a host racing the engine instead ([`race`]): games of
+//! An input starting `#race` is a host racing the engine instead (`race`): games of
 //! [`RACE_GOS`] `go`s, each sent the moment the previous `bestmove` is read, the input's lines
 //! in between; every `go` must get exactly one `bestmove` and none may be refused.
 

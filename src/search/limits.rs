@@ -40,7 +40,7 @@ pub struct SearchLimits {
     pub clock: Option<Clock>,
     /// Counts the positions made so far, for a host that reports progress while an iteration
     /// runs (UGI's periodic `info nodes`): every thread of a search adds its nodes at each poll
-    /// of its [`LimitWatch`] (every 256 positions), so the count trails by at most that much a
+    /// of its limits (every 256 positions), so the count trails by at most that much a
     /// thread. Searchers that do not poll a watch (MCTS) leave it alone.
     pub progress: Option<Arc<AtomicU64>>,
 }

@@ -387,7 +387,7 @@ impl Game for Tafl {
     }
 
     /// The attackers facing a king who sees an escape answer with a move onto one of his
-    /// lanes ([`Tafl::escape_lanes`]) or a noisy move (a capture, the king's among them, or a
+    /// lanes (`Tafl::escape_lanes`) or a noisy move (a capture, the king's among them, or a
     /// win); any other move lets him escape.
     fn generate_evasions(&self, moves: &mut Vec<TaflMove>) -> bool {
         if self.outcome.is_some() || self.side != Side::First {
