@@ -14,7 +14,7 @@
 //!   move searches [`DEFAULT_MOVETIME`]. `info` lines carry `depth`, `seldepth`, `score cp N`
 //!   (from the side to move's view) or `score mate N` (moves to the end: plies halved, rounded
 //!   up; negative when losing), `time`, `nodes`, `nps`, `hashfull`, `tbhits` and `pv`; a
-//!   search silent for a second says `info nodes N nps N time MS`.
+//!   search silent for a second says `info currmove M currmovenumber N nodes N nps N time MS`.
 //! - `query gameover|p1turn|result` answers `response true|false` and
 //!   `response p1win|p2win|draw|none`, repetitions of the `moves` list counted.
 //!
@@ -27,14 +27,14 @@
 //! it). Endgame tables are built on a detached thread: `quit` never waits for them.
 
 use std::io::{BufRead, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use plies::search::{Clock, Iteration, SearchLimits, SearchResult, Searcher};
+use plies::search::{Clock, Iteration, SearchLimits, SearchProgress, SearchResult, Searcher};
 use plies::spec::SearcherSpec;
 use plies::{Game, GameHistory, Notation, Outcome, Side};
 use plies_view::View;
@@ -899,8 +899,8 @@ impl<'a, G: View> Engine<'a, G> {
 /// The error of a command that needs a position when the last `position` failed.
 const NO_POSITION: &str = "no position: the last 'position' failed; send a valid one";
 
-/// Runs the search, writing an `info` line after each iteration and `info nodes N nps N time
-/// MS` when it has been silent for [`KEEPALIVE`].
+/// Runs the search, writing an `info` line after each iteration and `info currmove M
+/// currmovenumber N nodes N nps N time MS` when it has been silent for [`KEEPALIVE`].
 fn search_reporting<G: View>(
     searcher: &mut dyn Searcher<G>,
     state: &G,
@@ -911,14 +911,14 @@ fn search_reporting<G: View>(
     let started = Instant::now();
     let last = Mutex::new(started);
     let (finished, quiet) = channel::<()>();
-    let nodes = Arc::new(AtomicU64::new(0));
+    let progress = Arc::new(SearchProgress::new());
     let limits = SearchLimits {
-        progress: Some(Arc::clone(&nodes)),
+        progress: Some(Arc::clone(&progress)),
         ..limits.clone()
     };
     std::thread::scope(|inner| {
-        let (last_ref, nodes_ref) = (&last, &nodes);
-        inner.spawn(move || keepalive(quiet, last_ref, nodes_ref, started, out));
+        let (last_ref, progress_ref) = (&last, &progress);
+        inner.spawn(move || keepalive(quiet, last_ref, state, progress_ref, started, out));
         let result = searcher.search_with(state, history, &limits, &mut |it| {
             send(out, &info_line(state, it));
             *lock(&last) = Instant::now();
@@ -928,16 +928,19 @@ fn search_reporting<G: View>(
     })
 }
 
-/// Writes `info nodes N nps N time MS` whenever the search has said nothing for
-/// [`KEEPALIVE`], until the search ends (`finished` closes); `nodes` is the search's progress
-/// count ([`SearchLimits::progress`]).
-fn keepalive(
+/// Writes `info [currmove M currmovenumber N] nodes N nps N time MS` whenever the search of
+/// `state` has said nothing for [`KEEPALIVE`], until it ends (`finished` closes), from what
+/// the searcher told `progress` ([`SearchLimits::progress`]).
+fn keepalive<G: View>(
     finished: Receiver<()>,
     last: &Mutex<Instant>,
-    nodes: &AtomicU64,
+    state: &G,
+    progress: &SearchProgress,
     started: Instant,
     out: &Output<'_>,
 ) {
+    let mut root_moves = Vec::new();
+    state.generate_moves(&mut root_moves);
     loop {
         let wait = KEEPALIVE.saturating_sub(lock(last).elapsed());
         match finished.recv_timeout(wait) {
@@ -945,9 +948,20 @@ fn keepalive(
                 let mut last = lock(last);
                 if last.elapsed() >= KEEPALIVE {
                     let ms = started.elapsed().as_millis();
-                    let nodes = nodes.load(Ordering::Relaxed);
+                    let nodes = progress.nodes();
                     let nps = (u128::from(nodes) * 1000).checked_div(ms).unwrap_or(0);
-                    send(out, &format!("info nodes {nodes} nps {nps} time {ms}"));
+                    let current = progress.root_move().and_then(|(index, number)| {
+                        let mv = root_moves
+                            .iter()
+                            .find(|&&mv| state.move_index(mv) == index)?;
+                        let text = state.format_move_token(*mv);
+                        Some(format!("currmove {text} currmovenumber {number} "))
+                    });
+                    let current = current.unwrap_or_default();
+                    send(
+                        out,
+                        &format!("info {current}nodes {nodes} nps {nps} time {ms}"),
+                    );
                     *last = Instant::now();
                 }
             }

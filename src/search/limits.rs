@@ -38,11 +38,52 @@ pub struct SearchLimits {
     /// `go p1time p2time p1inc p2inc`). Searchers never read it: whoever sets it also sets
     /// `time` ([`Clock::budget`]).
     pub clock: Option<Clock>,
-    /// Counts the positions made so far, for a host that reports progress while an iteration
-    /// runs (UGI's periodic `info nodes`): every thread of a search adds its nodes at each poll
-    /// of its limits (every 256 positions), so the count trails by at most that much a
-    /// thread. Searchers that do not poll a watch (MCTS) leave it alone.
-    pub progress: Option<Arc<AtomicU64>>,
+    /// What the search tells a host while an iteration runs (UGI's periodic `info currmove
+    /// ... nodes ...`): see [`SearchProgress`].
+    pub progress: Option<Arc<SearchProgress>>,
+}
+
+/// What a running search has done so far, for a host that reports progress while an
+/// iteration runs: the positions made (every thread of the search adds its own at each poll of
+/// its limits, every 256 positions, so the count trails by at most that much a thread) and the
+/// root move being searched. Searchers that do not poll limits (MCTS) leave it alone.
+#[derive(Debug, Default)]
+pub struct SearchProgress {
+    nodes: AtomicU64,
+    /// The root move being searched: its [`crate::Game::move_index`] + 1 in the low 32 bits
+    /// and its number in this iteration's order (from 1) in the high ones; 0 before the first.
+    root_move: AtomicU64,
+}
+
+impl SearchProgress {
+    /// Nothing done yet.
+    #[must_use]
+    pub fn new() -> SearchProgress {
+        SearchProgress::default()
+    }
+
+    /// The positions made so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The root move being searched, as its [`crate::Game::move_index`] and its number in the
+    /// iteration's order (from 1); `None` before the first.
+    #[must_use]
+    pub fn root_move(&self) -> Option<(usize, u32)> {
+        let word = self.root_move.load(Ordering::Relaxed);
+        let index = (word & u64::from(u32::MAX)).checked_sub(1)?;
+        Some((index as usize, (word >> 32) as u32))
+    }
+
+    /// Records that the root move of `index` is being searched, the `number`th of its
+    /// iteration.
+    pub(crate) fn set_root_move(&self, index: usize, number: u32) {
+        let index = (index as u64 + 1).min(u64::from(u32::MAX));
+        self.root_move
+            .store(u64::from(number) << 32 | index, Ordering::Relaxed);
+    }
 }
 
 /// A game clock as a side is about to move: each side's remaining time and increment (indexed
@@ -245,7 +286,7 @@ pub struct LimitWatch {
     /// Nodes already added to `shared`.
     reported: u64,
     /// [`SearchLimits::progress`], and the nodes already added to it.
-    progress: Option<Arc<AtomicU64>>,
+    progress: Option<Arc<SearchProgress>>,
     progressed: u64,
 }
 
@@ -342,7 +383,9 @@ impl LimitWatch {
     /// Looks at the stop flags, the shared node count and the clock now.
     fn poll(&mut self, nodes: u64) -> bool {
         if let Some(progress) = &self.progress {
-            progress.fetch_add(nodes.saturating_sub(self.progressed), Ordering::Relaxed);
+            progress
+                .nodes
+                .fetch_add(nodes.saturating_sub(self.progressed), Ordering::Relaxed);
             self.progressed = nodes;
         }
         if let Some(shared) = &self.shared {
@@ -379,6 +422,15 @@ impl LimitWatch {
                 .nodes
                 .fetch_add(nodes - self.reported, Ordering::Relaxed);
             self.reported = nodes;
+        }
+    }
+
+    /// Tells the progress of [`SearchLimits::progress`] (if any) that the root move of `index`
+    /// is being searched, the `number`th of its iteration.
+    #[inline]
+    pub fn root_move(&self, index: usize, number: u32) {
+        if let Some(progress) = &self.progress {
+            progress.set_root_move(index, number);
         }
     }
 

@@ -37,7 +37,7 @@ mod tests;
 
 pub use alphabeta::AlphaBeta;
 pub use config::PvsConfig;
-pub use limits::{Clock, SearchLimits};
+pub use limits::{Clock, SearchLimits, SearchProgress};
 pub use minimax::{Minimax, QUIESCENCE_EVASION_PLIES, QUIESCENCE_PLIES};
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs};

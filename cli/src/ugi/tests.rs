@@ -565,8 +565,8 @@ fn go_without_a_limit_for_the_mover_searches_the_default_time() {
     assert!(!text.contains("error"), "{text}");
 }
 
-/// A search silent for a second (a long iteration) says `info nodes N nps N time MS`, its
-/// node count growing.
+/// A search silent for a second (a long iteration) says `info currmove M currmovenumber N
+/// nodes N nps N time MS`: a legal root move, its number, and a node count that grows.
 #[test]
 fn a_long_iteration_says_it_is_at_work() {
     let (text, _) = session_of(
@@ -575,15 +575,22 @@ fn a_long_iteration_says_it_is_at_work() {
     );
     let keepalive: Vec<&str> = text
         .lines()
-        .filter(|l| l.starts_with("info nodes "))
+        .filter(|l| l.starts_with("info currmove "))
         .collect();
     assert!(!keepalive.is_empty(), "{text}");
+    let root = TwoPiles::parse_position("15 15 1").unwrap();
     let mut seen = 0;
     for line in keepalive {
         let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(words.len(), 7, "{line}");
-        assert_eq!((words[3], words[5]), ("nps", "time"), "{line}");
-        let nodes: u64 = words[2].parse().unwrap();
+        assert_eq!(words.len(), 11, "{line}");
+        assert_eq!(
+            (words[1], words[3], words[5], words[7], words[9]),
+            ("currmove", "currmovenumber", "nodes", "nps", "time"),
+            "{line}"
+        );
+        assert!(root.parse_move(words[2]).is_ok(), "{line}");
+        assert!(words[4].parse::<u32>().unwrap() >= 1, "{line}");
+        let nodes: u64 = words[6].parse().unwrap();
         assert!(nodes > seen, "{text}");
         seen = nodes;
     }

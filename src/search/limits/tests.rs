@@ -116,7 +116,8 @@ fn the_clock_charges_the_mover_and_adds_its_increment() {
 /// interval, and only when one is given.
 #[test]
 fn progress_counts_the_positions_made() {
-    let progress = Arc::new(AtomicU64::new(0));
+    let progress = Arc::new(SearchProgress::new());
+    assert_eq!(progress.root_move(), None);
     let limits = SearchLimits {
         progress: Some(Arc::clone(&progress)),
         ..SearchLimits::default()
@@ -125,7 +126,7 @@ fn progress_counts_the_positions_made() {
     for nodes in 0..=1_000 {
         assert!(!watch.should_stop(nodes));
     }
-    let counted = progress.load(Ordering::Relaxed);
+    let counted = progress.nodes();
     assert!(
         counted <= 1_000 && counted > 1_000 - POLL_INTERVAL,
         "{counted}"
@@ -135,5 +136,9 @@ fn progress_counts_the_positions_made() {
     for nodes in 0..=600 {
         assert!(!other.should_stop(nodes));
     }
-    assert!(progress.load(Ordering::Relaxed) > counted + 600 - POLL_INTERVAL);
+    assert!(progress.nodes() > counted + 600 - POLL_INTERVAL);
+    other.root_move(17, 3);
+    assert_eq!(progress.root_move(), Some((17, 3)));
+    other.root_move(0, 1);
+    assert_eq!(progress.root_move(), Some((0, 1)));
 }

@@ -409,6 +409,8 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             deferred,
         } = &mut buffers;
         let mut node_moves = NodeMoves::new(picker, self.busy, node.depth, deferred);
+        // The root's moves as searched, for a host's `currmove` (`SearchLimits::progress`).
+        let mut root_number = 0;
         loop {
             let history = self.config.history.then_some(&self.tables.history);
             let Some(pick) = node_moves.next(state, moves, scores, history) else {
@@ -428,6 +430,10 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             }
             if node_moves.defer(pick, &child) {
                 continue;
+            }
+            if ply == 0 {
+                root_number += 1;
+                self.watch.root_move(state.move_index(pick.mv), root_number);
             }
             let value = self.move_value(&child, side, node, pick, alpha);
             node_moves.searched(&child);
