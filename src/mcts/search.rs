@@ -283,6 +283,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
                 seldepth: stats.seldepth,
                 score,
                 pv,
+                more_lines: Vec::new(),
                 stats: SearchStats {
                     nodes: stats.nodes,
                     leaves: stats.leaves,
@@ -330,6 +331,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             seldepth: stats.seldepth,
             score,
             pv: pv.clone(),
+            more_lines: Vec::new(),
             stats: stats.clone(),
         });
         SearchResult {

@@ -165,6 +165,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<E> {
                 seldepth: stats.seldepth,
                 score,
                 pv: pv.clone(),
+                more_lines: Vec::new(),
                 stats: stats.clone(),
             });
         }

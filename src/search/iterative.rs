@@ -28,7 +28,7 @@ use std::time::Duration;
 use crate::eval::Score;
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, Pv};
+use crate::search::searcher::{Iteration, Pv, RootLine};
 use crate::search::stats::SearchStats;
 
 /// Predicted growth of an iteration's time over the last one, when only one is known.
@@ -114,6 +114,10 @@ pub trait DepthSearch<M> {
     fn pv(&self) -> &[M];
     /// Statistics of the whole search so far (`nodes_per_depth` is filled by [`deepen`]).
     fn stats(&self) -> SearchStats;
+    /// The lines after the first of the last completed iteration (MultiPV); none by default.
+    fn more_lines(&self) -> Vec<RootLine<M>> {
+        Vec::new()
+    }
     /// The limits being watched.
     fn watch(&self) -> &LimitWatch;
     /// The depth the last successful [`DepthSearch::search_depth`]`(depth)` completed: `depth`,
@@ -169,6 +173,7 @@ pub fn deepen<M: Copy + Debug + PartialEq, S: DepthSearch<M>>(
             score,
             pv: Pv::from_slice(search.pv()),
             stats,
+            more_lines: search.more_lines(),
         };
         tracing::debug!(
             depth,

@@ -38,6 +38,10 @@ pub struct SearchLimits {
     /// `go p1time p2time p1inc p2inc`). Searchers never read it: whoever sets it also sets
     /// `time` ([`Clock::budget`]).
     pub clock: Option<Clock>,
+    /// How many best root moves to report, each with its line (MultiPV): 0 or 1 reports the
+    /// best only. Only `pvs` reports more ([`crate::search::Iteration::more_lines`]); they never
+    /// change the best move, and cost one more search of the root each.
+    pub multipv: usize,
     /// What the search tells a host while an iteration runs (UGI's periodic `info currmove
     /// ... nodes ...`): see [`SearchProgress`].
     pub progress: Option<Arc<SearchProgress>>,

@@ -315,6 +315,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Minimax<E> {
             seldepth: stats.seldepth,
             score,
             pv: pv.clone(),
+            more_lines: Vec::new(),
             stats: stats.clone(),
         };
         if !run.aborted {

@@ -23,6 +23,16 @@ pub const PV_INLINE: usize = 32;
 /// so that reporting an iteration or answering a search allocates nothing for the usual line.
 pub type Pv<M> = SmallVec<[M; PV_INLINE]>;
 
+/// One more line of a MultiPV search ([`SearchLimits::multipv`]): a root move other than the
+/// ones before it, its value and its principal variation (that move first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootLine<M> {
+    /// The root value of this line for the side to move.
+    pub score: Score,
+    /// The line, its root move first.
+    pub pv: Pv<M>,
+}
+
 /// What one completed iteration of a search found (one line of an analysis report).
 #[derive(Clone, Debug)]
 pub struct Iteration<M> {
@@ -36,6 +46,11 @@ pub struct Iteration<M> {
     pub pv: Pv<M>,
     /// Statistics of the whole search so far.
     pub stats: SearchStats,
+    /// The next best root moves with their values and lines, best first, when
+    /// [`SearchLimits::multipv`] asks for more than one (only `pvs` reports them; each is a
+    /// search of the root without the moves of the lines before it, so a line's value is
+    /// exact for its depth like the first one's).
+    pub more_lines: Vec<RootLine<M>>,
 }
 
 /// The answer of a search.

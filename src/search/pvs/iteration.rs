@@ -11,7 +11,46 @@ use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::DepthSearch;
 use crate::search::limits::LimitWatch;
+use crate::search::searcher::{Pv, RootLine};
 use crate::search::stats::SearchStats;
+
+impl<G: Game, E: Evaluator<G>> ThreadSearch<'_, G, E> {
+    /// MultiPV: after the first line of an iteration `depth` plies deep, the next best root
+    /// moves, each by a full-window search of the root without the moves of the lines before
+    /// it, until [`super::thread::RootState::multipv`] lines or no move is left. A limit that
+    /// cuts a further line drops it (and those after it); the first line, the best move and
+    /// what an interrupted iteration would answer are kept as they were.
+    fn search_more_lines(&mut self, depth: u32) {
+        self.iteration.more_lines.clear();
+        if self.iteration.multipv <= 1 {
+            return;
+        }
+        let best = self.iteration.best;
+        let mut excluded: Vec<G::Move> = self
+            .iteration
+            .best_line
+            .first()
+            .copied()
+            .into_iter()
+            .collect();
+        while !excluded.is_empty() && excluded.len() < self.iteration.multipv {
+            self.iteration.excluded.clone_from(&excluded);
+            let score = self.root_search(depth, -Score::INFINITY, Score::INFINITY);
+            let line = &self.stack[0].pv;
+            let (false, Some(&mv)) = (self.aborted, line.first()) else {
+                break;
+            };
+            self.iteration.more_lines.push(RootLine {
+                score,
+                pv: Pv::from_slice(line),
+            });
+            excluded.push(mv);
+        }
+        self.iteration.excluded.clear();
+        self.iteration.best = best;
+        self.aborted = false;
+    }
+}
 
 impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for ThreadSearch<'_, G, E> {
     fn search_depth(&mut self, depth: u32) -> Option<Score> {
@@ -47,7 +86,12 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for ThreadSearch<'_, G, E> {
         }
         self.iteration.last_score = Some(score);
         self.iteration.best_line.clone_from(&self.stack[0].pv);
+        self.search_more_lines(depth);
         Some(score)
+    }
+
+    fn more_lines(&self) -> Vec<RootLine<G::Move>> {
+        self.iteration.more_lines.clone()
     }
 
     fn pv(&self) -> &[G::Move] {

@@ -46,7 +46,7 @@ use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen, is_proven};
 use crate::search::limits::SearchLimits;
 use crate::search::limits::{LimitWatch, SharedLimits};
-use crate::search::searcher::{Iteration, Pv, SearchResult};
+use crate::search::searcher::{Iteration, Pv, RootLine, SearchResult};
 use crate::search::stats::SearchStats;
 
 /// A completed iteration of a helper thread.
@@ -108,6 +108,8 @@ impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
         self.run.iteration.best = None;
         self.run.iteration.best_line.clone_from(&iteration.pv);
         self.run.iteration.last_score = Some(iteration.score);
+        // A helper's iteration has one line (MultiPV lines come from the main thread's own).
+        self.run.iteration.more_lines.clear();
         self.reached = iteration.depth;
         Some(iteration.score)
     }
@@ -137,6 +139,10 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for MainThread<'_, '_, G, E>
 
     fn pv(&self) -> &[G::Move] {
         self.run.pv()
+    }
+
+    fn more_lines(&self) -> Vec<RootLine<G::Move>> {
+        self.run.more_lines()
     }
 
     fn stats(&self) -> SearchStats {
@@ -286,6 +292,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             main.run.track_repetitions(history);
             main.run.endgame = endgame;
             main.run.busy = Some(&shared.busy);
+            main.run.iteration.multipv = limits.multipv;
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);
             shared.limits.raise_stop();
             let nodes = main.run.stats.nodes;
@@ -323,6 +330,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     seldepth: stats.seldepth,
                     score: best.score,
                     pv: best.pv,
+                    more_lines: Vec::new(),
                     stats,
                 };
                 on_iteration(&iteration);

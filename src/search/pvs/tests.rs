@@ -246,3 +246,73 @@ fn one_thread_is_the_plain_search() {
     );
     assert_ne!(plain.score, -Score::INFINITY);
 }
+
+/// MultiPV: the first line is the search's own answer, unchanged; each further line is another
+/// root move with its exact value (plain minimax of the position after it, one ply less), and
+/// together the lines are the best root values in order, as many as asked or as there are
+/// moves. With one thread and with two.
+#[test]
+fn multipv_lines_are_the_next_best_root_moves() {
+    let (_, exact) = *PvsConfig::consistency_ladder().last().unwrap();
+    let evaluator = HashEvaluator::new(5, 4);
+    let mut positions = tangled();
+    positions.push(endless());
+    for threads in [1, 2] {
+        for root in positions.iter().filter(|p| p.outcome().is_none()) {
+            let mut moves = Vec::new();
+            root.generate_moves(&mut moves);
+            for depth in 2..=4 {
+                // Every root move's value from the root's view, by plain minimax.
+                let value_of = |mv: u8| {
+                    let child = root.play(mv);
+                    let mut minimax = Minimax::new(evaluator.clone());
+                    let score = minimax
+                        .search(&child, &SearchLimits::depth(depth - 1))
+                        .score
+                        .from_tt(1);
+                    if child.side_to_move() == root.side_to_move() {
+                        score
+                    } else {
+                        -score
+                    }
+                };
+                let mut reference: Vec<Score> = moves.iter().map(|&mv| value_of(mv)).collect();
+                reference.sort_by(|a, b| b.cmp(a));
+                for wanted in [1, 3, 8] {
+                    let limits = SearchLimits {
+                        multipv: wanted,
+                        ..SearchLimits::depth(depth)
+                    };
+                    let mut reported = None;
+                    let mut pvs = searcher(exact, threads);
+                    let result =
+                        pvs.search_with(root, &GameHistory::default(), &limits, &mut |it| {
+                            reported = Some(it.clone());
+                        });
+                    let single = searcher(exact, 1).search(root, &SearchLimits::depth(depth));
+                    let last = reported.expect("an iteration");
+                    assert_eq!(result.score, single.score, "depth {depth} x{wanted}");
+                    assert_eq!(last.score, result.score);
+                    if threads == 1 {
+                        assert_eq!(result.best_move, single.best_move);
+                    }
+                    let lines: Vec<Score> = std::iter::once(last.score)
+                        .chain(last.more_lines.iter().map(|line| line.score))
+                        .collect();
+                    let expected = wanted.min(moves.len());
+                    // With threads a helper's deeper iteration may answer alone.
+                    if threads == 1 || last.more_lines.len() + 1 == expected {
+                        assert_eq!(lines, reference[..expected], "depth {depth} x{wanted}");
+                    }
+                    let mut firsts: Vec<u8> = vec![last.pv[0]];
+                    for line in &last.more_lines {
+                        assert_eq!(value_of(line.pv[0]), line.score);
+                        assert!(legal(root, &line.pv), "{:?}", line.pv);
+                        assert!(!firsts.contains(&line.pv[0]), "a root move twice");
+                        firsts.push(line.pv[0]);
+                    }
+                }
+            }
+        }
+    }
+}

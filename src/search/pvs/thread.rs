@@ -17,7 +17,7 @@ use crate::search::heuristics::{History, Killers};
 use crate::search::limits::LimitWatch;
 use crate::search::ordering::MovePicker;
 use crate::search::repetition::{self, Repetitions};
-use crate::search::searcher::Pv;
+use crate::search::searcher::{Pv, RootLine};
 use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
@@ -89,6 +89,12 @@ pub(super) struct RootState<M> {
     /// The best root move of the iteration being searched so far (with its value, and whether
     /// it was the first move searched), for when a limit interrupts the iteration.
     pub(super) best: Option<(M, Score, bool)>,
+    /// How many lines to report (MultiPV, [`crate::search::SearchLimits::multipv`]).
+    pub(super) multipv: usize,
+    /// Root moves the search of a further line leaves out (empty: none).
+    pub(super) excluded: Vec<M>,
+    /// The lines after the first of the last completed iteration.
+    pub(super) more_lines: Vec<RootLine<M>>,
 }
 
 /// One search thread's search: borrowed tables plus per-ply frames built at its start.
@@ -149,6 +155,9 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
                 best_line: Pv::with_capacity(plies),
                 last_score: None,
                 best: None,
+                multipv: 1,
+                excluded: Vec::new(),
+                more_lines: Vec::new(),
             },
             repetitions: None,
             endgame: None,
@@ -326,7 +335,9 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
 
         // 6. Remember the result: fail-soft bounds say which side of the window it fell on. A
         //    value that a repetition below decided holds for this path only: not kept.
-        let path_free = repetition::hits(self.repetitions.as_ref()) == repetition_hits;
+        // The root searched without some of its moves (a further MultiPV line) is not kept.
+        let path_free = repetition::hits(self.repetitions.as_ref()) == repetition_hits
+            && !(ply == 0 && !self.iteration.excluded.is_empty());
         if let Some(tt) = self.tt.snapshot.as_deref().filter(|_| use_tt && path_free) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -416,6 +427,9 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             let Some(pick) = node_moves.next(state, moves, scores, history) else {
                 break;
             };
+            if ply == 0 && self.iteration.excluded.contains(&pick.mv) {
+                continue; // a root move of an earlier line (MultiPV)
+            }
             if self.watch.should_stop(self.stats.nodes) {
                 self.aborted = true;
                 break;
