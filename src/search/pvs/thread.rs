@@ -337,7 +337,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         //    value that a repetition below decided holds for this path only: not kept.
         // The root searched without some of its moves (a further MultiPV line) is not kept.
         let path_free = repetition::hits(self.repetitions.as_ref()) == repetition_hits
-            && !(ply == 0 && !self.iteration.excluded.is_empty());
+            && (ply != 0 || self.iteration.excluded.is_empty());
         if let Some(tt) = self.tt.snapshot.as_deref().filter(|_| use_tt && path_free) {
             let bound = if best >= beta {
                 Bound::Lower
