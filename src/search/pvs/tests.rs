@@ -265,7 +265,7 @@ fn multipv_lines_are_the_next_best_root_moves() {
                 // Every root move's value from the root's view, by plain minimax.
                 let value_of = |mv: u8| {
                     let child = root.play(mv);
-                    let mut minimax = Minimax::new(evaluator.clone());
+                    let mut minimax = Minimax::new(evaluator);
                     let score = minimax
                         .search(&child, &SearchLimits::depth(depth - 1))
                         .score
