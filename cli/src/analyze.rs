@@ -50,7 +50,12 @@ pub(crate) struct AnalyzeArgs {
     /// either, one thread.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits.
+    /// Report the N best root moves, each with its line (MultiPV; `pvs` only): each iteration
+    /// prints them after its first line (`#2`, `#3`, ...), and `--json` adds `lines`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub multipv: u16,
+    /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits (and lines
+    /// with --multipv).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -66,6 +71,12 @@ pub(super) fn run<G: Notation>(
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
+    if args.multipv > 1 && !matches!(args.searcher, SearcherSpec::Pvs(_)) {
+        return Err(CliError::Invalid(format!(
+            "bad --multipv {}: only pvs reports more than one line, not {}",
+            args.multipv, args.searcher
+        )));
+    }
     let threads = args.threads.map(usize::from);
     let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let state: G = start_position(&args.start)?;
@@ -102,6 +113,7 @@ pub(super) fn run<G: Notation>(
         "depth", "time", "score", "nodes"
     )?;
     let mut failure = None;
+    let mut more_lines = Vec::new();
     let result = searcher.search_with(
         &state,
         &GameHistory::default(),
@@ -110,6 +122,7 @@ pub(super) fn run<G: Notation>(
             if failure.is_none() {
                 failure = iteration_line(&state, iteration, output).err();
             }
+            more_lines.clone_from(&iteration.more_lines);
         },
     );
     if let Some(err) = failure {
@@ -129,7 +142,7 @@ pub(super) fn run<G: Notation>(
     )?;
     summary(stats, output)?;
     if args.json {
-        let line = json!({
+        let mut line = json!({
             "depth": result.depth,
             "score": score.map(score_json),
             "best": best,
@@ -138,6 +151,18 @@ pub(super) fn run<G: Notation>(
             "seconds": stats.elapsed.as_secs_f64(),
             "table_hits": stats.table_hits,
         });
+        if args.multipv > 1 {
+            // The first line is the answer's; the others come from the last completed
+            // iteration (an iteration a limit cut reports none).
+            let first = json!({ "score": score.map(score_json), "pv": pv });
+            let others = more_lines.iter().map(|more| {
+                json!({
+                    "score": score_json(more.score),
+                    "pv": move_texts(&state, &more.pv),
+                })
+            });
+            line["lines"] = std::iter::once(first).chain(others).collect();
+        }
         writeln!(output, "{line}")?;
     }
     Ok(())
@@ -159,6 +184,7 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
         }
         limits.nodes = Some(nodes);
     }
+    limits.multipv = usize::from(args.multipv);
     Ok(limits)
 }
 
@@ -176,7 +202,19 @@ fn iteration_line<G: Notation>(
         iteration.score.to_string(),
         iteration.stats.nodes,
         state.format_line(&iteration.pv)
-    )
+    )?;
+    for (number, line) in iteration.more_lines.iter().enumerate() {
+        writeln!(
+            output,
+            "{:>7} {:>9} {:>10} {:>12}  {}",
+            format!("#{}", number + 2),
+            "",
+            line.score.to_string(),
+            "",
+            state.format_line(&line.pv)
+        )?;
+    }
+    Ok(())
 }
 
 /// The closing summary: nodes and speed, then table and ordering figures.
@@ -327,6 +365,30 @@ mod tests {
             ));
             assert!(err.contains(&format!("{max} MB")), "{err}");
         }
+    }
+
+    /// `--multipv 3`: three root moves, best first, each line printed and in the JSON; the
+    /// first line is the answer itself. Only pvs takes it.
+    #[test]
+    fn several_lines_are_reported() {
+        let out = run_ok("analyze --position \"7 5 1\" --depth 4 --multipv 3 --json");
+        let json = last_json(&out);
+        let lines = json["lines"].as_array().expect("lines");
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0]["pv"], json["pv"], "{out}");
+        assert_eq!(lines[0]["score"], json["score"], "{out}");
+        let firsts: Vec<&Value> = lines.iter().map(|l| &l["pv"][0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        assert!(
+            out.contains("     #2 ") && out.contains("     #3 "),
+            "{out}"
+        );
+        let one = last_json(&run_ok("analyze --position \"7 5 1\" --depth 4 --json"));
+        assert!(one.get("lines").is_none());
+        assert_eq!(one["pv"], json["pv"]);
+        let err = run_invalid("analyze --depth 2 --multipv 2 --searcher minimax");
+        assert!(err.contains("only pvs"), "{err}");
+        assert!(run_usage("analyze --depth 2 --multipv 0").contains("--multipv"));
     }
 
     #[test]

@@ -63,6 +63,9 @@ const MAX_LINE: usize = 1 << 20;
 /// What a `go` with no limit for the side to move searches (before the move overhead).
 pub(crate) const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
 
+/// The `MultiPV` option's maximum: root moves reported with their lines.
+const MAX_MULTIPV: usize = 64;
+
 /// The `Move Overhead` option's default, in milliseconds.
 const DEFAULT_OVERHEAD_MS: usize = 10;
 
@@ -503,6 +506,8 @@ struct Engine<'a, G: View> {
     searcher: Option<Box<dyn Searcher<G>>>,
     /// The `Move Overhead` option: kept back from each timed move's budget.
     overhead: Duration,
+    /// The `MultiPV` option: the root moves each iteration reports, with their lines.
+    multipv: usize,
     /// The position to search; `None` after a `position` that failed.
     position: Option<Position<G>>,
     tables: Tables<G>,
@@ -529,6 +534,7 @@ impl<'a, G: View> Engine<'a, G> {
             settings,
             searcher: Some(searcher),
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS as u64),
+            multipv: 1,
             position: Some(Position::new(start, Vec::new())?),
             tables: Tables {
                 source: Arc::new(source),
@@ -647,6 +653,10 @@ impl<'a, G: View> Engine<'a, G> {
             ),
         );
         send(out, "option name Clear Hash type button");
+        send(
+            out,
+            &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        );
         let current = self.settings.searcher.to_string();
         let mut names: Vec<String> = SearcherSpec::names()
             .into_iter()
@@ -702,6 +712,10 @@ impl<'a, G: View> Engine<'a, G> {
                         .evaluator
                         .with_weights_path(std::path::Path::new(value))?
                 };
+            }
+            "multipv" => {
+                self.multipv = spin("MultiPV", value, 1, MAX_MULTIPV)?;
+                return Ok(());
             }
             "move overhead" => {
                 let ms = spin("Move Overhead", value, 0, MAX_OVERHEAD_MS)?;
@@ -862,6 +876,7 @@ impl<'a, G: View> Engine<'a, G> {
             limits.depth = Some(depth);
         }
         limits.nodes = go.nodes;
+        limits.multipv = self.multipv;
         if !(go.infinite || go.ponder) {
             limits.time = budget;
             // A proven result ends a timed search; a fixed depth is searched to exactly it.
@@ -920,7 +935,9 @@ fn search_reporting<G: View>(
         let (last_ref, progress_ref) = (&last, &progress);
         inner.spawn(move || keepalive(quiet, last_ref, state, progress_ref, started, out));
         let result = searcher.search_with(state, history, &limits, &mut |it| {
-            send(out, &info_line(state, it));
+            for line in info_lines(state, it) {
+                send(out, &line);
+            }
             *lock(&last) = Instant::now();
         });
         drop(finished); // ends the keepalive at once
@@ -1101,21 +1118,63 @@ impl GoArgs {
     }
 }
 
-/// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. [tbhits ..] pv ..`.
-/// A proven score is `mate N` in moves as UCI hosts read it: the plies to the end halved,
-/// rounded up (negative when the side to move loses).
-fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
-    let score = match it.score.plies_to_end() {
+/// The `info` lines of a completed iteration: [`info_line`], and with MultiPV one line per
+/// further root move (`multipv 2`, `multipv 3`, ...; the first then says `multipv 1`).
+fn info_lines<G: Notation>(state: &G, it: &Iteration<G::Move>) -> Vec<String> {
+    if it.more_lines.is_empty() {
+        return vec![info_line(state, it)];
+    }
+    let head = format!(
+        "info depth {} seldepth {}",
+        it.depth,
+        it.seldepth.max(it.depth)
+    );
+    let mut lines = vec![info_line(state, it).replacen(&head, &format!("{head} multipv 1"), 1)];
+    for (number, line) in it.more_lines.iter().enumerate() {
+        lines.push(format!(
+            "{head} multipv {} score {} time {} nodes {} pv{}",
+            number + 2,
+            score_text(line.score),
+            it.stats.elapsed.as_millis(),
+            it.stats.nodes,
+            pv_text(state, &line.pv)
+        ));
+    }
+    lines
+}
+
+/// A score as UGI writes it: `cp N`, or a proven result as `mate N` in moves as UCI hosts read
+/// it: the plies to the end halved, rounded up (negative when the side to move loses).
+fn score_text(score: plies::Score) -> String {
+    match score.plies_to_end() {
         Some(plies) => {
             let moves = plies.div_ceil(2).max(1);
-            if it.score.is_win() {
+            if score.is_win() {
                 format!("mate {moves}")
             } else {
                 format!("mate -{moves}")
             }
         }
-        None => format!("cp {}", it.score.raw()),
-    };
+        None => format!("cp {}", score.raw()),
+    }
+}
+
+/// ` m1 m2 ...`: a line's moves as tokens, each after a space.
+fn pv_text<G: Notation>(state: &G, line: &[G::Move]) -> String {
+    let mut pv = String::new();
+    let mut at = state.clone();
+    for &mv in line {
+        pv.push(' ');
+        pv += &at.format_move_token(mv);
+        at = at.play(mv);
+    }
+    pv
+}
+
+/// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. [tbhits ..] pv ..`
+/// (the score as [`score_text`] writes it).
+fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
+    let score = score_text(it.score);
     let ms = it.stats.elapsed.as_millis();
     let nps = (u128::from(it.stats.nodes) * 1000)
         .checked_div(ms)
@@ -1125,18 +1184,12 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
         0 => String::new(),
         hits => format!(" tbhits {hits}"),
     };
-    let mut pv = String::new();
-    let mut at = state.clone();
-    for &mv in &it.pv {
-        pv.push(' ');
-        pv += &at.format_move_token(mv);
-        at = at.play(mv);
-    }
     format!(
-        "info depth {} seldepth {} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull}{tbhits} pv{pv}",
+        "info depth {} seldepth {} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull}{tbhits} pv{}",
         it.depth,
         it.seldepth.max(it.depth),
-        it.stats.nodes
+        it.stats.nodes,
+        pv_text(state, &it.pv)
     )
 }
 

@@ -717,6 +717,55 @@ fn a_hash_the_machine_cannot_hold_is_an_error_not_an_abort() {
     assert_eq!(lines_starting(&text, "readyok").len(), 1, "{text}");
 }
 
+/// `MultiPV 3`: each iteration reports three root moves (`multipv 1..3`), the first the
+/// search's own line; `MultiPV 1` is the plain report again.
+#[test]
+fn multipv_reports_several_lines() {
+    let text = session(&[
+        "setoption name MultiPV value 3",
+        "position fen 7 5 1",
+        "go depth 3",
+        "@wait bestmove",
+        "setoption name MultiPV value 1",
+        "go depth 3",
+        "@wait bestmove",
+    ]);
+    assert!(!text.contains("error"), "{text}");
+    let deepest: Vec<&str> = lines_starting(&text, "info depth 3 ");
+    let numbered: Vec<&str> = deepest
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" multipv "))
+        .collect();
+    assert_eq!(numbered.len(), 3, "{text}");
+    for (k, line) in numbered.iter().enumerate() {
+        assert!(
+            line.contains(&format!(" multipv {} score ", k + 1)),
+            "{line}"
+        );
+    }
+    let first = |line: &str| {
+        line.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let moves: Vec<String> = numbered.iter().map(|l| first(l)).collect();
+    assert!(
+        moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2],
+        "{text}"
+    );
+    let best = lines_starting(&text, "bestmove");
+    assert_eq!(best[0], format!("bestmove {}", moves[0]), "{text}");
+    // Back to one line: no multipv field.
+    assert_eq!(deepest.len(), 4, "{text}");
+    assert!(!deepest[3].contains("multipv"), "{text}");
+    assert_eq!(best[1], best[0], "{text}");
+}
+
 #[test]
 fn the_longest_line_is_read_and_the_next_line_kept() {
     let mut input = Vec::new();
@@ -788,6 +837,7 @@ fn mate_scores_are_in_moves_and_table_hits_are_told() {
         seldepth: 3,
         score,
         pv: Default::default(),
+        more_lines: Vec::new(),
         stats: SearchStats {
             table_hits,
             ..SearchStats::default()
