@@ -19,7 +19,7 @@
 //! | `POST /api/games/{id}/undo` | | the game without its last move |
 //! | `POST /api/games/{id}/goto` | `{"ply"}` | the game showing that position |
 //! | `POST /api/games/{id}/engine` | `{"searcher"?, "time_ms"}` | the game after the engine's move |
-//! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?}` | 202; iterations on the events |
+//! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?, "lines"?}` | 202; iterations on the events (`lines`: 1-5 best root moves, `pvs` only) |
 //! | `POST /api/games/{id}/stop` | | the game; the running search stops |
 //! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
 //! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the whole line |
@@ -441,7 +441,12 @@ async fn goto<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes
 struct SearchRequest {
     searcher: Option<String>,
     time_ms: Option<u64>,
+    /// Root moves to report with their lines (MultiPV), 1..=[`MAX_LINES`]; analyses only.
+    lines: Option<usize>,
 }
+
+/// The most lines an analysis reports.
+const MAX_LINES: usize = 5;
 
 impl SearchRequest {
     /// The searcher's spec and the time limit (`default_ms` when none is given).
@@ -463,6 +468,20 @@ impl SearchRequest {
             )));
         }
         Ok((spec, ms))
+    }
+
+    /// The lines an analysis of `spec` reports (1 unless asked; more only for `pvs`).
+    fn lines(&self, spec: &SearcherSpec) -> Result<usize, ApiError> {
+        match self.lines {
+            None | Some(1) => Ok(1),
+            Some(n) if !(1..=MAX_LINES).contains(&n) => Err(ApiError::bad(format!(
+                "bad lines {n}: expected 1..={MAX_LINES}"
+            ))),
+            Some(n) if !matches!(spec, SearcherSpec::Pvs(_)) => Err(ApiError::bad(format!(
+                "bad lines {n}: only pvs reports more than one line, not {spec}"
+            ))),
+            Some(n) => Ok(n),
+        }
     }
 }
 
@@ -624,6 +643,9 @@ async fn engine<G: View>(
 ) -> Reply {
     let request: SearchRequest = body(&bytes)?;
     let (spec, ms) = request.checked(None, app.limits.max_search_ms)?;
+    if request.lines.is_some() {
+        return Err(ApiError::bad("bad request: lines are for analyses"));
+    }
     let prepared = prepare(&app, spec).await?;
     let started = start_search(&app, &id, "engine", ms)?;
     let game = Arc::clone(&started.game);
@@ -651,8 +673,10 @@ async fn analyze<G: View>(
         Some(DEFAULT_ANALYSIS_MS.min(app.limits.max_search_ms)),
         app.limits.max_search_ms,
     )?;
+    let lines = request.lines(&spec)?;
     let prepared = prepare(&app, spec).await?;
-    let started = start_search(&app, &id, "analysis", ms)?;
+    let mut started = start_search(&app, &id, "analysis", ms)?;
+    started.limits.multipv = lines;
     tokio::task::spawn_blocking(move || {
         run_search(&started, prepared, "analysis");
     });

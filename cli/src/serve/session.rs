@@ -279,6 +279,18 @@ pub(super) fn iteration_event<G: Notation>(state: &G, iteration: &Iteration<G::M
         "nps": nps,
         "seconds": seconds,
     });
+    let mut data = data;
+    if !iteration.more_lines.is_empty() {
+        // MultiPV: every line, the first being the iteration's own.
+        let first = json!({ "score": data["score"].clone(), "pv": data["pv"].clone() });
+        let others = iteration.more_lines.iter().map(|line| {
+            json!({
+                "score": score_json::<G>(line.score, side),
+                "pv": state.format_line(&line.pv),
+            })
+        });
+        data["lines"] = std::iter::once(first).chain(others).collect();
+    }
     format!("iteration\n{data}")
 }
 

@@ -555,6 +555,80 @@ async fn when_done_is_streamed_the_search_is_over() {
     }
 }
 
+/// An analysis asked for `lines` streams that many root moves per iteration (MultiPV), the
+/// first the iteration's own; more than five, or several from a searcher other than pvs, is a
+/// bad request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_streams_several_lines() {
+    use futures_util::StreamExt;
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    let id = game["id"].as_str().unwrap();
+    for (body, status) in [
+        (r#"{"time_ms": 5, "lines": 6}"#, StatusCode::BAD_REQUEST),
+        (r#"{"time_ms": 5, "lines": 0}"#, StatusCode::BAD_REQUEST),
+        (
+            r#"{"searcher": "mcts", "time_ms": 5, "lines": 2}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let answer = send(&router, Method::POST, &path(&game, "analyze"), Some(body)).await;
+        assert_eq!(answer.0, status, "{body}: {}", answer.1);
+    }
+    let answer = send(
+        &router,
+        Method::POST,
+        &path(&game, "engine"),
+        Some(r#"{"time_ms": 5, "lines": 2}"#),
+    )
+    .await;
+    assert_eq!(answer.0, StatusCode::BAD_REQUEST, "{}", answer.1);
+    let request = Request::builder()
+        .uri(format!("/api/games/{id}/events"))
+        .header("host", "localhost")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let mut stream = response.into_body().into_data_stream();
+    let (status, _) = send(
+        &router,
+        Method::POST,
+        &path(&game, "analyze"),
+        Some(r#"{"time_ms": 200, "lines": 3}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let mut text = String::new();
+    while !text.contains("event: done") {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("the events go on")
+            .expect("the stream is open")
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let iterations: Vec<Value> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .filter(|event| event.get("depth").is_some())
+        .collect();
+    assert!(iterations.len() > 1, "{text}");
+    // The time may cut the last iteration's further lines (they are dropped, the first kept).
+    for (number, event) in iterations.iter().enumerate() {
+        let Some(lines) = event["lines"].as_array() else {
+            assert_eq!(number + 1, iterations.len(), "{text}");
+            continue;
+        };
+        assert!(
+            lines.len() == 3 || number + 1 == iterations.len(),
+            "{event}"
+        );
+        assert_eq!(lines[0]["pv"], event["pv"], "{event}");
+        assert_ne!(lines[1]["pv"], lines[0]["pv"], "{event}");
+    }
+}
+
 #[tokio::test]
 async fn beyond_the_limit_the_game_left_alone_longest_goes() {
     let router = piles(); // at most 4 games
