@@ -5,7 +5,11 @@
 //! has no error. A screenshot of each finished game goes to `target/browser-screenshots/`
 //! (and to `docs/images/` with `PLIES_UPDATE_SCREENSHOTS=1`, for the README). Two races of
 //! the page are checked too: "New game" while the engine thinks, and an analysis that ends
-//! before the page has read that it started.
+//! before the page has read that it started. For every game, too: the address carries the game
+//! (a reload, and the address opened in a second browser session on a restarted server, show
+//! the same move; the reloaded page's old game and its search are let go), the keys (arrows,
+//! Home, End, `f`) and the Flip button, and the layout (no horizontal scrolling 390 and 1280 px
+//! wide, light and dark; the dark scheme's background dark).
 //!
 //! Key invariant: every human move is made only by clicking the page's elements, the ids of
 //! the chosen legal move's `clicks` in order, exactly as a person would; after every human
@@ -25,7 +29,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
@@ -191,6 +195,58 @@ fn records_are_shown_and_set_up() {
     with_page(&case, records_in_page);
 }
 
+/// The page's address, the keys and the layout, for every game: each test plays a few moves by
+/// clicking, two humans at the board (mode `humans`), and then checks one thing.
+macro_rules! page_tests {
+    ($($game:ident: $name:literal, $cli:expr, $args:expr, $seed:literal;)*) => {$(
+        mod $game {
+            use super::*;
+
+            /// The address carries the game and the move shown: a reload shows them again and
+            /// lets the old game (and its search) go; the address opened in a second browser
+            /// session, on a restarted server, shows the same position.
+            #[test]
+            fn the_address_survives_a_reload_and_a_restart() {
+                with_page(&case(), address_kept);
+            }
+
+            /// Arrow keys, Home and End step through the moves (not while typing in a box);
+            /// `f` and the Flip button turn the board round; playing the second side turns it
+            /// round by itself.
+            #[test]
+            fn keys_step_through_the_moves_and_flip_the_board() {
+                with_page(&case(), keys_and_flip);
+            }
+
+            /// No horizontal scrolling on a phone (390 px) or a desktop (1280 px), in the light
+            /// and the dark scheme; the dark scheme has a dark background.
+            #[test]
+            fn the_page_fits_phone_and_desktop_light_and_dark() {
+                with_page(&case(), layout);
+            }
+
+            fn case() -> Case<impl View> {
+                Case {
+                    name: $name,
+                    cli: $cli,
+                    args: $args,
+                    mode: "humans",
+                    max_plies: 0,
+                    seed: $seed,
+                }
+            }
+        }
+    )*};
+}
+
+page_tests! {
+    onitama_page: "onitama", onitama, &[], 11;
+    tafl_page: "tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 12;
+    hus_page: "hus", hus, &[], 13;
+    yinsh_page: "yinsh", yinsh, &[], 14;
+    kalah_page: "kalah", kalah, &[], 15;
+}
+
 /// The browser and its driver, found on PATH.
 struct Tools {
     chromium: PathBuf,
@@ -271,12 +327,15 @@ where
     let _turn = one_at_a_time();
     let started = Instant::now();
     let url = serve(case);
+    let (name, make, args) = (case.name, case.cli, case.args);
     let setup = Setup {
         name: case.name,
         url,
         mode: case.mode,
         max_plies: case.max_plies,
         seed: case.seed,
+        restart: Arc::new(move || serve_game(name, make, args)),
+        browser: None,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -315,12 +374,21 @@ impl Write for Lines {
 /// Starts `case`'s page server on a free port (`serve --port 0`, through `plies_cli::run` as
 /// the bot's `main` does) on a thread; its base URL, as printed.
 fn serve<G: View>(case: &Case<G>) -> String {
+    serve_game(case.name, case.cli, case.args)
+}
+
+/// Starts the page server of the game `name` (made by `make`, `serve` given `extra`) on a free
+/// port; its base URL. A second call is the server restarted: it knows none of the first's
+/// games.
+fn serve_game<G: View>(
+    name: &'static str,
+    make: fn() -> GameCli<G>,
+    extra: &'static [&'static str],
+) -> String {
     let (sender, receiver) = mpsc::channel();
-    let make = case.cli;
-    let name = case.name;
     let args: Vec<String> = [name, "serve", "--port", "0"]
         .iter()
-        .chain(case.args)
+        .chain(extra)
         .map(|s| s.to_string())
         .collect();
     std::thread::Builder::new()
@@ -435,40 +503,30 @@ struct Setup {
     mode: &'static str,
     max_plies: usize,
     seed: u64,
+    /// Starts another server of the same game (the server restarted); its base URL.
+    restart: Arc<dyn Fn() -> String + Send + Sync>,
+    /// Where to open more browser sessions (set by [`in_browser`]).
+    browser: Option<Browser>,
 }
 
-/// How a game went.
-struct Report {
-    plies: usize,
-    human_plies: usize,
-    analysis_rows: usize,
-    outcome: String,
+/// What a second browser session needs: the driver's URL, the browser, a scratch folder for
+/// the new session's profile (a browser context of its own).
+#[derive(Clone)]
+struct Browser {
+    webdriver: String,
+    chromium: PathBuf,
+    scratch: PathBuf,
 }
 
-/// Starts chromedriver and a browser session, runs `body` in it, and ends the session however
-/// `body` went (a browser left running would outlive its driver).
-async fn in_browser<T, F>(
-    tools: &Tools,
-    setup: Setup,
-    body: fn(Client, Setup) -> F,
-) -> Result<T, String>
-where
-    T: Send + 'static,
-    F: Future<Output = Result<T, String>> + Send + 'static,
-{
-    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "browser-{}-{}",
-        setup.name,
-        std::process::id()
-    ));
-    let driver = Driver::start(&tools.chromedriver, scratch)?;
-    let profile = driver.scratch.join("profile");
+/// A new browser session (its own profile: no cookies, storage or history shared).
+async fn session(browser: &Browser, profile: &str) -> Result<Client, String> {
+    let profile = browser.scratch.join(profile);
     let mut capabilities = Capabilities::new();
     capabilities.insert("browserName".into(), json!("chrome"));
     capabilities.insert(
         "goog:chromeOptions".into(),
         json!({
-            "binary": tools.chromium,
+            "binary": browser.chromium,
             "args": [
                 "--headless",
                 "--no-sandbox",
@@ -484,11 +542,45 @@ where
         }),
     );
     capabilities.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .connect(&browser.webdriver)
         .await
-        .map_err(|e| format!("no browser session: {e}"))?;
+        .map_err(|e| format!("no browser session: {e}"))
+}
+
+/// How a game went.
+struct Report {
+    plies: usize,
+    human_plies: usize,
+    analysis_rows: usize,
+    outcome: String,
+}
+
+/// Starts chromedriver and a browser session, runs `body` in it, and ends the session however
+/// `body` went (a browser left running would outlive its driver).
+async fn in_browser<T, F>(
+    tools: &Tools,
+    mut setup: Setup,
+    body: fn(Client, Setup) -> F,
+) -> Result<T, String>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, String>> + Send + 'static,
+{
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "browser-{}-{}",
+        setup.name,
+        std::process::id()
+    ));
+    let driver = Driver::start(&tools.chromedriver, scratch)?;
+    let browser = Browser {
+        webdriver: format!("http://127.0.0.1:{}", driver.port),
+        chromium: tools.chromium.clone(),
+        scratch: driver.scratch.clone(),
+    };
+    let client = session(&browser, "profile").await?;
+    setup.browser = Some(browser);
     // On a task of its own, so that a panic in it still ends the session below.
     let run = tokio::spawn(body(client.clone(), setup)).await;
     let closed = client.close().await;
@@ -527,6 +619,34 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// A Chrome DevTools command through chromedriver (`goog/cdp/execute`): how the test emulates
+/// a phone's width and the dark colour scheme.
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.cmd, "params": self.params}).to_string()),
+        )
+    }
+}
+
 /// What the page shows, as read by [`SEEN`].
 #[derive(Debug)]
 struct Seen {
@@ -537,6 +657,12 @@ struct Seen {
     error: bool,
     banner: Option<String>,
     rows: usize,
+    /// The move shown (`data-ply` on the body).
+    ply: Option<usize>,
+    /// The page's address.
+    url: String,
+    /// Whether the board is drawn turned round.
+    flipped: bool,
 }
 
 /// Reads what the page shows.
@@ -551,6 +677,9 @@ const SEEN: &str = r##"
         error: status.classList.contains("error"),
         banner: banner.hidden ? null : banner.textContent,
         rows: document.querySelectorAll("#analysis tbody tr").length,
+        ply: document.body.dataset.ply ?? null,
+        url: location.href,
+        flipped: document.getElementById("board").classList.contains("flipped"),
     };
 "##;
 
@@ -593,6 +722,9 @@ impl Page {
             error: value["error"].as_bool().unwrap_or(false),
             banner: value["banner"].as_str().map(str::to_string),
             rows: value["rows"].as_u64().unwrap_or(0) as usize,
+            ply: value["ply"].as_str().and_then(|ply| ply.parse().ok()),
+            url: text("url"),
+            flipped: value["flipped"].as_bool().unwrap_or(false),
         })
     }
 
@@ -672,6 +804,36 @@ impl Page {
         }
     }
 
+    /// Runs `script` in the page; its answer.
+    async fn js(&self, script: &str) -> Result<Value, String> {
+        self.client
+            .execute(script, Vec::new())
+            .await
+            .map_err(|e| format!("running {script:?}: {e}"))
+    }
+
+    /// Sends `cdp` to the browser.
+    async fn cdp(&self, cmd: &'static str, params: Value) -> Result<(), String> {
+        self.client
+            .issue_cmd(Cdp { cmd, params })
+            .await
+            .map(drop)
+            .map_err(|e| format!("{cmd}: {e}"))
+    }
+
+    /// Presses `keys` with nothing focused (the page's own keys), as a user does.
+    async fn press(&self, keys: &str) -> Result<(), String> {
+        self.js("document.activeElement?.blur(); return null;")
+            .await?;
+        self.client
+            .find(Locator::Css("body"))
+            .await
+            .map_err(|e| format!("no body: {e}"))?
+            .send_keys(keys)
+            .await
+            .map_err(|e| format!("pressing {keys:?}: {e}"))
+    }
+
     /// The text in the record box.
     async fn record_box(&self) -> Result<String, String> {
         let value = self
@@ -713,7 +875,7 @@ impl Page {
                 return Err(format!("the page shows an error: {}", seen.status));
             }
             let ready = game["searching"].is_null()
-                && (!game["outcome"].is_null() || game["to_move"] == human);
+                && (!game["outcome"].is_null() || human == "humans" || game["to_move"] == human);
             let same = seen.game.as_deref() == Some(id)
                 && seen.position == game["position"].as_str().unwrap_or_default()
                 && seen.moves == strings(&game["moves"]);
@@ -1016,6 +1178,12 @@ async fn screenshot(page: &Page, name: &str) -> Result<(), String> {
         .screenshot()
         .await
         .map_err(|e| format!("screenshot: {e}"))?;
+    save_png(name, &png)
+}
+
+/// Saves the picture `png` as `<target>/browser-screenshots/<name>.png`, and as
+/// `docs/images/<name>.png` when `PLIES_UPDATE_SCREENSHOTS=1`.
+fn save_png(name: &str, png: &[u8]) -> Result<(), String> {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("the target folder")
@@ -1027,7 +1195,414 @@ async fn screenshot(page: &Page, name: &str) -> Result<(), String> {
     for folder in folders {
         std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
         let file = folder.join(format!("{name}.png"));
-        std::fs::write(&file, &png).map_err(|e| format!("{}: {e}", file.display()))?;
+        std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
     }
     Ok(())
+}
+
+/// Plays `plies` moves of game `id` by clicking (the seeded random choice of `rng` among the
+/// legal moves), two humans at the board; the server's game after them.
+async fn play_by_clicking(
+    page: &Page,
+    id: &str,
+    plies: usize,
+    rng: &mut SplitMix64,
+) -> Result<Value, String> {
+    for _ in 0..plies {
+        let game = page.settled(id, "humans").await?;
+        let played = game["moves"].as_array().map_or(0, Vec::len);
+        let legal = game["legal"]
+            .as_array()
+            .filter(|legal| !legal.is_empty())
+            .ok_or_else(|| format!("no legal move after {played} plies: {game}"))?;
+        let choice = &legal[rng.below(legal.len())];
+        for click in strings(&choice["clicks"]) {
+            page.click_id(&click).await?;
+        }
+        let since = Instant::now();
+        while page.game(id)?["moves"].as_array().map_or(0, Vec::len) <= played {
+            if since.elapsed() > PATIENCE {
+                return Err(format!("clicking {} played nothing", choice["move"]));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    page.settled(id, "humans").await
+}
+
+/// The pairs of the query of `url`.
+fn query(url: &str) -> Result<Vec<(String, String)>, String> {
+    let url = url::Url::parse(url).map_err(|e| format!("the page's address {url:?}: {e}"))?;
+    Ok(url.query_pairs().into_owned().collect())
+}
+
+/// The value of `key` in `pairs`.
+fn param<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Waits until the page shows a game other than `not`, at move `ply` of `moves`, with
+/// `position`; its id.
+async fn wait_for_game(
+    page: &Page,
+    what: &str,
+    not: Option<&str>,
+    position: &str,
+    moves: &[String],
+    ply: usize,
+) -> Result<String, String> {
+    let seen = page
+        .wait_for(what, |seen| {
+            seen.game.is_some()
+                && seen.game.as_deref() != not
+                && seen.ply == Some(ply)
+                && seen.moves == moves
+                && seen.position == position
+        })
+        .await?;
+    Ok(seen.game.expect("waited for"))
+}
+
+/// Plays four moves, shows the second, starts a long analysis, checks the address, reloads,
+/// and opens the address in a second browser session on a restarted server.
+async fn address_kept(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, first) = Page::open(client, &setup).await?;
+    page.choose_mode("humans").await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    let game = play_by_clicking(&page, &first, 4, &mut rng).await?;
+    let moves = strings(&game["moves"]);
+    page.click("#moves li[data-ply=\"2\"]").await?;
+    page.wait_for("the second move shown", |seen| seen.ply == Some(2))
+        .await?;
+    let shown = page.game(&first)?;
+    let position = shown["position"].as_str().unwrap_or_default().to_string();
+    let start = shown["start"].as_str().unwrap_or_default().to_string();
+    // The address names the game: its start, its moves, the move shown, the mode.
+    let seen = page.seen().await?;
+    let pairs = query(&seen.url)?;
+    let wanted = [
+        ("position", start.as_str()),
+        ("moves", &moves.join(" ")),
+        ("ply", "2"),
+        ("mode", "humans"),
+    ];
+    for (key, value) in wanted {
+        if param(&pairs, key) != Some(value) {
+            return Err(format!(
+                "the address {} has {key} {:?}, not {value:?}",
+                seen.url,
+                param(&pairs, key)
+            ));
+        }
+    }
+    // A search runs on the game when the page is reloaded.
+    page.type_into("analysis-time", "60000").await?;
+    page.click("#analyze").await?;
+    let since = Instant::now();
+    while page.game(&first)?["searching"] != "analysis" {
+        if since.elapsed() > PATIENCE {
+            return Err("the analysis did not start".into());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    page.client
+        .refresh()
+        .await
+        .map_err(|e| format!("reloading: {e}"))?;
+    let second = wait_for_game(
+        &page,
+        "the game after the reload",
+        Some(&first),
+        &position,
+        &moves,
+        2,
+    )
+    .await?;
+    let reloaded = page.game(&second)?;
+    if reloaded["start"] != start.as_str() || !reloaded["searching"].is_null() {
+        return Err(format!("after the reload the server has {reloaded}"));
+    }
+    // The old game is let go, its analysis with it.
+    let since = Instant::now();
+    loop {
+        match page.game(&first) {
+            Err(e) if e.contains("404") => break,
+            Err(e) => return Err(e),
+            Ok(old) if since.elapsed() > PATIENCE => {
+                return Err(format!(
+                    "the game before the reload is still there (searching {})",
+                    old["searching"]
+                ));
+            }
+            Ok(_) => tokio::time::sleep(POLL).await,
+        }
+    }
+    page.no_console_errors().await?;
+    // The address, copied into another browser (no shared storage) on a restarted server.
+    let url = page.seen().await?.url;
+    let base = (setup.restart)();
+    let copied = format!(
+        "{}/?{}",
+        base.trim_end_matches('/'),
+        url.split_once('?').map_or("", |(_, q)| q)
+    );
+    let browser = setup.browser.as_ref().ok_or("no browser to open")?;
+    let other = session(browser, "second-profile").await?;
+    let answer = async {
+        let page = Page {
+            client: other.clone(),
+            base: base.clone(),
+        };
+        page.client
+            .goto(&copied)
+            .await
+            .map_err(|e| format!("loading {copied}: {e}"))?;
+        wait_for_game(
+            &page,
+            "the copied address's game",
+            None,
+            &position,
+            &moves,
+            2,
+        )
+        .await?;
+        page.no_console_errors().await
+    }
+    .await;
+    let closed = other.close().await;
+    answer?;
+    closed.map_err(|e| format!("closing the second session: {e}"))
+}
+
+/// The centre of the board and of each of its cells, in CSS pixels.
+const CENTRES: &str = r#"
+    const middle = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    const board = document.getElementById("board");
+    return {
+        board: middle(board.getBoundingClientRect()),
+        cells: Array.from(board.querySelectorAll("[data-id]"),
+            (node) => [node.dataset.id, ...middle(node.getBoundingClientRect())]),
+    };
+"#;
+
+/// The board's centre and its cells' centres.
+async fn centres(page: &Page) -> Result<((f64, f64), Vec<(String, f64, f64)>), String> {
+    let value = page.js(CENTRES).await?;
+    let number = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    let board = (number(&value["board"][0]), number(&value["board"][1]));
+    let cells: Vec<(String, f64, f64)> = value["cells"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|cell| {
+            (
+                cell[0].as_str().unwrap_or_default().to_string(),
+                number(&cell[1]),
+                number(&cell[2]),
+            )
+        })
+        .collect();
+    if cells.is_empty() {
+        return Err("the board has no cells".into());
+    }
+    Ok((board, cells))
+}
+
+/// Presses `keys` and waits until the page and the server show move `ply`.
+async fn step_to(page: &Page, id: &str, keys: &str, ply: usize) -> Result<(), String> {
+    page.press(keys).await?;
+    page.wait_for(&format!("move {ply} shown after {keys:?}"), |seen| {
+        seen.ply == Some(ply)
+    })
+    .await?;
+    let game = page.game(id)?;
+    if game["ply"] != ply {
+        return Err(format!(
+            "after {keys:?} the page shows move {ply}, the server {}",
+            game["ply"]
+        ));
+    }
+    Ok(())
+}
+
+/// Playing the second side flips the board; arrow keys, Home and End step through the moves;
+/// `f` and the Flip button turn the board round.
+async fn keys_and_flip(client: Client, setup: Setup) -> Result<(), String> {
+    use fantoccini::key::Key;
+    let (page, id) = Page::open(client, &setup).await?;
+    if page.seen().await?.flipped {
+        return Err("the board is turned round for the first side".into());
+    }
+    page.type_into("time", &ENGINE_MS.to_string()).await?;
+    page.choose_mode("second").await?;
+    page.wait_for("the board turned round for the second side", |seen| {
+        seen.flipped
+    })
+    .await?;
+    page.settled(&id, "second").await?;
+    page.choose_mode("humans").await?;
+    page.wait_for("the board the right way up", |seen| !seen.flipped)
+        .await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    let game = play_by_clicking(&page, &id, 3, &mut rng).await?;
+    let n = game["moves"].as_array().map_or(0, Vec::len);
+    let left = Key::Left.to_string();
+    let right = Key::Right.to_string();
+    step_to(&page, &id, &left, n - 1).await?;
+    step_to(&page, &id, &left, n - 2).await?;
+    step_to(&page, &id, &right, n - 1).await?;
+    step_to(&page, &id, &Key::Home.to_string(), 0).await?;
+    step_to(&page, &id, &Key::End.to_string(), n).await?;
+    // Keys typed into a box are the box's.
+    let input = page
+        .client
+        .find(Locator::Css("#time"))
+        .await
+        .map_err(|e| format!("no #time: {e}"))?;
+    input
+        .send_keys(&format!("{left}{left}f"))
+        .await
+        .map_err(|e| format!("typing into #time: {e}"))?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let seen = page.seen().await?;
+    if seen.ply != Some(n) || seen.flipped {
+        return Err(format!(
+            "keys typed into a box moved the page: it shows {seen:?}"
+        ));
+    }
+    // `f`: every cell goes to the opposite point of the board.
+    let (middle, before) = centres(&page).await?;
+    page.press("f").await?;
+    page.wait_for("the board turned round by f", |seen| seen.flipped)
+        .await?;
+    let (_, after) = centres(&page).await?;
+    let mut moved = false;
+    for ((id, x, y), (other, x2, y2)) in before.iter().zip(&after) {
+        let (ex, ey) = (2.0 * middle.0 - x, 2.0 * middle.1 - y);
+        if id != other || (x2 - ex).abs() > 1.5 || (y2 - ey).abs() > 1.5 {
+            return Err(format!(
+                "turned round, cell {id} at ({x:.0}, {y:.0}) went to {other} at ({x2:.0}, \
+                 {y2:.0}), not ({ex:.0}, {ey:.0})"
+            ));
+        }
+        moved |= (x2 - x).abs() > 5.0 || (y2 - y).abs() > 5.0;
+    }
+    if !moved {
+        return Err("turning the board round moved no cell".into());
+    }
+    page.click("#flip").await?;
+    page.wait_for("the board turned back by Flip", |seen| !seen.flipped)
+        .await?;
+    let (_, back) = centres(&page).await?;
+    for ((id, x, y), (_, x2, y2)) in before.iter().zip(&back) {
+        if (x2 - x).abs() > 1.5 || (y2 - y).abs() > 1.5 {
+            return Err(format!("turned back, cell {id} is not where it was"));
+        }
+    }
+    page.no_console_errors().await
+}
+
+/// What the layout check reads: the page's width, the window's, the padding of the analysis
+/// table's cells, how the position text wraps, the body's background.
+const LAYOUT: &str = r##"
+    const th = document.querySelector("#analysis th");
+    const style = getComputedStyle(th);
+    return {
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        padding: parseFloat(style.paddingLeft) + parseFloat(style.paddingRight),
+        wrap: getComputedStyle(document.getElementById("position")).overflowWrap,
+        background: getComputedStyle(document.body).backgroundColor,
+    };
+"##;
+
+/// The relative luminance (0 black .. 1 white) of a CSS `rgb(r, g, b)` colour.
+fn luminance(colour: &str) -> Option<f64> {
+    let inner = colour
+        .strip_prefix("rgb(")
+        .or_else(|| colour.strip_prefix("rgba("))?
+        .trim_end_matches(')');
+    let parts: Vec<f64> = inner
+        .split(',')
+        .take(3)
+        .map(|part| part.trim().parse::<f64>().ok())
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [r, g, b] => Some((0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0),
+        _ => None,
+    }
+}
+
+/// Plays four moves and runs an analysis (rows in the table), then looks at the page 390 and
+/// 1280 px wide, light and dark: no horizontal overflow, the table's columns apart, the
+/// position text wrapping anywhere, the background light or dark; a screenshot of each.
+async fn layout(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, id) = Page::open(client, &setup).await?;
+    page.choose_mode("humans").await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    play_by_clicking(&page, &id, 4, &mut rng).await?;
+    analyse(&page, &id).await?;
+    for scheme in ["light", "dark"] {
+        page.cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+        )
+        .await?;
+        for (width, height, device) in [(390, 844, "phone"), (1280, 800, "desktop")] {
+            page.cdp(
+                "Emulation.setDeviceMetricsOverride",
+                json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await?;
+            let seen = page.js(LAYOUT).await?;
+            let what = format!("{device} ({width} px), {scheme}");
+            let scroll = seen["scroll"].as_f64().unwrap_or(f64::NAN);
+            let inner = seen["inner"].as_f64().unwrap_or(f64::NAN);
+            if inner != f64::from(width) {
+                return Err(format!("{what}: the window is {inner} px wide"));
+            }
+            if scroll > inner {
+                return Err(format!(
+                    "{what}: the page is {scroll} px wide, wider than the window"
+                ));
+            }
+            if seen["padding"].as_f64().unwrap_or(0.0) < 12.0 {
+                return Err(format!(
+                    "{what}: the analysis table's columns are {} px apart",
+                    seen["padding"]
+                ));
+            }
+            if seen["wrap"] != "anywhere" {
+                return Err(format!(
+                    "{what}: the position text wraps {}, not anywhere",
+                    seen["wrap"]
+                ));
+            }
+            let background = seen["background"].as_str().unwrap_or_default();
+            let light = luminance(background)
+                .ok_or_else(|| format!("{what}: the background is {background:?}"))?;
+            let fits = if scheme == "dark" {
+                light < 0.2
+            } else {
+                light > 0.7
+            };
+            if !fits {
+                return Err(format!(
+                    "{what}: the background {background} has luminance {light:.2}"
+                ));
+            }
+            let png = page
+                .client
+                .screenshot()
+                .await
+                .map_err(|e| format!("screenshot: {e}"))?;
+            save_png(&format!("{}-{device}-{scheme}", setup.name), &png)?;
+        }
+    }
+    page.cdp("Emulation.clearDeviceMetricsOverride", json!({}))
+        .await?;
+    page.no_console_errors().await
 }

@@ -13,6 +13,9 @@ let paused = false; // engine against engine paused
 let busy = false; // an engine move is being asked for
 let lines = []; // analysis rows
 let analysesDone = 0; // `done` events of analyses seen
+let flipped = false; // the board drawn turned round (the second side at the bottom)
+let released = false; // the game was let go as the page was hidden (closed, reloaded)
+let steps = Promise.resolve(); // the moves through the line asked for, one after another
 
 // Every request that changes something says its body is JSON, an empty one too: the server
 // refuses a POST without `Content-Type: application/json` (so that other sites' forms cannot
@@ -99,6 +102,10 @@ function drawBoard() {
   }
   svg.removeAttribute("hidden");
   svg.setAttribute("viewBox", `0 0 ${picture.width} ${picture.height}`);
+  svg.classList.toggle("flipped", flipped);
+  // Turned round, every point of the picture goes to the opposite one.
+  const fx = (x) => (flipped ? picture.width - x : x);
+  const fy = (y) => (flipped ? picture.height - y : y);
   const next = targetsNow();
   const chosen = new Set(clicks);
   const last = new Set(game.last);
@@ -108,7 +115,8 @@ function drawBoard() {
     if (last.has(id)) node.classList.add("last");
   };
   const centres = new Map();
-  for (const cell of picture.cells) {
+  for (const original of picture.cells) {
+    const cell = { ...original, x: fx(original.x), y: fy(original.y) };
     centres.set(cell.id, cell);
     let shape;
     if (cell.shape === "square") {
@@ -128,7 +136,9 @@ function drawBoard() {
     shape.addEventListener("click", () => clicked(cell.id));
   }
   for (const line of picture.lines) {
-    const node = el("line", { x1: line.from[0], y1: line.from[1], x2: line.to[0], y2: line.to[1], class: "line" });
+    const node = el("line", {
+      x1: fx(line.from[0]), y1: fy(line.from[1]), x2: fx(line.to[0]), y2: fy(line.to[1]), class: "line",
+    });
     svg.insertBefore(node, svg.firstChild);
   }
   for (const piece of picture.pieces) {
@@ -142,7 +152,7 @@ function drawBoard() {
       el("circle", { cx: cell.x, cy: cell.y, r: radius * 0.4, class: "piece-mark" }, svg);
     }
   }
-  for (const cell of picture.cells) {
+  for (const cell of centres.values()) {
     if (cell.text) {
       const text = el("text", { x: cell.x, y: cell.y, class: "cell-text" }, svg);
       text.style.fontSize = `${cell.size * 0.4}px`;
@@ -150,7 +160,7 @@ function drawBoard() {
     }
   }
   for (const label of picture.labels) {
-    const text = el("text", { x: label.x, y: label.y, class: "label" }, svg);
+    const text = el("text", { x: fx(label.x), y: fy(label.y), class: "label" }, svg);
     text.textContent = label.text;
   }
 }
@@ -237,10 +247,76 @@ function drawGraph() {
   el("line", { x1: x, y1: 0, x2: x, y2: 100, class: "now" }, svg);
 }
 
+// ---- the address ----
+
+const MODES = ["first", "second", "engines", "humans"];
+
+// The address of the game shown: its start position, its moves, the move shown and the mode,
+// so that a reload, a bookmark or a shared link opens the same game at the same move (the page
+// sets it up again through the API, on this server or on another one).
+function address() {
+  const params = new URLSearchParams();
+  params.set("position", game.start);
+  if (game.moves.length) {
+    params.set("moves", game.moves.join(" "));
+    params.set("ply", String(game.ply));
+  }
+  const mode = settings().mode;
+  if (mode !== "first") params.set("mode", mode);
+  return `${location.pathname}?${params}`;
+}
+
+// The game the address asks for: `{body, ply}` for `newGame`, or null for a new game.
+function fromAddress() {
+  const params = new URLSearchParams(location.search);
+  const mode = params.get("mode");
+  if (MODES.includes(mode)) $("mode").value = mode;
+  flipped = settings().mode === "second";
+  if (!params.has("position") && !params.has("moves")) return null;
+  const body = { position: params.get("position") ?? "", moves: params.get("moves") ?? "" };
+  const ply = params.has("ply") ? Number(params.get("ply")) : null;
+  return { body, ply: Number.isInteger(ply) && ply >= 0 ? ply : null };
+}
+
+// Opens the game of the address, or a new one when it has none; a game the address names
+// wrongly gives a new game and says what was wrong.
+async function openAddress() {
+  const wanted = fromAddress();
+  if (!wanted) {
+    await newGame();
+    return;
+  }
+  try {
+    await newGame(wanted.body, wanted.ply);
+  } catch (error) {
+    await newGame();
+    say(`the address's game: ${error.message}`, true);
+  }
+}
+
+// The page goes (closed, reloaded, another address): its game and any search on it are let go
+// at once, with a request that outlives the page.
+function release() {
+  if (!game || released) return;
+  released = true;
+  if (events) {
+    events.close();
+    events = null;
+  }
+  fetch(`/api/games/${game.id}`, {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json" },
+    keepalive: true,
+  }).catch(() => {});
+}
+
 function render() {
   // The game's id on the body, for tests driving the page (tests/browser.rs reads the game
   // from the API with it).
   document.body.dataset.game = game.id;
+  document.body.dataset.ply = String(game.ply);
+  const url = address();
+  if (url !== `${location.pathname}${location.search}`) history.replaceState(null, "", url);
   $("position").textContent = game.position;
   const banner = $("banner");
   if (game.outcome) {
@@ -294,6 +370,41 @@ async function goto(ply) {
   clicks = [];
   game = await api("POST", `/api/games/${game.id}/goto`, { ply });
   render();
+}
+
+// Steps through the line: `where(game)` is the ply to show, asked when the steps before it are
+// done (keys held down queue up); the end of the line lets the engine move if it is its turn.
+function step(where) {
+  steps = steps.then(() => guarded(async () => {
+    if (!game || busy || game.searching) return;
+    const ply = Math.max(0, Math.min(game.moves.length, where(game)));
+    if (ply !== game.ply) await goto(ply);
+    if (ply === game.moves.length) await engineTurn();
+  }));
+}
+
+function flip() {
+  flipped = !flipped;
+  if (game) render();
+}
+
+// Arrow keys, Home and End step through the moves, `f` flips the board; not while typing.
+function keyed(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+  if (event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable]")) return;
+  const moves = {
+    ArrowLeft: (g) => g.ply - 1,
+    ArrowRight: (g) => g.ply + 1,
+    Home: () => 0,
+    End: (g) => g.moves.length,
+  };
+  if (moves[event.key]) {
+    event.preventDefault();
+    step(moves[event.key]);
+  } else if (event.key === "f" || event.key === "F") {
+    event.preventDefault();
+    flip();
+  }
 }
 
 // Asks the engine to move while it is its turn (one move at a time, so pausing works).
@@ -385,13 +496,18 @@ async function stop() {
 
 // ---- games ----
 
-// A new game: `body` is empty (the start), `{position, moves}` or `{record}`.
-async function newGame(body = {}) {
+// A new game: `body` is empty (the start), `{position, moves}` or `{record}`; `ply` the move
+// to show (the end of the line when null).
+async function newGame(body = {}, ply = null) {
   clicks = [];
   paused = false;
   $("pause").textContent = "Pause engines";
-  const created = await api("POST", "/api/games", body);
-  if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+  let created = await api("POST", "/api/games", body);
+  if (ply !== null && ply < created.moves.length) {
+    created = await api("POST", `/api/games/${created.id}/goto`, { ply });
+  }
+  if (game && !released) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+  released = false;
   game = created;
   busy = false; // an engine still thinking about the old game is not waited for
   $("analysis").tBodies[0].replaceChildren();
@@ -466,8 +582,19 @@ async function start() {
   $("open").addEventListener("click", () => $("file").click());
   $("file").addEventListener("change", () => guarded(openFile));
   $("record").placeholder = `a game record (${info.record.name}), or a position followed by a line of moves`;
-  $("mode").addEventListener("change", () => guarded(engineTurn));
-  await newGame();
+  $("mode").addEventListener("change", () => {
+    flipped = settings().mode === "second";
+    render();
+    guarded(engineTurn);
+  });
+  $("flip").addEventListener("click", flip);
+  document.addEventListener("keydown", keyed);
+  window.addEventListener("pagehide", release);
+  // Back from the browser's page cache after `release`: the address's game again.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && released) guarded(openAddress);
+  });
+  await openAddress();
 }
 
 guarded(start);
