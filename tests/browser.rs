@@ -212,7 +212,7 @@ macro_rules! page_tests {
 
             /// Arrow keys, Home and End step through the moves (not while typing in a box);
             /// `f` and the Flip button turn the board round; playing the second side turns it
-            /// round by itself.
+            /// round by itself; "Copy position" shows the position's text to copy.
             #[test]
             fn keys_step_through_the_moves_and_flip_the_board() {
                 with_page(&case(), keys_and_flip);
@@ -1502,7 +1502,35 @@ async fn keys_and_flip(client: Client, setup: Setup) -> Result<(), String> {
             return Err(format!("turned back, cell {id} is not where it was"));
         }
     }
+    copy_position(&page).await?;
     page.no_console_errors().await
+}
+
+/// "Copy position" shows the position's text in a read-only box, selected.
+async fn copy_position(page: &Page) -> Result<(), String> {
+    page.click("#copy").await?;
+    let position = page.seen().await?.position;
+    let shown = page
+        .js(r#"
+            const box = document.getElementById("position-text");
+            return {
+                hidden: box.hidden,
+                readonly: box.readOnly,
+                value: box.value,
+                selected: box.value.slice(box.selectionStart, box.selectionEnd),
+            };
+        "#)
+        .await?;
+    if shown["hidden"] != false
+        || shown["readonly"] != true
+        || shown["value"] != position.as_str()
+        || shown["selected"] != position.as_str()
+    {
+        return Err(format!(
+            "Copy position shows {shown}, the position is {position:?}"
+        ));
+    }
+    Ok(())
 }
 
 /// What the layout check reads: the page's width, the window's, the padding of the analysis

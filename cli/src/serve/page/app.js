@@ -318,6 +318,7 @@ function render() {
   const url = address();
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, "", url);
   $("position").textContent = game.position;
+  if (!$("position-text").hidden) $("position-text").value = game.position;
   const banner = $("banner");
   if (game.outcome) {
     banner.textContent = `Game over: ${game.outcome}`;
@@ -381,6 +382,22 @@ function step(where) {
     if (ply !== game.ply) await goto(ply);
     if (ply === game.moves.length) await engineTurn();
   }));
+}
+
+// Puts the position's text in a read-only box, selected, and on the clipboard where the
+// browser lets the page write it (a page not focused or not allowed: the box is there).
+function copyPosition() {
+  const box = $("position-text");
+  box.value = game.position;
+  box.removeAttribute("hidden");
+  box.focus();
+  box.select();
+  if (navigator.clipboard) {
+    navigator.clipboard.writeText(game.position).then(
+      () => say("position copied"),
+      () => say("position selected: copy it from the box"),
+    );
+  }
 }
 
 function flip() {
@@ -588,6 +605,7 @@ async function start() {
     guarded(engineTurn);
   });
   $("flip").addEventListener("click", flip);
+  $("copy").addEventListener("click", copyPosition);
   document.addEventListener("keydown", keyed);
   window.addEventListener("pagehide", release);
   // Back from the browser's page cache after `release`: the address's game again.
