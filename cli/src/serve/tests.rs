@@ -517,10 +517,26 @@ async fn one_search_per_game_and_stop_ends_it() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// The events of `stream` up to and with the next `done` (at most 10 s between two chunks).
+async fn events_until_done(
+    stream: &mut (impl futures_util::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
+) -> String {
+    use futures_util::StreamExt;
+    let mut text = String::new();
+    while !text.contains("event: done") {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("the events go on")
+            .expect("the stream is open")
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    text
+}
+
 /// A page reads the game when its event stream says `done`: by then the search is over.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_done_is_streamed_the_search_is_over() {
-    use futures_util::StreamExt;
     let router = maze();
     let game = new_game(&router, "{}").await;
     let id = game["id"].as_str().unwrap();
@@ -541,15 +557,7 @@ async fn when_done_is_streamed_the_search_is_over() {
         )
         .await;
         assert_eq!(status, StatusCode::ACCEPTED);
-        let mut text = String::new();
-        while !text.contains("event: done") {
-            let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
-                .await
-                .expect("the events go on")
-                .expect("the stream is open")
-                .unwrap();
-            text.push_str(&String::from_utf8_lossy(&chunk));
-        }
+        events_until_done(&mut stream).await;
         let (_, shown) = send(&router, Method::GET, &format!("/api/games/{id}"), None).await;
         assert!(shown["searching"].is_null(), "{shown}");
     }
@@ -560,7 +568,6 @@ async fn when_done_is_streamed_the_search_is_over() {
 /// bad request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_streams_several_lines() {
-    use futures_util::StreamExt;
     let router = maze();
     let game = new_game(&router, "{}").await;
     let id = game["id"].as_str().unwrap();
@@ -598,15 +605,7 @@ async fn an_analysis_streams_several_lines() {
     )
     .await;
     assert_eq!(status, StatusCode::ACCEPTED);
-    let mut text = String::new();
-    while !text.contains("event: done") {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
-            .await
-            .expect("the events go on")
-            .expect("the stream is open")
-            .unwrap();
-        text.push_str(&String::from_utf8_lossy(&chunk));
-    }
+    let text = events_until_done(&mut stream).await;
     let iterations: Vec<Value> = text
         .lines()
         .filter_map(|line| line.strip_prefix("data: "))
