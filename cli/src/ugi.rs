@@ -1122,17 +1122,14 @@ impl GoArgs {
 /// further root move (`multipv 2`, `multipv 3`, ...; the first then says `multipv 1`).
 fn info_lines<G: Notation>(state: &G, it: &Iteration<G::Move>) -> Vec<String> {
     if it.more_lines.is_empty() {
-        return vec![info_line(state, it)];
+        return vec![info_line(state, it, "")];
     }
-    let head = format!(
-        "info depth {} seldepth {}",
-        it.depth,
-        it.seldepth.max(it.depth)
-    );
-    let mut lines = vec![info_line(state, it).replacen(&head, &format!("{head} multipv 1"), 1)];
+    let mut lines = vec![info_line(state, it, " multipv 1")];
     for (number, line) in it.more_lines.iter().enumerate() {
         lines.push(format!(
-            "{head} multipv {} score {} time {} nodes {} pv{}",
+            "info depth {} seldepth {} multipv {} score {} time {} nodes {} pv{}",
+            it.depth,
+            it.seldepth.max(it.depth),
             number + 2,
             score_text(line.score),
             it.stats.elapsed.as_millis(),
@@ -1172,8 +1169,8 @@ fn pv_text<G: Notation>(state: &G, line: &[G::Move]) -> String {
 }
 
 /// `info depth .. seldepth .. score .. time .. nodes .. nps .. hashfull .. [tbhits ..] pv ..`
-/// (the score as [`score_text`] writes it).
-fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
+/// (the score as [`score_text`] writes it; `multipv`, empty or ` multipv 1`, after seldepth).
+fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>, multipv: &str) -> String {
     let score = score_text(it.score);
     let ms = it.stats.elapsed.as_millis();
     let nps = (u128::from(it.stats.nodes) * 1000)
@@ -1185,7 +1182,7 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>) -> String {
         hits => format!(" tbhits {hits}"),
     };
     format!(
-        "info depth {} seldepth {} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull}{tbhits} pv{}",
+        "info depth {} seldepth {}{multipv} score {score} time {ms} nodes {} nps {nps} hashfull {hashfull}{tbhits} pv{}",
         it.depth,
         it.seldepth.max(it.depth),
         it.stats.nodes,

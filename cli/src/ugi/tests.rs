@@ -850,11 +850,11 @@ fn mate_scores_are_in_moves_and_table_hits_are_told() {
         (Score::loss_in(2), " mate -1 "),
         (Score::loss_in(5), " mate -3 "),
     ] {
-        let line = info_line(&state, &iteration(score, 0));
+        let line = info_line(&state, &iteration(score, 0), "");
         assert!(line.contains(mate), "{score:?}: {line}");
         assert!(!line.contains("tbhits"), "{line}");
     }
-    let line = info_line(&state, &iteration(Score::cp(5), 17));
+    let line = info_line(&state, &iteration(Score::cp(5), 17), "");
     assert!(
         line.contains(" score cp 5 ") && line.contains(" tbhits 17 "),
         "{line}"
