@@ -225,6 +225,22 @@ macro_rules! page_tests {
                 with_page(&case(), layout);
             }
 
+            /// Playing another move at an earlier position starts a variation, shown in the
+            /// move list; the keys step along it; a click on the main line goes back there;
+            /// "Make main line" promotes it; a reload keeps the tree and the move shown.
+            #[test]
+            fn variations_are_made_navigated_and_promoted() {
+                with_page(&case(), variations);
+            }
+
+            /// The analysis, once on, follows the position shown as the keys step back, shows
+            /// the lines asked for, its best move and the evaluation bar; a move of a line
+            /// clicked plays the line up to it.
+            #[test]
+            fn the_analysis_follows_the_position_shown() {
+                with_page(&case(), analysis_follows);
+            }
+
             fn case() -> Case<impl View> {
                 Case {
                     name: $name,
@@ -663,6 +679,12 @@ struct Seen {
     url: String,
     /// Whether the board is drawn turned round.
     flipped: bool,
+    /// Lines of the analysis shown (`#lines`).
+    lines: usize,
+    /// What the analysis says of itself (`#analysis-state`).
+    analysis: String,
+    /// The node of the move tree shown (`data-node` on the body).
+    node: Option<u64>,
 }
 
 /// Reads what the page shows.
@@ -672,11 +694,14 @@ const SEEN: &str = r##"
     return {
         game: document.body.dataset.game ?? null,
         position: document.getElementById("position").textContent,
-        moves: Array.from(document.querySelectorAll("#moves li"), (li) => li.textContent),
+        moves: Array.from(document.querySelectorAll("#moves .move.on-line"), (m) => m.dataset.move),
         status: status.textContent,
         error: status.classList.contains("error"),
         banner: banner.hidden ? null : banner.textContent,
         rows: document.querySelectorAll("#analysis tbody tr").length,
+        lines: document.querySelectorAll("#lines .pv-line").length,
+        analysis: document.getElementById("analysis-state").textContent,
+        node: document.body.dataset.node ?? null,
         ply: document.body.dataset.ply ?? null,
         url: location.href,
         flipped: document.getElementById("board").classList.contains("flipped"),
@@ -725,6 +750,9 @@ impl Page {
             ply: value["ply"].as_str().and_then(|ply| ply.parse().ok()),
             url: text("url"),
             flipped: value["flipped"].as_bool().unwrap_or(false),
+            lines: value["lines"].as_u64().unwrap_or(0) as usize,
+            analysis: text("analysis"),
+            node: value["node"].as_str().and_then(|node| node.parse().ok()),
         })
     }
 
@@ -1039,29 +1067,31 @@ async fn analysis_ending_at_once(client: Client, setup: Setup) -> Result<(), Str
         })
         .await?;
     let id = seen.game.expect("waited for");
-    // Again and again: the page's two reads of the game (after starting the analysis, and on
-    // its `done` event) may come in either order.
-    let mut status = String::new();
+    // Again and again: the analysis's events and the answer that starts it may come in
+    // either order.
+    let mut best = String::new();
     for round in 0..10 {
         page.click("#analyze").await?;
-        status = page
-            .wait_for("the analysis to end", |seen| {
-                seen.rows > 0 && seen.status.starts_with("analysis done")
-            })
-            .await
-            .map_err(|e| format!("analysis {round}: {e}"))?
-            .status;
+        page.wait_for("the analysis to end", |seen| {
+            seen.analysis.starts_with("done") && seen.lines > 0
+        })
+        .await
+        .map_err(|e| format!("analysis {round}: {e}"))?;
+        best = page
+            .js(r#"return document.querySelector("#lines .pv-move").textContent;"#)
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        page.click("#analyze").await?;
+        page.wait_for("the analysis off", |seen| seen.lines == 0)
+            .await?;
     }
-    // "analysis done: best <move>, win in 1 for red, depth 1": play the best move.
-    let best = status
-        .strip_prefix("analysis done: best ")
-        .and_then(|rest| rest.split(',').next())
-        .ok_or_else(|| format!("no best move in {status:?}"))?;
     let game = page.settled(&id, "first").await?;
     let legal = game["legal"].as_array().cloned().unwrap_or_default();
     let win = legal
         .iter()
-        .find(|m| m["move"] == best)
+        .find(|m| m["move"] == best.as_str())
         .ok_or_else(|| format!("the best move {best} is not in {legal:?}"))?;
     for click in strings(&win["clicks"]) {
         page.click_id(&click).await?;
@@ -1131,22 +1161,25 @@ async fn records_in_page(client: Client, setup: Setup) -> Result<(), String> {
     page.no_console_errors().await
 }
 
-/// Runs an analysis from the page (`#analysis-time`, Analyse), waits for its first streamed
-/// iteration in the table, stops it and waits until the page says it is done; the rows seen.
+/// Turns the analysis on (`#analysis-time`, the toggle), waits for its first streamed
+/// iteration in the table, turns it off and waits until the server's search is over; the rows
+/// seen.
 async fn analyse(page: &Page, id: &str) -> Result<usize, String> {
     page.type_into("analysis-time", &ANALYSIS_MS.to_string())
         .await?;
     page.click("#analyze").await?;
     let seen = page
-        .wait_for("an analysis row", |seen| seen.rows > 0)
+        .wait_for("an analysis row", |seen| seen.rows > 0 && seen.lines > 0)
         .await?;
-    page.click("#stop").await?;
-    page.wait_for("the analysis to end", |seen| {
-        seen.status.starts_with("analysis done")
-    })
-    .await?;
-    if !page.game(id)?["searching"].is_null() {
-        return Err("the analysis still runs after it was stopped".into());
+    page.click("#analyze").await?;
+    page.wait_for("the analysis off", |seen| seen.analysis.is_empty())
+        .await?;
+    let since = Instant::now();
+    while !page.game(id)?["searching"].is_null() {
+        if since.elapsed() > PATIENCE {
+            return Err("the analysis still runs after it was turned off".into());
+        }
+        tokio::time::sleep(POLL).await;
     }
     Ok(seen.rows)
 }
@@ -1274,7 +1307,7 @@ async fn address_kept(client: Client, setup: Setup) -> Result<(), String> {
     let mut rng = SplitMix64::new(setup.seed);
     let game = play_by_clicking(&page, &first, 4, &mut rng).await?;
     let moves = strings(&game["moves"]);
-    page.click("#moves li[data-ply=\"2\"]").await?;
+    page.click("#moves .move.on-line[data-ply=\"2\"]").await?;
     page.wait_for("the second move shown", |seen| seen.ply == Some(2))
         .await?;
     let shown = page.game(&first)?;
@@ -1502,7 +1535,254 @@ async fn keys_and_flip(client: Client, setup: Setup) -> Result<(), String> {
             return Err(format!("turned back, cell {id} is not where it was"));
         }
     }
+    cards_face_their_holders(&page, "turned back").await?;
+    page.press("f").await?;
+    page.wait_for("the board turned round by f", |seen| seen.flipped)
+        .await?;
+    cards_face_their_holders(&page, "turned round").await?;
     copy_position(&page).await?;
+    page.no_console_errors().await
+}
+
+/// Move grids (Onitama's cards) are drawn from their holder's side: turned round above the
+/// board, upright below it.
+async fn cards_face_their_holders(page: &Page, when: &str) -> Result<(), String> {
+    let seen = page
+        .js(r#"
+            const turned = (selector) => Array.from(document.querySelectorAll(selector),
+                (svg) => svg.classList.contains("turned"));
+            return {
+                top: turned("#panels-top .item svg"),
+                bottom: turned("#panels .panel.side-first .item svg, #panels .panel.side-second .item svg"),
+            };
+        "#)
+        .await?;
+    let all = |key: &str, turned: bool| {
+        seen[key]
+            .as_array()
+            .is_some_and(|grids| grids.iter().all(|g| g.as_bool() == Some(turned)))
+    };
+    if !all("top", true) || !all("bottom", false) {
+        return Err(format!(
+            "board {when}: grids above the board turned {}, below {}",
+            seen["top"], seen["bottom"]
+        ));
+    }
+    Ok(())
+}
+
+/// The node after `plies` moves of the main line of `game`'s tree.
+fn main_line_node(game: &Value, plies: usize) -> Option<u64> {
+    let tree = game["tree"].as_array()?;
+    let mut node = tree.first()?;
+    for _ in 0..plies {
+        let child = node["children"][0].as_u64()?;
+        node = tree.iter().find(|n| n["node"] == child)?;
+    }
+    node["node"].as_u64()
+}
+
+/// The children of `node` in `game`'s tree.
+fn children(game: &Value, node: u64) -> Vec<u64> {
+    game["tree"]
+        .as_array()
+        .and_then(|tree| tree.iter().find(|n| n["node"] == node))
+        .and_then(|n| n["children"].as_array())
+        .map(|ids| ids.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default()
+}
+
+/// The move texts of the main line of `game`'s tree.
+fn main_line(game: &Value) -> Vec<String> {
+    let tree = game["tree"].as_array().cloned().unwrap_or_default();
+    let mut moves = Vec::new();
+    let mut node = tree.first().cloned();
+    while let Some(child) = node.as_ref().and_then(|n| n["children"][0].as_u64()) {
+        node = tree.iter().find(|n| n["node"] == child).cloned();
+        if let Some(n) = &node {
+            moves.push(n["move"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    moves
+}
+
+/// Plays four moves, goes back to the second and plays another third move: a variation.
+/// Steps along it by the keys, clicks back onto the main line, promotes the variation, and
+/// reloads.
+async fn variations(client: Client, setup: Setup) -> Result<(), String> {
+    use fantoccini::key::Key;
+    let (page, id) = Page::open(client, &setup).await?;
+    page.choose_mode("humans").await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    let game = play_by_clicking(&page, &id, 4, &mut rng).await?;
+    let main = strings(&game["moves"]);
+    page.click("#moves .move.on-line[data-ply=\"2\"]").await?;
+    page.wait_for("move 2 shown", |seen| seen.ply == Some(2))
+        .await?;
+    let at_two = page.settled(&id, "humans").await?;
+    let other = at_two["legal"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["move"] != main[2].as_str())
+        .ok_or_else(|| format!("one legal move only after {:?}", &main[..2]))?
+        .clone();
+    let other_text = other["move"].as_str().unwrap_or_default().to_string();
+    for click in strings(&other["clicks"]) {
+        page.click_id(&click).await?;
+    }
+    let wanted = [main[0].clone(), main[1].clone(), other_text.clone()];
+    let seen = page
+        .wait_for("the variation's move shown", |seen| {
+            seen.ply == Some(3) && seen.moves == wanted
+        })
+        .await?;
+    let game = page.game(&id)?;
+    let two = main_line_node(&game, 2).ok_or("no node after two moves")?;
+    let below = children(&game, two);
+    let variation = seen.node.ok_or("no node shown")?;
+    if below.len() != 2 || below[1] != variation || main_line(&game) != main {
+        return Err(format!(
+            "after another third move the tree is {}, the main line {:?}",
+            game["tree"],
+            main_line(&game)
+        ));
+    }
+    let text = format!(
+        "{} {} {} ({}) {}",
+        main[0], main[1], main[2], other_text, main[3]
+    );
+    if game["tree_text"] != text.as_str() {
+        return Err(format!("the tree's text is {}, not {text:?}", game["tree_text"]));
+    }
+    let listed = page
+        .js(r#"return Array.from(document.querySelectorAll("#moves .variation .move"), (m) => m.dataset.move);"#)
+        .await?;
+    if strings(&listed) != [other_text.clone()] {
+        return Err(format!("the move list's variations show {listed}"));
+    }
+    // The keys follow the variation: back to move 2 and forward onto the variation again.
+    step_to(&page, &id, &Key::Left.to_string(), 2).await?;
+    step_to(&page, &id, &Key::Right.to_string(), 3).await?;
+    if page.seen().await?.node != Some(variation) {
+        return Err("forward from move 2 left the variation".into());
+    }
+    // A click on the main line's fourth move shows it, the main line shown again.
+    let four = main_line_node(&game, 4).ok_or("no node after four moves")?;
+    page.click(&format!("#moves .move[data-node=\"{four}\"]"))
+        .await?;
+    page.wait_for("the main line's fourth move", |seen| {
+        seen.node == Some(four) && seen.moves == main
+    })
+    .await?;
+    // The variation promoted: the main line now.
+    page.click(&format!("#moves .move[data-node=\"{variation}\"]"))
+        .await?;
+    page.wait_for("the variation shown", |seen| seen.node == Some(variation))
+        .await?;
+    page.click("#promote").await?;
+    let since = Instant::now();
+    let promoted = loop {
+        let game = page.game(&id)?;
+        if main_line(&game) == wanted {
+            break game;
+        }
+        if since.elapsed() > PATIENCE {
+            return Err(format!("after Make main line the tree is {}", game["tree"]));
+        }
+        tokio::time::sleep(POLL).await;
+    };
+    let listed = page
+        .js(r#"return Array.from(document.querySelectorAll("#moves .mainline > .move"), (m) => m.dataset.move);"#)
+        .await?;
+    let shown = page.seen().await?;
+    if strings(&listed) != wanted || shown.moves != wanted {
+        return Err(format!(
+            "after Make main line the move list's main line is {listed}, the line shown {:?}",
+            shown.moves
+        ));
+    }
+    // A reload: the same tree, line and move.
+    let position = promoted["position"].as_str().unwrap_or_default().to_string();
+    page.client
+        .refresh()
+        .await
+        .map_err(|e| format!("reloading: {e}"))?;
+    let again = wait_for_game(&page, "the game after the reload", Some(&id), &position, &wanted, 3)
+        .await?;
+    let reloaded = page.game(&again)?;
+    if reloaded["tree_text"] != promoted["tree_text"] {
+        return Err(format!(
+            "after the reload the tree is {}, not {}",
+            reloaded["tree_text"], promoted["tree_text"]
+        ));
+    }
+    page.no_console_errors().await
+}
+
+/// Plays four moves, turns the analysis on with two lines, steps back, and plays a line's
+/// move from the page.
+async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
+    use fantoccini::key::Key;
+    let (page, id) = Page::open(client, &setup).await?;
+    page.choose_mode("humans").await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    play_by_clicking(&page, &id, 4, &mut rng).await?;
+    page.type_into("analysis-time", "60000").await?;
+    page.js(r#"
+        const lines = document.getElementById("lines-count");
+        lines.value = "2";
+        lines.dispatchEvent(new Event("change"));
+        return null;
+    "#)
+    .await?;
+    page.click("#analyze").await?;
+    let expected = |game: &Value| game["legal"].as_array().map_or(0, Vec::len).min(2);
+    for step in 0..3 {
+        let game = page.game(&id)?;
+        let want = expected(&game);
+        let node = game["node"].as_u64();
+        let seen = page
+            .wait_for(&format!("{want} lines of the position shown (step {step})"), |seen| {
+                seen.node == node && seen.lines == want
+            })
+            .await?;
+        let game = page.game(&id)?;
+        if game["searching"] != "analysis" || game["search"]["node"].as_u64() != seen.node {
+            return Err(format!(
+                "the page shows node {:?}, the server searches {} ({})",
+                seen.node, game["search"], game["searching"]
+            ));
+        }
+        let marks = page
+            .js(r#"return {
+                bar: !document.getElementById("evalbar").hidden,
+                best: document.querySelectorAll("#board .best, .item.best").length,
+            };"#)
+            .await?;
+        if marks["bar"] != true || marks["best"].as_u64().unwrap_or(0) == 0 {
+            return Err(format!("analysing, the page shows {marks} of the bar and best move"));
+        }
+        if step < 2 {
+            step_to(&page, &id, &Key::Left.to_string(), 3 - step).await?;
+        }
+    }
+    // A line's first move clicked: played on the board, and analysed in turn.
+    let before = page.game(&id)?;
+    let first = page
+        .js(r#"return document.querySelector("#lines .pv-move").textContent;"#)
+        .await?;
+    page.click("#lines .pv-move").await?;
+    let ply = before["ply"].as_u64().unwrap_or(0) as usize + 1;
+    let seen = page
+        .wait_for("the line's move played", |seen| seen.ply == Some(ply))
+        .await?;
+    if seen.moves.get(ply - 1).map(String::as_str) != first.as_str() {
+        return Err(format!("clicking the line's move {first} played {:?}", seen.moves));
+    }
+    page.click("#analyze").await?;
+    page.wait_for("the analysis off", |seen| seen.lines == 0)
+        .await?;
     page.no_console_errors().await
 }
 
@@ -1564,7 +1844,7 @@ fn luminance(colour: &str) -> Option<f64> {
     }
 }
 
-/// Plays four moves and runs an analysis (rows in the table), then looks at the page 390 and
+/// Plays four moves and runs an analysis (its lines shown), then looks at the page 390 and
 /// 1280 px wide, light and dark: no horizontal overflow, the table's columns apart, the
 /// position text wrapping anywhere, the background light or dark; a screenshot of each.
 async fn layout(client: Client, setup: Setup) -> Result<(), String> {
@@ -1572,7 +1852,21 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
     page.choose_mode("humans").await?;
     let mut rng = SplitMix64::new(setup.seed);
     play_by_clicking(&page, &id, 4, &mut rng).await?;
-    analyse(&page, &id).await?;
+    // The analysis on, two lines, as the screenshots show it.
+    page.type_into("analysis-time", &ANALYSIS_MS.to_string())
+        .await?;
+    page.js(r#"
+        const lines = document.getElementById("lines-count");
+        lines.value = "2";
+        lines.dispatchEvent(new Event("change"));
+        return null;
+    "#)
+    .await?;
+    page.click("#analyze").await?;
+    page.wait_for("the analysis's lines", |seen| {
+        seen.lines > 0 && seen.analysis.starts_with("done")
+    })
+    .await?;
     for scheme in ["light", "dark"] {
         page.cdp(
             "Emulation.setEmulatedMedia",

@@ -11,7 +11,7 @@
 //!
 //! | method and path | body | answer |
 //! |---|---|---|
-//! | `GET /` , `/app.js`, `/style.css` | | the page |
+//! | `GET /`, `/app.js`, `/board.js`, `/moves.js`, `/analysis.js`, `/style.css` | | the page |
 //! | `GET /api/info` | | game, sides, start, searchers, record format, `memory: {limit_mb, used_mb}` |
 //! | `POST /api/games` | `{"position"?, "moves"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
@@ -261,9 +261,7 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
     let access = Arc::new(app.limits.access.clone());
     let read_timeout = app.limits.read_timeout;
     Router::new()
-        .route("/", get(super::page::index))
-        .route("/app.js", get(super::page::script))
-        .route("/style.css", get(super::page::style))
+        .merge(super::page::routes())
         .route("/api/info", get(info::<G>))
         .route("/api/games", post(create::<G>))
         .route("/api/games/{id}", get(show::<G>).delete(remove::<G>))

@@ -1,32 +1,53 @@
 //! The page's files, compiled into the binary so `serve` needs nothing beside it: one HTML
-//! page, one plain JavaScript module (no build step) and one style sheet.
+//! page, plain JavaScript modules split by concern (no build step: `app.js` holds the game and
+//! its requests, `board.js` draws the board and takes clicks and drags, `moves.js` the move
+//! tree, `analysis.js` the scores, lines and graph) and one style sheet.
 //!
 //! Key invariant: the page knows no game; everything game-specific reaches it as data from the
 //! API ([`super::api`]): the picture, the legal moves' click paths, the side names.
 
+use axum::Router;
 use axum::http::header;
-use axum::response::IntoResponse;
+use axum::routing::get;
 
-/// `GET /`.
-pub(super) async fn index() -> impl IntoResponse {
+/// The page's files: path, content type, content.
+const FILES: [(&str, &str, &str); 6] = [
+    ("/", "text/html; charset=utf-8", include_str!("page/index.html")),
     (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        include_str!("page/index.html"),
-    )
-}
-
-/// `GET /app.js`.
-pub(super) async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        "/app.js",
+        "text/javascript; charset=utf-8",
         include_str!("page/app.js"),
-    )
-}
-
-/// `GET /style.css`.
-pub(super) async fn style() -> impl IntoResponse {
+    ),
     (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/board.js"),
+    ),
+    (
+        "/moves.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/moves.js"),
+    ),
+    (
+        "/analysis.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/analysis.js"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
         include_str!("page/style.css"),
-    )
+    ),
+];
+
+/// `GET` of each of the page's files.
+pub(super) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    FILES
+        .iter()
+        .fold(Router::new(), |router, &(path, kind, content)| {
+            router.route(
+                path,
+                get(move || async move { ([(header::CONTENT_TYPE, kind)], content) }),
+            )
+        })
 }

@@ -1,9 +1,17 @@
-// The plies page: draws the position the server sends (its picture), turns clicks into moves
-// through the legal moves' click paths, runs the engine and the analysis. It knows no game:
-// everything game-specific arrives as data.
+// The plies page: the game (a tree of moves) held by the server, drawn from the picture the
+// server sends; clicks and drags become moves through the legal moves' click paths; the
+// engine plays its side; the analysis, while on, follows the position shown. It knows no
+// game: everything game-specific arrives as data.
+//
+// Key invariant: `game` is the server's last answer and everything drawn is drawn from it;
+// the address always names the game shown (its start, its tree of moves, the line and the
+// move shown), so a reload or a shared link opens it again.
+
+import { bottomSide, drawBoard, drawPanels } from "./board.js";
+import { drawMoves, onMainLine } from "./moves.js";
+import { addRow, capitalised, drawEvalBar, drawGraph, drawLines } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 
 let info = null; // GET /api/info
 let game = null; // the game as the server last sent it
@@ -11,11 +19,13 @@ let clicks = []; // the clicks of the move being made
 let events = null; // the game's event stream
 let paused = false; // engine against engine paused
 let busy = false; // an engine move is being asked for
-let lines = []; // analysis rows
-let analysesDone = 0; // `done` events of analyses seen
 let flipped = false; // the board drawn turned round (the second side at the bottom)
 let released = false; // the game was let go as the page was hidden (closed, reloaded)
 let steps = Promise.resolve(); // the moves through the line asked for, one after another
+
+// The analysis: on or off; the search asked for last (its id and node), its latest iteration
+// and whether it is over.
+const analysis = { on: false, search: null, node: null, latest: null, done: false, timer: null };
 
 // Every request that changes something says its body is JSON, an empty one too: the server
 // refuses a POST without `Content-Type: application/json` (so that other sites' forms cannot
@@ -65,6 +75,14 @@ function settings() {
   };
 }
 
+function sides() {
+  return info ? info.sides : { first: "first", second: "second" };
+}
+
+function engineThinking() {
+  return busy || game.searching === "engine";
+}
+
 function humanMoves() {
   if (!game || game.outcome) return false;
   if (game.ply !== game.moves.length) return true; // exploring a side line by hand
@@ -72,18 +90,9 @@ function humanMoves() {
   return mode === "humans" || mode === game.to_move;
 }
 
-// ---- drawing ----
-
-function el(name, attributes, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
 function targetsNow() {
   const next = new Set();
-  if (!humanMoves() || busy || game.searching) return next;
+  if (!humanMoves() || engineThinking()) return next;
   for (const move of game.legal) {
     if (move.clicks.length > clicks.length && clicks.every((c, i) => move.clicks[i] === c)) {
       next.add(move.clicks[clicks.length]);
@@ -92,181 +101,34 @@ function targetsNow() {
   return next;
 }
 
-function drawBoard() {
-  const svg = $("board");
-  svg.replaceChildren();
-  const picture = game.picture;
-  if (!picture.width || !picture.height) {
-    svg.setAttribute("hidden", "");
-    return;
-  }
-  svg.removeAttribute("hidden");
-  svg.setAttribute("viewBox", `0 0 ${picture.width} ${picture.height}`);
-  svg.classList.toggle("flipped", flipped);
-  // Turned round, every point of the picture goes to the opposite one.
-  const fx = (x) => (flipped ? picture.width - x : x);
-  const fy = (y) => (flipped ? picture.height - y : y);
-  const next = targetsNow();
-  const chosen = new Set(clicks);
-  const last = new Set(game.last);
-  const flags = (node, id) => {
-    if (next.has(id)) node.classList.add("target");
-    if (chosen.has(id)) node.classList.add("selected");
-    if (last.has(id)) node.classList.add("last");
-  };
-  const centres = new Map();
-  for (const original of picture.cells) {
-    const cell = { ...original, x: fx(original.x), y: fy(original.y) };
-    centres.set(cell.id, cell);
-    let shape;
-    if (cell.shape === "square") {
-      shape = el("rect", {
-        x: cell.x - cell.size / 2, y: cell.y - cell.size / 2, width: cell.size, height: cell.size,
-      }, svg);
-    } else if (cell.shape === "circle") {
-      shape = el("circle", { cx: cell.x, cy: cell.y, r: cell.size / 2 }, svg);
-    } else {
-      el("circle", { cx: cell.x, cy: cell.y, r: cell.size * 0.08, class: "cell point" }, svg);
-      shape = el("circle", { cx: cell.x, cy: cell.y, r: cell.size / 2 }, svg);
-      shape.classList.add("hit");
-    }
-    if (cell.shape !== "point") shape.classList.add("cell", `kind-${cell.kind}`);
-    shape.dataset.id = cell.id;
-    flags(shape, cell.id);
-    shape.addEventListener("click", () => clicked(cell.id));
-  }
-  for (const line of picture.lines) {
-    const node = el("line", {
-      x1: fx(line.from[0]), y1: fy(line.from[1]), x2: fx(line.to[0]), y2: fy(line.to[1]), class: "line",
-    });
-    svg.insertBefore(node, svg.firstChild);
-  }
-  for (const piece of picture.pieces) {
-    const cell = centres.get(piece.cell);
-    if (!cell) continue;
-    const radius = cell.size * (piece.kind === "ring" ? 0.38 : 0.33);
-    el("circle", {
-      cx: cell.x, cy: cell.y, r: radius, class: `piece kind-${piece.kind} side-${piece.side}`,
-    }, svg);
-    if (piece.kind === "king" || piece.kind === "master") {
-      el("circle", { cx: cell.x, cy: cell.y, r: radius * 0.4, class: "piece-mark" }, svg);
-    }
-  }
-  for (const cell of centres.values()) {
-    if (cell.text) {
-      const text = el("text", { x: cell.x, y: cell.y, class: "cell-text" }, svg);
-      text.style.fontSize = `${cell.size * 0.4}px`;
-      text.textContent = cell.text;
-    }
-  }
-  for (const label of picture.labels) {
-    const text = el("text", { x: fx(label.x), y: fy(label.y), class: "label" }, svg);
-    text.textContent = label.text;
-  }
-}
-
-function drawGrid(grid) {
-  const svg = el("svg", { viewBox: `0 0 ${grid.size} ${grid.size}` });
-  const half = (grid.size - 1) / 2;
-  for (let y = 0; y < grid.size; y++) {
-    for (let x = 0; x < grid.size; x++) {
-      el("rect", { x, y, width: 1, height: 1, class: "grid-cell" }, svg);
-    }
-  }
-  el("rect", { x: half + 0.15, y: half + 0.15, width: 0.7, height: 0.7, class: "grid-centre" }, svg);
-  for (const [dx, dy] of grid.marks) {
-    el("rect", { x: half + dx + 0.15, y: half - dy + 0.15, width: 0.7, height: 0.7, class: "grid-mark" }, svg);
-  }
-  return svg;
-}
-
-function drawPanels() {
-  const box = $("panels");
-  box.replaceChildren();
-  const next = targetsNow();
-  const chosen = new Set(clicks);
-  const last = new Set(game.last);
-  for (const panel of game.picture.panels) {
-    const node = document.createElement("div");
-    node.className = "panel";
-    if (panel.side) node.classList.add(`side-${panel.side}`);
-    const title = document.createElement("h3");
-    title.textContent = panel.title;
-    node.appendChild(title);
-    const items = document.createElement("div");
-    items.className = "items";
-    for (const item of panel.items) {
-      const button = document.createElement("div");
-      button.className = "item";
-      button.dataset.id = item.id;
-      if (item.grid) button.appendChild(drawGrid(item.grid));
-      const caption = document.createElement("div");
-      caption.textContent = item.text;
-      button.appendChild(caption);
-      if (next.has(item.id)) button.classList.add("target");
-      if (chosen.has(item.id)) button.classList.add("selected");
-      if (last.has(item.id)) button.classList.add("last");
-      button.addEventListener("click", () => clicked(item.id));
-      items.appendChild(button);
-    }
-    node.appendChild(items);
-    box.appendChild(node);
-  }
-}
-
-function drawMoves() {
-  const list = $("moves");
-  list.replaceChildren();
-  game.moves.forEach((text, i) => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    item.dataset.ply = i + 1;
-    if (i + 1 === game.ply) item.classList.add("current");
-    item.addEventListener("click", () => guarded(() => goto(i + 1)));
-    list.appendChild(item);
-  });
-  const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-}
-
-function drawGraph() {
-  const svg = $("graph");
-  svg.replaceChildren();
-  const n = Math.max(game.scores.length - 1, 1);
-  const y = (value) => 50 - Math.max(-1000, Math.min(1000, value)) / 20;
-  el("line", { x1: 0, y1: 50, x2: 300, y2: 50, class: "zero" }, svg);
-  const points = [];
-  game.scores.forEach((score, i) => {
-    if (score) {
-      const value = score.decisive ? Math.sign(score.value) * 1000 : score.value;
-      points.push(`${(i / n) * 300},${y(value)}`);
-    }
-  });
-  if (points.length) el("polyline", { points: points.join(" ") }, svg);
-  const x = (game.ply / n) * 300;
-  el("line", { x1: x, y1: 0, x2: x, y2: 100, class: "now" }, svg);
+// The best move of the analysis to draw: the first line's first move, while it is of the
+// position shown.
+function bestClicks() {
+  const latest = analysis.latest;
+  if (!analysis.on || !latest || latest.node !== game.node) return [];
+  return latest.clicks ?? [];
 }
 
 // ---- the address ----
 
 const MODES = ["first", "second", "engines", "humans"];
 
-// The address of the game shown: its start position, its moves, the move shown and the mode,
-// so that a reload, a bookmark or a shared link opens the same game at the same move (the page
-// sets it up again through the API, on this server or on another one).
+// The address of the game shown: its start, its tree of moves, the line shown when it is not
+// the main line, the move shown and the mode, so that a reload, a bookmark or a shared link
+// opens the same game at the same move (the page sets it up again through the API, on this
+// server or on another one).
 function address() {
   const params = new URLSearchParams();
   params.set("position", game.start);
-  if (game.moves.length) {
-    params.set("moves", game.moves.join(" "));
-    params.set("ply", String(game.ply));
-  }
+  if (game.tree_text) params.set("moves", game.tree_text);
+  if (game.line_text) params.set("line", game.line_text);
+  if (game.moves.length) params.set("ply", String(game.ply));
   const mode = settings().mode;
   if (mode !== "first") params.set("mode", mode);
   return `${location.pathname}?${params}`;
 }
 
-// The game the address asks for: `{body, ply}` for `newGame`, or null for a new game.
+// The game the address asks for (the body of `POST /api/games`), or null for a new game.
 function fromAddress() {
   const params = new URLSearchParams(location.search);
   const mode = params.get("mode");
@@ -274,8 +136,10 @@ function fromAddress() {
   flipped = settings().mode === "second";
   if (!params.has("position") && !params.has("moves")) return null;
   const body = { position: params.get("position") ?? "", moves: params.get("moves") ?? "" };
-  const ply = params.has("ply") ? Number(params.get("ply")) : null;
-  return { body, ply: Number.isInteger(ply) && ply >= 0 ? ply : null };
+  if (params.has("line")) body.line = params.get("line");
+  const ply = Number(params.get("ply"));
+  if (params.has("ply") && Number.isInteger(ply) && ply >= 0) body.ply = ply;
+  return body;
 }
 
 // Opens the game of the address, or a new one when it has none; a game the address names
@@ -287,7 +151,7 @@ async function openAddress() {
     return;
   }
   try {
-    await newGame(wanted.body, wanted.ply);
+    await newGame(wanted);
   } catch (error) {
     await newGame();
     say(`the address's game: ${error.message}`, true);
@@ -310,11 +174,30 @@ function release() {
   }).catch(() => {});
 }
 
+// ---- drawing ----
+
+function view() {
+  return {
+    next: targetsNow(),
+    chosen: new Set(clicks),
+    flipped,
+    best: bestClicks(),
+    onClick: clicked,
+  };
+}
+
+function drawAll() {
+  const shown = view();
+  drawBoard($("board"), game, shown);
+  drawPanels($("panels-top"), $("panels"), game, shown);
+}
+
 function render() {
   // The game's id on the body, for tests driving the page (tests/browser.rs reads the game
   // from the API with it).
   document.body.dataset.game = game.id;
   document.body.dataset.ply = String(game.ply);
+  document.body.dataset.node = String(game.node);
   const url = address();
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, "", url);
   $("position").textContent = game.position;
@@ -326,24 +209,29 @@ function render() {
   } else {
     banner.setAttribute("hidden", "");
   }
-  drawBoard();
-  drawPanels();
-  drawMoves();
-  drawGraph();
+  drawAll();
+  drawMoves($("moves"), game, (node) => guarded(() => gotoNode(node)));
+  drawGraph($("graph"), game, sides(), (ply) => step(() => ply));
+  const inVariation = !onMainLine(game, game.node);
+  $("promote").disabled = !inVariation || engineThinking();
+  $("delete").disabled = game.node === 0 || engineThinking();
+  drawAnalysis();
   if (!game.outcome) {
-    const who = game.to_move_name;
+    const who = capitalised(game.to_move_name);
     const where = game.ply === game.moves.length ? "" : ` (position after move ${game.ply} of ${game.moves.length})`;
-    const thinking = game.searching === "engine" || busy ? ", the engine is thinking" : "";
-    say(`${who} to move${where}${thinking}`);
+    const line = inVariation ? ", in a variation" : "";
+    const thinking = engineThinking() ? ", the engine is thinking" : "";
+    say(`${who} to move${where}${line}${thinking}`);
   } else {
     say(game.outcome);
   }
+  follow();
 }
 
 // ---- moves ----
 
 function clicked(id) {
-  if (!humanMoves() || busy || game.searching) return;
+  if (!humanMoves() || engineThinking()) return;
   const next = targetsNow();
   if (next.has(id)) {
     clicks.push(id);
@@ -355,14 +243,16 @@ function clicked(id) {
   const done = game.legal.find((m) => m.clicks.length === clicks.length && m.clicks.every((c, i) => c === clicks[i]));
   if (done) {
     clicks = [];
-    guarded(() => play(done.move));
+    guarded(() => play({ move: done.move }));
   } else {
-    render();
+    drawAll();
   }
 }
 
-async function play(move) {
-  game = await api("POST", `/api/games/${game.id}/move`, { move });
+// Plays `{move}` or `{moves}` at the position shown: the next move of the tree if it is
+// there, a new variation otherwise.
+async function play(body) {
+  game = await api("POST", `/api/games/${game.id}/move`, body);
   render();
   await engineTurn();
 }
@@ -373,15 +263,33 @@ async function goto(ply) {
   render();
 }
 
+async function gotoNode(node) {
+  if (engineThinking()) return;
+  clicks = [];
+  game = await api("POST", `/api/games/${game.id}/goto`, { node });
+  render();
+}
+
 // Steps through the line: `where(game)` is the ply to show, asked when the steps before it are
 // done (keys held down queue up); the end of the line lets the engine move if it is its turn.
 function step(where) {
   steps = steps.then(() => guarded(async () => {
-    if (!game || busy || game.searching) return;
+    if (!game || engineThinking()) return;
     const ply = Math.max(0, Math.min(game.moves.length, where(game)));
     if (ply !== game.ply) await goto(ply);
     if (ply === game.moves.length) await engineTurn();
   }));
+}
+
+async function promote() {
+  game = await api("POST", `/api/games/${game.id}/promote`, { node: game.node });
+  render();
+  say("this line is now the main line");
+}
+
+async function remove() {
+  game = await api("POST", `/api/games/${game.id}/delete`, { node: game.node });
+  render();
 }
 
 // Puts the position's text in a read-only box, selected, and on the clipboard where the
@@ -436,6 +344,8 @@ async function engineTurn() {
       answer = await api("POST", `/api/games/${id}/engine`, { searcher, time_ms: time });
     } catch (error) {
       if (game.id !== id) return; // the game was let go meanwhile: its error is no news
+      busy = false;
+      render();
       throw error;
     } finally {
       if (game.id === id) busy = false;
@@ -461,80 +371,176 @@ async function undo() {
 
 // ---- analysis ----
 
+// Whether an event is of the analysis asked for last. Its events can come before the answer
+// that names its search (one proven at once is over by then): an analysis's event of the node
+// asked for is taken as its own until that answer comes.
+function ours(data) {
+  if (!analysis.on || data.kind === "engine") return false;
+  if (analysis.search === null && data.node === analysis.node) analysis.search = data.search;
+  return data.search === analysis.search;
+}
+
 function listen() {
   if (events) events.close();
   events = new EventSource(`/api/games/${game.id}/events`);
   events.addEventListener("iteration", (event) => {
     const data = JSON.parse(event.data);
-    lines.unshift(data);
-    const row = document.createElement("tr");
-    for (const text of [data.depth, data.score.text, Math.round(data.nps).toLocaleString(), data.pv]) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
-    $("analysis").tBodies[0].prepend(row);
+    if (!ours(data)) return; // the engine's, or an old one
+    analysis.latest = data;
+    addRow($("analysis"), data, sides());
+    drawAnalysis();
+    drawAll();
   });
   events.addEventListener("done", (event) => {
     const data = JSON.parse(event.data);
-    if (data.kind === "analysis") {
-      analysesDone += 1;
-      guarded(async () => {
-        game = await api("GET", `/api/games/${game.id}`);
-        render();
-        say(`analysis done: best ${data.best ?? "(none)"}, ${data.score}, depth ${data.depth}`);
-      });
-    }
+    if (data.kind !== "analysis" || !ours(data)) return;
+    analysis.done = true;
+    guarded(async () => {
+      const id = game.id;
+      const fresh = await api("GET", `/api/games/${id}`);
+      // Moved on meanwhile (a move, a step): that answer is newer than this one.
+      if (game.id !== id || fresh.node !== game.node || engineThinking()) return;
+      game = fresh;
+      render();
+    });
   });
   events.onerror = () => {}; // the browser reconnects by itself
 }
 
-async function analyze() {
-  $("analysis").tBodies[0].replaceChildren();
-  lines = [];
-  const time = Number($("analysis-time").value) || 10000;
-  const before = analysesDone;
-  say("analysing...");
-  await api("POST", `/api/games/${game.id}/analyze`, { searcher: settings().searcher, time_ms: time });
-  const shown = await api("GET", `/api/games/${game.id}`);
-  // An analysis that ended meanwhile (proven at once) refreshed the page on its `done` event:
-  // this older copy would show it still running.
-  if (analysesDone !== before) return;
-  game = shown;
-  render();
-  say("analysing...");
+// The analysis's part of the page: the toggle, the lines, the bar.
+function drawAnalysis() {
+  const toggle = $("analyze");
+  toggle.setAttribute("aria-pressed", analysis.on ? "true" : "false");
+  toggle.textContent = analysis.on ? "Analysis on" : "Analysis off";
+  const latest = analysis.latest && analysis.latest.node === game.node ? analysis.latest : null;
+  $("evalbar").hidden = !analysis.on;
+  drawEvalBar($("evalbar"), latest ? latest.score : null, bottomSide(flipped), sides());
+  drawLines($("lines"), analysis.on ? latest : null, sides(), (moves) => guarded(() => playLine(latest, moves)));
+  const state = $("analysis-state");
+  if (!analysis.on) {
+    state.textContent = "";
+  } else if (game.outcome) {
+    state.textContent = "the game is over here";
+  } else if (!latest) {
+    state.textContent = "analysing...";
+  } else {
+    const done = analysis.done ? "done" : "analysing";
+    state.textContent = `${done}: depth ${latest.depth}, ${Math.round(latest.nodes).toLocaleString("en")} positions`;
+  }
 }
 
-// The answer is not taken: it still shows the search running, and could come after the
-// `done` event's fresh copy of the game (which the page then would not see).
-async function stop() {
-  await api("POST", `/api/games/${game.id}/stop`);
+// A line of the analysis played out on the board, up to the move clicked.
+async function playLine(latest, moves) {
+  if (!latest || latest.node !== game.node || engineThinking()) return;
+  clicks = [];
+  game = await api("POST", `/api/games/${game.id}/move`, { moves });
+  render();
+}
+
+// While the analysis is on it searches the position shown: a new position restarts it (a
+// moment later, so that keys held down do not start a search per step).
+function follow() {
+  if (!analysis.on || engineThinking() || analysis.node === game.node) return;
+  clearTimeout(analysis.timer);
+  analysis.timer = setTimeout(() => guarded(startAnalysis), 120);
+}
+
+async function startAnalysis() {
+  if (!analysis.on || !game || engineThinking() || analysis.node === game.node) return;
+  const node = game.node;
+  analysis.node = node;
+  analysis.search = null;
+  analysis.latest = null;
+  analysis.done = false;
+  $("analysis").tBodies[0].replaceChildren();
+  if (game.outcome) {
+    analysis.search = null;
+    drawAnalysis();
+    if (game.searching === "analysis") await api("POST", `/api/games/${game.id}/stop`);
+    return;
+  }
+  drawAnalysis();
+  const time = Number($("analysis-time").value) || 30000;
+  const lines = Number($("lines-count").value) || 1;
+  const body = { searcher: settings().searcher, time_ms: time };
+  if (lines > 1) body.lines = lines;
+  // A search refused is not asked for again until the position or the settings change.
+  const started = await api("POST", `/api/games/${game.id}/analyze`, body);
+  if (analysis.node === node && analysis.search !== started.search) {
+    // Events of an older search were taken for this one's.
+    analysis.search = started.search;
+    analysis.latest = null;
+    analysis.done = false;
+    $("analysis").tBodies[0].replaceChildren();
+    drawAnalysis();
+  }
+}
+
+// The toggle: on, the position shown is analysed (and every one shown after it); off, the
+// analysis stops.
+async function toggleAnalysis() {
+  analysis.on = !analysis.on;
+  analysis.search = null;
+  analysis.node = null;
+  analysis.latest = null;
+  if (analysis.on) {
+    render();
+    return;
+  }
+  clearTimeout(analysis.timer);
+  drawAnalysis();
+  drawAll();
+  if (game.searching === "analysis") {
+    await api("POST", `/api/games/${game.id}/stop`);
+  }
+}
+
+// A new number of lines or another engine: the analysis starts again.
+function restartAnalysis() {
+  if (!analysis.on) return;
+  analysis.search = null;
+  analysis.node = null;
+  follow();
 }
 
 // ---- games ----
 
-// A new game: `body` is empty (the start), `{position, moves}` or `{record}`; `ply` the move
-// to show (the end of the line when null).
-async function newGame(body = {}, ply = null) {
+// A new game: `body` is empty (the start), `{position, moves, line?, ply?}` or `{record}`.
+async function newGame(body = {}) {
   clicks = [];
   paused = false;
   $("pause").textContent = "Pause engines";
-  let created = await api("POST", "/api/games", body);
-  if (ply !== null && ply < created.moves.length) {
-    created = await api("POST", `/api/games/${created.id}/goto`, { ply });
-  }
+  const created = await api("POST", "/api/games", body);
   if (game && !released) api("DELETE", `/api/games/${game.id}`).catch(() => {});
   released = false;
   game = created;
   busy = false; // an engine still thinking about the old game is not waited for
+  analysis.search = null;
+  analysis.node = null;
+  analysis.latest = null;
   $("analysis").tBodies[0].replaceChildren();
+  showVariant();
   listen();
   render();
   await engineTurn();
 }
 
+// The variant the game's start is, in the picker (games with variants only).
+function showVariant() {
+  const variants = info.variants ?? [];
+  if (!variants.length) return;
+  const index = variants.findIndex((v) => v.position === game.start);
+  $("variant").value = index >= 0 ? String(index) : "";
+  const chosen = variants[index];
+  $("variant-about").hidden = !chosen;
+  if (chosen) {
+    $("variant-summary").textContent = `${chosen.name}: ${chosen.description}`;
+    $("variant-rules").textContent = chosen.rules;
+  }
+}
+
 // Sets up the text of the box: a record in the game's format or the plain one (a position
-// and moves); the server reads both.
+// and moves, on one line or several); the server reads both.
 function loadRecord() {
   return guarded(() => newGame({ record: $("record").value }));
 }
@@ -568,6 +574,39 @@ async function openFile() {
   await newGame({ record: text });
 }
 
+// Side names that are colours (Yinsh's white and black) colour the pieces so (the style sheet
+// has a shade for each such name); others keep the page's two colours.
+function sideColours() {
+  for (const side of ["first", "second"]) {
+    const name = info.sides[side];
+    if (name && /^[a-z]+$/.test(name) && CSS.supports("color", name)) {
+      document.body.classList.add(`named-${side}-${name}`);
+    }
+  }
+}
+
+function fillVariants() {
+  const variants = info.variants ?? [];
+  if (!variants.length) return;
+  $("variant-label").hidden = false;
+  const select = $("variant");
+  const custom = document.createElement("option");
+  custom.value = "";
+  custom.textContent = "(set up)";
+  select.appendChild(custom);
+  variants.forEach((variant, index) => {
+    const option = document.createElement("option");
+    option.value = String(index);
+    option.textContent = variant.name;
+    option.title = variant.description;
+    select.appendChild(option);
+  });
+  select.addEventListener("change", () => {
+    const variant = variants[Number(select.value)];
+    if (select.value !== "" && variant) guarded(() => newGame({ position: variant.position }));
+  });
+}
+
 async function start() {
   info = await api("GET", "/api/info");
   document.title = `plies: ${info.game}`;
@@ -578,27 +617,36 @@ async function start() {
     option.textContent = name;
     $("searcher").appendChild(option);
   }
-  $("mode").options[0].textContent = `You play ${info.sides.first}`;
-  $("mode").options[1].textContent = `You play ${info.sides.second}`;
+  sideColours();
+  fillVariants();
+  const names = sides();
+  $("mode").options[0].textContent = `You play ${names.first}`;
+  $("mode").options[1].textContent = `You play ${names.second}`;
+  $("score-unit").textContent = `Scores are from ${names.first}'s side: + is better for ${names.first}, `
+    + `- for ${names.second}, in the engine's evaluation points; "wins in N" counts plies `
+    + "(one side's move each) to the end with best play.";
   $("new").addEventListener("click", () => guarded(() => newGame()));
   $("undo").addEventListener("click", () => guarded(undo));
-  $("first").addEventListener("click", () => guarded(() => goto(0)));
-  $("back").addEventListener("click", () => guarded(() => goto(Math.max(0, game.ply - 1))));
-  $("forward").addEventListener("click", () => guarded(() => goto(Math.min(game.moves.length, game.ply + 1))));
-  $("last").addEventListener("click", () => guarded(async () => { await goto(game.moves.length); await engineTurn(); }));
+  $("first").addEventListener("click", () => step(() => 0));
+  $("back").addEventListener("click", () => step((g) => g.ply - 1));
+  $("forward").addEventListener("click", () => step((g) => g.ply + 1));
+  $("last").addEventListener("click", () => step((g) => g.moves.length));
+  $("promote").addEventListener("click", () => guarded(promote));
+  $("delete").addEventListener("click", () => guarded(remove));
   $("pause").addEventListener("click", () => {
     paused = !paused;
     $("pause").textContent = paused ? "Resume engines" : "Pause engines";
     if (!paused) guarded(engineTurn);
   });
-  $("analyze").addEventListener("click", () => guarded(analyze));
-  $("stop").addEventListener("click", () => guarded(stop));
+  $("analyze").addEventListener("click", () => guarded(toggleAnalysis));
+  $("lines-count").addEventListener("change", restartAnalysis);
+  $("searcher").addEventListener("change", restartAnalysis);
   $("load").addEventListener("click", loadRecord);
   $("save").addEventListener("click", () => guarded(showRecord));
   $("download").addEventListener("click", () => guarded(saveFile));
   $("open").addEventListener("click", () => $("file").click());
   $("file").addEventListener("change", () => guarded(openFile));
-  $("record").placeholder = `a game record (${info.record.name}), or a position followed by a line of moves`;
+  $("record").placeholder = `a game record (${info.record.name}), or a position and moves, on one line or several`;
   $("mode").addEventListener("change", () => {
     flipped = settings().mode === "second";
     render();
@@ -616,3 +664,4 @@ async function start() {
 }
 
 guarded(start);
+
