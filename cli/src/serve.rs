@@ -23,6 +23,7 @@ mod budget;
 mod listen;
 mod page;
 mod session;
+mod tree;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use plies::testing::{Maze, PileDifference, TwoPiles};
 use plies::{Evaluator, Game, Notation, Score};
+use plies_view::View;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -130,7 +131,7 @@ async fn a_game_is_created_shown_and_played() {
     );
     assert_eq!(after["last"], json!(["move a1"]));
 
-    // Navigate back, then play another move there: the line is cut at the position shown.
+    // Navigate back, then play another move there: a variation, the current line now.
     let (_, back) = send(
         &router,
         Method::POST,
@@ -153,8 +154,18 @@ async fn a_game_is_created_shown_and_played() {
     )
     .await;
     assert_eq!(other["moves"], json!(["b3"]));
+    assert_eq!(other["tree_text"], "a1 (b3)");
+    // Undo takes the variation's move back; the current line is the main line again.
+    let (_, undone) = send(&router, Method::POST, &path(&game, "undo"), None).await;
+    assert_eq!(undone["moves"], json!(["a1"]));
+    assert_eq!(undone["ply"], 1);
     let (_, undone) = send(&router, Method::POST, &path(&game, "undo"), None).await;
     assert_eq!(undone["moves"], json!([]));
+    assert_eq!(
+        undone["tree"],
+        json!([{"node": 0, "parent": null, "move": null, "mover": null,
+        "mover_name": null, "ply": 0, "children": []}])
+    );
     assert_error(
         &send(&router, Method::POST, &path(&game, "undo"), None).await,
         StatusCode::BAD_REQUEST,
@@ -447,31 +458,55 @@ async fn the_engine_plays_a_legal_move_and_records_its_score() {
     assert_eq!(after["searching"], Value::Null);
 }
 
+/// Polls the game until its `searching` is `kind` (`Null`: none); fails after 10 s.
+async fn wait_for_search(router: &Router, game: &Value, kind: Value) -> Value {
+    let begun = Instant::now();
+    loop {
+        let (_, shown) = send(
+            router,
+            Method::GET,
+            &format!("/api/games/{}", game["id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+        if shown["searching"] == kind {
+            return shown;
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(10),
+            "searching stays {}",
+            shown["searching"]
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// While an engine search runs, its game cannot change nor start another search; stop ends
+/// it, and it plays the move it found.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_search_per_game_and_stop_ends_it() {
+async fn an_engine_search_holds_its_game_and_stop_ends_it() {
     let router = maze();
     let game = new_game(&router, "{}").await;
-    let (status, _) = send(
-        &router,
-        Method::POST,
-        &path(&game, "analyze"),
-        Some(r#"{"time_ms": 30000}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::ACCEPTED);
-    let (_, shown) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
-    assert_eq!(shown["searching"], "analysis");
+    let engine = tokio::spawn({
+        let router = router.clone();
+        let uri = path(&game, "engine");
+        async move { send(&router, Method::POST, &uri, Some(r#"{"time_ms": 30000}"#)).await }
+    });
+    let shown = wait_for_search(&router, &game, json!("engine")).await;
+    assert_eq!(
+        shown["search"],
+        json!({"id": 1, "kind": "engine", "node": 0})
+    );
     for (what, body) in [
         ("analyze", r#"{"time_ms": 10}"#),
         ("engine", r#"{"time_ms": 10}"#),
         ("move", r#"{"move": "0"}"#),
+        ("move", r#"{"moves": ["0"]}"#),
         ("undo", ""),
+        ("goto", r#"{"ply": 0}"#),
+        ("goto", r#"{"node": 0}"#),
+        ("promote", r#"{"node": 0}"#),
+        ("delete", r#"{"node": 0}"#),
     ] {
         let answer = send(&router, Method::POST, &path(&game, what), Some(body)).await;
         assert_error(&answer, StatusCode::CONFLICT, "is running");
@@ -489,24 +524,16 @@ async fn one_search_per_game_and_stop_ends_it() {
 
     let (status, _) = send(&router, Method::POST, &path(&game, "stop"), None).await;
     assert_eq!(status, StatusCode::OK);
-    let begun = Instant::now();
-    loop {
-        let (_, shown) = send(
-            &router,
-            Method::GET,
-            &format!("/api/games/{}", game["id"].as_str().unwrap()),
-            None,
-        )
-        .await;
-        if shown["searching"].is_null() {
-            break;
-        }
-        assert!(
-            begun.elapsed() < Duration::from_secs(10),
-            "the search did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let (status, after) = tokio::time::timeout(Duration::from_secs(10), engine)
+        .await
+        .expect("the search stops")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1, "{after}");
+    assert!(
+        after["searching"].is_null() && after["search"].is_null(),
+        "{after}"
+    );
     let (status, _) = send(
         &router,
         Method::POST,
@@ -606,13 +633,31 @@ async fn an_analysis_streams_several_lines() {
     .await;
     assert_eq!(status, StatusCode::ACCEPTED);
     let text = events_until_done(&mut stream).await;
+    // The iterations (`done` names its kind).
     let iterations: Vec<Value> = text
         .lines()
         .filter_map(|line| line.strip_prefix("data: "))
         .filter_map(|data| serde_json::from_str::<Value>(data).ok())
-        .filter(|event| event.get("depth").is_some())
+        .filter(|event| event.get("kind").is_none())
         .collect();
     assert!(iterations.len() > 1, "{text}");
+    // Each line of each iteration: its moves one by one, and the clicks of its first move.
+    let start = Maze::new(1, 1 << 40, 0);
+    for event in &iterations {
+        assert_eq!((&event["search"], &event["node"]), (&json!(1), &json!(0)));
+        let lines = event["lines"].as_array().cloned();
+        for line in lines.unwrap_or_else(|| vec![event.clone()]) {
+            let moves: Vec<&str> = line["pv_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|mv| mv.as_str().unwrap())
+                .collect();
+            assert_eq!(moves.join(" "), line["pv"], "{event}");
+            let first = start.parse_move(moves[0]).unwrap();
+            assert_eq!(line["clicks"], json!(start.clicks(first)), "{event}");
+        }
+    }
     // The time may cut the last iteration's further lines (they are dropped, the first kept).
     for (number, event) in iterations.iter().enumerate() {
         let Some(lines) = event["lines"].as_array() else {
