@@ -185,7 +185,12 @@ impl<G: Notation> MoveTree<G> {
         let text = before.position.format_move(mv);
         let after = before.position.play(mv);
         let ply = before.ply + 1;
-        let repetition = self.history(at).play(mover, &after);
+        // The path's positions only where the rule counts them (a long line loads in linear time).
+        let repetition = if plies::Game::has_repetition_rule(&after) {
+            self.history(at).play(mover, &after)
+        } else {
+            None
+        };
         let id = self.nodes.len();
         self.nodes.push(Some(Node {
             parent: Some(at),
