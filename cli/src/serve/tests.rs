@@ -1723,7 +1723,10 @@ async fn moves_during_an_analysis_are_accepted() {
     assert!(shown["scores"][0].is_object(), "{shown}");
     assert!(shown["scores"][1].is_null(), "{shown}");
 
-    // An analysis of a node that is deleted stops.
+    // An analysis of a node that is deleted stops; the game changes on meanwhile.
+    change(&router, &game, "goto", r#"{"node": 0}"#).await;
+    let other = change(&router, &game, "move", r#"{"move": "1"}"#).await["node"].clone();
+    change(&router, &game, "goto", r#"{"node": 1}"#).await;
     let (status, started) = post(&router, &game, "analyze", r#"{"time_ms": 30000}"#).await;
     assert_eq!(status, StatusCode::ACCEPTED);
     assert_eq!(
@@ -1734,6 +1737,9 @@ async fn moves_during_an_analysis_are_accepted() {
     let begun = Instant::now();
     let gone = change(&router, &game, "delete", r#"{"node": 1}"#).await;
     assert_eq!(gone["node"], 0);
+    let body = json!({ "node": other }).to_string();
+    let gone = change(&router, &game, "delete", &body).await;
+    assert_eq!(gone["tree_text"], "");
     let (_, done) = stream.until("done", 2).await.pop().unwrap();
     assert_eq!(done["node"], 1);
     assert!(

@@ -120,14 +120,15 @@ impl<G: Notation> MoveTree<G> {
         path
     }
 
-    /// Is `ancestor` on the path from the root to `id` (`id` itself included)?
+    /// Is `ancestor` on the path from the root to `id` (`id` itself included)? Either may be
+    /// a removed node's id (a running search's): then the path stops where the tree does.
     pub fn is_on_path(&self, ancestor: NodeId, id: NodeId) -> bool {
         let mut at = Some(id);
         while let Some(node) = at {
             if node == ancestor {
                 return true;
             }
-            at = self.at(node).parent;
+            at = self.get(node).and_then(|node| node.parent);
         }
         false
     }
