@@ -1,6 +1,7 @@
 //! `serve`: the game's web page. A local HTTP server (axum on tokio) serves one page that draws
-//! the board from the game's [`View`], takes moves by clicking, plays the engine, navigates
-//! and takes back moves, and streams a running analysis; many tabs each have their own game.
+//! the board from the game's [`View`], takes moves by clicking, plays the engine, keeps each
+//! game's moves as a tree of variations to navigate, promote and prune, and streams a running
+//! analysis; many tabs each have their own game.
 //!
 //! What it refuses, so that a page on another site cannot use it ([`access`]): a request
 //! whose `Host` is not this server (`localhost`, `127.0.0.1` or `[::1]` with the port it
@@ -23,6 +24,7 @@ mod budget;
 mod listen;
 mod page;
 mod session;
+mod tree;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -13,27 +13,72 @@
 //! |---|---|---|
 //! | `GET /`, `/app.js`, `/board.js`, `/moves.js`, `/analysis.js`, `/style.css` | | the page |
 //! | `GET /api/info` | | game, sides, start, searchers, record format, `memory: {limit_mb, used_mb}` |
-//! | `POST /api/games` | `{"position"?, "moves"?}` or `{"record"}` | 201, the new game |
+//! | `POST /api/games` | `{"position"?, "moves"?, "line"?, "ply"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
-//! | `POST /api/games/{id}/move` | `{"move"}` | the game after it |
-//! | `POST /api/games/{id}/undo` | | the game without its last move |
-//! | `POST /api/games/{id}/goto` | `{"ply"}` | the game showing that position |
+//! | `POST /api/games/{id}/move` | `{"move"}` or `{"moves": [..]}` | the game after it (them) |
+//! | `POST /api/games/{id}/undo` | | the game without the current line's last move |
+//! | `POST /api/games/{id}/goto` | `{"ply"}` or `{"node"}` | the game showing that position |
+//! | `POST /api/games/{id}/promote` | `{"node"}` | the game, the line through `node` its main line |
+//! | `POST /api/games/{id}/delete` | `{"node"}` | the game without `node` and what follows it |
 //! | `POST /api/games/{id}/engine` | `{"searcher"?, "time_ms"}` | the game after the engine's move |
-//! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?, "lines"?}` | 202; iterations on the events (`lines`: 1-5 best root moves, `pvs` only) |
+//! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?, "lines"?}` | 202 `{started: "analysis", search, node}`; iterations on the events (`lines`: 1-5 best root moves, `pvs` only) |
 //! | `POST /api/games/{id}/stop` | | the game; the running search stops |
 //! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
-//! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the whole line |
+//! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the main line |
 //! | `DELETE /api/games/{id}` | | 204 |
 //!
-//! A game is `{id, position, start, ply, moves, to_move, to_move_name, sides, outcome,
-//! picture, legal: [{move, clicks}], last, scores, searching}`: `picture` and the click paths
-//! come from the game's [`View`], `ply` is the position shown (the move list navigates),
-//! `scores` the engine's score of each position of the line (from the first player's view).
+//! A game's moves are a tree ([`super::tree`]): node 0 is the start, every other node a move
+//! from its parent, the first child the main continuation and the others variations. The
+//! *current line* runs from the start to a node (the tip), then on along first children; the
+//! position shown is on it. A move (`move`, each of `moves`) is played at the node shown: to
+//! its child with that move if it has one, else to a new child, last among its siblings; that
+//! node is shown and the current line passes through it. `moves` are all played or, if one is
+//! bad, none. `goto` shows the position after `ply` moves of the current line, or the node
+//! `node` (off the current line, the current line then passes through it). `promote` moves
+//! each node on the path from the start to `node` to the first place among its siblings (the
+//! others keep their order; the start cannot be promoted: 400); the current line and the
+//! position shown stay. `delete` removes `node` (not the start: 400) and every node after it;
+//! a removed node shown, or the tip, becomes the removed node's parent. `undo` removes the
+//! current line's last node and shows the new end of the current line. An unknown node is a
+//! 400 `bad node N: no such node in this game`.
+//!
+//! A new game's `moves` is a tree text as a game's `tree_text` writes it (a plain line of moves
+//! is one without variations): each stretch between parentheses is read as a line of moves
+//! from the position before it, a variation from the position before the move it follows;
+//! `line` (moves from the start) then becomes the current line, its moves added where the tree
+//! lacks them; `ply` shows the position after that many moves of the current line (without
+//! it, the current line's end). A record sets up its main line only.
+//!
+//! A game is `{id, position, start, ply, node, moves, line, line_text, tree, tree_text,
+//! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks}], last, changed,
+//! scores, searching, search}`: `picture` and the click paths come from the game's [`View`];
+//! `node` is the node shown and `ply` its depth (its index in the current line); `moves` the
+//! current line's move texts and `line` the same as `[{node, move, mover, mover_name}]`
+//! (`mover`: `first` or `second`, the side that played it); `line_text` the current line's
+//! moves as one text when it is not the main line, else `null`; `tree` every node, the start
+//! first, each before its children: `[{node, parent, move, mover, mover_name, ply, children}]`
+//! (`null`s at the start); `tree_text` the whole tree as one text (`a b (c d (e) f) g`: each
+//! variation in parentheses right after the move it replaces); `last` the clicks of the move
+//! that led to the position shown; `changed` the ids of the cells whose pieces or text that
+//! move changed and of the panel items it moved to another panel (empty at the start);
+//! `scores` the engine's score of each position of the current line (from the first player's
+//! view); `searching` the running search's kind (`engine`, `analysis`) or `null`, `search` it
+//! as `{id, kind, node}` (ids count up from 1 in each game) or `null`.
+//!
+//! An analysis runs on the node it started on while the game changes; its score goes to that
+//! node when it ends (if it is still there: deleting it stops the analysis). While an engine
+//! search runs, changes get 409. A new analysis or engine search stops a running analysis and
+//! waits for it (409 if it does not end within [`STOP_WAIT`]); a running engine search is a
+//! 409. The engine's move is played only if nothing changed while it searched. Every
+//! `iteration` and `done` event carries `search` and `node`; an iteration also `pv_moves` (the
+//! principal variation's move texts) and `clicks` (its first move's), and so does each of its
+//! `lines`.
 //!
 //! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
 //! threads, the game lock is held only to read or change a game); one search at a time per
-//! game (a second gets 409); the running searches' tables stay within the memory budget;
-//! every bad request is answered, never a panic.
+//! game; the running searches' tables stay within the memory budget (a search gives its share
+//! back before its game's next search reserves one); every bad request is answered, never a
+//! panic.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -59,7 +104,8 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use super::access::Access;
 use super::budget::{MemoryBudget, OverBudget, Reservation, searcher_mb};
-use super::session::{Running, Session, done_event, iteration_event};
+use super::session::{SearchTag, Session, done_event, iteration_event};
+use super::tree::NodeId;
 use crate::engine::EvaluatorFactory;
 
 /// The largest request body accepted.
@@ -67,6 +113,9 @@ pub(super) const MAX_BODY: usize = 64 * 1024;
 
 /// The longest search a request may ask for, unless the server is set to less.
 pub(super) const MAX_SEARCH_MS: u64 = 10 * 60 * 1000;
+
+/// The longest wait for a running analysis to stop before another search of its game starts.
+const STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// An analysis without a time runs this long at most.
 const DEFAULT_ANALYSIS_MS: u64 = 60 * 1000;
@@ -268,6 +317,8 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .route("/api/games/{id}/move", post(play::<G>))
         .route("/api/games/{id}/undo", post(undo::<G>))
         .route("/api/games/{id}/goto", post(goto::<G>))
+        .route("/api/games/{id}/promote", post(promote::<G>))
+        .route("/api/games/{id}/delete", post(delete::<G>))
         .route("/api/games/{id}/engine", post(engine::<G>))
         .route("/api/games/{id}/analyze", post(analyze::<G>))
         .route("/api/games/{id}/stop", post(stop::<G>))
@@ -330,20 +381,34 @@ async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
 #[serde(deny_unknown_fields)]
 struct NewGame {
     position: Option<String>,
+    /// A tree of moves, as a game's `tree_text`.
     moves: Option<String>,
+    /// The current line: moves from the start.
+    line: Option<String>,
+    /// The position of the current line shown.
+    ply: Option<usize>,
     record: Option<String>,
 }
 
 async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes) -> Reply {
     let request: NewGame = body(&bytes)?;
-    let (start, moves) = match request.record {
-        Some(_) if request.position.is_some() || request.moves.is_some() => {
+    let session = match request.record {
+        Some(_)
+            if request.position.is_some()
+                || request.moves.is_some()
+                || request.line.is_some()
+                || request.ply.is_some() =>
+        {
             return Err(ApiError::bad(
-                "give a record, or a position and moves, not both",
+                "give a record, or a position and moves (a line, a ply), not both",
             ));
         }
         Some(text) => {
-            G::read_record(&text).map_err(|e| ApiError::bad(format!("bad record: {e}")))?
+            let (start, moves) =
+                G::read_record(&text).map_err(|e| ApiError::bad(format!("bad record: {e}")))?;
+            let mut session = Session::new(start);
+            session.play_all(&moves).map_err(ApiError::bad)?;
+            session
         }
         None => {
             let start = match request.position.as_deref().map(str::trim) {
@@ -351,14 +416,27 @@ async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes) -> Reply 
                     .map_err(|e| ApiError::bad(format!("bad position: {e}")))?,
                 _ => app.start.clone(),
             };
-            let moves = start
-                .parse_line(request.moves.as_deref().unwrap_or_default())
-                .map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
-            (start, moves)
+            let line = match &request.line {
+                Some(text) => Some(
+                    start
+                        .parse_line(text)
+                        .map_err(|e| ApiError::bad(format!("bad line: {e}")))?,
+                ),
+                None => None,
+            };
+            let mut session = Session::new(start);
+            session
+                .read_tree(request.moves.as_deref().unwrap_or_default())
+                .map_err(ApiError::bad)?;
+            if let Some(line) = line {
+                session.follow(&line).map_err(ApiError::bad)?;
+            }
+            if let Some(ply) = request.ply {
+                session.goto(ply).map_err(ApiError::bad)?;
+            }
+            session
         }
     };
-    let mut session = Session::new(start);
-    session.play_all(&moves).map_err(ApiError::bad)?;
     let (id, game) = app.insert(session)?;
     let value = lock(&game).to_json(id);
     Ok((StatusCode::CREATED, axum::Json(value)).into_response())
@@ -389,7 +467,8 @@ async fn remove<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> 
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-/// Runs `change` on the game `id` unless a search runs on it; answers the changed game.
+/// Runs `change` on the game `id` unless an engine search runs on it (an analysis goes on, on
+/// its node); answers the changed game.
 fn change<G: View>(
     app: &App<G>,
     id: &str,
@@ -397,7 +476,7 @@ fn change<G: View>(
 ) -> Reply {
     let game = app.game(id)?;
     let mut session = lock(&game);
-    if let Some(running) = &session.running {
+    if let Some(running) = session.running.as_ref().filter(|r| r.kind == ENGINE) {
         return Err(ApiError::conflict(format!(
             "a search ({}) is running on this game; stop it first",
             running.kind
@@ -411,12 +490,25 @@ fn change<G: View>(
 #[serde(deny_unknown_fields)]
 struct MoveRequest {
     #[serde(rename = "move")]
-    text: String,
+    text: Option<String>,
+    moves: Option<Vec<String>>,
 }
 
 async fn play<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
     let request: MoveRequest = body(&bytes)?;
-    change(&app, &id, |session| session.play_text(&request.text))
+    match (request.text, request.moves) {
+        (Some(text), None) => change(&app, &id, |session| session.play_text(&text)),
+        (None, Some(moves)) => {
+            let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+            change(&app, &id, |session| session.play_texts(&texts))
+        }
+        (Some(_), Some(_)) => Err(ApiError::bad(
+            "bad request body: give move or moves, not both",
+        )),
+        (None, None) => Err(ApiError::bad(
+            "bad request body: missing field `move` (or `moves`)",
+        )),
+    }
 }
 
 async fn undo<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
@@ -426,12 +518,46 @@ async fn undo<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Re
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GotoRequest {
-    ply: usize,
+    ply: Option<usize>,
+    node: Option<NodeId>,
 }
 
 async fn goto<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
     let request: GotoRequest = body(&bytes)?;
-    change(&app, &id, |session| session.goto(request.ply))
+    match (request.ply, request.node) {
+        (Some(ply), None) => change(&app, &id, |session| session.goto(ply)),
+        (None, Some(node)) => change(&app, &id, |session| session.goto_node(node)),
+        (Some(_), Some(_)) => Err(ApiError::bad(
+            "bad request body: give ply or node, not both",
+        )),
+        (None, None) => Err(ApiError::bad(
+            "bad request body: missing field `ply` (or `node`)",
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeRequest {
+    node: NodeId,
+}
+
+async fn promote<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
+    let request: NodeRequest = body(&bytes)?;
+    change(&app, &id, |session| session.promote(request.node))
+}
+
+async fn delete<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
+    let request: NodeRequest = body(&bytes)?;
+    change(&app, &id, |session| session.remove(request.node))
 }
 
 #[derive(Deserialize)]
@@ -525,12 +651,44 @@ async fn prepare<G: View>(app: &App<G>, spec: SearcherSpec) -> Result<Prepared<G
     })
 }
 
-/// Starts a search of kind `kind` on the game `id`: what it searches and how, or why not.
+/// The kind of search that plays its move when done.
+const ENGINE: &str = "engine";
+/// The kind of search that only reports.
+const ANALYSIS: &str = "analysis";
+
+/// Stops the analysis running on the game `id`, if any, and waits until it has ended (and
+/// given its share of the memory budget back), polling.
+///
+/// # Errors
+/// An engine search runs on the game, or the analysis has not ended within [`STOP_WAIT`]
+/// (409), or there is no such game.
+async fn stop_analysis<G: View>(app: &App<G>, id: &str) -> Result<(), ApiError> {
+    let begun = std::time::Instant::now();
+    loop {
+        {
+            let game = app.game(id)?;
+            let session = lock(&game);
+            let Some(running) = &session.running else {
+                return Ok(());
+            };
+            if running.kind == ENGINE || begun.elapsed() > STOP_WAIT {
+                return Err(ApiError::conflict(format!(
+                    "a search ({}) is running on this game; stop it first",
+                    running.kind
+                )));
+            }
+            running.stop.store(true, Ordering::Relaxed);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// A search started on a game: what it searches and how.
 struct Started<G: View> {
     game: Shared<G>,
     state: G,
     history: plies::GameHistory,
-    at: usize,
+    tag: SearchTag,
     generation: u64,
     limits: SearchLimits,
     /// Raised to stop the search.
@@ -538,6 +696,7 @@ struct Started<G: View> {
     events: tokio::sync::broadcast::Sender<String>,
 }
 
+/// Starts a search of kind `kind` on the node the game `id` shows, or says why not.
 fn start_search<G: View>(
     app: &App<G>,
     id: &str,
@@ -562,14 +721,14 @@ fn start_search<G: View>(
     let limits = SearchLimits::time(Duration::from_millis(ms))
         .until_proven()
         .with_stop(Arc::clone(&stop));
-    session.running = Some(Running {
-        stop: Arc::clone(&stop),
-        kind,
-    });
+    let search = session.start(kind, Arc::clone(&stop));
     let started = Started {
         state: session.shown().clone(),
         history: session.history(),
-        at: session.shown_ply(),
+        tag: SearchTag {
+            id: search,
+            node: session.shown_node(),
+        },
         generation: session.generation,
         limits,
         stop,
@@ -581,47 +740,52 @@ fn start_search<G: View>(
 }
 
 /// Runs the search of `started` with `prepared`'s searcher on this (blocking) thread,
-/// streaming its iterations; records its score and clears the running mark. An engine search
-/// plays its best move, if the game is still where the search began (under the same lock that
-/// checks it). The searcher and its share of the memory budget go before the `done` event,
-/// which goes last, so a page that reads the game on it finds the search over.
+/// streaming its iterations; records its score on its node (if still there) and clears the
+/// running mark. An engine search plays its best move, if the game is still where the search
+/// began (under the same lock that checks it). The searcher and its share of the memory
+/// budget go before the running mark and the `done` event, which goes last, so a page that
+/// reads the game on it finds the search over, and the next search finds the memory free.
 fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'static str) {
     /// Clears the game's running mark if the search panics (otherwise that is done below).
-    struct Panicked<'a, G: View>(&'a Mutex<Session<G>>);
+    struct Panicked<'a, G: View>(&'a Mutex<Session<G>>, u64);
     impl<G: View> Drop for Panicked<'_, G> {
         fn drop(&mut self) {
             if std::thread::panicking() {
-                lock(self.0).running = None;
+                let mut session = lock(self.0);
+                if session.running.as_ref().is_some_and(|r| r.id == self.1) {
+                    session.running = None;
+                }
             }
         }
     }
-    let _panicked = Panicked(&started.game);
+    let _panicked = Panicked(&started.game, started.tag.id);
     let mut prepared = prepared;
     let events = started.events.clone();
     let state = &started.state;
+    let tag = started.tag;
     let result =
         prepared
             .searcher
             .search_with(state, &started.history, &started.limits, &mut |it| {
                 // No reader is not an error: the page may not be listening.
-                let _ = events.send(iteration_event(state, it));
+                let _ = events.send(iteration_event(state, it, tag));
             });
     drop(prepared);
     {
         let mut session = lock(&started.game);
         session.running = None;
-        if session.generation == started.generation {
-            if let Some(score) = result.known_score() {
-                session.record_score(started.at, state.side_to_move(), score);
-            }
-            if kind == "engine"
-                && let Some(mv) = result.best_move
-            {
-                session.play(mv);
-            }
+        if let Some(score) = result.known_score() {
+            session.record_score(tag.node, state.side_to_move(), score);
+        }
+        if kind == ENGINE
+            && session.generation == started.generation
+            && session.shown_node() == tag.node
+            && let Some(mv) = result.best_move
+        {
+            session.play(mv);
         }
     }
-    let _ = events.send(done_event(state, kind, &result));
+    let _ = events.send(done_event(state, kind, tag, &result));
 }
 
 /// Raises a search's stop flag when dropped: an engine request whose client went away (its
@@ -644,11 +808,12 @@ async fn engine<G: View>(
     if request.lines.is_some() {
         return Err(ApiError::bad("bad request: lines are for analyses"));
     }
+    stop_analysis(&app, &id).await?;
     let prepared = prepare(&app, spec).await?;
-    let started = start_search(&app, &id, "engine", ms)?;
+    let started = start_search(&app, &id, ENGINE, ms)?;
     let game = Arc::clone(&started.game);
     let _stop = StopOnDrop(Arc::clone(&started.stop));
-    tokio::task::spawn_blocking(move || run_search(&started, prepared, "engine"))
+    tokio::task::spawn_blocking(move || run_search(&started, prepared, ENGINE))
         .await
         .map_err(|e| {
             // The search panicked (its running mark is cleared): say so.
@@ -672,15 +837,17 @@ async fn analyze<G: View>(
         app.limits.max_search_ms,
     )?;
     let lines = request.lines(&spec)?;
+    stop_analysis(&app, &id).await?;
     let prepared = prepare(&app, spec).await?;
-    let mut started = start_search(&app, &id, "analysis", ms)?;
+    let mut started = start_search(&app, &id, ANALYSIS, ms)?;
     started.limits.multipv = lines;
+    let tag = started.tag;
     tokio::task::spawn_blocking(move || {
-        run_search(&started, prepared, "analysis");
+        run_search(&started, prepared, ANALYSIS);
     });
     Ok((
         StatusCode::ACCEPTED,
-        axum::Json(json!({"started": "analysis"})),
+        axum::Json(json!({"started": ANALYSIS, "search": tag.id, "node": tag.node})),
     )
         .into_response())
 }

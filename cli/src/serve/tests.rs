@@ -1,5 +1,6 @@
 //! The HTTP API on the toy games, in process (each request through the router, no socket):
-//! every endpoint, with good and bad input; bad input gets a 4xx and a one-line reason.
+//! every endpoint, with good and bad input; bad input gets a 4xx and a one-line reason. Kalah
+//! and Onitama come in where a real board's picture or move texts with spaces matter.
 
 use std::time::{Duration, Instant};
 
@@ -7,7 +8,10 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use plies::testing::{Maze, PileDifference, TwoPiles};
-use plies::{Evaluator, Game, Notation, Score};
+use plies::{Evaluator, Game, Notation, Score, Side};
+use plies_kalah::{Kalah, StoreDifference};
+use plies_onitama::{Card, Onitama, PstEvaluator, Square};
+use plies_view::View;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -130,7 +134,7 @@ async fn a_game_is_created_shown_and_played() {
     );
     assert_eq!(after["last"], json!(["move a1"]));
 
-    // Navigate back, then play another move there: the line is cut at the position shown.
+    // Navigate back, then play another move there: a variation, the current line now.
     let (_, back) = send(
         &router,
         Method::POST,
@@ -153,8 +157,18 @@ async fn a_game_is_created_shown_and_played() {
     )
     .await;
     assert_eq!(other["moves"], json!(["b3"]));
+    assert_eq!(other["tree_text"], "a1 (b3)");
+    // Undo takes the variation's move back; the current line is the main line again.
+    let (_, undone) = send(&router, Method::POST, &path(&game, "undo"), None).await;
+    assert_eq!(undone["moves"], json!(["a1"]));
+    assert_eq!(undone["ply"], 1);
     let (_, undone) = send(&router, Method::POST, &path(&game, "undo"), None).await;
     assert_eq!(undone["moves"], json!([]));
+    assert_eq!(
+        undone["tree"],
+        json!([{"node": 0, "parent": null, "move": null, "mover": null,
+        "mover_name": null, "ply": 0, "children": []}])
+    );
     assert_error(
         &send(&router, Method::POST, &path(&game, "undo"), None).await,
         StatusCode::BAD_REQUEST,
@@ -447,31 +461,55 @@ async fn the_engine_plays_a_legal_move_and_records_its_score() {
     assert_eq!(after["searching"], Value::Null);
 }
 
+/// Polls the game until its `searching` is `kind` (`Null`: none); fails after 10 s.
+async fn wait_for_search(router: &Router, game: &Value, kind: Value) -> Value {
+    let begun = Instant::now();
+    loop {
+        let (_, shown) = send(
+            router,
+            Method::GET,
+            &format!("/api/games/{}", game["id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+        if shown["searching"] == kind {
+            return shown;
+        }
+        assert!(
+            begun.elapsed() < Duration::from_secs(10),
+            "searching stays {}",
+            shown["searching"]
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// While an engine search runs, its game cannot change nor start another search; stop ends
+/// it, and it plays the move it found.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_search_per_game_and_stop_ends_it() {
+async fn an_engine_search_holds_its_game_and_stop_ends_it() {
     let router = maze();
     let game = new_game(&router, "{}").await;
-    let (status, _) = send(
-        &router,
-        Method::POST,
-        &path(&game, "analyze"),
-        Some(r#"{"time_ms": 30000}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::ACCEPTED);
-    let (_, shown) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
-    assert_eq!(shown["searching"], "analysis");
+    let engine = tokio::spawn({
+        let router = router.clone();
+        let uri = path(&game, "engine");
+        async move { send(&router, Method::POST, &uri, Some(r#"{"time_ms": 30000}"#)).await }
+    });
+    let shown = wait_for_search(&router, &game, json!("engine")).await;
+    assert_eq!(
+        shown["search"],
+        json!({"id": 1, "kind": "engine", "node": 0})
+    );
     for (what, body) in [
         ("analyze", r#"{"time_ms": 10}"#),
         ("engine", r#"{"time_ms": 10}"#),
         ("move", r#"{"move": "0"}"#),
+        ("move", r#"{"moves": ["0"]}"#),
         ("undo", ""),
+        ("goto", r#"{"ply": 0}"#),
+        ("goto", r#"{"node": 0}"#),
+        ("promote", r#"{"node": 0}"#),
+        ("delete", r#"{"node": 0}"#),
     ] {
         let answer = send(&router, Method::POST, &path(&game, what), Some(body)).await;
         assert_error(&answer, StatusCode::CONFLICT, "is running");
@@ -489,24 +527,16 @@ async fn one_search_per_game_and_stop_ends_it() {
 
     let (status, _) = send(&router, Method::POST, &path(&game, "stop"), None).await;
     assert_eq!(status, StatusCode::OK);
-    let begun = Instant::now();
-    loop {
-        let (_, shown) = send(
-            &router,
-            Method::GET,
-            &format!("/api/games/{}", game["id"].as_str().unwrap()),
-            None,
-        )
-        .await;
-        if shown["searching"].is_null() {
-            break;
-        }
-        assert!(
-            begun.elapsed() < Duration::from_secs(10),
-            "the search did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let (status, after) = tokio::time::timeout(Duration::from_secs(10), engine)
+        .await
+        .expect("the search stops")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1, "{after}");
+    assert!(
+        after["searching"].is_null() && after["search"].is_null(),
+        "{after}"
+    );
     let (status, _) = send(
         &router,
         Method::POST,
@@ -606,13 +636,31 @@ async fn an_analysis_streams_several_lines() {
     .await;
     assert_eq!(status, StatusCode::ACCEPTED);
     let text = events_until_done(&mut stream).await;
+    // The iterations (`done` names its kind).
     let iterations: Vec<Value> = text
         .lines()
         .filter_map(|line| line.strip_prefix("data: "))
         .filter_map(|data| serde_json::from_str::<Value>(data).ok())
-        .filter(|event| event.get("depth").is_some())
+        .filter(|event| event.get("kind").is_none())
         .collect();
     assert!(iterations.len() > 1, "{text}");
+    // Each line of each iteration: its moves one by one, and the clicks of its first move.
+    let start = Maze::new(1, 1 << 40, 0);
+    for event in &iterations {
+        assert_eq!((&event["search"], &event["node"]), (&json!(1), &json!(0)));
+        let lines = event["lines"].as_array().cloned();
+        for line in lines.unwrap_or_else(|| vec![event.clone()]) {
+            let moves: Vec<&str> = line["pv_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|mv| mv.as_str().unwrap())
+                .collect();
+            assert_eq!(moves.join(" "), line["pv"], "{event}");
+            let first = start.parse_move(moves[0]).unwrap();
+            assert_eq!(line["clicks"], json!(start.clicks(first)), "{event}");
+        }
+    }
     // The time may cut the last iteration's further lines (they are dropped, the first kept).
     for (number, event) in iterations.iter().enumerate() {
         let Some(lines) = event["lines"].as_array() else {
@@ -1114,4 +1162,639 @@ fn the_help_states_the_rules_and_bad_limits_are_refused() {
         assert!(err.contains(words), "{args:?}: {err:?} lacks {words:?}");
         assert!(!err.trim_end().contains('\n'), "{err:?}");
     }
+}
+
+/// Posts `body` to the game's `what`; the status and the answer.
+async fn post(router: &Router, game: &Value, what: &str, body: &str) -> (StatusCode, Value) {
+    send(router, Method::POST, &path(game, what), Some(body)).await
+}
+
+/// Posts `body` to the game's `what` and expects 200; the game after it.
+async fn change(router: &Router, game: &Value, what: &str, body: &str) -> Value {
+    let (status, after) = post(router, game, what, body).await;
+    assert_eq!(status, StatusCode::OK, "{what} {body}: {after}");
+    after
+}
+
+/// The children of node `node` in the game's `tree`.
+fn children(game: &Value, node: u64) -> Value {
+    game["tree"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["node"] == node)
+        .map_or(Value::Null, |entry| entry["children"].clone())
+}
+
+/// A move played at an earlier position is a variation (the current line); playing a move the
+/// tree has follows it; `goto` a node off the current line moves the line there; `promote`
+/// makes a variation the main line (the record writes it); `delete` removes a node and what
+/// follows, showing its parent if it showed one of them.
+#[tokio::test]
+async fn variations_are_made_shown_promoted_and_deleted() {
+    let router = piles();
+    let game = new_game(&router, r#"{"moves": "a1 b1 a2"}"#).await;
+    assert_eq!((&game["node"], &game["ply"]), (&json!(3), &json!(3)));
+    assert_eq!(game["line_text"], Value::Null);
+    assert_eq!(game["changed"], json!([]), "no picture cell in a toy game");
+    change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    let varied = change(&router, &game, "move", r#"{"move": "b2"}"#).await;
+    assert_eq!(varied["moves"], json!(["a1", "b2"]));
+    assert_eq!((&varied["node"], &varied["ply"]), (&json!(4), &json!(2)));
+    assert_eq!(
+        varied["line"],
+        json!([
+            {"node": 1, "move": "a1", "mover": "first", "mover_name": "first player"},
+            {"node": 4, "move": "b2", "mover": "second", "mover_name": "second player"},
+        ])
+    );
+    assert_eq!(varied["line_text"], "a1 b2");
+    assert_eq!(varied["tree_text"], "a1 b1 (b2) a2");
+    assert_eq!(children(&varied, 1), json!([2, 4]));
+    assert_eq!(
+        varied["tree"][0],
+        json!({"node": 0, "parent": null, "move": null, "mover": null, "mover_name": null,
+            "ply": 0, "children": [1]})
+    );
+    let order: Vec<&Value> = varied["tree"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| &entry["node"])
+        .collect();
+    assert_eq!(order, [0, 1, 2, 3, 4]);
+    assert_eq!(
+        varied["tree"][4],
+        json!({"node": 4, "parent": 1, "move": "b2", "mover": "second",
+            "mover_name": "second player", "ply": 2, "children": []})
+    );
+    // The main line's move again: its node, none added.
+    change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    let again = change(&router, &game, "move", r#"{"move": "b1"}"#).await;
+    assert_eq!((&again["node"], &again["ply"]), (&json!(2), &json!(2)));
+    assert_eq!(again["moves"], json!(["a1", "b1", "a2"]));
+    assert_eq!(again["tree"].as_array().unwrap().len(), 5);
+    assert_eq!(again["line_text"], Value::Null);
+    // To the variation by its node; to the start, which is on every line.
+    let shown = change(&router, &game, "goto", r#"{"node": 4}"#).await;
+    assert_eq!(shown["moves"], json!(["a1", "b2"]));
+    assert_eq!(shown["last"], json!(["move b2"]));
+    let shown = change(&router, &game, "goto", r#"{"node": 0}"#).await;
+    assert_eq!((&shown["node"], &shown["ply"]), (&json!(0), &json!(0)));
+    assert_eq!(shown["moves"], json!(["a1", "b2"]));
+    assert_eq!(shown["last"], json!([]));
+
+    let promoted = change(&router, &game, "promote", r#"{"node": 4}"#).await;
+    assert_eq!(promoted["tree_text"], "a1 b2 (b1 a2)");
+    assert_eq!(children(&promoted, 1), json!([4, 2]));
+    assert_eq!(
+        (&promoted["node"], &promoted["moves"]),
+        (&json!(0), &json!(["a1", "b2"]))
+    );
+    assert_eq!(promoted["line_text"], Value::Null);
+    let (_, record) = send(&router, Method::GET, &path(&game, "record"), None).await;
+    assert_eq!(record["text"], "position 7 5 1\na1\nb2\n");
+    for (body, words) in [
+        (r#"{"node": 0}"#, "bad node 0: the start cannot be promoted"),
+        (r#"{"node": 99}"#, "bad node 99: no such node in this game"),
+    ] {
+        let answer = post(&router, &game, "promote", body).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
+
+    // Show the old main line's end, then delete its first move: its parent is shown.
+    let shown = change(&router, &game, "goto", r#"{"node": 2}"#).await;
+    assert_eq!(shown["moves"], json!(["a1", "b1", "a2"]));
+    assert_eq!(shown["line_text"], "a1 b1 a2");
+    change(&router, &game, "goto", r#"{"ply": 3}"#).await;
+    let deleted = change(&router, &game, "delete", r#"{"node": 2}"#).await;
+    assert_eq!((&deleted["node"], &deleted["ply"]), (&json!(1), &json!(1)));
+    assert_eq!(deleted["moves"], json!(["a1", "b2"]));
+    assert_eq!(deleted["tree_text"], "a1 b2");
+    assert_eq!(deleted["tree"].as_array().unwrap().len(), 3);
+    for (what, body, words) in [
+        (
+            "delete",
+            r#"{"node": 0}"#,
+            "bad node 0: the start cannot be deleted",
+        ),
+        (
+            "delete",
+            r#"{"node": 2}"#,
+            "bad node 2: no such node in this game",
+        ),
+        (
+            "goto",
+            r#"{"node": 3}"#,
+            "bad node 3: no such node in this game",
+        ),
+        ("goto", r#"{"node": 1, "ply": 1}"#, "not both"),
+        ("goto", "{}", "missing field"),
+        ("delete", "{}", "missing field"),
+        ("delete", r#"{"node": -1}"#, "bad request body"),
+    ] {
+        let answer = post(&router, &game, what, body).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
+    // A new node gets a new id, never a deleted one's.
+    change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    let added = change(&router, &game, "move", r#"{"move": "b1"}"#).await;
+    assert_eq!(added["node"], 5);
+
+    // Promoting a variation that the current line passes beside keeps that line and the
+    // node shown (here the main line's end, which the line reaches along first children).
+    let game = new_game(&router, r#"{"moves": "a1 b1 (b2) a2"}"#).await;
+    assert_eq!(
+        (&game["node"], &game["line_text"]),
+        (&json!(4), &Value::Null)
+    );
+    let promoted = change(&router, &game, "promote", r#"{"node": 3}"#).await;
+    assert_eq!(promoted["tree_text"], "a1 b2 (b1 a2)");
+    assert_eq!(
+        (&promoted["node"], &promoted["ply"]),
+        (&json!(4), &json!(3))
+    );
+    assert_eq!(promoted["moves"], json!(["a1", "b1", "a2"]));
+    assert_eq!(promoted["line_text"], "a1 b1 a2");
+}
+
+/// `moves` are played in turn from the position shown, following the moves the tree has, or
+/// none of them is when one is bad.
+#[tokio::test]
+async fn a_list_of_moves_is_played_all_or_none() {
+    let router = piles();
+    let game = new_game(&router, r#"{"moves": "a1"}"#).await;
+    change(&router, &game, "goto", r#"{"ply": 0}"#).await;
+    for (body, words) in [
+        (r#"{"moves": ["a1", "zz", "b1"]}"#, "move 2: bad move: 'zz'"),
+        (r#"{"moves": ["a1", "b1", "a9"]}"#, "move 3: bad move"),
+        (
+            r#"{"moves": ["a3", "a3", "a1", "b3", "b2", "a1"]}"#,
+            "move 6: the game is over",
+        ),
+        (r#"{"moves": ["a1"], "move": "a1"}"#, "not both"),
+        (r#"{"moves": "a1"}"#, "bad request body"),
+    ] {
+        let answer = post(&router, &game, "move", body).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
+    let (_, untouched) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(untouched["tree_text"], "a1");
+    assert_eq!(
+        (&untouched["node"], &untouched["ply"]),
+        (&json!(0), &json!(0))
+    );
+    let played = change(&router, &game, "move", r#"{"moves": ["a1", "b2", "a3"]}"#).await;
+    assert_eq!(played["moves"], json!(["a1", "b2", "a3"]));
+    assert_eq!(
+        played["line"][0]["node"], 1,
+        "a1 is followed, not added again"
+    );
+    assert_eq!(played["tree"].as_array().unwrap().len(), 4);
+    assert_eq!((&played["node"], &played["ply"]), (&json!(3), &json!(3)));
+}
+
+/// The game's tree, line and position shown with every node id replaced by its place in the
+/// tree's order (ids differ between a game and its copy: a copy has no deleted nodes).
+fn canonical(game: &Value) -> Value {
+    let tree = game["tree"].as_array().unwrap();
+    let place = |id: &Value| -> Value {
+        if id.is_null() {
+            return Value::Null;
+        }
+        json!(tree.iter().position(|entry| &entry["node"] == id).unwrap())
+    };
+    let nodes: Vec<Value> = tree
+        .iter()
+        .map(|entry| {
+            let mut entry = entry.clone();
+            entry["node"] = place(&entry["node"]);
+            entry["parent"] = place(&entry["parent"]);
+            let children: Vec<Value> = entry["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(&place)
+                .collect();
+            entry["children"] = json!(children);
+            entry
+        })
+        .collect();
+    let line: Vec<Value> = game["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let mut entry = entry.clone();
+            entry["node"] = place(&entry["node"]);
+            entry
+        })
+        .collect();
+    json!({
+        "tree": nodes,
+        "node": place(&game["node"]),
+        "line": line,
+        "moves": game["moves"],
+        "ply": game["ply"],
+        "position": game["position"],
+        "start": game["start"],
+        "tree_text": game["tree_text"],
+        "line_text": game["line_text"],
+    })
+}
+
+/// A new game from `game`'s start, `tree_text`, `line_text` and `ply` is the same game.
+async fn assert_copy_is_the_same(router: &Router, game: &Value) {
+    let mut body =
+        json!({"position": game["start"], "moves": game["tree_text"], "ply": game["ply"]});
+    if !game["line_text"].is_null() {
+        body["line"] = game["line_text"].clone();
+    }
+    let copy = new_game(router, &body.to_string()).await;
+    assert_eq!(canonical(&copy), canonical(game), "{body}");
+}
+
+/// A game's `tree_text`, with its `line_text` and `ply`, sets up the same tree, line and
+/// position shown: in a toy game and in Onitama, whose moves have spaces.
+#[tokio::test]
+async fn a_tree_text_sets_up_the_same_game() {
+    let router = piles();
+    let game = new_game(&router, r#"{"moves": "a1 b1 a2 b2"}"#).await;
+    change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    change(&router, &game, "move", r#"{"moves": ["b2", "a3"]}"#).await;
+    change(&router, &game, "goto", r#"{"ply": 2}"#).await;
+    change(&router, &game, "move", r#"{"move": "a1"}"#).await;
+    change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    change(&router, &game, "move", r#"{"move": "b3"}"#).await;
+    // A deleted node leaves a gap in the ids.
+    change(&router, &game, "delete", r#"{"node": 4}"#).await;
+    change(&router, &game, "move", r#"{"move": "a1"}"#).await;
+    let game = change(&router, &game, "goto", r#"{"node": 7}"#).await;
+    assert_eq!(game["tree_text"], "a1 b1 (b2 a3 (a1)) (b3 a1) a2");
+    assert_eq!(game["line_text"], "a1 b2 a1");
+    assert_copy_is_the_same(&router, &game).await;
+    let game = change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    assert_copy_is_the_same(&router, &game).await;
+    // The main line, shown at its end.
+    let game = change(&router, &game, "goto", r#"{"node": 3}"#).await;
+    assert_eq!(game["line_text"], Value::Null);
+    assert_copy_is_the_same(&router, &game).await;
+    // A line the tree lacks is added to it; without a ply, the current line's end is shown.
+    let copy = new_game(&router, r#"{"moves": "a1 b1", "line": "a1 b2 a1"}"#).await;
+    assert_eq!(copy["tree_text"], "a1 b1 (b2 a1)");
+    assert_eq!(
+        (&copy["moves"], &copy["ply"]),
+        (&json!(["a1", "b2", "a1"]), &json!(3))
+    );
+    let copy = new_game(&router, r#"{"moves": "a1 b1 a1", "line": "a1"}"#).await;
+    assert_eq!(
+        (&copy["moves"], &copy["ply"]),
+        (&json!(["a1", "b1", "a1"]), &json!(3))
+    );
+
+    let spec = GameCli::new("onitama", evaluator(PstEvaluator::default()));
+    let router = page_router(&spec, Onitama::start_position(), 4, MAX_SEARCH_MS);
+    let game = new_game(&router, "{}").await;
+    let legal = |game: &Value, n: usize| game["legal"][n]["move"].as_str().unwrap().to_string();
+    let mut shown = game.clone();
+    for n in [0, 1, 2] {
+        let body = json!({"move": legal(&shown, n)}).to_string();
+        shown = change(&router, &game, "move", &body).await;
+    }
+    shown = change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    for n in [3, 0] {
+        let body = json!({"move": legal(&shown, n)}).to_string();
+        shown = change(&router, &game, "move", &body).await;
+    }
+    shown = change(&router, &game, "goto", r#"{"ply": 0}"#).await;
+    let body = json!({"move": legal(&shown, 4)}).to_string();
+    let game = change(&router, &game, "move", &body).await;
+    let text = game["tree_text"].as_str().unwrap();
+    assert_eq!(text.matches('(').count(), 2, "{text}");
+    assert!(text.contains(' '), "{text}");
+    assert_copy_is_the_same(&router, &game).await;
+    let game = change(&router, &game, "goto", r#"{"node": 4}"#).await;
+    assert_copy_is_the_same(&router, &game).await;
+}
+
+/// A tree text that does not read is refused with one line saying why, and so are a bad line
+/// or ply.
+#[tokio::test]
+async fn bad_tree_texts_are_refused() {
+    let router = piles();
+    for (body, words) in [
+        (
+            r#"{"moves": "a1 (b1"}"#,
+            "bad moves: unbalanced parenthesis",
+        ),
+        (
+            r#"{"moves": "a1 b1)"}"#,
+            "bad moves: unbalanced parenthesis",
+        ),
+        (r#"{"moves": "a1 (b1))"}"#, "character 8 closes nothing"),
+        (
+            r#"{"moves": "(a1) b1"}"#,
+            "bad moves: a variation before any move",
+        ),
+        (
+            r#"{"moves": "a1 ((b1))"}"#,
+            "a variation before any move (character 5)",
+        ),
+        (r#"{"moves": "a1 () b1"}"#, "bad moves: an empty variation"),
+        (
+            r#"{"moves": "a1 (zz)"}"#,
+            "bad moves (from character 5): 'zz'",
+        ),
+        (
+            r#"{"moves": "a1 b1 (b2 (b9))"}"#,
+            "'b9': move 1 ('b9'): illegal here",
+        ),
+        (r#"{"moves": "zz"}"#, "bad moves: 'zz'"),
+        (
+            r#"{"moves": "a3 a3 a1 b3 (b1) b2 (b2 a1)"}"#,
+            "bad moves (from character 22)",
+        ),
+        (r#"{"moves": "a1", "line": "a1 zz"}"#, "bad line: 'zz'"),
+        (
+            r#"{"moves": "a1", "ply": 2}"#,
+            "bad ply 2: the line has 1 moves",
+        ),
+        (r#"{"record": "a1", "line": "a1"}"#, "not both"),
+        (r#"{"record": "a1", "ply": 0}"#, "not both"),
+    ] {
+        let answer = send(&router, Method::POST, "/api/games", Some(body)).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
+}
+
+/// The cells whose seed count a Kalah move changed (`changed`), found from the positions, and
+/// the squares and cards an Onitama capture changed.
+#[tokio::test]
+async fn changed_marks_what_a_capture_changed() {
+    // South's last seed lands in its empty pit b: it captures North's seeds opposite.
+    let start = Kalah::parse_position("1,0,4,4,4,4|0 4,4,4,4,4,4|0 s").unwrap();
+    let after = start.play(start.parse_move("a").unwrap());
+    assert!(after.store(Side::First) > 1, "a capture");
+    let mut expected = Vec::new();
+    for side in [Side::First, Side::Second] {
+        let name = Kalah::side_name(side);
+        for pit in 0..start.pits() {
+            if start.seeds(side, pit) != after.seeds(side, pit) {
+                expected.push(format!("{name}-{}", char::from(b'a' + pit as u8)));
+            }
+        }
+        if start.store(side) != after.store(side) {
+            expected.push(format!("{name}-store"));
+        }
+    }
+    let spec = GameCli::new("kalah", evaluator(StoreDifference::default()));
+    let router = page_router(&spec, Kalah::start_position(), 4, MAX_SEARCH_MS);
+    let body = json!({"position": start.format_position(), "moves": "a", "ply": 0});
+    let game = new_game(&router, &body.to_string()).await;
+    assert_eq!(game["changed"], json!([]));
+    let game = change(&router, &game, "goto", r#"{"ply": 1}"#).await;
+    assert_eq!(sorted(&game["changed"]), sorted(&json!(expected)));
+    assert_eq!(expected.len(), 3, "{expected:?}");
+
+    // Red's master or student takes a blue student; the card used and the side card swap.
+    let start =
+        Onitama::parse_position("bbBb1/5/5/1b3/rrRrr r monkey,crane tiger,crab dragon").unwrap();
+    let mut moves = Vec::new();
+    start.generate_moves(&mut moves);
+    let capture = *moves
+        .iter()
+        .find(|mv| {
+            mv.to()
+                .and_then(|to| start.piece_at(to))
+                .is_some_and(|(side, _)| side == Side::Second)
+        })
+        .expect("a capture");
+    let after = start.play(capture);
+    let mut expected: Vec<String> = Square::all()
+        .filter(|&square| start.piece_at(square) != after.piece_at(square))
+        .map(|square| square.to_string())
+        .collect();
+    let holders = |state: &Onitama| -> Vec<(Card, &str)> {
+        let mut holders: Vec<(Card, &str)> = state
+            .hand(Side::First)
+            .into_iter()
+            .map(|card| (card, "red"))
+            .chain(
+                state
+                    .hand(Side::Second)
+                    .into_iter()
+                    .map(|card| (card, "blue")),
+            )
+            .collect();
+        holders.push((state.side_card(), "side"));
+        holders
+    };
+    let was = holders(&start);
+    for (card, holder) in holders(&after) {
+        if !was.contains(&(card, holder)) {
+            expected.push(format!("card:{}", card.name()));
+        }
+    }
+    assert_eq!(expected.len(), 4, "{expected:?}");
+    let spec = GameCli::new("onitama", evaluator(PstEvaluator::default()));
+    let router = page_router(&spec, Onitama::start_position(), 4, MAX_SEARCH_MS);
+    let body = json!({"position": start.format_position(), "moves": start.format_move(capture)});
+    let game = new_game(&router, &body.to_string()).await;
+    assert_eq!(sorted(&game["changed"]), sorted(&json!(expected)));
+}
+
+/// The strings of a JSON array, sorted.
+fn sorted(values: &Value) -> Vec<String> {
+    let mut texts: Vec<String> = values
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value.as_str().unwrap().to_string())
+        .collect();
+    texts.sort();
+    texts
+}
+
+/// Reads a game's event stream one event at a time.
+struct Events<S> {
+    stream: S,
+    buffer: String,
+}
+
+impl<S> Events<S>
+where
+    S: futures_util::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin,
+{
+    /// The next event: its name and data (at most 10 s between two chunks).
+    async fn next(&mut self) -> (String, Value) {
+        use futures_util::StreamExt;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                let name = event.lines().find_map(|line| line.strip_prefix("event: "));
+                let data = event.lines().find_map(|line| line.strip_prefix("data: "));
+                if let (Some(name), Some(data)) = (name, data) {
+                    return (name.to_string(), serde_json::from_str(data).unwrap());
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("the events go on")
+                .expect("the stream is open")
+                .unwrap();
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+
+    /// The events up to and with the first `name` event whose data has `search`.
+    async fn until(&mut self, name: &str, search: u64) -> Vec<(String, Value)> {
+        let mut seen = Vec::new();
+        loop {
+            let event = self.next().await;
+            let found = event.0 == name && event.1["search"] == search;
+            seen.push(event);
+            if found {
+                return seen;
+            }
+        }
+    }
+}
+
+/// The event stream of `game`.
+async fn events(
+    router: &Router,
+    game: &Value,
+) -> Events<impl futures_util::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin> {
+    let request = Request::builder()
+        .uri(path(game, "events"))
+        .header("host", "localhost")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    Events {
+        stream: response.into_body().into_data_stream(),
+        buffer: String::new(),
+    }
+}
+
+/// The game goes on while an analysis runs: it keeps searching its node and records its score
+/// there; deleting its node stops it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_during_an_analysis_are_accepted() {
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    let mut stream = events(&router, &game).await;
+    let (status, started) = post(&router, &game, "analyze", r#"{"time_ms": 30000}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(
+        started,
+        json!({"started": "analysis", "search": 1, "node": 0})
+    );
+    let (_, first) = stream.until("iteration", 1).await.pop().unwrap();
+    assert_eq!(first["node"], 0);
+    let moved = change(&router, &game, "move", r#"{"move": "0"}"#).await;
+    assert_eq!(moved["node"], 1);
+    assert_eq!(
+        moved["search"],
+        json!({"id": 1, "kind": "analysis", "node": 0})
+    );
+    assert_eq!(moved["searching"], "analysis");
+    change(&router, &game, "move", r#"{"moves": ["1", "0"]}"#).await;
+    change(&router, &game, "goto", r#"{"node": 1}"#).await;
+    change(&router, &game, "move", r#"{"move": "0"}"#).await;
+    change(&router, &game, "promote", r#"{"node": 4}"#).await;
+    change(&router, &game, "delete", r#"{"node": 2}"#).await;
+    let undone = change(&router, &game, "undo", "").await;
+    assert_eq!(undone["moves"], json!(["0"]));
+    assert_eq!(undone["searching"], "analysis");
+    change(&router, &game, "stop", "").await;
+    let (_, done) = stream.until("done", 1).await.pop().unwrap();
+    assert_eq!((&done["search"], &done["node"]), (&json!(1), &json!(0)));
+    // Its score is the start's, though the game changed meanwhile.
+    let shown = wait_for_search(&router, &game, Value::Null).await;
+    assert!(shown["scores"][0].is_object(), "{shown}");
+    assert!(shown["scores"][1].is_null(), "{shown}");
+
+    // An analysis of a node that is deleted stops; the game changes on meanwhile.
+    change(&router, &game, "goto", r#"{"node": 0}"#).await;
+    let other = change(&router, &game, "move", r#"{"move": "1"}"#).await["node"].clone();
+    change(&router, &game, "goto", r#"{"node": 1}"#).await;
+    let (status, started) = post(&router, &game, "analyze", r#"{"time_ms": 30000}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(
+        started,
+        json!({"started": "analysis", "search": 2, "node": 1})
+    );
+    stream.until("iteration", 2).await;
+    let begun = Instant::now();
+    let gone = change(&router, &game, "delete", r#"{"node": 1}"#).await;
+    assert_eq!(gone["node"], 0);
+    let body = json!({ "node": other }).to_string();
+    let gone = change(&router, &game, "delete", &body).await;
+    assert_eq!(gone["tree_text"], "");
+    let (_, done) = stream.until("done", 2).await.pop().unwrap();
+    assert_eq!(done["node"], 1);
+    assert!(
+        begun.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        begun.elapsed()
+    );
+}
+
+/// An analysis asked for while another runs on the game stops that one (it says `done`) and
+/// runs in its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_analysis_takes_the_place_of_the_first() {
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    let mut stream = events(&router, &game).await;
+    let (status, _) = post(&router, &game, "analyze", r#"{"time_ms": 30000}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    stream.until("iteration", 1).await;
+    change(&router, &game, "move", r#"{"move": "1"}"#).await;
+    let begun = Instant::now();
+    let (status, started) = post(&router, &game, "analyze", r#"{"time_ms": 30000}"#).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{started}");
+    assert!(
+        begun.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        begun.elapsed()
+    );
+    assert_eq!(
+        started,
+        json!({"started": "analysis", "search": 2, "node": 1})
+    );
+    let seen = stream.until("iteration", 2).await;
+    let names: Vec<(&str, &Value)> = seen
+        .iter()
+        .map(|(name, data)| (name.as_str(), &data["search"]))
+        .filter(|&(_, search)| search == 1 || search == 2)
+        .skip_while(|&(name, _)| name == "iteration")
+        .collect();
+    assert_eq!(names, [("done", &json!(1)), ("iteration", &json!(2))]);
+    let (_, shown) = send(
+        &router,
+        Method::GET,
+        &format!("/api/games/{}", game["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(
+        shown["search"],
+        json!({"id": 2, "kind": "analysis", "node": 1})
+    );
+    // An engine search takes its place too.
+    let (status, after) = post(&router, &game, "engine", r#"{"time_ms": 50}"#).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2, "{after}");
+    stream.until("done", 2).await;
+    stream.until("done", 3).await;
 }
