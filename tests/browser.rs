@@ -1078,7 +1078,7 @@ async fn analysis_ending_at_once(client: Client, setup: Setup) -> Result<(), Str
         .await
         .map_err(|e| format!("analysis {round}: {e}"))?;
         best = page
-            .js(r#"return document.querySelector("#lines .pv-move").textContent;"#)
+            .js(r##"return document.querySelector("#lines .pv-move").textContent;"##)
             .await?
             .as_str()
             .unwrap_or_default()
@@ -1548,14 +1548,14 @@ async fn keys_and_flip(client: Client, setup: Setup) -> Result<(), String> {
 /// board, upright below it.
 async fn cards_face_their_holders(page: &Page, when: &str) -> Result<(), String> {
     let seen = page
-        .js(r#"
+        .js(r##"
             const turned = (selector) => Array.from(document.querySelectorAll(selector),
                 (svg) => svg.classList.contains("turned"));
             return {
                 top: turned("#panels-top .item svg"),
                 bottom: turned("#panels .panel.side-first .item svg, #panels .panel.side-second .item svg"),
             };
-        "#)
+        "##)
         .await?;
     let all = |key: &str, turned: bool| {
         seen[key]
@@ -1653,10 +1653,13 @@ async fn variations(client: Client, setup: Setup) -> Result<(), String> {
         main[0], main[1], main[2], other_text, main[3]
     );
     if game["tree_text"] != text.as_str() {
-        return Err(format!("the tree's text is {}, not {text:?}", game["tree_text"]));
+        return Err(format!(
+            "the tree's text is {}, not {text:?}",
+            game["tree_text"]
+        ));
     }
     let listed = page
-        .js(r#"return Array.from(document.querySelectorAll("#moves .variation .move"), (m) => m.dataset.move);"#)
+        .js(r##"return Array.from(document.querySelectorAll("#moves .variation .move"), (m) => m.dataset.move);"##)
         .await?;
     if strings(&listed) != [other_text.clone()] {
         return Err(format!("the move list's variations show {listed}"));
@@ -1693,7 +1696,7 @@ async fn variations(client: Client, setup: Setup) -> Result<(), String> {
         tokio::time::sleep(POLL).await;
     };
     let listed = page
-        .js(r#"return Array.from(document.querySelectorAll("#moves .mainline > .move"), (m) => m.dataset.move);"#)
+        .js(r##"return Array.from(document.querySelectorAll("#moves .mainline > .move"), (m) => m.dataset.move);"##)
         .await?;
     let shown = page.seen().await?;
     if strings(&listed) != wanted || shown.moves != wanted {
@@ -1703,13 +1706,23 @@ async fn variations(client: Client, setup: Setup) -> Result<(), String> {
         ));
     }
     // A reload: the same tree, line and move.
-    let position = promoted["position"].as_str().unwrap_or_default().to_string();
+    let position = promoted["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     page.client
         .refresh()
         .await
         .map_err(|e| format!("reloading: {e}"))?;
-    let again = wait_for_game(&page, "the game after the reload", Some(&id), &position, &wanted, 3)
-        .await?;
+    let again = wait_for_game(
+        &page,
+        "the game after the reload",
+        Some(&id),
+        &position,
+        &wanted,
+        3,
+    )
+    .await?;
     let reloaded = page.game(&again)?;
     if reloaded["tree_text"] != promoted["tree_text"] {
         return Err(format!(
@@ -1729,13 +1742,13 @@ async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
     let mut rng = SplitMix64::new(setup.seed);
     play_by_clicking(&page, &id, 4, &mut rng).await?;
     page.type_into("analysis-time", "60000").await?;
-    page.js(r#"
+    page.js(r##"
         const lines = document.getElementById("lines-count");
         lines.value = "2";
         lines.dispatchEvent(new Event("change"));
         return null;
-    "#)
-    .await?;
+    "##)
+        .await?;
     page.click("#analyze").await?;
     let expected = |game: &Value| game["legal"].as_array().map_or(0, Vec::len).min(2);
     for step in 0..3 {
@@ -1743,25 +1756,41 @@ async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
         let want = expected(&game);
         let node = game["node"].as_u64();
         let seen = page
-            .wait_for(&format!("{want} lines of the position shown (step {step})"), |seen| {
-                seen.node == node && seen.lines == want
-            })
+            .wait_for(
+                &format!("{want} lines of the position shown (step {step})"),
+                |seen| seen.node == node && seen.lines == want,
+            )
             .await?;
-        let game = page.game(&id)?;
-        if game["searching"] != "analysis" || game["search"]["node"].as_u64() != seen.node {
-            return Err(format!(
-                "the page shows node {:?}, the server searches {} ({})",
-                seen.node, game["search"], game["searching"]
-            ));
+        // The server searches the node shown, or its search of it is over (a proven result)
+        // and the page says so.
+        let since = Instant::now();
+        loop {
+            let game = page.game(&id)?;
+            let now = page.seen().await?;
+            let searching =
+                game["searching"] == "analysis" && game["search"]["node"].as_u64() == seen.node;
+            let over = game["searching"].is_null() && now.analysis.starts_with("done");
+            if searching || over {
+                break;
+            }
+            if since.elapsed() > PATIENCE {
+                return Err(format!(
+                    "the page shows node {:?} ({}; {}), the server searches {} ({})",
+                    now.node, now.analysis, now.status, game["search"], game["searching"]
+                ));
+            }
+            tokio::time::sleep(POLL).await;
         }
         let marks = page
-            .js(r#"return {
+            .js(r##"return {
                 bar: !document.getElementById("evalbar").hidden,
                 best: document.querySelectorAll("#board .best, .item.best").length,
-            };"#)
+            };"##)
             .await?;
         if marks["bar"] != true || marks["best"].as_u64().unwrap_or(0) == 0 {
-            return Err(format!("analysing, the page shows {marks} of the bar and best move"));
+            return Err(format!(
+                "analysing, the page shows {marks} of the bar and best move"
+            ));
         }
         if step < 2 {
             step_to(&page, &id, &Key::Left.to_string(), 3 - step).await?;
@@ -1769,16 +1798,23 @@ async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
     }
     // A line's first move clicked: played on the board, and analysed in turn.
     let before = page.game(&id)?;
+    // Read and clicked in one go: the lines are drawn again as the analysis deepens.
     let first = page
-        .js(r#"return document.querySelector("#lines .pv-move").textContent;"#)
+        .js(r##"
+            const move = document.querySelector("#lines .pv-move");
+            move.click();
+            return move.textContent;
+        "##)
         .await?;
-    page.click("#lines .pv-move").await?;
     let ply = before["ply"].as_u64().unwrap_or(0) as usize + 1;
     let seen = page
         .wait_for("the line's move played", |seen| seen.ply == Some(ply))
         .await?;
     if seen.moves.get(ply - 1).map(String::as_str) != first.as_str() {
-        return Err(format!("clicking the line's move {first} played {:?}", seen.moves));
+        return Err(format!(
+            "clicking the line's move {first} played {:?}",
+            seen.moves
+        ));
     }
     page.click("#analyze").await?;
     page.wait_for("the analysis off", |seen| seen.lines == 0)
@@ -1791,7 +1827,7 @@ async fn copy_position(page: &Page) -> Result<(), String> {
     page.click("#copy").await?;
     let position = page.seen().await?.position;
     let shown = page
-        .js(r#"
+        .js(r##"
             const box = document.getElementById("position-text");
             return {
                 hidden: box.hidden,
@@ -1799,7 +1835,7 @@ async fn copy_position(page: &Page) -> Result<(), String> {
                 value: box.value,
                 selected: box.value.slice(box.selectionStart, box.selectionEnd),
             };
-        "#)
+        "##)
         .await?;
     if shown["hidden"] != false
         || shown["readonly"] != true
@@ -1855,13 +1891,13 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
     // The analysis on, two lines, as the screenshots show it.
     page.type_into("analysis-time", &ANALYSIS_MS.to_string())
         .await?;
-    page.js(r#"
+    page.js(r##"
         const lines = document.getElementById("lines-count");
         lines.value = "2";
         lines.dispatchEvent(new Event("change"));
         return null;
-    "#)
-    .await?;
+    "##)
+        .await?;
     page.click("#analyze").await?;
     page.wait_for("the analysis's lines", |seen| {
         seen.lines > 0 && seen.analysis.starts_with("done")

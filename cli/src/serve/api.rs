@@ -70,9 +70,9 @@
 //! search runs, changes get 409. A new analysis or engine search stops a running analysis and
 //! waits for it (409 if it does not end within [`STOP_WAIT`]); a running engine search is a
 //! 409. The engine's move is played only if nothing changed while it searched. Every
-//! `iteration` and `done` event carries `search` and `node`; an iteration also `pv_moves` (the
-//! principal variation's move texts) and `clicks` (its first move's), and so does each of its
-//! `lines`.
+//! `iteration` and `done` event carries `search`, `kind` and `node`; an iteration also
+//! `pv_moves` (the principal variation's move texts) and `clicks` (its first move's), and so
+//! does each of its `lines`.
 //!
 //! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
 //! threads, the game lock is held only to read or change a game); one search at a time per
@@ -727,6 +727,7 @@ fn start_search<G: View>(
         history: session.history(),
         tag: SearchTag {
             id: search,
+            kind,
             node: session.shown_node(),
         },
         generation: session.generation,
@@ -785,7 +786,7 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
             session.play(mv);
         }
     }
-    let _ = events.send(done_event(state, kind, tag, &result));
+    let _ = events.send(done_event(state, tag, &result));
 }
 
 /// Raises a search's stop flag when dropped: an engine request whose client went away (its

@@ -12,7 +12,11 @@ use axum::routing::get;
 
 /// The page's files: path, content type, content.
 const FILES: [(&str, &str, &str); 6] = [
-    ("/", "text/html; charset=utf-8", include_str!("page/index.html")),
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("page/index.html"),
+    ),
     (
         "/app.js",
         "text/javascript; charset=utf-8",

@@ -495,10 +495,12 @@ pub(super) fn score_json<G: Notation>(score: Score, side: Side) -> Value {
     })
 }
 
-/// Which search of which game an event is about: its number and the node it searches.
+/// Which search of which game an event is about: its number, its kind (`engine` or
+/// `analysis`) and the node it searches.
 #[derive(Clone, Copy)]
 pub(super) struct SearchTag {
     pub id: u64,
+    pub kind: &'static str,
     pub node: NodeId,
 }
 
@@ -531,6 +533,7 @@ pub(super) fn iteration_event<G: View>(
     let (pv, pv_moves, clicks) = pv_json(state, &iteration.pv);
     let mut data = json!({
         "search": tag.id,
+        "kind": tag.kind,
         "node": tag.node,
         "depth": iteration.depth,
         "seldepth": iteration.seldepth,
@@ -567,7 +570,6 @@ pub(super) fn iteration_event<G: View>(
 /// The event of a finished search, for the event stream.
 pub(super) fn done_event<G: Notation>(
     state: &G,
-    kind: &str,
     tag: SearchTag,
     result: &SearchResult<G::Move>,
 ) -> String {
@@ -575,7 +577,7 @@ pub(super) fn done_event<G: Notation>(
     let data = json!({
         "search": tag.id,
         "node": tag.node,
-        "kind": kind,
+        "kind": tag.kind,
         "best": result.best_move.map(|mv| state.format_move(mv)),
         "score": score_for::<G>(result.known_score(), side),
         "depth": result.depth,

@@ -52,9 +52,15 @@ function shortScore(score) {
 // The best lines of the latest iteration: each its score and its moves, a move clicked plays
 // the line up to it (`onPlay(moves)`).
 export function drawLines(box, iteration, sides, onPlay) {
+  const lines = iteration
+    ? iteration.lines ?? [{ score: iteration.score, pv_moves: iteration.pv_moves }]
+    : [];
+  // Lines as they were are left as they are: a move being clicked is not replaced under the
+  // pointer.
+  const key = JSON.stringify([iteration?.node, lines.map((l) => [l.score, l.pv_moves]), sides]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.replaceChildren();
-  if (!iteration) return;
-  const lines = iteration.lines ?? [{ score: iteration.score, pv_moves: iteration.pv_moves }];
   lines.forEach((line, index) => {
     const row = document.createElement("div");
     row.className = "pv-line";
