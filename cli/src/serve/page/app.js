@@ -190,6 +190,17 @@ function drawAll() {
   const shown = view();
   drawBoard($("board"), game, shown);
   drawPanels($("panels-top"), $("panels"), game, shown);
+  fitBoard();
+}
+
+// The board as large as the window lets it be with the header and the panels above and
+// below it in view (the cards of Onitama, clicked first in every move, are never below the
+// fold).
+function fitBoard() {
+  const around = ["banner", "panels-top", "panels"].reduce((sum, id) => sum + $(id).offsetHeight, 0);
+  const header = document.querySelector("header").offsetHeight;
+  const room = window.innerHeight - header - around - 48;
+  document.documentElement.style.setProperty("--board-max", `${Math.max(240, room)}px`);
 }
 
 function render() {
@@ -655,6 +666,7 @@ async function start() {
   $("flip").addEventListener("click", flip);
   $("copy").addEventListener("click", copyPosition);
   document.addEventListener("keydown", keyed);
+  window.addEventListener("resize", fitBoard);
   window.addEventListener("pagehide", release);
   // Back from the browser's page cache after `release`: the address's game again.
   window.addEventListener("pageshow", (event) => {
