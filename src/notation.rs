@@ -285,11 +285,7 @@ fn first_line<G: Notation>(line: &str) -> Result<(G, Vec<G::Move>), NotationErro
                 moves_after: Some(e),
                 ..
             } => Err(e),
-            Split::Misfit {
-                position_error: Some(e),
-                ..
-            } => Err(farthest(rest, whole, e)),
-            Split::Misfit { .. } => Err(whole),
+            Split::Misfit { position_error, .. } => Err(farthest(rest, whole, position_error)),
         };
     }
     let whole = match G::parse_position(line) {
@@ -314,10 +310,7 @@ fn first_line<G: Notation>(line: &str) -> Result<(G, Vec<G::Move>), NotationErro
     if let Some(e) = moves_after {
         return Err(e);
     }
-    let position = match position_error {
-        Some(e) => farthest(line, whole, e),
-        None => whole,
-    };
+    let position = farthest(line, whole, position_error);
     let at = |e: &NotationError| place(line, &e.token);
     Err(match at(&position).cmp(&at(&from_start)) {
         std::cmp::Ordering::Greater => position,
@@ -339,8 +332,8 @@ enum Split<G: Notation> {
         /// position, if any does.
         moves_after: Option<NotationError>,
         /// Of the runs of first words that do not read as a position, the error pointing
-        /// farthest into the line (the longer run's on a tie).
-        position_error: Option<NotationError>,
+        /// farthest into the line (the longer run's on a tie), with where its token stands.
+        position_error: Option<(usize, NotationError)>,
     },
 }
 
@@ -371,10 +364,12 @@ fn split_position<G: Notation>(line: &str) -> Split<G> {
                 Err(_) => {}
             },
             Err(e) => {
-                position_error = Some(match position_error {
-                    Some(best) => farthest(line, best, e),
-                    None => e,
-                });
+                // The token stands in the prefix, if anywhere: no search of a long line.
+                if let Some(at) = place(prefix, &e.token)
+                    && position_error.as_ref().is_none_or(|(best, _)| at > *best)
+                {
+                    position_error = Some((at, e));
+                }
             }
         }
     }
@@ -389,12 +384,17 @@ fn place(line: &str, token: &str) -> Option<usize> {
     (!token.is_empty()).then(|| line.find(token)).flatten()
 }
 
-/// Of two errors about `line`, the one whose token stands farther into it; `first` on a tie.
-fn farthest(line: &str, first: NotationError, second: NotationError) -> NotationError {
-    if place(line, &second.token) > place(line, &first.token) {
-        second
-    } else {
-        first
+/// Of `whole` (the error of `line` as a position) and the best of its first words' errors
+/// (with where its token stands), the one whose token stands farther into the line; `whole`
+/// on a tie.
+fn farthest(
+    line: &str,
+    whole: NotationError,
+    words: Option<(usize, NotationError)>,
+) -> NotationError {
+    match words {
+        Some((at, e)) if Some(at) > place(line, &whole.token) => e,
+        _ => whole,
     }
 }
 
