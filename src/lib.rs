@@ -77,6 +77,6 @@ pub mod testing;
 pub use eval::{Evaluator, Score, Tunable};
 pub use game::{Game, GameHistory, MoveBounds, MoveClass, Outcome, Side};
 pub use notation::{
-    EXCERPT_CHARS, Notation, NotationError, PLAIN_RECORD, RecordFormat, excerpt, read_plain_record,
-    write_plain_record,
+    EXCERPT_CHARS, MAX_POSITION_BYTES, MAX_POSITION_WORDS, Notation, NotationError, PLAIN_RECORD,
+    RecordFormat, excerpt, read_plain_record, write_plain_record,
 };

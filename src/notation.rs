@@ -111,7 +111,12 @@ pub trait Notation: Game {
             };
             let mv = mv.map_err(|e| NotationError {
                 token: e.token,
-                reason: format!("move {} ('{}'): {}", moves.len() + 1, text, e.reason),
+                reason: format!(
+                    "move {} ('{}'): {}",
+                    moves.len() + 1,
+                    excerpt(&text),
+                    e.reason
+                ),
             })?;
             at += text.split_whitespace().count();
             state = state.play(mv);
@@ -211,11 +216,28 @@ pub fn write_plain_record<G: Notation>(start: &G, moves: &[G::Move]) -> String {
     text
 }
 
+/// The most words of a line that [`read_plain_record`] tries as a position followed by moves
+/// on the same line (tafl's longest position text, a full rules string, takes about 35).
+pub const MAX_POSITION_WORDS: usize = 64;
+
+/// The most bytes of a line that [`read_plain_record`] tries as a position followed by moves
+/// on the same line (tafl's longest position text takes about 700).
+pub const MAX_POSITION_BYTES: usize = 4096;
+
 /// Reads a game in the plain record format, leniently: blank lines and lines starting with
 /// `#` are skipped; the first line is the start position, after `position ` or bare (when it
 /// reads as a position); without one the game starts at [`Notation::start_position`]. Every
 /// other line holds one move or a line of moves (as [`Notation::play_line`] reads them; move
 /// numbers such as `12.` are skipped). Errors name the line.
+///
+/// The first line may also hold the position and moves after it (`brandub d7-c7 d5-c5`): when
+/// it reads neither as a position as a whole nor (bare) as moves from the start, the longest
+/// run of its first words (at most [`MAX_POSITION_WORDS`] within [`MAX_POSITION_BYTES`]) that
+/// reads as a position with the rest reading as moves from it is taken. When nothing fits, the
+/// error is the moves' if their first move reads (the line is moves); else, when some first
+/// words read as a position, the error of the moves after the longest such run; else
+/// whichever error points farther into the line (the position's, tried on the line and on its
+/// first words, or the moves'), and both in one message when they point at the same place.
 pub fn read_plain_record<G: Notation>(text: &str) -> Result<(G, Vec<G::Move>), NotationError> {
     let on_line = |number: usize, e: NotationError| NotationError {
         token: e.token,
@@ -230,20 +252,15 @@ pub fn read_plain_record<G: Notation>(text: &str) -> Result<(G, Vec<G::Move>), N
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if state.is_none() {
-            let position = match line.strip_prefix("position ") {
-                Some(rest) => Some(G::parse_position(rest).map_err(|e| on_line(number, e))?),
-                None => G::parse_position(line).ok(),
-            };
-            let is_position = position.is_some();
-            let first = position.unwrap_or_else(G::start_position);
-            start = Some(first.clone());
-            state = Some(first);
-            if is_position {
-                continue;
-            }
-        }
         let Some(current) = state.as_mut() else {
+            let (first, first_moves) = first_line::<G>(line).map_err(|e| on_line(number, e))?;
+            let mut current = first.clone();
+            for mv in first_moves {
+                current = current.play(mv);
+                moves.push(mv);
+            }
+            start = Some(first);
+            state = Some(current);
             continue;
         };
         for mv in line_moves(current, line).map_err(|e| on_line(number, e))? {
@@ -252,6 +269,148 @@ pub fn read_plain_record<G: Notation>(text: &str) -> Result<(G, Vec<G::Move>), N
         }
     }
     Ok((start.unwrap_or_else(G::start_position), moves))
+}
+
+/// The first line of a plain record: its start position and the moves on it (see
+/// [`read_plain_record`] for the readings tried and the error chosen).
+fn first_line<G: Notation>(line: &str) -> Result<(G, Vec<G::Move>), NotationError> {
+    if let Some(rest) = line.strip_prefix("position ") {
+        let whole = match G::parse_position(rest) {
+            Ok(position) => return Ok((position, Vec::new())),
+            Err(e) => e,
+        };
+        return match split_position::<G>(rest) {
+            Split::Fits(position, moves) => Ok((position, moves)),
+            Split::Misfit {
+                moves_after: Some(e),
+                ..
+            } => Err(e),
+            Split::Misfit { position_error, .. } => Err(farthest(rest, whole, position_error)),
+        };
+    }
+    let whole = match G::parse_position(line) {
+        Ok(position) => return Ok((position, Vec::new())),
+        Err(e) => e,
+    };
+    let start = G::start_position();
+    let from_start = match line_moves(&start, line) {
+        Ok(moves) => return Ok((start, moves)),
+        Err(e) => e,
+    };
+    let (moves_after, position_error) = match split_position::<G>(line) {
+        Split::Fits(position, moves) => return Ok((position, moves)),
+        Split::Misfit {
+            moves_after,
+            position_error,
+        } => (moves_after, position_error),
+    };
+    if first_move_reads(&start, line) {
+        return Err(from_start);
+    }
+    if let Some(e) = moves_after {
+        return Err(e);
+    }
+    let position = farthest(line, whole, position_error);
+    let at = |e: &NotationError| place(line, &e.token);
+    Err(match at(&position).cmp(&at(&from_start)) {
+        std::cmp::Ordering::Greater => position,
+        std::cmp::Ordering::Less => from_start,
+        std::cmp::Ordering::Equal => NotationError::new(
+            "",
+            format!("neither a position ({position}) nor moves from the start ({from_start})"),
+        ),
+    })
+}
+
+/// A line read as a position (some of its first words) and moves after it.
+enum Split<G: Notation> {
+    /// The first fit, longest position first.
+    Fits(G, Vec<G::Move>),
+    /// No fit.
+    Misfit {
+        /// The error of the moves after the longest run of first words that reads as a
+        /// position, if any does.
+        moves_after: Option<NotationError>,
+        /// Of the runs of first words that do not read as a position, the error pointing
+        /// farthest into the line (the longer run's on a tie), with where its token stands.
+        position_error: Option<(usize, NotationError)>,
+    },
+}
+
+/// Tries the runs of `line`'s first words as a position, longest first (at most
+/// [`MAX_POSITION_WORDS`] words in the first [`MAX_POSITION_BYTES`] bytes, never every word),
+/// with the rest as moves from it.
+fn split_position<G: Notation>(line: &str) -> Split<G> {
+    let line = line.trim();
+    let ends: Vec<usize> = line
+        .split_whitespace()
+        .take(MAX_POSITION_WORDS)
+        .map(|word| word.as_ptr() as usize - line.as_ptr() as usize + word.len())
+        .take_while(|&end| end <= MAX_POSITION_BYTES && end < line.len())
+        .collect();
+    let mut moves_after = None;
+    let mut position_error = None;
+    for &end in ends.iter().rev() {
+        let (prefix, rest) = line.split_at(end);
+        match G::parse_position(prefix) {
+            Ok(position) => match line_moves(&position, rest.trim()) {
+                Ok(moves) => return Split::Fits(position, moves),
+                Err(e) if moves_after.is_none() => {
+                    moves_after = Some(NotationError {
+                        token: e.token,
+                        reason: format!("after the position '{}': {}", excerpt(prefix), e.reason),
+                    });
+                }
+                Err(_) => {}
+            },
+            Err(e) => {
+                // The token stands in the prefix, if anywhere: no search of a long line.
+                if let Some(at) = place(prefix, &e.token)
+                    && position_error.as_ref().is_none_or(|(best, _)| at > *best)
+                {
+                    position_error = Some((at, e));
+                }
+            }
+        }
+    }
+    Split::Misfit {
+        moves_after,
+        position_error,
+    }
+}
+
+/// Where in `line` the error's `token` first stands (`None` when it is empty or not there).
+fn place(line: &str, token: &str) -> Option<usize> {
+    (!token.is_empty()).then(|| line.find(token)).flatten()
+}
+
+/// Of `whole` (the error of `line` as a position) and the best of its first words' errors
+/// (with where its token stands), the one whose token stands farther into the line; `whole`
+/// on a tie.
+fn farthest(
+    line: &str,
+    whole: NotationError,
+    words: Option<(usize, NotationError)>,
+) -> NotationError {
+    match words {
+        Some((at, e)) if Some(at) > place(line, &whole.token) => e,
+        _ => whole,
+    }
+}
+
+/// Whether the first move of `line` (its first word, or the game's words per move, move
+/// numbers skipped) reads from `start`.
+fn first_move_reads<G: Notation>(start: &G, line: &str) -> bool {
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .filter(|w| !is_move_number(w))
+        .take(start.words_per_move().max(1))
+        .collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    start.parse_move(first).is_ok()
+        || (words.len() > 1 && start.parse_move(&words.join(" ")).is_ok())
 }
 
 /// The moves of one line of a plain record, played from `state`: the whole line as one move,

@@ -11,14 +11,20 @@
 //! Both methods have defaults, so `impl View for MyGame {}` already gives a working page: the
 //! position's text in a panel and one button per legal move. A game with a board draws it.
 //!
+//! A game with variants (tafl's Brandub, Copenhagen, ...; Yinsh's Blitz) lists them in
+//! [`View::variants`] for the page's variant picker, each a name, a one-line description, the
+//! full rules and the start position, and names the variant of a position in
+//! [`View::variant_of`]. Both default to none.
+//!
 //! Key invariants: every click target a move names is the `id` of a cell or of a panel item of
 //! the same position's picture; two legal moves never have the same click path, and no move's
 //! path is a proper prefix of another's (so a completed path is exactly one move).
-//! [`check_view`] checks both along any positions.
+//! [`check_view`] checks both along any positions. Variant names are unique, each variant's
+//! position reads back as a position of that variant; [`check_variants`] checks it.
 
 #![deny(missing_docs)]
 
-use plies::{Notation, Side};
+use plies::{Notation, Side, excerpt};
 use serde::Serialize;
 
 /// A drawing of one position, in board units (the page scales it to fit).
@@ -138,6 +144,24 @@ pub struct Grid {
     pub marks: Vec<(i8, i8)>,
 }
 
+/// One variant of a game, for a variant picker: shown as its name and one-line description,
+/// the full rules on demand; choosing it starts a game at its position.
+///
+/// In JSON: `{"name": ..., "description": ..., "rules": ..., "position": ...}`, all strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variant {
+    /// Its name for people (`Copenhagen`, `Blitz`), unique among the game's variants; what
+    /// [`View::variant_of`] returns for its positions.
+    pub name: String,
+    /// What it is, in one line (no line break): board, pieces, the rules that set it apart.
+    pub description: String,
+    /// Its full rules for people, several lines (`\n` between them).
+    pub rules: String,
+    /// Its start position in the game's notation, as [`Notation::format_position`] writes
+    /// it; [`Notation::parse_position`] reads it.
+    pub position: String,
+}
+
 /// `"first"` or `"second"`: a side as the page reads it.
 #[must_use]
 pub fn side_key(side: Side) -> &'static str {
@@ -198,6 +222,19 @@ pub trait View: Notation {
     /// button of [`View::picture`]'s default.
     fn clicks(&self, mv: Self::Move) -> Vec<String> {
         vec![format!("move {}", self.format_move(mv))]
+    }
+
+    /// The game's variants, for a variant picker, the usual one first. The default is none (a
+    /// game of one set of rules).
+    fn variants() -> Vec<Variant> {
+        Vec::new()
+    }
+
+    /// The name of the variant (one of [`View::variants`]) this position is played under, or
+    /// `None` when it is none of them (custom rules) or the game has no variants. The default
+    /// is `None`.
+    fn variant_of(&self) -> Option<String> {
+        None
     }
 }
 
@@ -282,6 +319,60 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         checked += 1;
     }
     Ok(checked)
+}
+
+/// Checks [`View::variants`]: names and descriptions not empty, names unique, descriptions
+/// one line, rules not empty; each variant's position reads ([`Notation::parse_position`]) and
+/// is written back the same ([`Notation::format_position`]), and [`View::variant_of`] names the
+/// variant there (or is `None` at every variant's start, for a game whose positions do not
+/// tell).
+///
+/// # Errors
+/// The first broken rule, naming the variant.
+pub fn check_variants<G: View>() -> Result<usize, ViewError> {
+    let variants = G::variants();
+    let mut names = std::collections::HashSet::new();
+    let mut told = None;
+    for variant in &variants {
+        let name = &variant.name;
+        let fail = |what: String| Err(ViewError(format!("variant '{name}': {what}")));
+        if name.trim().is_empty() {
+            return fail("an empty name".to_string());
+        }
+        if !names.insert(name.as_str()) {
+            return fail("the name is used twice".to_string());
+        }
+        if variant.description.trim().is_empty() || variant.rules.trim().is_empty() {
+            return fail("an empty description or rules".to_string());
+        }
+        if variant.description.contains(['\n', '\r']) {
+            return fail("the description is more than one line".to_string());
+        }
+        let start = match G::parse_position(&variant.position) {
+            Ok(start) => start,
+            Err(e) => return fail(format!("the position does not read: {e}")),
+        };
+        if start.format_position() != variant.position {
+            return fail(format!(
+                "the position is not as format_position writes it: '{}'",
+                excerpt(&start.format_position())
+            ));
+        }
+        let of = start.variant_of();
+        if of.as_ref().is_some_and(|of| of != name) {
+            return fail(format!("variant_of its position says {of:?}"));
+        }
+        match told {
+            None => told = Some(of.is_some()),
+            Some(told) if told != of.is_some() => {
+                return fail(
+                    "variant_of names some variants' positions, not this one's".to_string(),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(variants.len())
 }
 
 /// The move a click path makes, following it as the page does: each click must keep some

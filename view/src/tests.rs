@@ -1,10 +1,10 @@
-//! The default view and [`check_view`]: the defaults pass the check on a toy game, and each
-//! broken invariant is caught.
+//! The default view, [`check_view`] and [`check_variants`]: the defaults pass the checks on a
+//! toy game, a toy with variants passes the second, and each broken invariant is caught.
 
 use plies::testing::{Maze, TwoPiles};
 use plies::{Game, Notation, Side};
 
-use super::{Cell, Picture, Piece, Shape, View, check_view};
+use super::{Cell, Picture, Piece, Shape, Variant, View, check_variants, check_view};
 
 /// Maze with a board whose clicks break one invariant, chosen by `fault`.
 #[derive(Clone)]
@@ -152,4 +152,166 @@ fn each_broken_invariant_is_named() {
         assert!(err.contains(words), "fault {fault}: {err}");
     }
     assert_eq!(check_view(&[Faulty(Maze::new(0, 100, 0), 6)]), Ok(1));
+}
+
+/// Two piles under one of two variants, `small` or `big`, named first in the position text
+/// (`big 9 9 1`), as tafl's positions carry their rules; `FAULT` breaks one rule of
+/// [`check_variants`] (0: none).
+#[derive(Clone)]
+struct Ruled<const FAULT: u8> {
+    piles: TwoPiles,
+    big: bool,
+}
+
+type Take = <TwoPiles as Game>::Move;
+
+impl<const FAULT: u8> Game for Ruled<FAULT> {
+    type Move = Take;
+    fn side_to_move(&self) -> Side {
+        self.piles.side_to_move()
+    }
+    fn generate_moves(&self, moves: &mut Vec<Take>) {
+        self.piles.generate_moves(moves);
+    }
+    fn play(&self, mv: Take) -> Self {
+        Ruled {
+            piles: self.piles.play(mv),
+            big: self.big,
+        }
+    }
+    fn outcome(&self) -> Option<plies::Outcome> {
+        self.piles.outcome()
+    }
+    fn hash(&self) -> u64 {
+        self.piles.hash() ^ u64::from(self.big)
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.piles.hash_from_scratch() ^ u64::from(self.big)
+    }
+    fn move_index(&self, mv: Take) -> usize {
+        self.piles.move_index(mv)
+    }
+    fn move_index_bound(&self) -> usize {
+        self.piles.move_index_bound()
+    }
+    fn classify(&self, mv: Take) -> plies::MoveClass {
+        self.piles.classify(mv)
+    }
+}
+
+impl<const FAULT: u8> Notation for Ruled<FAULT> {
+    fn start_position() -> Self {
+        Self::parse_position("small 3 2 1").expect("the start parses")
+    }
+    fn parse_position(text: &str) -> Result<Self, plies::NotationError> {
+        let (word, piles) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
+        let big = match word.to_ascii_lowercase().as_str() {
+            "small" => false,
+            "big" => true,
+            _ => return Err(plies::NotationError::new(word, "expected small or big")),
+        };
+        let piles = TwoPiles::parse_position(piles)?;
+        Ok(Ruled { piles, big })
+    }
+    fn format_position(&self) -> String {
+        let word = if self.big { "big" } else { "small" };
+        format!("{word} {}", self.piles.format_position())
+    }
+    fn parse_move(&self, text: &str) -> Result<Take, plies::NotationError> {
+        self.piles.parse_move(text)
+    }
+    fn format_move(&self, mv: Take) -> String {
+        self.piles.format_move(mv)
+    }
+}
+
+impl<const FAULT: u8> View for Ruled<FAULT> {
+    fn variants() -> Vec<Variant> {
+        let variant = |name: &str, position: &str| Variant {
+            name: name.to_string(),
+            description: format!("{name} piles"),
+            rules: "Take 1 to 3 from a pile.\nTaking the last wins.".to_string(),
+            position: position.to_string(),
+        };
+        let mut variants = vec![variant("Small", "small 3 2 1"), variant("Big", "big 9 9 1")];
+        let big = &mut variants[1];
+        match FAULT {
+            1 => big.name = "Small".to_string(),
+            2 => big.description = "big\npiles".to_string(),
+            3 => big.position = "huge 9 9 1".to_string(),
+            4 => big.position = "BIG 9 9 1".to_string(),
+            5 => big.name = String::new(),
+            6 => big.rules = " ".to_string(),
+            _ => {}
+        }
+        variants
+    }
+
+    fn variant_of(&self) -> Option<String> {
+        match (FAULT, self.big) {
+            (7, _) => Some("Small".to_string()),
+            (8, true) | (9, _) => None,
+            (_, false) => Some("Small".to_string()),
+            (_, true) => Some("Big".to_string()),
+        }
+    }
+}
+
+#[test]
+fn by_default_a_game_has_no_variants() {
+    assert!(TwoPiles::variants().is_empty());
+    assert_eq!(TwoPiles::start_position().variant_of(), None);
+    assert_eq!(check_variants::<TwoPiles>(), Ok(0));
+}
+
+#[test]
+fn variants_pass_the_check_and_serialize_by_field_name() {
+    assert_eq!(check_variants::<Ruled<0>>(), Ok(2));
+    // A game whose positions do not tell their variant passes too.
+    assert_eq!(check_variants::<Ruled<9>>(), Ok(2));
+    let big = Ruled::<0>::parse_position("big 4 4 2").unwrap();
+    assert_eq!(big.variant_of().as_deref(), Some("Big"));
+    let json = serde_json::to_value(Ruled::<0>::variants()).unwrap();
+    assert_eq!(
+        json[1],
+        serde_json::json!({
+            "name": "Big",
+            "description": "Big piles",
+            "rules": "Take 1 to 3 from a pile.\nTaking the last wins.",
+            "position": "big 9 9 1",
+        })
+    );
+}
+
+#[test]
+fn each_broken_variant_rule_is_named() {
+    fn error<G: View>() -> String {
+        check_variants::<G>().expect_err("a fault").to_string()
+    }
+    let expect = [
+        (
+            error::<Ruled<1>>(),
+            "variant 'Small': the name is used twice",
+        ),
+        (error::<Ruled<2>>(), "more than one line"),
+        (error::<Ruled<3>>(), "'huge': expected small or big"),
+        (
+            error::<Ruled<4>>(),
+            "not as format_position writes it: 'big 9 9 1'",
+        ),
+        (error::<Ruled<5>>(), "variant '': an empty name"),
+        (error::<Ruled<6>>(), "an empty description or rules"),
+        (
+            error::<Ruled<7>>(),
+            "variant_of its position says Some(\"Small\")",
+        ),
+        (
+            error::<Ruled<8>>(),
+            "names some variants' positions, not this one's",
+        ),
+    ];
+    for (err, words) in expect {
+        assert!(err.contains(words), "{err} (expected: {words})");
+        assert!(!err.contains('\n'), "{err}");
+    }
 }

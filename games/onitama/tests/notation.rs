@@ -256,3 +256,61 @@ fn display_board_shows_labels_and_cards() {
     let over = Onitama::parse_position("2R2/5/5/B4/5 b tiger,ox crab,boar horse").unwrap();
     assert!(over.display_board().contains("red wins"));
 }
+
+/// A set-up as people type it: the position and the moves on one line, read as the plain
+/// record's first line (the page's set-up box sends such text to `read_record`).
+#[test]
+fn a_record_may_give_the_position_and_moves_on_one_line() {
+    let moves = "monkey b1-c2 tiger b5-b3 dragon c2-a3";
+    let expected = Onitama::start_position().play_line(moves).unwrap();
+    for text in [
+        format!("{START_POSITION} {moves}"),
+        format!("position {START_POSITION} {moves}"),
+        format!("{START_POSITION} 1. monkey:b1-c2 tiger b5-b3\n2. dragon c2-a3"),
+    ] {
+        let (start, read) = Onitama::read_record(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(start.format_position(), START_POSITION);
+        assert_eq!(start.format_line(&read), moves);
+        let end = read.iter().fold(start, |state, &mv| state.play(mv));
+        assert_eq!(end.format_position(), expected.format_position());
+    }
+    // Another position: blue to move first.
+    let blue = "bbBbb/5/5/5/rrRrr b elephant,horse boar,ox crab";
+    let (start, read) = Onitama::read_record(&format!("{blue} boar b5-b4")).unwrap();
+    assert_eq!((start.format_position().as_str(), read.len()), (blue, 1));
+    // What read before reads the same: moves alone start at the start position.
+    let (start, read) = Onitama::read_record(moves).unwrap();
+    assert_eq!(
+        (start.format_position().as_str(), read.len()),
+        (START_POSITION, 3)
+    );
+}
+
+fn record_error(text: &str) -> String {
+    let error = Onitama::read_record(text).expect_err(text).to_string();
+    assert!(!error.contains('\n'), "{error}");
+    error
+}
+
+#[test]
+fn a_one_line_set_up_that_fits_nothing_names_what_is_wrong() {
+    // A card misspelt in the position: the position's error, not "unknown card name" about
+    // the board.
+    let text = "bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragonn monkey b1-c2";
+    assert_eq!(record_error(text), "'dragonn': line 1: unknown card name");
+    // A good position, then a bad move: the move's error after the position.
+    let text = format!("{START_POSITION} monkey b1-c2 tiger b5-b1");
+    let error = record_error(&text);
+    assert!(
+        error.starts_with("'b5-b1': line 1: after the position 'bbBbb/5/5/5/rrRrr r "),
+        "{error}"
+    );
+    assert!(error.contains(": move 2 ('tiger b5-b1'): "), "{error}");
+    // Moves whose first one reads: the moves' error.
+    let error = record_error("monkey b1-c2 tigr b5-b3");
+    assert!(error.starts_with("'tigr': line 1: move 2 ('tigr b5-b3'): unknown card"));
+    // A misspelt first move: both readings' errors.
+    let error = record_error("tigr b5-b3");
+    assert!(error.starts_with("line 1: neither a position ('tigr b5-b3': expected 5 fields"));
+    assert!(error.ends_with("nor moves from the start ('tigr': unknown card name)"));
+}

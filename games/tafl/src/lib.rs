@@ -40,6 +40,7 @@ mod bits;
 pub mod board;
 mod capture;
 mod classify;
+mod describe;
 mod endings;
 pub mod eval;
 pub mod notation;
@@ -58,4 +59,6 @@ pub use record::{GameRecord, RecordError};
 pub use rules::Rules;
 pub use rules_otn::KNOWN_KEYS;
 pub use state::{Tafl, TaflMove};
-pub use variants::{VARIANTS, Variant, from_rules, start_of, variant};
+pub use variants::{
+    VARIANTS, Variant, from_rules, start_of, variant, variant_of_rules, variant_starts,
+};

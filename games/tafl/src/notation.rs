@@ -309,7 +309,9 @@ impl Notation for Tafl {
         record.to_otg(&[])
     }
 
-    /// An .otg record, or the plain format (its first line `position ...`).
+    /// An .otg record, or the plain format: when its first line is `position ...`, and when
+    /// a text without tags (`[...]` lines) does not start with a position line as .otg does
+    /// (moves from the start, or a position and moves on the first line: `brandub d7-c7`).
     fn read_record(text: &str) -> Result<(Tafl, Vec<TaflMove>), NotationError> {
         let first = text
             .lines()
@@ -318,7 +320,12 @@ impl Notation for Tafl {
         if first.is_some_and(|l| l.starts_with("position ")) {
             return read_plain_record(text);
         }
-        let record = GameRecord::from_otg(text).map_err(|e| NotationError {
+        let tagged = text.lines().any(|l| l.trim_start().starts_with('['));
+        let record = GameRecord::from_otg(text);
+        if record.as_ref().is_err_and(|e| e.ply == 0) && !tagged {
+            return read_plain_record(text);
+        }
+        let record = record.map_err(|e| NotationError {
             reason: if e.ply == 0 {
                 format!("rules string: {}", e.error.reason)
             } else {

@@ -4,6 +4,8 @@
 //! Key invariant: the strings are OpenTafl's verbatim (our extensions only add keys OpenTafl
 //! ignores), so perft numbers computed by OpenTafl apply to them.
 
+use std::sync::OnceLock;
+
 use plies::{NotationError, Side};
 
 use crate::rules::{Rules, intern};
@@ -106,4 +108,26 @@ pub fn start_of(name: &str) -> Result<Tafl, NotationError> {
         )
     })?;
     from_rules(v.rules)
+}
+
+/// Every built-in variant with its start position, in the order of [`VARIANTS`] (read once).
+#[must_use]
+pub fn variant_starts() -> &'static [(&'static Variant, Tafl)] {
+    static STARTS: OnceLock<Vec<(&'static Variant, Tafl)>> = OnceLock::new();
+    STARTS.get_or_init(|| {
+        VARIANTS
+            .iter()
+            .filter_map(|v| from_rules(v.rules).ok().map(|start| (v, start)))
+            .collect()
+    })
+}
+
+/// The built-in variant whose rules `rules` are (every rule and the name equal), if any: the
+/// variant a position is played under, whatever its board.
+#[must_use]
+pub fn variant_of_rules(rules: &Rules) -> Option<&'static Variant> {
+    variant_starts()
+        .iter()
+        .find(|(_, start)| std::ptr::eq(start.rules(), rules) || *start.rules() == *rules)
+        .map(|&(v, _)| v)
 }

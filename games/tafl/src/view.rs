@@ -4,6 +4,12 @@
 //! OTN writes them, attackers, defenders and the king as pieces, and a panel naming the
 //! variant and where the king escapes.
 //!
+//! Variants ([`View::variants`]): every built-in variant of [`crate::variants::VARIANTS`],
+//! named by its rules string's `name` (`Copenhagen Official`), described from its rules
+//! (`crate::describe`), its position the start as [`Notation::format_position`] writes it. A
+//! position is of the variant whose rules it carries ([`View::variant_of`]; custom rules are
+//! of none).
+//!
 //! Ids: squares by their OTN names (`a1`, `f6`, `s19`). A move is clicked piece, square:
 //! `["d1", "d4"]`.
 //!
@@ -11,10 +17,13 @@
 //! paths of the same length and none is a prefix of another.
 
 use plies::{Notation, Side};
-use plies_view::{Cell, Label, Panel, Picture, Piece as Drawn, Shape, View};
+use plies_view::{Cell, Label, Panel, Picture, Piece as Drawn, Shape, Variant, View};
 
 use crate::board::{Piece, square_name};
+use crate::describe::{full_rules, summary};
+use crate::rules::Rules;
 use crate::state::{Tafl, TaflMove};
+use crate::variants::{variant_of_rules, variant_starts};
 
 /// Room for the coordinates around the board, in squares.
 const MARGIN: f32 = 0.8;
@@ -25,6 +34,16 @@ fn centre(sq: usize, dim: usize) -> (f32, f32) {
     let x = MARGIN + file as f32 + 0.5;
     let y = MARGIN + (dim - 1 - rank) as f32 + 0.5;
     (x, y)
+}
+
+/// A built-in variant's name for people: its rules' `name` (`Sea Battle`), else its lookup
+/// name.
+fn display_name(rules: &Rules, lookup: &str) -> String {
+    if rules.name.is_empty() {
+        lookup.to_string()
+    } else {
+        rules.name.clone()
+    }
 }
 
 /// `name` with its first letter in upper case.
@@ -135,6 +154,27 @@ impl View for Tafl {
             square_name(usize::from(mv.from), dim),
             square_name(usize::from(mv.to), dim),
         ]
+    }
+
+    /// Every built-in variant, Copenhagen (the start position) first, then in the order of
+    /// [`crate::variants::VARIANTS`].
+    fn variants() -> Vec<Variant> {
+        let default = Tafl::start_position();
+        let mut starts: Vec<_> = variant_starts().iter().collect();
+        starts.sort_by_key(|(_, start)| start.rules() != default.rules());
+        starts
+            .into_iter()
+            .map(|(variant, start)| Variant {
+                name: display_name(start.rules(), variant.name),
+                description: summary(start),
+                rules: full_rules(start),
+                position: start.format_position(),
+            })
+            .collect()
+    }
+
+    fn variant_of(&self) -> Option<String> {
+        variant_of_rules(self.rules()).map(|variant| display_name(self.rules(), variant.name))
     }
 }
 

@@ -403,3 +403,88 @@ fn records_are_otg() {
     let error = Tafl::read_record("[event:x]\nnot a rules string\n1. d7-c7\n").unwrap_err();
     assert!(error.reason.starts_with("rules string:"), "{error}");
 }
+
+/// A set-up as people type it: a position (a variant's name, a rules string or a written
+/// position) and moves on one line, read by `read_record` (plain format) and by
+/// `read_plain_record`.
+#[test]
+fn a_record_may_give_the_position_and_moves_on_one_line() {
+    let brandub = Tafl::parse_position("brandub").unwrap();
+    let moves = brandub.parse_line("d7-c7 d5-c5 a4-a5").unwrap();
+    let written = brandub.play_line("d7-c7").unwrap();
+    for text in [
+        "brandub d7-c7 d5-c5 a4-a5".to_string(),
+        "Brandubh 1. d7-c7 d5-c5\n2. a4-a5".to_string(),
+        format!("{} d7-c7 d5-c5 a4-a5", brandub.format_position()),
+        format!("position {} d7-c7 d5-c5\na4-a5", brandub.format_position()),
+        format!(
+            "{} d7-c7 d5-c5 a4-a5",
+            plies_tafl::variant("brandub").unwrap().rules
+        ),
+    ] {
+        for (start, read) in [
+            Tafl::read_record(&text).unwrap_or_else(|e| panic!("{text}: {e}")),
+            plies::read_plain_record::<Tafl>(&text).unwrap(),
+        ] {
+            assert_eq!(start.hash(), brandub.hash(), "{text}");
+            assert_eq!(read, moves, "{text}");
+        }
+    }
+    // A written position (board and side) before the moves.
+    let text = format!("brandub {} d d5-c5", written.board().to_otn(7));
+    let (start, read) = Tafl::read_record(&text).unwrap();
+    assert_eq!((start.hash(), read), (written.hash(), moves[1..2].to_vec()));
+    // Moves alone start at Copenhagen, as before.
+    let (start, read) = Tafl::read_record("d1-d4 e5-e3").unwrap();
+    assert_eq!(
+        (start.hash(), read.len()),
+        (Tafl::start_position().hash(), 2)
+    );
+}
+
+#[test]
+fn a_one_line_set_up_that_fits_nothing_names_what_is_wrong() {
+    let error = |text: &str| {
+        let plain = plies::read_plain_record::<Tafl>(text)
+            .expect_err(text)
+            .to_string();
+        let record = Tafl::read_record(text).expect_err(text).to_string();
+        assert_eq!(plain, record);
+        assert!(!plain.contains('\n'), "{plain}");
+        plain
+    };
+    // A good position, then an illegal move.
+    assert_eq!(
+        error("brandub d7-c7 d5-d7"),
+        "'d5-d7': line 1: after the position 'brandub': move 2 ('d5-d7'): not a legal move here"
+    );
+    // A bad rules value before the moves: the position's error.
+    let text = "dim:7 name:Brandub atkf:q start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d7-c7";
+    assert_eq!(
+        error(text),
+        "'atkf:q': line 1: rules key 'atkf': expected y or n"
+    );
+    // A square off the board in the first move: the moves' error, which points farther
+    // than the position's (about the first word).
+    assert_eq!(
+        error("a4-a12 b2-b3"),
+        "'a12': line 1: move 1 ('a4-a12'): not a square of this 11x11 board"
+    );
+    // Moves whose first one reads: the moves' error.
+    assert!(error("d1-d4 d11-d12").starts_with("'d12': line 1: move 2 ('d11-d12'): "));
+    // A misspelt variant name: both readings' errors.
+    let both = error("brandubx d7-c7");
+    assert!(
+        both.starts_with("line 1: neither a position ('brandubx': unknown variant; known: "),
+        "{both}"
+    );
+    assert!(
+        both.ends_with(
+            "nor moves from the start ('brandubx': move 1 ('brandubx'): expected a move like a4-a1)"
+        ),
+        "{both}"
+    );
+    // An .otg record with tags keeps the .otg error.
+    let tagged = Tafl::read_record("[event:x]\nbrandubx d7-c7\n").unwrap_err();
+    assert!(tagged.reason.starts_with("rules string:"), "{tagged}");
+}

@@ -10,13 +10,16 @@
 //! [`crate::Move::Row`] names it, then the marker four points on), remove a ring `[c]`, pass
 //! `["pass"]`.
 //!
+//! Variants ([`View::variants`]): `Yinsh` (three rings removed win) and `Yinsh Blitz` (one), the
+//! empty board as the start; a position's variant is its Blitz flag.
+//!
 //! Key invariant: the legal moves of a position are all of one phase, so their paths all have
 //! the same length (one click, or two), except a pass, which is alone; distinct moves have
 //! distinct paths, so none is a prefix of another.
 
 use plies::bits::set_bits;
 use plies::{Game, Notation, Outcome, Side};
-use plies_view::{Cell, Item, Label, Line, Panel, Picture, Piece, Shape, View};
+use plies_view::{Cell, Item, Label, Line, Panel, Picture, Piece, Shape, Variant, View};
 
 use crate::board::{CELLS, COLUMNS, cell_at, cell_name, column_range, coords, step};
 use crate::state::{Move, Phase, Yinsh};
@@ -130,6 +133,26 @@ impl Yinsh {
     }
 }
 
+/// The name of the normal variant.
+const NORMAL: &str = "Yinsh";
+/// The name of the Blitz variant.
+const BLITZ: &str = "Yinsh Blitz";
+
+/// A variant's full rules: those of both, and how many rings removed win.
+fn rules(wins: u8) -> String {
+    let rings = if wins == 1 { "ring" } else { "rings" };
+    [
+        "Board: 85 points, a2 to k10, on lines of three directions; 5 rings a side and a pool of 51 markers, white on one face and black on the other.".to_string(),
+        "Placement: White first, the players place their five rings one at a time on empty points.".to_string(),
+        "Move: put a marker of your colour in one of your rings, then move that ring along a line over empty points; it may jump one unbroken group of markers, which flip, and stops on the first empty point after them. A ring never passes over a ring.".to_string(),
+        "Rows: five markers of one colour in a line are a row; its owner removes those five (his choice on a longer run or crossing rows) and then one of his rings. The mover's rows go first, then the opponent's.".to_string(),
+        format!("Win: the first to remove {wins} {rings} wins."),
+        "When the 51 markers are all on the board at the start of a turn, the game ends: more rings removed wins, equal is a draw.".to_string(),
+        "A side whose rings cannot move passes; two passes in a row end the game as if the markers had run out.".to_string(),
+    ]
+    .join("\n")
+}
+
 impl View for Yinsh {
     fn picture(&self) -> Picture {
         let cells = (0..CELLS)
@@ -215,6 +238,28 @@ impl View for Yinsh {
             }
             Move::Pass => vec![PASS.to_string()],
         }
+    }
+
+    /// Yinsh (the start position), then Yinsh Blitz.
+    fn variants() -> Vec<Variant> {
+        [(NORMAL, false, 3), (BLITZ, true, 1)]
+            .into_iter()
+            .map(|(name, blitz, wins)| {
+                let rings = if wins == 1 { "ring" } else { "rings" };
+                Variant {
+                    name: name.to_string(),
+                    description: format!(
+                        "85 points, 5 rings a side, 51 markers; five in a row remove a ring; the first to remove {wins} {rings} wins"
+                    ),
+                    rules: rules(wins),
+                    position: Yinsh::new(blitz).format_position(),
+                }
+            })
+            .collect()
+    }
+
+    fn variant_of(&self) -> Option<String> {
+        Some(if self.is_blitz() { BLITZ } else { NORMAL }.to_string())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Unit tests of `view` in `plies-tafl`: the invariants of `plies_view::check_view` along
 //! random games of every built-in variant (7x7 to 19x19) and a fortress variant, click paths
-//! that spell each move, and the pictures of start positions against the variants' rules.
+//! that spell each move, the pictures of start positions against the variants' rules, and the
+//! variants offered to a picker (their positions, names and descriptions).
 //!
 //! Key invariant: test code only; nothing here is compiled outside `cargo test`.
 
@@ -8,9 +9,10 @@ use std::collections::HashSet;
 
 use plies::harness::{random_playout_positions, random_playout_positions_with_finished};
 use plies::{Game, Notation, Side};
-use plies_view::{Picture, View, check_view, move_of_clicks};
+use plies_view::{Picture, View, check_variants, check_view, move_of_clicks};
 
 use crate::board::{Piece, parse_square};
+use crate::describe::{full_rules, summary};
 use crate::state::Tafl;
 use crate::variants::{VARIANTS, from_rules, start_of};
 
@@ -202,4 +204,121 @@ fn other_sizes_and_special_squares() {
         set(&["b2", "j10", "c3", "i9"])
     );
     assert!(kinds_of(&fortress, "corner").is_empty());
+}
+
+#[test]
+fn every_built_in_variant_is_offered_and_its_position_is_its_start() {
+    assert_eq!(check_variants::<Tafl>(), Ok(VARIANTS.len()));
+    let variants = Tafl::variants();
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Copenhagen",
+            "Brandub",
+            "Brandubh Federation",
+            "Tablut",
+            "Copenhagen Official",
+            "Fetlar",
+            "Sea Battle",
+            "Tawlbwrdd",
+            "Alea Evangelii",
+        ]
+    );
+    assert_eq!(
+        variants[0].position,
+        Tafl::start_position().format_position()
+    );
+    for built_in in VARIANTS {
+        let start = start_of(built_in.name).unwrap();
+        let offered = variants
+            .iter()
+            .find(|v| v.name.replace(' ', "_").eq_ignore_ascii_case(built_in.name))
+            .unwrap_or_else(|| panic!("{} is not offered", built_in.name));
+        let read = Tafl::parse_position(&offered.position).unwrap();
+        assert_eq!(read.rules(), start.rules(), "{}", built_in.name);
+        let board = |t: &Tafl| t.board().to_otn(t.rules().dim);
+        assert_eq!(board(&read), board(&start), "{}", built_in.name);
+        assert_eq!(
+            read.side_to_move(),
+            start.side_to_move(),
+            "{}",
+            built_in.name
+        );
+        assert_eq!(read.hash(), start.hash(), "{}", built_in.name);
+        assert_eq!(read.outcome(), None);
+        assert_eq!(read.variant_of().as_deref(), Some(offered.name.as_str()));
+    }
+}
+
+#[test]
+fn a_position_is_of_the_variant_whose_rules_it_carries() {
+    for start in starts() {
+        let name = start.variant_of();
+        let games = random_playout_positions_with_finished(&start, 7, 3, 200);
+        for state in games {
+            assert_eq!(state.variant_of(), name, "{}", state.format_position());
+            let written = Tafl::parse_position(&state.format_position()).unwrap();
+            assert_eq!(written.variant_of(), name);
+        }
+    }
+    // A written position by its variant's name, another board and side.
+    let brandub = Tafl::parse_position("brandub /7/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ d").unwrap();
+    assert_eq!(brandub.variant_of().as_deref(), Some("Brandub"));
+    // Custom rules, and a built-in's rules with one rule changed, are of no variant.
+    assert_eq!(from_rules(FORTRESS_RULES).unwrap().variant_of(), None);
+    let changed = VARIANTS[0].rules.replace("ks:w", "ks:s");
+    assert_eq!(from_rules(&changed).unwrap().variant_of(), None);
+}
+
+#[test]
+fn descriptions_are_one_line_distinct_and_from_the_rules() {
+    let variants = Tafl::variants();
+    let descriptions: HashSet<&str> = variants.iter().map(|v| v.description.as_str()).collect();
+    assert_eq!(descriptions.len(), variants.len());
+    let of = |name: &str| {
+        let variant = variants.iter().find(|v| v.name == name).unwrap();
+        assert!(!variant.description.contains('\n'));
+        assert!(variant.rules.lines().count() >= 10, "{}", variant.rules);
+        (variant.description.as_str(), variant.rules.as_str())
+    };
+    let (copenhagen, rules) = of("Copenhagen");
+    assert_eq!(
+        copenhagen,
+        "11x11, 24 attackers v 12 defenders and a king; king escapes to a corner, armed, \
+         captured on 4 sides; shieldwalls (corners close them), edge forts, repetition loses \
+         for its maker"
+    );
+    assert!(rules.contains("Throne (f6): Only the king may stop on the throne"));
+    assert!(rules.contains("Corners (a1, k1, a11, k11): "));
+    assert!(rules.contains("\nShieldwall: "));
+    assert!(rules.ends_with("The side that repeats a position the third time loses."));
+    let (official, rules) = of("Copenhagen Official");
+    assert!(official.ends_with("repetition loses for the defenders"));
+    assert!(rules.ends_with("loses for the defenders, whoever repeats it."));
+    let (brandub, rules) = of("Brandub");
+    assert!(brandub.starts_with("7x7, 8 attackers v 4 defenders and a king;"));
+    assert!(brandub.contains("captured on 2 sides; no win by encirclement"));
+    assert!(rules.contains("It is hostile to no piece."));
+    let (federation, _) = of("Brandubh Federation");
+    assert!(federation.contains("captured on 4 sides on or beside the throne, else on 2"));
+    let (tablut, rules) = of("Tablut");
+    assert!(tablut.contains("king escapes to the edge") && tablut.contains("Linnaean capture"));
+    assert!(rules.contains("Corners: none.") && rules.contains("No piece may stop on the throne"));
+    let (sea, _) = of("Sea Battle");
+    assert!(sea.contains("unarmed") && sea.contains("no throne"));
+    let (alea, _) = of("Alea Evangelii");
+    assert!(alea.starts_with("19x19, 48 attackers v 24 defenders and a king"));
+    assert!(alea.contains("one of 16 corner squares"));
+    // Rules outside the built-ins are described too.
+    let fortress = from_rules(FORTRESS_RULES).unwrap();
+    assert!(summary(&fortress).contains("fortress squares"));
+    let rules = full_rules(&fortress);
+    assert!(rules.starts_with("Tafl: board 11x11"));
+    assert!(rules.contains("Attacker fortresses (b2, j10): Every piece may stop on one"));
+    assert!(rules.contains("Defender fortresses (c3, i9): Defenders and the king may stop"));
+    let slow = from_rules("dim:7 atkf:n spd:1,2, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap();
+    let line = summary(&slow);
+    assert!(line.contains("defenders move first"), "{line}");
+    assert!(line.contains("attackers move at most 1 square, defenders move at most 2 squares"));
 }

@@ -1,6 +1,7 @@
 //! Unit tests of `view` in `plies-yinsh`: the invariants of `plies_view::check_view` along
 //! random games (normal and Blitz, every phase and a pass), click paths that spell each move,
-//! and the board's points, lines and labels against the rules (docs/rules: yinsh.md).
+//! the board's points, lines and labels against the rules (docs/rules: yinsh.md), and the two
+//! variants (normal and Blitz) offered to a picker.
 //!
 //! Key invariant: test code only; nothing here is compiled outside `cargo test`.
 
@@ -8,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use plies::harness::{random_playout_positions, random_playout_positions_with_finished};
 use plies::{Game, Notation, Side};
-use plies_view::{Picture, Shape, View, check_view, move_of_clicks};
+use plies_view::{Picture, Shape, View, check_variants, check_view, move_of_clicks};
 
 use crate::board::{CELLS, cell_name, parse_cell, step};
 use crate::state::{Move, Phase, Yinsh};
@@ -239,4 +240,44 @@ fn pieces_panels_and_the_pass_button() {
     );
     let start = Yinsh::start_position().picture();
     assert_eq!(start.panels[2].title, "White: place a ring");
+}
+
+#[test]
+fn normal_and_blitz_are_the_variants() {
+    assert_eq!(check_variants::<Yinsh>(), Ok(2));
+    let variants = Yinsh::variants();
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["Yinsh", "Yinsh Blitz"]);
+    assert_eq!(
+        variants[0].position,
+        Yinsh::start_position().format_position()
+    );
+    for (variant, blitz) in variants.iter().zip([false, true]) {
+        let start = Yinsh::parse_position(&variant.position).unwrap();
+        assert_eq!(start.hash(), Yinsh::new(blitz).hash());
+        assert_eq!(start.is_blitz(), blitz);
+    }
+    assert!(
+        variants[0]
+            .description
+            .ends_with("the first to remove 3 rings wins")
+    );
+    assert!(
+        variants[1]
+            .description
+            .ends_with("the first to remove 1 ring wins")
+    );
+    assert!(
+        variants[1]
+            .rules
+            .contains("\nWin: the first to remove 1 ring wins.\n")
+    );
+    for state in positions() {
+        let expected = if state.is_blitz() {
+            "Yinsh Blitz"
+        } else {
+            "Yinsh"
+        };
+        assert_eq!(state.variant_of().as_deref(), Some(expected));
+    }
 }
