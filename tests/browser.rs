@@ -195,6 +195,35 @@ fn records_are_shown_and_set_up() {
     with_page(&case, records_in_page);
 }
 
+/// tafl's variant picker: a variant picked starts a game of it, with its name and one-line
+/// description shown and its full rules on demand.
+#[test]
+fn a_tafl_variant_is_picked() {
+    let case = Case {
+        name: "tafl",
+        cli: tafl_bot::tafl_cli,
+        args: &["--variant", "brandub"],
+        mode: "humans",
+        max_plies: 0,
+        seed: 0,
+    };
+    with_page(&case, variant_picked);
+}
+
+/// The set-up box reads a position and moves on one line (Onitama's position has spaces).
+#[test]
+fn a_position_and_moves_are_set_up_on_one_line() {
+    let case = Case {
+        name: "onitama",
+        cli: onitama,
+        args: &[],
+        mode: "humans",
+        max_plies: 0,
+        seed: 0,
+    };
+    with_page(&case, one_line_set_up);
+}
+
 /// The page's address, the keys and the layout, for every game: each test plays a few moves by
 /// clicking, two humans at the board (mode `humans`), and then checks one thing.
 macro_rules! page_tests {
@@ -1962,5 +1991,114 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
     }
     page.cdp("Emulation.clearDeviceMetricsOverride", json!({}))
         .await?;
+    page.no_console_errors().await
+}
+
+/// Picks another variant than the one shown and opens its rules.
+async fn variant_picked(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, old) = Page::open(client, &setup).await?;
+    page.choose_mode(setup.mode).await?;
+    let info = get_json(&setup.url, "/api/info")?;
+    let variants = info["variants"].as_array().cloned().unwrap_or_default();
+    let current = page.game(&old)?["variant"].clone();
+    if variants.len() < 2 || !variants.iter().any(|v| v["name"] == current) {
+        return Err(format!(
+            "the variants are {variants:?}; the game's is {current}"
+        ));
+    }
+    let (index, chosen) = variants
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v["name"] != current)
+        .ok_or("one variant only")?;
+    page.js(&format!(
+        r##"
+        const select = document.getElementById("variant");
+        select.value = "{index}";
+        select.dispatchEvent(new Event("change"));
+        return null;
+        "##
+    ))
+    .await?;
+    let seen = page
+        .wait_for("the variant's game", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != old)
+        })
+        .await?;
+    let game = page.game(&seen.game.expect("waited for"))?;
+    if game["variant"] != chosen["name"] || game["start"] != chosen["position"] {
+        return Err(format!(
+            "picking {} started a game of {} at {}",
+            chosen["name"], game["variant"], game["start"]
+        ));
+    }
+    let shown = page
+        .js(r##"
+            const about = document.getElementById("variant-about");
+            const before = about.open;
+            document.getElementById("variant-summary").click();
+            return {
+                hidden: about.hidden,
+                before,
+                after: about.open,
+                summary: document.getElementById("variant-summary").textContent,
+                rules: document.getElementById("variant-rules").textContent,
+            };
+        "##)
+        .await?;
+    let summary = format!(
+        "{}: {}",
+        chosen["name"].as_str().unwrap_or_default(),
+        chosen["description"].as_str().unwrap_or_default()
+    );
+    if shown["hidden"] != false
+        || shown["before"] != false
+        || shown["after"] != true
+        || shown["summary"] != summary.as_str()
+        || shown["rules"] != chosen["rules"]
+    {
+        return Err(format!("the variant's description shows {shown}"));
+    }
+    page.no_console_errors().await
+}
+
+/// Types the start position and two moves on one line into the set-up box.
+async fn one_line_set_up(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, old) = Page::open(client, &setup).await?;
+    page.choose_mode(setup.mode).await?;
+    let game = page.game(&old)?;
+    let first = game["legal"][0]["move"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let after = page
+        .js(&format!(
+            r##"
+            const response = await fetch("/api/games", {{
+                method: "POST",
+                headers: {{ "Content-Type": "application/json" }},
+                body: JSON.stringify({{ moves: {first:?} }}),
+            }});
+            return await response.json();
+            "##
+        ))
+        .await?;
+    let second = after["legal"][0]["move"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let start = game["start"].as_str().unwrap_or_default();
+    page.type_into("record", &format!("{start} {first} {second}"))
+        .await?;
+    page.click("#load").await?;
+    let wanted = [first, second];
+    let seen = page
+        .wait_for("the position and moves set up", |seen| {
+            seen.game.as_ref().is_some_and(|game| *game != old) && seen.moves == wanted
+        })
+        .await?;
+    if seen.error {
+        return Err(format!("setting up shows an error: {}", seen.status));
+    }
     page.no_console_errors().await
 }

@@ -12,7 +12,7 @@
 //! | method and path | body | answer |
 //! |---|---|---|
 //! | `GET /`, `/app.js`, `/board.js`, `/moves.js`, `/analysis.js`, `/style.css` | | the page |
-//! | `GET /api/info` | | game, sides, start, searchers, record format, `memory: {limit_mb, used_mb}` |
+//! | `GET /api/info` | | game, sides, start, `variants: [{name, description, rules, position}]`, searchers, record format, `memory: {limit_mb, used_mb}` |
 //! | `POST /api/games` | `{"position"?, "moves"?, "line"?, "ply"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"move"}` or `{"moves": [..]}` | the game after it (them) |
@@ -49,9 +49,10 @@
 //! lacks them; `ply` shows the position after that many moves of the current line (without
 //! it, the current line's end). A record sets up its main line only.
 //!
-//! A game is `{id, position, start, ply, node, moves, line, line_text, tree, tree_text,
+//! A game is `{id, position, start, variant, ply, node, moves, line, line_text, tree, tree_text,
 //! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks}], last, changed,
 //! scores, searching, search}`: `picture` and the click paths come from the game's [`View`];
+//! `variant` the name of the game's variant its start is ([`View::variant_of`]), or `null`;
 //! `node` is the node shown and `ply` its depth (its index in the current line); `moves` the
 //! current line's move texts and `line` the same as `[{node, move, mover, mover_name}]`
 //! (`mover`: `first` or `second`, the side that played it); `line_text` the current line's
@@ -371,6 +372,7 @@ async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
         "game": app.name,
         "sides": {"first": G::side_name(plies::Side::First), "second": G::side_name(plies::Side::Second)},
         "start": app.start.format_position(),
+        "variants": G::variants(),
         "searchers": SEARCHERS,
         "record": {"name": G::record_format().name, "extension": G::record_format().extension},
         "memory": {"limit_mb": app.budget.limit_mb(), "used_mb": app.budget.used_mb()},

@@ -403,6 +403,7 @@ impl<G: View> Session<G> {
             "id": id.to_string(),
             "position": state.format_position(),
             "start": tree.at(ROOT).position.format_position(),
+            "variant": tree.at(ROOT).position.variant_of(),
             "ply": node.ply,
             "node": self.shown,
             "moves": texts,

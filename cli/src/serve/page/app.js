@@ -540,7 +540,7 @@ async function newGame(body = {}) {
 function showVariant() {
   const variants = info.variants ?? [];
   if (!variants.length) return;
-  const index = variants.findIndex((v) => v.position === game.start);
+  const index = variants.findIndex((v) => v.name === game.variant);
   $("variant").value = index >= 0 ? String(index) : "";
   const chosen = variants[index];
   $("variant-about").hidden = !chosen;
