@@ -224,6 +224,29 @@ fn a_position_and_moves_are_set_up_on_one_line() {
     with_page(&case, one_line_set_up);
 }
 
+/// A move made by dragging a piece to its square (Onitama after its card is clicked, tafl).
+#[test]
+fn moves_are_dragged_and_dropped() {
+    let case = Case {
+        name: "onitama",
+        cli: onitama,
+        args: &[],
+        mode: "humans",
+        max_plies: 0,
+        seed: 21,
+    };
+    with_page(&case, dragged);
+    let case = Case {
+        name: "tafl",
+        cli: tafl_bot::tafl_cli,
+        args: &["--variant", "brandub"],
+        mode: "humans",
+        max_plies: 0,
+        seed: 22,
+    };
+    with_page(&case, dragged);
+}
+
 /// The page's address, the keys and the layout, for every game: each test plays a few moves by
 /// clicking, two humans at the board (mode `humans`), and then checks one thing.
 macro_rules! page_tests {
@@ -1693,6 +1716,7 @@ async fn variations(client: Client, setup: Setup) -> Result<(), String> {
     if strings(&listed) != [other_text.clone()] {
         return Err(format!("the move list's variations show {listed}"));
     }
+    marks_and_movers(&page, &game).await?;
     // The keys follow the variation: back to move 2 and forward onto the variation again.
     step_to(&page, &id, &Key::Left.to_string(), 2).await?;
     step_to(&page, &id, &Key::Right.to_string(), 3).await?;
@@ -1724,15 +1748,23 @@ async fn variations(client: Client, setup: Setup) -> Result<(), String> {
         }
         tokio::time::sleep(POLL).await;
     };
-    let listed = page
-        .js(r##"return Array.from(document.querySelectorAll("#moves .mainline > .move"), (m) => m.dataset.move);"##)
-        .await?;
-    let shown = page.seen().await?;
-    if strings(&listed) != wanted || shown.moves != wanted {
-        return Err(format!(
-            "after Make main line the move list's main line is {listed}, the line shown {:?}",
-            shown.moves
-        ));
+    // The page shows it so once the answer is in.
+    let since = Instant::now();
+    loop {
+        let listed = page
+            .js(r##"return Array.from(document.querySelectorAll("#moves .mainline > .move"), (m) => m.dataset.move);"##)
+            .await?;
+        let shown = page.seen().await?;
+        if strings(&listed) == wanted && shown.moves == wanted {
+            break;
+        }
+        if since.elapsed() > PATIENCE {
+            return Err(format!(
+                "after Make main line the move list's main line is {listed}, the line shown {:?}",
+                shown.moves
+            ));
+        }
+        tokio::time::sleep(POLL).await;
     }
     // A reload: the same tree, line and move.
     let position = promoted["position"]
@@ -1879,11 +1911,32 @@ async fn copy_position(page: &Page) -> Result<(), String> {
 }
 
 /// What the layout check reads: the page's width, the window's, the padding of the analysis
-/// table's cells, how the position text wraps, the body's background.
+/// table's cells, how the position text wraps, the body's background, the lowest panel item's
+/// bottom edge (scrolled to the top), the controls smaller than a finger, the colours of a
+/// piece of each side.
 const LAYOUT: &str = r##"
+    window.scrollTo(0, 0);
     const th = document.querySelector("#analysis th");
     const style = getComputedStyle(th);
+    const shown = (node) => node.offsetParent !== null;
+    const items = Array.from(document.querySelectorAll(".panel .item")).filter(shown);
+    const small = Array.from(document.querySelectorAll(
+        "button, select, input:not([type=file]), #moves .move")).filter(shown)
+        .filter((node) => node.getBoundingClientRect().height < 31.5)
+        .map((node) => node.id || node.className || node.tagName);
+    const fill = (side) => {
+        const piece = document.querySelector(`#board .piece.side-${side}:not(.kind-ring)`)
+            ?? document.querySelector(`#board .piece.side-${side}`);
+        if (!piece) return null;
+        const style = getComputedStyle(piece);
+        return piece.classList.contains("kind-ring") ? style.stroke : style.fill;
+    };
     return {
+        items: Math.max(0, ...items.map((node) => node.getBoundingClientRect().bottom)),
+        small,
+        first: fill("first"),
+        second: fill("second"),
+        motion: getComputedStyle(document.querySelector(".evalbar .fill")).transitionDuration,
         scroll: document.documentElement.scrollWidth,
         inner: window.innerWidth,
         padding: parseFloat(style.paddingLeft) + parseFloat(style.paddingRight),
@@ -1914,6 +1967,7 @@ fn luminance(colour: &str) -> Option<f64> {
 /// position text wrapping anywhere, the background light or dark; a screenshot of each.
 async fn layout(client: Client, setup: Setup) -> Result<(), String> {
     let (page, id) = Page::open(client, &setup).await?;
+    let info = get_json(&setup.url, "/api/info")?;
     page.choose_mode("humans").await?;
     let mut rng = SplitMix64::new(setup.seed);
     play_by_clicking(&page, &id, 4, &mut rng).await?;
@@ -1938,7 +1992,11 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
             json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
         )
         .await?;
-        for (width, height, device) in [(390, 844, "phone"), (1280, 800, "desktop")] {
+        for (width, height, device) in [
+            (360, 740, "small-phone"),
+            (390, 844, "phone"),
+            (1280, 800, "desktop"),
+        ] {
             page.cdp(
                 "Emulation.setDeviceMetricsOverride",
                 json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
@@ -1968,6 +2026,32 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
                     seen["wrap"]
                 ));
             }
+            if device == "desktop" && seen["items"].as_f64().unwrap_or(0.0) > inner.min(800.0) {
+                return Err(format!(
+                    "{what}: the panels' items reach down to {} px, below the fold",
+                    seen["items"]
+                ));
+            }
+            if device.ends_with("phone") && seen["small"].as_array().is_some_and(|s| !s.is_empty())
+            {
+                return Err(format!(
+                    "{what}: controls lower than 32 px: {}",
+                    seen["small"]
+                ));
+            }
+            // Sides named after colours (Yinsh's white and black) are drawn in them.
+            for side in ["first", "second"] {
+                let name = info["sides"][side].as_str().unwrap_or_default();
+                let drawn = seen[side].as_str().and_then(luminance);
+                let wrong = match (name, drawn) {
+                    ("white", Some(l)) => l < 0.8,
+                    ("black", Some(l)) => l > 0.2,
+                    _ => false,
+                };
+                if wrong {
+                    return Err(format!("{what}: {name}'s pieces are drawn {}", seen[side]));
+                }
+            }
             let background = seen["background"].as_str().unwrap_or_default();
             let light = luminance(background)
                 .ok_or_else(|| format!("{what}: the background is {background:?}"))?;
@@ -1986,7 +2070,23 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
                 .screenshot()
                 .await
                 .map_err(|e| format!("screenshot: {e}"))?;
-            save_png(&format!("{}-{device}-{scheme}", setup.name), &png)?;
+            if device != "small-phone" {
+                save_png(&format!("{}-{device}-{scheme}", setup.name), &png)?;
+            }
+        }
+    }
+    // Reduced motion: nothing on the page moves by itself.
+    for (reduce, wanted) in [("reduce", "0s"), ("no-preference", "0.4s")] {
+        page.cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-reduced-motion", "value": reduce}]}),
+        )
+        .await?;
+        let motion = page.js(LAYOUT).await?["motion"].clone();
+        if motion != wanted {
+            return Err(format!(
+                "prefers-reduced-motion {reduce}: the evaluation bar's transition is {motion}"
+            ));
         }
     }
     page.cdp("Emulation.clearDeviceMetricsOverride", json!({}))
@@ -2101,4 +2201,136 @@ async fn one_line_set_up(client: Client, setup: Setup) -> Result<(), String> {
         return Err(format!("setting up shows an error: {}", seen.status));
     }
     page.no_console_errors().await
+}
+
+/// Makes three moves by dragging, each a legal move whose last two clicks are two cells of
+/// the board (the clicks before them clicked): the mouse pressed on the first, moved, and let
+/// go over the second, as WebDriver's pointer actions do it.
+async fn dragged(client: Client, setup: Setup) -> Result<(), String> {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let (page, id) = Page::open(client, &setup).await?;
+    page.choose_mode(setup.mode).await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    for _ in 0..3 {
+        let game = page.settled(&id, "humans").await?;
+        let played = game["moves"].as_array().map_or(0, Vec::len);
+        let (_, cells) = centres(&page).await?;
+        let centre = |id: &str| cells.iter().find(|c| c.0 == id).map(|c| (c.1, c.2));
+        let draggable: Vec<&Value> = game["legal"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| {
+                let clicks = strings(&m["clicks"]);
+                clicks.len() >= 2
+                    && clicks[clicks.len() - 2] != clicks[clicks.len() - 1]
+                    && clicks[clicks.len() - 2..]
+                        .iter()
+                        .all(|c| centre(c).is_some())
+            })
+            .collect();
+        if draggable.is_empty() {
+            return Err(format!("no move to drag after {played} plies"));
+        }
+        let chosen = draggable[rng.below(draggable.len())];
+        let clicks = strings(&chosen["clicks"]);
+        let (from, to) = (&clicks[clicks.len() - 2], &clicks[clicks.len() - 1]);
+        for click in &clicks[..clicks.len() - 2] {
+            page.click_id(click).await?;
+        }
+        let (fx, fy) = centre(from).expect("filtered");
+        let (tx, ty) = centre(to).expect("filtered");
+        let drag = MouseActions::new("mouse".to_string())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: fx,
+                y: fy,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(150)),
+                x: (fx + tx) / 2.0,
+                y: (fy + ty) / 2.0,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(150)),
+                x: tx,
+                y: ty,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        page.client
+            .perform_actions(drag)
+            .await
+            .map_err(|e| format!("dragging {from} to {to}: {e}"))?;
+        page.client
+            .release_actions()
+            .await
+            .map_err(|e| format!("releasing the mouse: {e}"))?;
+        let since = Instant::now();
+        loop {
+            let moves = strings(&page.game(&id)?["moves"]);
+            if moves.len() > played {
+                if moves[played] != chosen["move"].as_str().unwrap_or_default() {
+                    return Err(format!("dragging {from} to {to} played {}", moves[played]));
+                }
+                break;
+            }
+            if since.elapsed() > PATIENCE {
+                return Err(format!(
+                    "dragging {from} to {to} played nothing ({})",
+                    chosen["move"]
+                ));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    page.no_console_errors().await
+}
+
+/// The page marks what `game` (the server's, as shown) says the last move clicked and
+/// changed, and its move list names the side that played each move of the line.
+async fn marks_and_movers(page: &Page, game: &Value) -> Result<(), String> {
+    let drawn = page
+        .js(r##"
+            const marked = (name) => Array.from(document.querySelectorAll(
+                `#board .${name}[data-id], .item.${name}`), (node) => node.dataset.id);
+            return {
+                last: marked("last"),
+                changed: marked("changed"),
+                movers: Array.from(document.querySelectorAll("#moves .move.on-line .who"),
+                    (node) => node.textContent),
+            };
+        "##)
+        .await?;
+    let last = strings(&drawn["last"]);
+    let changed = strings(&drawn["changed"]);
+    for id in strings(&game["last"]) {
+        if !last.contains(&id) {
+            return Err(format!("the last move's {id} is not marked: {drawn}"));
+        }
+    }
+    for id in strings(&game["changed"]) {
+        if !changed.contains(&id) && !last.contains(&id) {
+            return Err(format!(
+                "{id}, changed by the last move, is not marked: {drawn}"
+            ));
+        }
+    }
+    let movers: Vec<String> = game["line"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|step| step["mover_name"].as_str().unwrap_or_default().to_string())
+        .collect();
+    if strings(&drawn["movers"]) != movers {
+        return Err(format!(
+            "the move list names the movers {}, the line's are {movers:?}",
+            drawn["movers"]
+        ));
+    }
+    Ok(())
 }
