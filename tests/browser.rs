@@ -1266,15 +1266,24 @@ async fn screenshot(page: &Page, name: &str) -> Result<(), String> {
     save_png(name, &png)
 }
 
+/// The layout test's screenshots the README shows (besides each game's finished game).
+const README_SHOTS: [&str; 4] = [
+    "onitama-desktop-light",
+    "onitama-desktop-dark",
+    "yinsh-phone-light",
+    "tafl-phone-dark",
+];
+
 /// Saves the picture `png` as `<target>/browser-screenshots/<name>.png`, and as
-/// `docs/images/<name>.png` when `PLIES_UPDATE_SCREENSHOTS=1`.
+/// `docs/images/<name>.png` when `PLIES_UPDATE_SCREENSHOTS=1` and the README shows it.
 fn save_png(name: &str, png: &[u8]) -> Result<(), String> {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("the target folder")
         .join("browser-screenshots");
     let mut folders = vec![target];
-    if std::env::var("PLIES_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+    let in_readme = !name.contains('-') || README_SHOTS.contains(&name);
+    if in_readme && std::env::var("PLIES_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
         folders.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images"));
     }
     for folder in folders {

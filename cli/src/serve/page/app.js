@@ -633,7 +633,8 @@ async function start() {
   const names = sides();
   $("mode").options[0].textContent = `You play ${names.first}`;
   $("mode").options[1].textContent = `You play ${names.second}`;
-  $("score-unit").textContent = `Scores are from ${names.first}'s side: + is better for ${names.first}, `
+  const whose = names.first.endsWith("s") ? `${names.first}'` : `${names.first}'s`;
+  $("score-unit").textContent = `Scores are from ${whose} side: + is better for ${names.first}, `
     + `- for ${names.second}, in the engine's evaluation points; "wins in N" counts plies `
     + "(one side's move each) to the end with best play.";
   $("new").addEventListener("click", () => guarded(() => newGame()));
