@@ -1886,6 +1886,34 @@ async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
             seen.moves
         ));
     }
+    // The board stays live while the analysis runs: a move clicked is played.
+    let game = page.game(&id)?;
+    if game["outcome"].is_null() {
+        let played = game["ply"].as_u64().unwrap_or(0) as usize;
+        let choice = &game["legal"][0];
+        for click in strings(&choice["clicks"]) {
+            page.click_id(&click).await?;
+        }
+        let text = choice["move"].as_str().unwrap_or_default().to_string();
+        page.wait_for("the move clicked while analysing", |seen| {
+            seen.ply == Some(played + 1) && seen.moves.get(played) == Some(&text)
+        })
+        .await?;
+    }
+    // The score graph: a click at its left end shows the start.
+    page.js(r##"
+        const graph = document.getElementById("graph");
+        const box = graph.getBoundingClientRect();
+        const x = box.left + box.width * (34 / 320) + 1;
+        const y = box.top + box.height / 2;
+        graph.dispatchEvent(new MouseEvent("click", { clientX: x, clientY: y, bubbles: true }));
+        return null;
+    "##)
+    .await?;
+    page.wait_for("the start shown by a click on the graph", |seen| {
+        seen.ply == Some(0)
+    })
+    .await?;
     page.click("#analyze").await?;
     page.wait_for("the analysis off", |seen| seen.lines == 0)
         .await?;

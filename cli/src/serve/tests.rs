@@ -636,12 +636,12 @@ async fn an_analysis_streams_several_lines() {
     .await;
     assert_eq!(status, StatusCode::ACCEPTED);
     let text = events_until_done(&mut stream).await;
-    // The iterations (`done` names its kind).
+    // The iterations (`done` has no `seldepth`).
     let iterations: Vec<Value> = text
         .lines()
         .filter_map(|line| line.strip_prefix("data: "))
         .filter_map(|data| serde_json::from_str::<Value>(data).ok())
-        .filter(|event| event.get("kind").is_none())
+        .filter(|event| event.get("seldepth").is_some())
         .collect();
     assert!(iterations.len() > 1, "{text}");
     // Each line of each iteration: its moves one by one, and the clicks of its first move.

@@ -397,10 +397,13 @@ function listen() {
   events.addEventListener("iteration", (event) => {
     const data = JSON.parse(event.data);
     if (!ours(data)) return; // the engine's, or an old one
+    const before = bestClicks().join(" ");
     analysis.latest = data;
     addRow($("analysis"), data, sides());
     drawAnalysis();
-    drawAll();
+    // The board is drawn again only for a new best move: a click on it is not lost to a
+    // drawing that replaced what was pressed.
+    if (bestClicks().join(" ") !== before) drawAll();
   });
   events.addEventListener("done", (event) => {
     const data = JSON.parse(event.data);
