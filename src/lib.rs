@@ -78,5 +78,5 @@ pub use eval::{Evaluator, Score, Tunable};
 pub use game::{Game, GameHistory, MoveBounds, MoveClass, Outcome, Side};
 pub use notation::{
     EXCERPT_CHARS, MAX_POSITION_BYTES, MAX_POSITION_WORDS, Notation, NotationError, PLAIN_RECORD,
-    RecordFormat, excerpt, read_plain_record, write_plain_record,
+    RecordFormat, RecordStep, RecordTree, excerpt, read_plain_record, write_plain_record,
 };

@@ -8,11 +8,17 @@
 //! parsing is case-insensitive where the game's notation allows it, and bad text gives a
 //! [`NotationError`] naming the offending token, never a panic. A record written by
 //! [`Notation::write_record`] is read back by [`Notation::read_record`] as the same start
-//! position and moves.
+//! position and moves; a tree of moves written by [`Notation::write_record_tree`] is read back
+//! by [`Notation::read_record_tree`] as the same tree where the format has variations, as its
+//! main line where it has not.
 
 use std::fmt;
 
 use crate::game::Game;
+
+mod tree;
+
+pub use tree::{RecordStep, RecordTree};
 
 /// Why a piece of move or position text was rejected: the token at fault and what is wrong
 /// with it.
@@ -173,6 +179,21 @@ pub trait Notation: Game {
     /// the plain one too.
     fn read_record(text: &str) -> Result<(Self, Vec<Self::Move>), NotationError> {
         read_plain_record(text)
+    }
+
+    /// Writes a tree of moves played from this position (every move legal where it is played)
+    /// in the game's record format: its variations too where the format has them. The default
+    /// writes the main line with [`Notation::write_record`].
+    fn write_record_tree(&self, tree: &RecordTree<Self::Move>) -> String {
+        self.write_record(&tree.main_line())
+    }
+
+    /// Reads a record as a tree of moves: the start position and the tree, its variations too
+    /// where the format has them, every move checked for legality where it is played. The
+    /// default reads [`Notation::read_record`]'s line as a tree without variations.
+    fn read_record_tree(text: &str) -> Result<(Self, RecordTree<Self::Move>), NotationError> {
+        let (start, moves) = Self::read_record(text)?;
+        Ok((start, RecordTree::from_line(&moves)))
     }
 
     /// Writes a sequence of moves played from this position, separated by spaces.

@@ -261,3 +261,93 @@ fn a_long_first_line_tries_a_bounded_number_of_positions() {
     assert!(e.to_string().len() < 400, "{e}");
     assert!(e.reason.starts_with("line 1: neither a position ("), "{e}");
 }
+
+/// A tree built by hand: its main line, its walk in SGF's order, equality whatever the ids,
+/// and the default tree methods keeping the main line only.
+#[test]
+fn a_record_tree_walks_in_sgf_order() {
+    // a (b c (d) e) (f) with moves as numbers: root -> 1 -> {2 -> {3, 4}, 5}, 2 -> 3 -> 6.
+    let mut tree: RecordTree<u8> = RecordTree::new();
+    let one = tree.add(RecordTree::<u8>::ROOT, 1);
+    let two = tree.add(one, 2);
+    let five = tree.add(one, 5);
+    let three = tree.add(two, 3);
+    let four = tree.add(two, 4);
+    let six = tree.add(three, 6);
+    assert_eq!(
+        tree.add(one, 2),
+        two,
+        "an existing move is followed, not added"
+    );
+    assert_eq!(tree.node_count(), 7);
+    assert_eq!(tree.main_line(), vec![1, 2, 3, 6]);
+    assert_eq!((tree.parent(six), tree.mv(six)), (Some(three), Some(6)));
+    assert_eq!((tree.parent(0), tree.mv(0)), (None, None));
+    assert_eq!(tree.children(two), &[three, four]);
+    assert!(tree.has_variations());
+    use RecordStep::{Close, Move, Open};
+    assert_eq!(
+        tree.walk(),
+        vec![
+            Move(one),
+            Open,
+            Move(two),
+            Open,
+            Move(three),
+            Move(six),
+            Close,
+            Open,
+            Move(four),
+            Close,
+            Close,
+            Open,
+            Move(five),
+            Close,
+        ]
+    );
+    // The same tree built in another order is equal; another order of children is not.
+    let mut again: RecordTree<u8> = RecordTree::from_line(&[1, 2, 3, 6]);
+    again.add(1, 5);
+    again.add(2, 4);
+    assert_eq!(again, tree);
+    let mut swapped: RecordTree<u8> = RecordTree::from_line(&[1, 5]);
+    let two = swapped.add(1, 2);
+    let three = swapped.add(two, 3);
+    swapped.add(three, 6);
+    swapped.add(two, 4);
+    assert_ne!(swapped, tree);
+    let line = RecordTree::from_line(&[1, 2]);
+    assert!(!line.has_variations());
+    assert_eq!(line.walk(), vec![Move(1), Move(2)]);
+    assert_eq!(RecordTree::<u8>::default().walk(), vec![]);
+
+    // The defaults: the main line in the plain format, read back as a tree of one line.
+    let start = TwoPiles::parse_position("6 4 2").unwrap();
+    let first = take(&start, "a2");
+    let second = take(&start.play(first), "b3");
+    let other = take(&start, "b1");
+    let mut tree = RecordTree::from_line(&[first, second]);
+    tree.add(RecordTree::<u8>::ROOT, other);
+    let text = start.write_record_tree(&tree);
+    assert_eq!(text, "position 6 4 2\na2\nb3\n");
+    let (read, read_tree) = TwoPiles::read_record_tree(&text).unwrap();
+    assert_eq!(read.format_position(), "6 4 2");
+    assert_eq!(read_tree, RecordTree::from_line(&[first, second]));
+    assert!(TwoPiles::read_record_tree("6 4 2\na9").is_err());
+}
+
+/// A tree a million moves deep is built, walked, compared and dropped without recursion.
+#[test]
+fn a_deep_record_tree_needs_no_recursion() {
+    let mut tree: RecordTree<u32> = RecordTree::new();
+    let mut at = RecordTree::<u32>::ROOT;
+    for mv in 0..1_000_000 {
+        let next = tree.add(at, mv);
+        tree.add(at, mv + 1_000_000);
+        at = next;
+    }
+    assert_eq!(tree.main_line().len(), 1_000_000);
+    // Each branch point: its two variations, each `Open`, its move, `Close`.
+    assert_eq!(tree.walk().len(), 1_000_000 * 6);
+    assert_eq!(tree.clone(), tree);
+}

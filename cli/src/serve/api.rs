@@ -24,7 +24,7 @@
 //! | `POST /api/games/{id}/analyze` | `{"searcher"?, "time_ms"?, "lines"?}` | 202 `{started: "analysis", search, node}`; iterations on the events (`lines`: 1-5 best root moves, `pvs` only) |
 //! | `POST /api/games/{id}/stop` | | the game; the running search stops |
 //! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
-//! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the main line |
+//! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the main line, and variations where the format has them |
 //! | `DELETE /api/games/{id}` | | 204 |
 //!
 //! A game's moves are a tree ([`super::tree`]): node 0 is the start, every other node a move
@@ -47,7 +47,8 @@
 //! from the position before it, a variation from the position before the move it follows;
 //! `line` (moves from the start) then becomes the current line, its moves added where the tree
 //! lacks them; `ply` shows the position after that many moves of the current line (without
-//! it, the current line's end). A record sets up its main line only.
+//! it, the current line's end). A record sets up its main line, and its variations where the
+//! format has them (Yinsh's SGF), and shows the main line's end.
 //!
 //! A game is `{id, position, start, variant, ply, node, moves, line, line_text, tree, tree_text,
 //! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks}], last, changed,
@@ -406,10 +407,10 @@ async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes) -> Reply 
             ));
         }
         Some(text) => {
-            let (start, moves) =
-                G::read_record(&text).map_err(|e| ApiError::bad(format!("bad record: {e}")))?;
+            let (start, tree) = G::read_record_tree(&text)
+                .map_err(|e| ApiError::bad(format!("bad record: {e}")))?;
             let mut session = Session::new(start);
-            session.play_all(&moves).map_err(ApiError::bad)?;
+            session.read_record(&tree).map_err(ApiError::bad)?;
             session
         }
         None => {

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use plies::search::{Iteration, SearchResult};
-use plies::{GameHistory, Notation, Outcome, Score, Side};
+use plies::{GameHistory, Notation, Outcome, RecordTree, Score, Side};
 use plies_view::{Picture, View, side_key};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -215,11 +215,28 @@ impl<G: View> Session<G> {
         Ok(())
     }
 
-    /// The main line (from the start along first children, whatever is shown) in the game's
-    /// record format.
+    /// Adds the tree of moves `record` (a record read, [`Notation::read_record_tree`]) from
+    /// the start and shows the end of its main line.
+    ///
+    /// # Errors
+    /// A move comes after the game is over (one line, `bad record: ...`).
+    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<(), String> {
+        let end = self
+            .tree
+            .read_record(record)
+            .map_err(|e| format!("bad record: {e}"))?;
+        self.tip = ROOT;
+        self.shown = end;
+        self.changed();
+        Ok(())
+    }
+
+    /// The whole tree (whatever is shown) in the game's record format
+    /// ([`Notation::write_record_tree`]): the main line, and the variations where the format
+    /// has them.
     pub fn record(&self) -> String {
         let root = &self.tree.at(ROOT).position;
-        root.write_record(&self.tree.moves(&self.tree.main_line()))
+        root.write_record_tree(&self.tree.to_record())
     }
 
     /// Plays the legal move `mv` at the node shown (see the module docs).

@@ -1,6 +1,7 @@
 //! The HTTP API on the toy games, in process (each request through the router, no socket):
 //! every endpoint, with good and bad input; bad input gets a 4xx and a one-line reason. Kalah
-//! and Onitama come in where a real board's picture or move texts with spaces matter.
+//! and Onitama come in where a real board's picture or move texts with spaces matter, Yinsh
+//! where a record format has variations (SGF).
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,7 @@ use plies::{Evaluator, Game, Notation, Score, Side};
 use plies_kalah::{Kalah, StoreDifference};
 use plies_onitama::{Card, Onitama, PstEvaluator, Square};
 use plies_view::View;
+use plies_yinsh::{Yinsh, YinshEvaluator};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -86,6 +88,68 @@ async fn new_game(router: &Router, body: &str) -> Value {
 
 fn path(game: &Value, what: &str) -> String {
     format!("/api/games/{}/{what}", game["id"].as_str().unwrap())
+}
+
+/// A Yinsh game's record (boardspace SGF) holds the whole tree, variations nested in SGF's
+/// way, whatever is shown; loading it sets up the same tree and shows its main line's end; a
+/// malformed variation is refused with one line.
+#[tokio::test]
+async fn records_keep_the_variations_where_the_format_has_them() {
+    let spec = GameCli::new("yinsh", evaluator(YinshEvaluator::tuned()));
+    let router = page_router(&spec, Yinsh::start_position(), 4, MAX_SEARCH_MS);
+    let tree = "g2 (e5 f7 (a4) d4) c6 f2 d4 (h3 e4) (a4 b4) e1";
+    let game = new_game(&router, &json!({"moves": tree, "ply": 1}).to_string()).await;
+    assert_eq!(game["tree_text"], tree);
+    let (status, record) = send(&router, Method::GET, &path(&game, "record"), None).await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(
+        record["format"],
+        json!({"name": "boardspace SGF", "extension": "sgf"})
+    );
+    let text = record["text"].as_str().unwrap();
+    assert!(text.starts_with("(;\nGM[24]"), "{text}");
+    for node in [
+        "(; P0[1 place wr G 2]\n",
+        "(; P0[1 place wr E 5]\n",
+        "(; P1[7 place br D 4]\n",
+        "(; P1[7 place br H 3]\n; P1[8 Done ]\n; P0[9 place wr E 4]\n; P0[10 Done ]\n)\n",
+        "(; P1[7 place br A 4]\n",
+    ] {
+        assert!(text.contains(node), "{node:?} in {text}");
+    }
+    let loaded = new_game(&router, &json!({ "record": text }).to_string()).await;
+    assert_eq!(loaded["tree_text"], tree);
+    assert_eq!(loaded["moves"], json!(["g2", "c6", "f2", "d4", "e1"]));
+    assert_eq!(loaded["ply"], 5);
+    let (_, again) = send(&router, Method::GET, &path(&loaded, "record"), None).await;
+    assert_eq!(again["text"], text);
+    // A plain record still loads (its main line), and a tree of one line is plain SGF.
+    let plain = new_game(&router, r#"{"record": "g2\nc6"}"#).await;
+    assert_eq!(plain["tree_text"], "g2 c6");
+    let (_, one_line) = send(&router, Method::GET, &path(&plain, "record"), None).await;
+    assert_eq!(
+        one_line["text"].as_str().unwrap().matches('(').count(),
+        1,
+        "{one_line}"
+    );
+    for (record, words) in [
+        (
+            "(;GM[24]; P0[1 place wr G 2](; P1[2 place br C 6])",
+            "bad record: bad SGF at character 51",
+        ),
+        (
+            "(;GM[24]; P0[1 place wr G 2](; P1[2 place br C 6])(; P1[2 place br G 2]))",
+            "move 2 ('g2') of a variation",
+        ),
+        (
+            "(;GM[24]; P0[1 place wr G 2]()(; P1[2 Done]))",
+            "empty game tree",
+        ),
+    ] {
+        let body = json!({ "record": record }).to_string();
+        let answer = send(&router, Method::POST, "/api/games", Some(&body)).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, words);
+    }
 }
 
 #[tokio::test]

@@ -9,9 +9,10 @@
 //! change after it is made (only its children's order and its score do), so its verdict,
 //! taken over the positions from the root to it, stays right; no two children of a node have
 //! the same move. Every walk over the tree is a loop, not a recursion, so a deep tree or a
-//! deeply nested text cannot overflow the stack.
+//! deeply nested text cannot overflow the stack. It converts to and from a record's tree
+//! ([`RecordTree`]) keeping every move and the order of every node's children.
 
-use plies::{GameHistory, Notation, Outcome};
+use plies::{GameHistory, Notation, Outcome, RecordTree};
 use serde_json::Value;
 
 use crate::text::outcome_text;
@@ -144,20 +145,10 @@ impl<G: Notation> MoveTree<G> {
         line
     }
 
-    /// The main line: the root, then on along first children.
-    pub fn main_line(&self) -> Vec<NodeId> {
-        self.line(ROOT)
-    }
-
     /// Is `line` (from the root) the main line, every node on it a first child?
     pub fn is_main(&self, line: &[NodeId]) -> bool {
         line.windows(2)
             .all(|pair| self.at(pair[0]).children.first() == Some(&pair[1]))
-    }
-
-    /// The moves from the root along `line`.
-    pub fn moves(&self, line: &[NodeId]) -> Vec<G::Move> {
-        line.iter().filter_map(|&id| self.at(id).mv).collect()
     }
 
     /// The positions from the root to `id`, for the repetition rule and searches.
@@ -262,6 +253,44 @@ impl<G: Notation> MoveTree<G> {
             }
         }
         Ok(parent)
+    }
+
+    /// The tree as a record's tree: the same moves, every node's children in the same order.
+    pub fn to_record(&self) -> RecordTree<G::Move> {
+        let mut record = RecordTree::new();
+        // Each node's id in `record`, by its id here (a preorder meets a parent first).
+        let mut ids = vec![RecordTree::<G::Move>::ROOT; self.nodes.len()];
+        for id in self.preorder() {
+            let node = self.at(id);
+            if let (Some(parent), Some(mv)) = (node.parent, node.mv) {
+                ids[id] = record.add(ids[parent], mv);
+            }
+        }
+        record
+    }
+
+    /// Adds the moves of `record` (a record's tree, its moves legal where they are played)
+    /// from the root, every node's children in the record's order after those the tree has;
+    /// moves already in the tree are followed, not added again. Returns the node of the end of
+    /// the record's main line.
+    ///
+    /// # Errors
+    /// A move comes after the game is over (one line naming it).
+    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<NodeId, String> {
+        // Each record node's id here, by its id there (a record's parent comes first).
+        let mut ids = Vec::with_capacity(record.node_count());
+        for id in 0..record.node_count() {
+            let at = match (record.parent(id), record.mv(id)) {
+                (Some(parent), Some(mv)) => self.play_checked(ids[parent], mv)?,
+                _ => ROOT,
+            };
+            ids.push(at);
+        }
+        let mut end = RecordTree::<G::Move>::ROOT;
+        while let Some(&first) = record.children(end).first() {
+            end = first;
+        }
+        Ok(ids[end])
     }
 
     /// Every node, the root first, each before its children, children in order.

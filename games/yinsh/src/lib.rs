@@ -18,7 +18,8 @@
 //! Each decision — place ring, move ring, pass, remove row, remove ring — is one [`Move`], so
 //! the side to move does not strictly alternate ([`plies::Game`] allows that). See
 //! the `Notation` impl of [`Yinsh`] for the text formats (GIPF-style moves, a position format)
-//! and [`read_sgf`] / [`write_sgf`] for boardspace records (the game's record format).
+//! and [`read_sgf`] / [`write_sgf`] for boardspace records (the game's record format), with
+//! their variations [`read_sgf_tree`] / [`write_sgf_tree`].
 //!
 //! Key invariant: no row stands on the board while a ring is to be placed or moved.
 #![forbid(unsafe_code)]
@@ -34,5 +35,5 @@ mod state;
 mod view;
 
 pub use eval::YinshEvaluator;
-pub use sgf::{SgfGame, read_sgf, write_sgf};
+pub use sgf::{MAX_SGF_DEPTH, SgfGame, read_sgf, read_sgf_tree, write_sgf, write_sgf_tree};
 pub use state::{MARKERS, Move, Phase, RINGS, Yinsh};

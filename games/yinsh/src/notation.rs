@@ -15,12 +15,13 @@
 //! Key invariant: `parse_position(format_position(p)) == p`; errors name the offending token.
 
 use plies::{
-    Game, Notation, NotationError, RecordFormat, Side, read_plain_record, write_plain_record,
+    Game, Notation, NotationError, RecordFormat, RecordTree, Side, read_plain_record,
+    write_plain_record,
 };
 
 use crate::board::{CELLS, COLUMNS, cell_at, cell_name, column_range, parse_cell, step};
 use crate::rows::EMPTY;
-use crate::sgf::{read_sgf, write_sgf};
+use crate::sgf::{read_sgf, read_sgf_tree, write_sgf, write_sgf_tree};
 use crate::state::{Move, Phase, Yinsh};
 
 const SYMBOLS: [char; 5] = ['.', 'W', 'B', 'w', 'b'];
@@ -279,6 +280,27 @@ impl Notation for Yinsh {
             Ok((Yinsh::start_position(), read_sgf(text)?.moves))
         } else {
             read_plain_record(text)
+        }
+    }
+
+    /// SGF with its variations for a tree from the empty board ([`write_sgf_tree`]); from any
+    /// other position the plain format of its main line.
+    fn write_record_tree(&self, tree: &RecordTree<Move>) -> String {
+        if self.format_position() == Yinsh::start_position().format_position() {
+            write_sgf_tree(tree)
+        } else {
+            write_plain_record(self, &tree.main_line())
+        }
+    }
+
+    /// SGF (text with `GM[`) with its variations ([`read_sgf_tree`]), or the plain format as a
+    /// tree of one line.
+    fn read_record_tree(text: &str) -> Result<(Yinsh, RecordTree<Move>), NotationError> {
+        if text.contains("GM[") {
+            Ok((Yinsh::start_position(), read_sgf_tree(text)?))
+        } else {
+            let (start, moves) = read_plain_record(text)?;
+            Ok((start, RecordTree::from_line(&moves)))
         }
     }
 

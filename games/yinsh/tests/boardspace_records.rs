@@ -1,12 +1,13 @@
 //! Real boardspace.net Yinsh records (tests/data/boardspace, sources in its README) read with
 //! [`read_sgf`]: each replays legally to its end, and the game ends as the record says: the
-//! winner named in `RE` removed the rings that win, or the other player resigned.
+//! winner named in `RE` removed the rings that win, or the other player resigned. Read as
+//! trees, with variations added, they are written and read back.
 //!
 //! Key invariant: the expected results come from the records themselves (their `RE` property
 //! and player ids, read here by this test), never from the crate.
 
-use plies::{Game, Notation, Outcome, Side};
-use plies_yinsh::{Phase, Yinsh, read_sgf};
+use plies::{Game, Notation, Outcome, RecordTree, Side};
+use plies_yinsh::{Move, Phase, Yinsh, read_sgf};
 
 /// The records, with their file names.
 const RECORDS: [(&str, &str); 5] = [
@@ -133,4 +134,41 @@ fn real_records_written_again_read_back() {
         assert!(written.contains("; P0[1 place wr "), "{name}: {written}");
     }
     assert_eq!(Yinsh::record_format().extension, "sgf");
+}
+
+/// Each real record read as a tree ([`Notation::read_record_tree`]) is its line without
+/// variations; with a variation added at every branch point of White's choosing (another legal
+/// decision), it is written with its variations and reads back as the same tree.
+#[test]
+fn real_records_read_as_trees() {
+    for (name, text) in RECORDS {
+        let (start, moves) = Yinsh::read_record(text).unwrap();
+        let (tree_start, mut tree) =
+            Yinsh::read_record_tree(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(tree_start, start, "{name}");
+        assert!(!tree.has_variations(), "{name}");
+        assert_eq!(tree.main_line(), moves, "{name}");
+        assert_eq!(start.write_record_tree(&tree), start.write_record(&moves));
+        let mut state = start.clone();
+        let mut at = RecordTree::<Move>::ROOT;
+        let mut variations = 0;
+        for &mv in &moves {
+            let mut legal = Vec::new();
+            state.generate_moves(&mut legal);
+            if state.side_to_move() == Side::First
+                && let Some(&other) = legal.iter().find(|&&other| other != mv)
+            {
+                tree.add(at, other);
+                variations += 1;
+            }
+            at = tree.children(at)[0];
+            state = state.play(mv);
+        }
+        assert!(variations > 3, "{name}");
+        let written = start.write_record_tree(&tree);
+        let (again, back) = Yinsh::read_record_tree(&written).unwrap();
+        assert_eq!((again, &back), (start, &tree), "{name}");
+        assert_eq!(back.main_line(), moves, "{name}");
+        assert_eq!(read_sgf(&written).unwrap().moves, moves, "{name}");
+    }
 }

@@ -1,11 +1,12 @@
 //! Reading boardspace-style SGF (GM[24]) records: placements, human (`place` + `drop`) and
-//! robot (`move`) ring moves, a row and a ring removal, `Done`, and errors naming the command.
+//! robot (`move`) ring moves, a row and a ring removal, `Done`, and errors naming the command;
+//! trees of moves with variations written and read back, and malformed variations refused.
 //!
 //! Key invariant: the record is written by hand in the documented command format; the expected
 //! moves are the GIPF-style text of the same decisions.
 
-use plies::{Game, Notation, Side};
-use plies_yinsh::{Phase, read_sgf};
+use plies::{Game, Notation, RecordTree, Side, excerpt};
+use plies_yinsh::{MAX_SGF_DEPTH, Move, Phase, Yinsh, read_sgf, read_sgf_tree, write_sgf};
 
 /// Opening 1 of docs/rules/yinsh.md, then a few ring moves.
 const RECORD: &str = "(;GM[24]VV[1]SU[Yinsh]
@@ -124,4 +125,243 @@ fn written_records_read_back() {
     assert!(plain.starts_with("position "), "{plain}");
     let (back, back_moves) = plies_yinsh::Yinsh::read_record(&plain).unwrap();
     assert_eq!((back, back_moves), (placed, later));
+}
+
+/// The position at node `id` of `tree`.
+fn position_at(tree: &RecordTree<Move>, id: usize) -> Yinsh {
+    let mut moves = Vec::new();
+    let mut at = id;
+    while let (Some(parent), Some(mv)) = (tree.parent(at), tree.mv(at)) {
+        moves.push(mv);
+        at = parent;
+    }
+    moves
+        .iter()
+        .rev()
+        .fold(Yinsh::start_position(), |state, &mv| state.play(mv))
+}
+
+/// The moves of `line` (GIPF-style text) played on from node `at` of `tree`; returns the last
+/// node.
+fn add_line(tree: &mut RecordTree<Move>, mut at: usize, line: &str) -> usize {
+    let position = position_at(tree, at);
+    for mv in position.parse_line(line).unwrap() {
+        at = tree.add(at, mv);
+    }
+    at
+}
+
+/// The node after `plies` moves along first children from the root.
+fn main_node(tree: &RecordTree<Move>, plies: usize) -> usize {
+    (0..plies).fold(RecordTree::<Move>::ROOT, |at, _| tree.children(at)[0])
+}
+
+/// A tree with variations at the root, within the placement and after ring moves, one inside
+/// another, is written as nested SGF game trees and reads back as the same tree; its main line
+/// reads as the record's moves.
+#[test]
+fn a_tree_with_nested_variations_reads_back() {
+    let start = Yinsh::start_position();
+    let mut tree = RecordTree::new();
+    let main = "g2 c6 f2 d4 e1 e4 h3 a4 d1 f6 g2-g5 c6-c7 g5-g6";
+    add_line(&mut tree, RecordTree::<Move>::ROOT, main);
+    // Another first ring, and three ways on after two placements.
+    let other = add_line(&mut tree, RecordTree::<Move>::ROOT, "e5 f7");
+    for line in ["g6 e4", "a4", "h8"] {
+        add_line(&mut tree, other, line);
+    }
+    // After White's first ring move: another one for Black, and in it two White answers.
+    let white_moved = main_node(&tree, 11);
+    let black = add_line(&mut tree, white_moved, "c6-c8");
+    add_line(&mut tree, black, "g5-g7");
+    add_line(&mut tree, black, "d1-d2 d4-d5");
+    assert!(tree.has_variations());
+
+    let text = start.write_record_tree(&tree);
+    assert!(
+        text.starts_with(
+            "(;\nGM[24]VV[2]\nSU[Yinsh]\n; P0[0 Start White]\n(; P0[1 place wr G 2]\n"
+        ),
+        "{text}"
+    );
+    // Numbers go on from the branch point: `e5` is node 1 too, Black's other ring move 23.
+    assert!(text.contains("(; P0[1 place wr E 5]\n"), "{text}");
+    assert!(
+        text.contains("(; P1[23 move C 6 C 8]\n; P1[24 Done ]\n(; P0[25 move G 5 G 7]"),
+        "{text}"
+    );
+    assert!(text.ends_with(")\n)\n)\n"), "{text}");
+    let depth = text
+        .chars()
+        .scan(0i32, |depth, c| {
+            *depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            Some(*depth)
+        })
+        .max();
+    assert_eq!(depth, Some(4), "{text}");
+    assert_eq!(read_sgf_tree(&text).unwrap(), tree);
+    let (back_start, back) = Yinsh::read_record_tree(&text).unwrap();
+    assert_eq!((back_start, back), (start.clone(), tree.clone()));
+    // The main line alone: as `read_sgf` and `read_record` read it.
+    let main_moves = start.parse_line(main).unwrap();
+    assert_eq!(tree.main_line(), main_moves);
+    assert_eq!(read_sgf(&text).unwrap().moves, main_moves);
+    assert_eq!(Yinsh::read_record(&text).unwrap().1, main_moves);
+    // A tree of one line is written as `write_sgf` writes it.
+    let line = RecordTree::from_line(&main_moves);
+    assert_eq!(start.write_record_tree(&line), write_sgf(&main_moves));
+    assert_eq!(
+        start.write_record_tree(&line),
+        start.write_record(&main_moves)
+    );
+    // From another position: the plain format of the main line.
+    let placed = start.play_line("g2 c6 f2 d4 e1 e4 h3 a4 d1 f6").unwrap();
+    let later = placed.parse_line("g2-g5 c6-c7").unwrap();
+    let mut from_placed = RecordTree::from_line(&later);
+    from_placed.add(
+        RecordTree::<Move>::ROOT,
+        placed.parse_move("d1-d2").unwrap(),
+    );
+    let plain = placed.write_record_tree(&from_placed);
+    assert_eq!(plain, placed.write_record(&later));
+    assert_eq!(
+        Yinsh::read_record_tree(&plain).unwrap(),
+        (placed, RecordTree::from_line(&later))
+    );
+}
+
+/// Hand-written variations: each played from its branch point (Black's `F 2` is legal in the
+/// second variation though White took F2 in the first), a human ring move in one, a
+/// resignation ending only its own line, parentheses and an escaped `]` inside values.
+#[test]
+fn variations_are_read_from_their_branch_points() {
+    let record = "(;GM[24]C[a note (with parentheses) \\] and an escape]
+        ; P0[1 place wr G 2]; P0[2 Done]
+        (; P1[3 place br C 6]; P1[4 Done]; P0[5 place wr F 2])
+        (; P1[3 place br F 2]; P1[4 Done]
+            (; P0[5 place wr A 4])
+            (; P0[5 Resign]; P0[6 place wr Z 99]))
+        (; P1[3 Resign]))";
+    let tree = read_sgf_tree(record).unwrap_or_else(|e| panic!("{e}"));
+    let start = Yinsh::start_position();
+    let mut expected = RecordTree::new();
+    let g2 = add_line(&mut expected, 0, "g2");
+    add_line(&mut expected, g2, "c6 f2");
+    add_line(&mut expected, g2, "f2 a4");
+    assert_eq!(tree, expected);
+    let game = read_sgf(record).unwrap();
+    assert_eq!(game.moves, start.parse_line("g2 c6 f2").unwrap());
+    assert!(!game.resigned, "resignations off the main line");
+    // A resignation on the main line ends it, and the record resigned.
+    let game =
+        read_sgf("(;GM[24]; P0[1 place wr G 2](; P1[2 Resign])(; P1[2 place br C 6]))").unwrap();
+    assert!(game.resigned);
+    assert_eq!(game.moves.len(), 1);
+    // Human ring moves in variations, the picked marker kept per line.
+    let mut human = String::from("(;GM[24]");
+    for (n, cell) in [
+        "G 2", "C 6", "F 2", "D 4", "E 1", "E 4", "H 3", "A 4", "D 1", "F 6",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (player, colour) = if n % 2 == 0 { (0, 'w') } else { (1, 'b') };
+        human += &format!("; P{player}[{n} place {colour}r {cell}]");
+    }
+    human += "; P0[20 place w G 2](; P0[21 drop board G 5])(; P0[21 drop board G 3]))";
+    let tree = read_sgf_tree(&human).unwrap_or_else(|e| panic!("{e}"));
+    let placed = start.play_line("g2 c6 f2 d4 e1 e4 h3 a4 d1 f6").unwrap();
+    assert_eq!(tree.main_line().len(), 11);
+    let at = main_node(&tree, 10);
+    let answers: Vec<String> = tree
+        .children(at)
+        .iter()
+        .map(|&id| placed.format_move(tree.mv(id).unwrap()))
+        .collect();
+    assert_eq!(answers, ["g2-g5", "g2-g3"]);
+}
+
+/// Bad structure and illegal moves in variations give one-line errors, deep nesting included
+/// (no stack overflow: the reader loops).
+#[test]
+fn malformed_variations_are_refused() {
+    let head = "(;GM[24]; P0[1 place wr G 2]";
+    let deep = format!("{head}{}", "(; P1[2 Done]".repeat(MAX_SGF_DEPTH));
+    let very_deep = format!("{head}{}", "(;".repeat(1_000_000));
+    for (text, words) in [
+        (format!("{head}(; P1[2 place br C 6])"), "not closed"),
+        (
+            format!("{head}()(; P1[2 place br C 6]))"),
+            "an empty game tree",
+        ),
+        (
+            format!("{head}(; P1[2 place br C 6]); P1[3 place br D 4])"),
+            "a node after the variations",
+        ),
+        (
+            "(;GM[24]((; P0[1 place wr G 2])))".to_string(),
+            "a variation before any node",
+        ),
+        (format!("{head}(; P1[2 place br C 6)"), "not closed by ']'"),
+        (
+            format!("{head}(; P1 ; P1[2 place br C 6]))"),
+            "'P1' has no value",
+        ),
+        (
+            format!("{head}(; [2 place br C 6]))"),
+            "without a property name",
+        ),
+        (
+            format!("{head}(P1[2 place br C 6]))"),
+            "a property outside a node",
+        ),
+        (format!("{head}(; P1[2 place br C 6]}})"), "unexpected '}'"),
+        ("GM[24]; P0[1 place wr G 2]".to_string(), "no game tree"),
+        (
+            format!("{deep}{}", ")".repeat(MAX_SGF_DEPTH + 1)),
+            "nested more than",
+        ),
+        (very_deep, "nested more than"),
+        // Legal notation, illegal where the variation plays it.
+        (
+            format!("{head}(; P1[2 place br C 6])(; P1[2 place br G 2]))"),
+            "of a variation",
+        ),
+        (
+            format!("{head}(; P1[2 place br C 6])(; P1[2 fly br G 2]))"),
+            "not a Yinsh record command",
+        ),
+        (
+            format!("{head}(; P1[2 drop board C 6]))"),
+            "a drop without a marker",
+        ),
+        // A command over two lines is quoted on one.
+        (
+            format!("{head}(; P1[2 place\n  br Z 9]))"),
+            "'2 place br Z 9': move 2 ('z9')",
+        ),
+    ] {
+        let Err(e) = read_sgf_tree(&text) else {
+            panic!("{words}: read {}", excerpt(&text));
+        };
+        assert!(e.to_string().contains(words), "{e} lacks {words}");
+        assert!(!e.to_string().contains('\n'), "{e}");
+        assert!(e.to_string().len() < 200, "{e}");
+        assert!(Yinsh::read_record_tree(&text).is_err());
+        assert!(read_sgf(&text).is_err());
+    }
+    // What follows the game tree is not read (another game of a collection, say).
+    let text = format!("{head}(; P1[2 place br C 6])) (;GM[24]; P0[1 place wr Z 99])))");
+    assert_eq!(read_sgf_tree(&text).unwrap().node_count(), 3);
+    // As deep as allowed reads.
+    let deep = format!(
+        "{head}{}{}",
+        "(; P1[2 Done]".repeat(MAX_SGF_DEPTH - 1),
+        ")".repeat(MAX_SGF_DEPTH)
+    );
+    assert_eq!(read_sgf_tree(&deep).unwrap().node_count(), 2);
 }
