@@ -1909,7 +1909,7 @@ async fn analysis_follows(client: Client, setup: Setup) -> Result<(), String> {
         graph.dispatchEvent(new MouseEvent("click", { clientX: x, clientY: y, bubbles: true }));
         return null;
     "##)
-    .await?;
+        .await?;
     page.wait_for("the start shown by a click on the graph", |seen| {
         seen.ply == Some(0)
     })

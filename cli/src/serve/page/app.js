@@ -7,7 +7,7 @@
 // the address always names the game shown (its start, its tree of moves, the line and the
 // move shown), so a reload or a shared link opens it again.
 
-import { bottomSide, drawBoard, drawPanels } from "./board.js";
+import { bottomSide, drawBoard, drawPanels, showBest } from "./board.js";
 import { drawMoves, onMainLine } from "./moves.js";
 import { addRow, capitalised, drawEvalBar, drawGraph, drawLines } from "./analysis.js";
 
@@ -397,13 +397,12 @@ function listen() {
   events.addEventListener("iteration", (event) => {
     const data = JSON.parse(event.data);
     if (!ours(data)) return; // the engine's, or an old one
-    const before = bestClicks().join(" ");
     analysis.latest = data;
     addRow($("analysis"), data, sides());
     drawAnalysis();
-    // The board is drawn again only for a new best move: a click on it is not lost to a
+    // Only the best move's marks change: a click on the board or a card is not lost to a
     // drawing that replaced what was pressed.
-    if (bestClicks().join(" ") !== before) drawAll();
+    showBest($("board"), [$("panels-top"), $("panels")], bestClicks());
   });
   events.addEventListener("done", (event) => {
     const data = JSON.parse(event.data);

@@ -95,13 +95,28 @@ export function drawBoard(svg, game, view) {
     const text = el("text", { x: fx(label.x), y: fy(label.y), class: "label" }, svg);
     text.textContent = label.text;
   }
-  drawBest(svg, centres, view.best);
+  svg.centres = centres;
+  drawBest(svg, view.best);
   listenForDrags(svg, centres, view);
+}
+
+// Shows `best` (the best move's clicks) on the board and the panels as drawn, changing only
+// the marks: nothing pressed is replaced while an analysis deepens.
+export function showBest(svg, panels, best) {
+  drawBest(svg, best);
+  const ids = new Set(best ?? []);
+  for (const box of panels) {
+    for (const item of box.querySelectorAll(".item")) {
+      item.classList.toggle("best", ids.has(item.dataset.id));
+    }
+  }
 }
 
 // The best move: an arrow from the first cell it clicks to the last, or the one cell marked
 // (a pit, a point) where it clicks only one; panel items it clicks are marked by the panels.
-function drawBest(svg, centres, best) {
+function drawBest(svg, best) {
+  for (const old of svg.querySelectorAll(".best")) old.remove();
+  const centres = svg.centres ?? new Map();
   const cells = (best ?? []).map((id) => centres.get(id)).filter(Boolean);
   if (!cells.length) return;
   const from = cells[0];
