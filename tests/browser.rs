@@ -1978,6 +1978,8 @@ const LAYOUT: &str = r##"
         inner: window.innerWidth,
         padding: parseFloat(style.paddingLeft) + parseFloat(style.paddingRight),
         wrap: getComputedStyle(document.getElementById("position")).overflowWrap,
+        lines: document.getElementById("position").getBoundingClientRect().height
+            / parseFloat(getComputedStyle(document.getElementById("position")).lineHeight),
         background: getComputedStyle(document.body).backgroundColor,
     };
 "##;
@@ -2088,6 +2090,13 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
                 if wrong {
                     return Err(format!("{what}: {name}'s pieces are drawn {}", seen[side]));
                 }
+            }
+            // A long position text (tafl's rules) takes a few lines at most, scrolled.
+            if seen["lines"].as_f64().unwrap_or(f64::NAN) > 4.5 {
+                return Err(format!(
+                    "{what}: the position text takes {} lines",
+                    seen["lines"]
+                ));
             }
             let background = seen["background"].as_str().unwrap_or_default();
             let light = luminance(background)
