@@ -26,8 +26,8 @@
 //! out, each change did what it says and nothing more, a refused one changed nothing, a
 //! change is never a 409 (no engine search can be running), and an analysis starts on the
 //! node shown; an event stream's `iteration` and `done` events name their search, kind and
-//! node. With `PLIES_FUZZ_RESTARTS` set, a new search is also never a quick 409 for a running
-//! analysis (off by default: two searches started at once meet that today).
+//! node; a new search is never a quick 409 for a running analysis (the server stops it and
+//! waits, also for one that a racing request started).
 
 mod oracle;
 mod script;
@@ -441,8 +441,6 @@ struct Run {
     pending: Vec<Pending>,
     expander: script::Expander,
     show: bool,
-    /// Whether concurrent restarts are judged ([`check_restart`]).
-    strict_restarts: bool,
     /// Answers by method, action (or path) and status, and the round trips tried.
     stats: Stats,
 }
@@ -605,12 +603,10 @@ fn judge(
 /// with 409 (`STOP_WAIT` of `serve/api.rs`), less a margin for a slow machine.
 const STOP_WAIT: Duration = Duration::from_millis(4500);
 
-/// With `PLIES_FUZZ_RESTARTS` set: a new analysis or engine search answered 409 because an
-/// analysis runs, sooner than the server waits for a running analysis to stop, is a broken
-/// promise ("a new analysis or engine search stops a running analysis and waits for it, 409
-/// if it does not end within STOP_WAIT"). Off by default: concurrent restarts (`!async`)
-/// meet that today (a race between two new searches of one game), and a smoke run must not
-/// fail on a known race.
+/// A new analysis or engine search answered 409 because an analysis runs, sooner than the
+/// server waits for a running analysis to stop, is a broken promise ("a new analysis or
+/// engine search stops a running analysis and waits for it, 409 if it does not end within
+/// STOP_WAIT"), also when two new searches of one game race (`!async`).
 fn check_restart(line: &str, path: &str, answer: &Answer) {
     let search = matches!(game_path(path), Some((_, Some("analyze" | "engine"))));
     if search
@@ -718,9 +714,7 @@ impl Run {
                 .unwrap_or("");
             self.stats.count(method, &pending.path, answer.status);
             let value = judge(&pending.line, &pending.path, pending.expected, &answer);
-            if self.strict_restarts {
-                check_restart(&pending.line, &pending.path, &answer);
-            }
+            check_restart(&pending.line, &pending.path, &answer);
             if let Some(value) = value.filter(|v| answer.status.is_success() && is_game(v)) {
                 self.check_game(&pending.line, &value).await;
             }
@@ -799,9 +793,7 @@ impl Run {
         let value = judge(line, &path, expected, &answer);
         let status = answer.status;
         self.stats.count(method.as_str(), &path, status);
-        if self.strict_restarts {
-            check_restart(line, &path, &answer);
-        }
+        check_restart(line, &path, &answer);
         if method == Method::GET
             && status == StatusCode::OK
             && let Some((id, Some("record"))) = &target
@@ -945,7 +937,6 @@ fn play(input: &[u8]) -> Stats {
             pending: Vec::new(),
             expander: script::Expander::new(script::hash(input)),
             show: std::env::var_os("PLIES_FUZZ_SHOW").is_some(),
-            strict_restarts: std::env::var_os("PLIES_FUZZ_RESTARTS").is_some(),
             stats: Stats::default(),
         };
         for line in text.lines().take(MAX_REQUESTS) {

@@ -686,6 +686,28 @@ async fn stop_analysis<G: View>(app: &App<G>, id: &str) -> Result<(), ApiError> 
     }
 }
 
+/// Starts a search of kind `kind` on the game `id` once no analysis runs on it: a running one,
+/// also one that a request racing this one started meanwhile, is stopped and waited for (up
+/// to [`STOP_WAIT`] in all).
+///
+/// # Errors
+/// As [`stop_analysis`] and [`start_search`].
+async fn start_when_free<G: View>(
+    app: &App<G>,
+    id: &str,
+    kind: &'static str,
+    ms: u64,
+) -> Result<Started<G>, ApiError> {
+    let begun = std::time::Instant::now();
+    loop {
+        stop_analysis(app, id).await?;
+        match start_search(app, id, kind, ms) {
+            Err(e) if e.status == StatusCode::CONFLICT && begun.elapsed() <= STOP_WAIT => {}
+            other => return other,
+        }
+    }
+}
+
 /// A search started on a game: what it searches and how.
 struct Started<G: View> {
     game: Shared<G>,
@@ -814,7 +836,7 @@ async fn engine<G: View>(
     }
     stop_analysis(&app, &id).await?;
     let prepared = prepare(&app, spec).await?;
-    let started = start_search(&app, &id, ENGINE, ms)?;
+    let started = start_when_free(&app, &id, ENGINE, ms).await?;
     let game = Arc::clone(&started.game);
     let _stop = StopOnDrop(Arc::clone(&started.stop));
     tokio::task::spawn_blocking(move || run_search(&started, prepared, ENGINE))
@@ -843,7 +865,7 @@ async fn analyze<G: View>(
     let lines = request.lines(&spec)?;
     stop_analysis(&app, &id).await?;
     let prepared = prepare(&app, spec).await?;
-    let mut started = start_search(&app, &id, ANALYSIS, ms)?;
+    let mut started = start_when_free(&app, &id, ANALYSIS, ms).await?;
     started.limits.multipv = lines;
     let tag = started.tag;
     tokio::task::spawn_blocking(move || {

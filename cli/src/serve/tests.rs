@@ -1862,3 +1862,23 @@ async fn a_second_analysis_takes_the_place_of_the_first() {
     stream.until("done", 2).await;
     stream.until("done", 3).await;
 }
+
+/// Two analyses of one game asked for at once (a page stepping quickly, two tabs): both are
+/// started, the one that came second stopping the first and waiting for it, never a 409.
+#[tokio::test]
+async fn analyses_asked_for_at_once_both_start() {
+    let router = maze();
+    let game = new_game(&router, "{}").await;
+    for _ in 0..5 {
+        let body = r#"{"time_ms": 30000}"#;
+        let (first, second) = tokio::join!(
+            post(&router, &game, "analyze", body),
+            post(&router, &game, "analyze", body)
+        );
+        assert_eq!(first.0, StatusCode::ACCEPTED, "{}", first.1);
+        assert_eq!(second.0, StatusCode::ACCEPTED, "{}", second.1);
+        assert_ne!(first.1["search"], second.1["search"]);
+    }
+    let (status, _) = post(&router, &game, "stop", "").await;
+    assert_eq!(status, StatusCode::OK);
+}
