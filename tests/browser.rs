@@ -68,6 +68,25 @@ struct Case<G: View> {
     seed: u64,
 }
 
+impl<G: View> Case<G> {
+    /// Two humans at the board, no game to be finished: a case for the page's own tests.
+    fn humans(
+        name: &'static str,
+        cli: fn() -> GameCli<G>,
+        args: &'static [&'static str],
+        seed: u64,
+    ) -> Case<G> {
+        Case {
+            name,
+            cli,
+            args,
+            mode: "humans",
+            max_plies: 0,
+            seed,
+        }
+    }
+}
+
 fn onitama() -> GameCli<plies_onitama::Onitama> {
     GameCli::new(
         "onitama",
@@ -169,14 +188,7 @@ fn a_new_game_while_the_engine_thinks_stays_shown() {
 /// and takes the next move.
 #[test]
 fn an_analysis_that_ends_at_once_is_done() {
-    let case = Case {
-        name: "onitama",
-        cli: onitama,
-        args: &[],
-        mode: "humans",
-        max_plies: 0,
-        seed: 0,
-    };
+    let case = Case::humans("onitama", onitama, &[], 0);
     with_page(&case, analysis_ending_at_once);
 }
 
@@ -184,14 +196,7 @@ fn an_analysis_that_ends_at_once_is_done() {
 /// game's log (the server's record), and that log set up again gives the same game.
 #[test]
 fn records_are_shown_and_set_up() {
-    let case = Case {
-        name: "hus",
-        cli: hus,
-        args: &[],
-        mode: "humans",
-        max_plies: 0,
-        seed: 0,
-    };
+    let case = Case::humans("hus", hus, &[], 0);
     with_page(&case, records_in_page);
 }
 
@@ -199,51 +204,23 @@ fn records_are_shown_and_set_up() {
 /// description shown and its full rules on demand.
 #[test]
 fn a_tafl_variant_is_picked() {
-    let case = Case {
-        name: "tafl",
-        cli: tafl_bot::tafl_cli,
-        args: &["--variant", "brandub"],
-        mode: "humans",
-        max_plies: 0,
-        seed: 0,
-    };
+    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 0);
     with_page(&case, variant_picked);
 }
 
 /// The set-up box reads a position and moves on one line (Onitama's position has spaces).
 #[test]
 fn a_position_and_moves_are_set_up_on_one_line() {
-    let case = Case {
-        name: "onitama",
-        cli: onitama,
-        args: &[],
-        mode: "humans",
-        max_plies: 0,
-        seed: 0,
-    };
+    let case = Case::humans("onitama", onitama, &[], 0);
     with_page(&case, one_line_set_up);
 }
 
 /// A move made by dragging a piece to its square (Onitama after its card is clicked, tafl).
 #[test]
 fn moves_are_dragged_and_dropped() {
-    let case = Case {
-        name: "onitama",
-        cli: onitama,
-        args: &[],
-        mode: "humans",
-        max_plies: 0,
-        seed: 21,
-    };
+    let case = Case::humans("onitama", onitama, &[], 21);
     with_page(&case, dragged);
-    let case = Case {
-        name: "tafl",
-        cli: tafl_bot::tafl_cli,
-        args: &["--variant", "brandub"],
-        mode: "humans",
-        max_plies: 0,
-        seed: 22,
-    };
+    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 22);
     with_page(&case, dragged);
 }
 
@@ -294,14 +271,7 @@ macro_rules! page_tests {
             }
 
             fn case() -> Case<impl View> {
-                Case {
-                    name: $name,
-                    cli: $cli,
-                    args: $args,
-                    mode: "humans",
-                    max_plies: 0,
-                    seed: $seed,
-                }
+                Case::humans($name, $cli, $args, $seed)
             }
         }
     )*};

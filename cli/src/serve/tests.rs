@@ -70,6 +70,12 @@ async fn send(
     (status, value)
 }
 
+/// `GET /api/games/{id}` of `game`: its status and the game.
+async fn get_game(router: &Router, game: &Value) -> (StatusCode, Value) {
+    let id = game["id"].as_str().expect("a game's id");
+    send(router, Method::GET, &format!("/api/games/{id}"), None).await
+}
+
 /// An error answer: its status is `status` and its reason one line containing `words`.
 fn assert_error(answer: &(StatusCode, Value), status: StatusCode, words: &str) {
     assert_eq!(answer.0, status, "{:?}", answer.1);
@@ -495,13 +501,7 @@ async fn bad_requests_get_a_4xx_and_one_line() {
         "method not allowed",
     );
     // The game is untouched by all of it.
-    let (_, after) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
+    let (_, after) = get_game(&router, &game).await;
     assert_eq!(after["moves"], json!([]));
 }
 
@@ -976,13 +976,7 @@ async fn cross_site_requests_are_refused() {
         assert!(!reason.contains('\n'), "{reason:?}");
     }
     // None of it moved the game.
-    let (_, shown) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
+    let (_, shown) = get_game(&router, &game).await;
     assert_eq!(shown["moves"], json!([]));
     // The page's own requests: same origin, JSON (an empty body too), any loopback name.
     for (host, origin) in [
@@ -1402,13 +1396,7 @@ async fn a_list_of_moves_is_played_all_or_none() {
         let answer = post(&router, &game, "move", body).await;
         assert_error(&answer, StatusCode::BAD_REQUEST, words);
     }
-    let (_, untouched) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
+    let (_, untouched) = get_game(&router, &game).await;
     assert_eq!(untouched["tree_text"], "a1");
     assert_eq!(
         (&untouched["node"], &untouched["ply"]),
@@ -1844,13 +1832,7 @@ async fn a_second_analysis_takes_the_place_of_the_first() {
         .skip_while(|&(name, _)| name == "iteration")
         .collect();
     assert_eq!(names, [("done", &json!(1)), ("iteration", &json!(2))]);
-    let (_, shown) = send(
-        &router,
-        Method::GET,
-        &format!("/api/games/{}", game["id"].as_str().unwrap()),
-        None,
-    )
-    .await;
+    let (_, shown) = get_game(&router, &game).await;
     assert_eq!(
         shown["search"],
         json!({"id": 2, "kind": "analysis", "node": 1})
