@@ -1991,10 +1991,21 @@ async fn layout(client: Client, setup: Setup) -> Result<(), String> {
     "##)
         .await?;
     page.click("#analyze").await?;
-    page.wait_for("the analysis's lines", |seen| {
-        seen.lines > 0 && seen.analysis.starts_with("done")
-    })
-    .await?;
+    let seen = page
+        .wait_for("the analysis's lines", |seen| {
+            seen.lines > 0 && seen.analysis.starts_with("done")
+        })
+        .await?;
+    // Both lines asked for stay shown when the analysis is over (its last iteration, cut by
+    // the time limit, may report only the first).
+    let legal = page.game(&id)?["legal"].as_array().map_or(0, Vec::len);
+    if seen.lines != legal.min(2) {
+        return Err(format!(
+            "the analysis is over with {} lines shown, not {}",
+            seen.lines,
+            legal.min(2)
+        ));
+    }
     for scheme in ["light", "dark"] {
         page.cdp(
             "Emulation.setEmulatedMedia",

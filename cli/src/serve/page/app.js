@@ -397,6 +397,13 @@ function listen() {
   events.addEventListener("iteration", (event) => {
     const data = JSON.parse(event.data);
     if (!ours(data)) return; // the engine's, or an old one
+    // An iteration cut short by the time limit reports its first line only: the other lines
+    // of the one before stay shown below it.
+    const before = analysis.latest;
+    if (!data.lines && before && before.search === data.search && before.lines) {
+      const first = { score: data.score, pv_moves: data.pv_moves, clicks: data.clicks };
+      data.lines = [first, ...before.lines.slice(1)];
+    }
     analysis.latest = data;
     addRow($("analysis"), data, sides());
     drawAnalysis();
