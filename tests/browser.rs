@@ -1099,12 +1099,17 @@ async fn analysis_ending_at_once(client: Client, setup: Setup) -> Result<(), Str
         })
         .await
         .map_err(|e| format!("analysis {round}: {e}"))?;
-        best = page
-            .js(r##"return document.querySelector("#lines .pv-move").textContent;"##)
-            .await?
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let shown = page
+            .js(
+                r##"return [document.querySelector("#lines .pv-score").textContent,
+                document.querySelector("#lines .pv-move").textContent];"##,
+            )
+            .await?;
+        // Red (to move) wins with its next move: one ply, said from red's side.
+        if shown[0] != "Red wins in 1" {
+            return Err(format!("the win in one is shown as {shown}"));
+        }
+        best = shown[1].as_str().unwrap_or_default().to_string();
         page.click("#analyze").await?;
         page.wait_for("the analysis off", |seen| seen.lines == 0)
             .await?;

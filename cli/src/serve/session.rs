@@ -499,8 +499,9 @@ fn changed_ids(before: &Picture, after: &Picture) -> Vec<String> {
 }
 
 /// A score from `side`'s view as JSON for the page: `value` from the first player's view
-/// (centipawn-like; a win or loss is near ±32,000, farther out for a shorter one) and `text`, the
-/// words the terminal prints ("win in 19 for Blue").
+/// (centipawn-like; a win or loss is near ±32,000, farther out for a shorter one), `plies` to
+/// the end for a win or a loss (else `null`) and `text`, the words the terminal prints ("win in
+/// 19 for Blue").
 pub(super) fn score_json<G: Notation>(score: Score, side: Side) -> Value {
     let mut value = i64::from(score.raw());
     if side == Side::Second {
@@ -509,6 +510,7 @@ pub(super) fn score_json<G: Notation>(score: Score, side: Side) -> Value {
     json!({
         "value": value,
         "decisive": score.is_decisive(),
+        "plies": score.plies_to_end(),
         "text": score_for::<G>(Some(score), side),
     })
 }

@@ -11,9 +11,8 @@ import { el } from "./board.js";
 export function scoreText(score, sides) {
   if (!score) return "";
   if (score.decisive) {
-    const plies = /in (\d+)/.exec(score.text ?? "");
-    const winner = score.value > 0 ? sides.first : sides.second;
-    return plies ? `${capitalised(winner)} wins in ${plies[1]}` : `${capitalised(winner)} wins`;
+    const winner = capitalised(score.value > 0 ? sides.first : sides.second);
+    return score.plies == null ? `${winner} wins` : `${winner} wins in ${score.plies}`;
   }
   return score.value > 0 ? `+${score.value}` : `${score.value}`;
 }
@@ -42,10 +41,7 @@ export function drawEvalBar(bar, score, bottom, sides) {
 }
 
 function shortScore(score) {
-  if (score.decisive) {
-    const plies = /in (\d+)/.exec(score.text ?? "");
-    return `${score.value > 0 ? "+" : "-"}W${plies ? plies[1] : ""}`;
-  }
+  if (score.decisive) return `${score.value > 0 ? "+" : "-"}W${score.plies ?? ""}`;
   return score.value > 0 ? `+${score.value}` : `${score.value}`;
 }
 
