@@ -257,6 +257,15 @@ pub struct DealTables {
     tables: Vec<Vec<Option<Table>>>,
 }
 
+/// Which solver builds the tables.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum SolverKind {
+    /// Pull sweeps over blocks (`tables/sweep.rs`).
+    Sweep,
+    /// Move counting (`tables/build.rs`), the reference.
+    Reference,
+}
+
 /// What [`DealTables::build`] tells as it goes.
 #[derive(Clone, Debug)]
 pub enum BuildEvent {
@@ -361,6 +370,40 @@ impl DealTables {
         cache: Option<&Path>,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> Result<DealTables, BuildError> {
+        DealTables::build_with(deal, pieces, threads, cache, SolverKind::Sweep, progress)
+    }
+
+    /// [`DealTables::build`] by the slower reference solver, which decides positions by
+    /// counting the moves of each that are known to lose: the solver the fast one is checked
+    /// against, position by position, and measured against.
+    ///
+    /// # Errors
+    /// As [`DealTables::build`].
+    pub fn build_reference(
+        deal: [Card; 5],
+        pieces: u8,
+        threads: usize,
+        cache: Option<&Path>,
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> Result<DealTables, BuildError> {
+        DealTables::build_with(
+            deal,
+            pieces,
+            threads,
+            cache,
+            SolverKind::Reference,
+            progress,
+        )
+    }
+
+    fn build_with(
+        deal: [Card; 5],
+        pieces: u8,
+        threads: usize,
+        cache: Option<&Path>,
+        solver: SolverKind,
+        progress: &mut dyn FnMut(BuildEvent),
+    ) -> Result<DealTables, BuildError> {
         if !(2..=10).contains(&pieces) {
             return Err(BuildError::Pieces(pieces));
         }
@@ -390,7 +433,7 @@ impl DealTables {
             .num_threads(threads.max(1))
             .build()
             .ok();
-        tables.build_all(cache, pool.as_ref(), progress)?;
+        tables.build_all(cache, pool.as_ref(), solver, progress)?;
         Ok(tables)
     }
 
@@ -428,30 +471,75 @@ impl DealTables {
         &mut self,
         cache: Option<&Path>,
         pool: Option<&rayon::ThreadPool>,
+        solver: SolverKind,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> Result<(), BuildError> {
+        // Per material, the words the fast solver reads captures from (until the build ends).
+        let mut words: Vec<Vec<Option<Vec<u64>>>> = vec![vec![None, None, None, None, None]; 5];
         for group in DealTables::groups(self.pieces) {
             let [red, blue] = [group[0].red, group[0].blue];
             if let Some(dir) = cache
                 && self.load_group(dir, &group, progress)
             {
+                if solver == SolverKind::Sweep {
+                    for material in &group {
+                        let (r, b) = (usize::from(material.red), usize::from(material.blue));
+                        let table = self.tables[r][b].as_ref().expect("a table just read");
+                        let read = || sweep::words_of(*material, table);
+                        words[r][b] = Some(match pool {
+                            Some(pool) => pool.install(read),
+                            None => read(),
+                        });
+                    }
+                }
                 continue;
             }
             let start = Instant::now();
-            let solved = build::solve_group(&self.cards, &group, &self.tables, pool, &mut |step| {
+            let mut step = |plies, decided| {
                 progress(BuildEvent::Step {
                     students: [red, blue],
-                    plies: step.plies,
-                    decided: step.decided,
+                    plies,
+                    decided,
                 });
-            })
-            .map_err(BuildError::Solve)?;
+            };
+            let solved: Vec<(Table, Option<Vec<u64>>)> = match solver {
+                SolverKind::Sweep => {
+                    let smaller = |m: build::Material| {
+                        let (r, b) = (usize::from(m.red), usize::from(m.blue));
+                        sweep::Solved {
+                            material: m,
+                            table: self.tables[r][b]
+                                .as_ref()
+                                .expect("smaller materials are solved first"),
+                            words: words[r][b]
+                                .as_deref()
+                                .expect("smaller materials are solved first"),
+                        }
+                    };
+                    sweep::solve_group(&self.cards, &group, &smaller, pool, &mut |s| {
+                        step(s.plies, s.decided);
+                    })
+                    .map_err(BuildError::Solve)?
+                    .into_iter()
+                    .map(|(table, words)| (table, Some(words)))
+                    .collect()
+                }
+                SolverKind::Reference => {
+                    build::solve_group(&self.cards, &group, &self.tables, pool, &mut |s| {
+                        step(s.plies, s.decided);
+                    })
+                    .map_err(BuildError::Solve)?
+                    .into_iter()
+                    .map(|table| (table, None))
+                    .collect()
+                }
+            };
             progress(BuildEvent::Solved {
                 students: [red, blue],
                 positions: group.iter().map(|m| m.layouts() * 30).sum(),
                 time: start.elapsed(),
             });
-            for (material, table) in group.iter().zip(solved) {
+            for (material, (table, material_words)) in group.iter().zip(solved) {
                 if let Some(dir) = cache
                     && let Err(why) = self.save(dir, *material, &table)
                 {
@@ -460,7 +548,9 @@ impl DealTables {
                         why,
                     });
                 }
-                self.tables[usize::from(material.red)][usize::from(material.blue)] = Some(table);
+                let (r, b) = (usize::from(material.red), usize::from(material.blue));
+                self.tables[r][b] = Some(table);
+                words[r][b] = material_words;
             }
         }
         Ok(())
@@ -475,7 +565,7 @@ impl DealTables {
     fn key(&self, material: build::Material) -> String {
         let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
         format!(
-            "onitama red-to-move deal={} students={}+{}",
+            "onitama red-to-move mover-outer deal={} students={}+{}",
             names.join(",").to_lowercase(),
             material.red,
             material.blue
@@ -754,6 +844,7 @@ pub fn build_for(
 }
 
 mod build;
+mod sweep;
 
 #[cfg(test)]
 mod tests;

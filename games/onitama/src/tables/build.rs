@@ -40,17 +40,17 @@ pub(super) struct Cards {
     by_hands: [[u8; 32]; 32],
     /// `next[a][c]`: the arrangement after red plays card `c` in arrangement `a`, seen from blue
     /// (hands swapped), or 255 when red does not hold `c`.
-    next: [[u8; 5]; 30],
+    pub(super) next: [[u8; 5]; 30],
     /// `pull[c][byte][v]`: the arrangements `a` whose `next[a][c]` is among the bits `v` of
     /// byte `byte` of a word.
     pull: Box<[[[u32; 256]; 4]; 5]>,
     /// The arrangements in which red holds card `c`.
-    holds: [u32; 5],
+    pub(super) holds: [u32; 5],
     /// `passing[m]`: the arrangements in which red holds none of the cards of the set `m` (the
     /// cards red can move a piece with): red must pass there.
-    passing: [u32; 32],
+    pub(super) passing: [u32; 32],
     /// `targets[c][side][square]`.
-    targets: [[[u32; 25]; 2]; 5],
+    pub(super) targets: [[[u32; 25]; 2]; 5],
 }
 
 impl Cards {
@@ -127,7 +127,7 @@ impl Cards {
 
     /// The two cards of red's hand in arrangement `a`.
     #[inline]
-    fn hand(&self, a: usize) -> (usize, usize) {
+    pub(super) fn hand(&self, a: usize) -> (usize, usize) {
         let red = self.hands[a];
         let first = red.trailing_zeros() as usize;
         (first, (red & (red - 1)).trailing_zeros() as usize)
@@ -135,7 +135,7 @@ impl Cards {
 
     /// The arrangements `a` in which red plays `c` into one of the arrangements `bits`.
     #[inline]
-    fn pull(&self, c: usize, bits: u32) -> u32 {
+    pub(super) fn pull(&self, c: usize, bits: u32) -> u32 {
         let t = &self.pull[c];
         t[0][(bits & 255) as usize]
             | t[1][((bits >> 8) & 255) as usize]
@@ -196,64 +196,87 @@ impl Board {
 }
 
 /// A material: how many students each side has, and the size of its numbering.
+///
+/// A layout is `mover * opponents + opponent`: `mover` numbers red's pieces (the set of its
+/// `red + 1` squares among 25, ranked, times `red + 1`, plus which of them is the master) and
+/// `opponent` blue's the same way among the squares red leaves. Mover-outer: every successor of
+/// the layouts with one blue set (the red move leaves blue's pieces, which are the mover's after
+/// the turn) lies in one block of `opponents` layouts of the mirror material.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(super) struct Material {
     pub(super) red: u8,
     pub(super) blue: u8,
-    /// Ranks of blue's students (among the 23 squares the masters leave).
-    blue_ranks: u32,
-    /// Ranks of red's students (among the squares left by the masters and blue's students).
-    red_ranks: u32,
+    /// Red's piece sets with the master marked: `C(25, red + 1) * (red + 1)`.
+    pub(super) movers: u32,
+    /// Blue's, among the squares red leaves: `C(24 - red, blue + 1) * (blue + 1)`.
+    pub(super) opponents: u32,
+}
+
+/// The index of the piece `one` (a single bit) among the pieces `set`, lowest square first.
+#[inline]
+pub(super) fn place(one: u32, set: u32) -> u32 {
+    (set & one.wrapping_sub(1)).count_ones()
+}
+
+/// The `n`-th lowest set bit of `set`, as a single bit.
+#[inline]
+pub(super) fn nth(mut set: u32, n: u32) -> u32 {
+    for _ in 0..n {
+        set &= set - 1;
+    }
+    set & set.wrapping_neg()
 }
 
 impl Material {
     pub(super) fn new(red: u8, blue: u8) -> Material {
+        let (r, b) = (usize::from(red), usize::from(blue));
         Material {
             red,
             blue,
-            blue_ranks: CHOOSE[23][usize::from(blue)] as u32,
-            red_ranks: CHOOSE[23 - usize::from(blue)][usize::from(red)] as u32,
+            movers: (CHOOSE[25][r + 1] * (r as u64 + 1)) as u32,
+            opponents: (CHOOSE[24 - r][b + 1] * (b as u64 + 1)) as u32,
         }
     }
 
     /// The number of layouts.
     pub(super) fn layouts(&self) -> u64 {
-        600 * u64::from(self.red_ranks) * u64::from(self.blue_ranks)
+        u64::from(self.movers) * u64::from(self.opponents)
     }
 
-    /// The layout number of `board` (which must have this material). Red's students come
-    /// last, so the predecessors of a position (a red piece moved back) lie close together.
+    /// The number of red's pieces `set` with its master `master` (see [`Material`]).
+    #[inline]
+    pub(super) fn mover(&self, set: u32, master: u32) -> u32 {
+        rank(set, 0) as u32 * (u32::from(self.red) + 1) + place(master, set)
+    }
+
+    /// Red's pieces and master of mover number `mover`.
+    #[inline]
+    pub(super) fn mover_pieces(&self, mover: u32) -> (u32, u32) {
+        let n = u32::from(self.red) + 1;
+        let set = unrank(u64::from(mover / n), n as usize, 0);
+        (set, nth(set, mover % n))
+    }
+
+    /// The layout number of `board` (which must have this material).
     #[inline]
     pub(super) fn layout(&self, board: &Board) -> u32 {
-        let rm = board.red_master.trailing_zeros();
-        let bm = board.blue_master.trailing_zeros();
-        let bm_rest = bm - u32::from(bm > rm);
-        let masters = board.red_master | board.blue_master;
-        let blue_students = board.blue & !board.blue_master;
-        let bs = rank(blue_students, masters) as u32;
-        let rs = rank(board.red & !board.red_master, masters | blue_students) as u32;
-        ((rm * 24 + bm_rest) * self.blue_ranks + bs) * self.red_ranks + rs
+        let opponent = rank(board.blue, board.red) as u32 * (u32::from(self.blue) + 1)
+            + place(board.blue_master, board.blue);
+        self.mover(board.red, board.red_master) * self.opponents + opponent
     }
 
     /// The board of layout `layout`.
     #[inline]
     pub(super) fn board(&self, layout: u32) -> Board {
-        let rs = layout % self.red_ranks;
-        let rest = layout / self.red_ranks;
-        let bs = rest % self.blue_ranks;
-        let rest = rest / self.blue_ranks;
-        let bm = rest % 24;
-        let rm = rest / 24;
-        let bm = bm + u32::from(bm >= rm);
-        let (red_master, blue_master) = (1 << rm, 1 << bm);
-        let masters = red_master | blue_master;
-        let blue = unrank(u64::from(bs), usize::from(self.blue), masters);
-        let red = unrank(u64::from(rs), usize::from(self.red), masters | blue);
+        let (red, red_master) = self.mover_pieces(layout / self.opponents);
+        let opponent = layout % self.opponents;
+        let n = u32::from(self.blue) + 1;
+        let blue = unrank(u64::from(opponent / n), n as usize, red);
         Board {
-            red: red | red_master,
-            blue: blue | blue_master,
+            red,
+            blue,
             red_master,
-            blue_master,
+            blue_master: nth(blue, opponent % n),
         }
     }
 }

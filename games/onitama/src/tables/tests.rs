@@ -257,3 +257,43 @@ fn a_table_file_larger_than_a_table_is_reported() {
     assert!(std::fs::metadata(&file).unwrap().len() < 1 << 20);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every position of every material of `pieces` pieces has the same value in the fast solver's
+/// tables as in the reference solver's.
+fn agree_with_reference(deal: [Card; 5], pieces: u8, threads: usize) {
+    let fast = DealTables::build(deal, pieces, threads, None, &mut |_| {}).unwrap();
+    let reference = DealTables::build_reference(deal, pieces, 2, None, &mut |_| {}).unwrap();
+    let mut compared = 0;
+    for (r, row) in fast.tables.iter().enumerate() {
+        for (b, table) in row.iter().enumerate() {
+            let (Some(table), Some(expected)) = (table, &reference.tables[r][b]) else {
+                assert!(table.is_none() && reference.tables[r][b].is_none());
+                continue;
+            };
+            assert_eq!(table.size(), expected.size());
+            for index in 0..table.size() {
+                assert_eq!(
+                    table.value(index),
+                    expected.value(index),
+                    "{r}+{b} #{index}: {:?}",
+                    build::Material::new(r as u8, b as u8).board((index / 30) as u32)
+                );
+            }
+            compared += table.size();
+        }
+    }
+    assert_eq!(compared, fast.positions());
+    assert!(compared > 0);
+}
+
+#[test]
+fn the_fast_solver_equals_the_reference_on_every_four_piece_position() {
+    agree_with_reference(deal(), 4, 2);
+    let other = ["ox", "boar", "horse", "elephant", "crab"].map(|name| {
+        Card::all()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+            .expect("a card")
+    });
+    agree_with_reference(other, 4, 1);
+    agree_with_reference(other, 3, 3);
+}
