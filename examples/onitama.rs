@@ -24,7 +24,7 @@ use std::time::Instant;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
 use plies_cli::{CliError, CommandContext, EndgameTables, GameCli, GameCommand, tunable_evaluator};
-use plies_onitama::tables::{BuildEvent, DealTables, build_for, deal_key};
+use plies_onitama::tables::{BuildEvent, BuildOptions, DealTables, build_for, deal_key};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 /// Build the endgame tables of a position's deal and report time, rate and memory.
@@ -42,6 +42,14 @@ struct TablesArgs {
     /// Threads to build with.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// The most students a side (with --pieces 6 and 2: the materials of at most two students
+    /// a side).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=4))]
+    max_side: u8,
+    /// Build with the reference solver (move counting), the one the fast solver is checked
+    /// and measured against.
+    #[arg(long)]
+    reference: bool,
 }
 
 /// The most memory this process has held so far, in MB (Linux `/proc/self/status`), if readable.
@@ -79,10 +87,15 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
     let out = context.output;
     let start = Instant::now();
     let mut failed = None;
-    let built = DealTables::build(
+    let options = BuildOptions {
+        pieces: args.pieces,
+        max_side: args.max_side,
+        threads: usize::from(args.threads),
+        reference: args.reference,
+    };
+    let built = DealTables::build_with(
         position.deal(),
-        args.pieces,
-        usize::from(args.threads),
+        &options,
         args.tables_dir.as_deref(),
         &mut |event| {
             let line = match event {

@@ -253,8 +253,25 @@ pub struct DealTables {
     deal: [Card; 5],
     cards: build::Cards,
     pieces: u8,
+    /// The most students a side.
+    max_side: u8,
     /// `tables[red students][blue students]`.
     tables: Vec<Vec<Option<Table>>>,
+}
+
+/// How [`DealTables::build_with`] builds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct BuildOptions {
+    /// The most pieces, masters included (2 to 10).
+    pub pieces: u8,
+    /// The most students of a side (4 for no limit beyond `pieces`): with 6 pieces and 2, the
+    /// materials of at most two students a side.
+    pub max_side: u8,
+    /// Threads to build on.
+    pub threads: usize,
+    /// Build with the reference solver (move counting), which the fast one is checked and
+    /// measured against.
+    pub reference: bool,
 }
 
 /// Which solver builds the tables.
@@ -370,40 +387,32 @@ impl DealTables {
         cache: Option<&Path>,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> Result<DealTables, BuildError> {
-        DealTables::build_with(deal, pieces, threads, cache, SolverKind::Sweep, progress)
+        let options = BuildOptions {
+            pieces,
+            max_side: 4,
+            threads,
+            reference: false,
+        };
+        DealTables::build_with(deal, &options, cache, progress)
     }
 
-    /// [`DealTables::build`] by the slower reference solver, which decides positions by
-    /// counting the moves of each that are known to lose: the solver the fast one is checked
-    /// against, position by position, and measured against.
+    /// [`DealTables::build`] with every option: the materials of at most `options.pieces`
+    /// pieces and `options.max_side` students a side, by the fast solver or the reference.
     ///
     /// # Errors
     /// As [`DealTables::build`].
-    pub fn build_reference(
+    pub fn build_with(
         deal: [Card; 5],
-        pieces: u8,
-        threads: usize,
+        options: &BuildOptions,
         cache: Option<&Path>,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> Result<DealTables, BuildError> {
-        DealTables::build_with(
-            deal,
+        let BuildOptions {
             pieces,
+            max_side,
             threads,
-            cache,
-            SolverKind::Reference,
-            progress,
-        )
-    }
-
-    fn build_with(
-        deal: [Card; 5],
-        pieces: u8,
-        threads: usize,
-        cache: Option<&Path>,
-        solver: SolverKind,
-        progress: &mut dyn FnMut(BuildEvent),
-    ) -> Result<DealTables, BuildError> {
+            reference,
+        } = *options;
         if !(2..=10).contains(&pieces) {
             return Err(BuildError::Pieces(pieces));
         }
@@ -412,7 +421,7 @@ impl DealTables {
         if let Some(w) = deal.windows(2).find(|w| w[0] == w[1]) {
             return Err(BuildError::Deal(w[0].name().to_string()));
         }
-        let needed = DealTables::memory_needed(pieces);
+        let needed = DealTables::memory_needed(pieces, max_side);
         if let Some(available) = available_memory()
             && needed > available
         {
@@ -426,7 +435,13 @@ impl DealTables {
             deal,
             cards: build::Cards::new(deal),
             pieces,
+            max_side,
             tables: vec![vec![None, None, None, None, None]; 5],
+        };
+        let solver = if reference {
+            SolverKind::Reference
+        } else {
+            SolverKind::Sweep
         };
         // Without a pool of that size (the system refused threads), the global one.
         let pool = rayon::ThreadPoolBuilder::new()
@@ -437,13 +452,14 @@ impl DealTables {
         Ok(tables)
     }
 
-    /// The materials of at most `pieces` pieces, smallest first, each with its mirror.
-    fn groups(pieces: u8) -> Vec<Vec<build::Material>> {
+    /// The materials of at most `pieces` pieces and `max_side` students a side, smallest
+    /// first, each with its mirror.
+    fn groups(pieces: u8, max_side: u8) -> Vec<Vec<build::Material>> {
         let mut groups = Vec::new();
         for total in 0..=pieces - 2 {
             for red in 0..=total / 2 {
                 let blue = total - red;
-                if blue > 4 {
+                if blue > max_side.min(4) {
                     continue;
                 }
                 let mut group = vec![build::Material::new(red, blue)];
@@ -459,8 +475,8 @@ impl DealTables {
     /// Bytes a build of `pieces` pieces holds at its peak, about: every table (a byte a
     /// position), and while the largest pair of materials is solved, a move count a position,
     /// two words a layout and the frontiers.
-    fn memory_needed(pieces: u8) -> u64 {
-        let groups = DealTables::groups(pieces);
+    fn memory_needed(pieces: u8, max_side: u8) -> u64 {
+        let groups = DealTables::groups(pieces, max_side);
         let positions = |g: &Vec<build::Material>| g.iter().map(|m| m.layouts() * 30).sum::<u64>();
         let tables: u64 = groups.iter().map(positions).sum();
         let largest = groups.iter().map(positions).max().unwrap_or(0);
@@ -476,7 +492,7 @@ impl DealTables {
     ) -> Result<(), BuildError> {
         // Per material, the words the fast solver reads captures from (until the build ends).
         let mut words: Vec<Vec<Option<Vec<u64>>>> = vec![vec![None, None, None, None, None]; 5];
-        for group in DealTables::groups(self.pieces) {
+        for group in DealTables::groups(self.pieces, self.max_side) {
             let [red, blue] = [group[0].red, group[0].blue];
             if let Some(dir) = cache
                 && self.load_group(dir, &group, progress)
@@ -746,7 +762,7 @@ pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
     if !(2..=10).contains(&pieces) {
         return Vec::new();
     }
-    DealTables::groups(pieces)
+    DealTables::groups(pieces, 4)
         .iter()
         .flatten()
         .map(|&material| file_name(&deal, material))

@@ -14,10 +14,13 @@
 //! - a task takes one set of blue pieces: every successor of its layouts (blue's pieces are the
 //!   mover's after the turn) lies in one block of the mirror material ([`Material`]), which
 //!   stays in cache;
-//! - a win: some quiet move or pass leads to a lost successor (an unresolved layout cannot
-//!   have a move to an older loss, so any loss is one in `d - 1`); a loss: every quiet move and
-//!   pass leads to a won successor, checked with the 30 arrangements at once and stopped as
-//!   soon as every open arrangement escapes;
+//! - a win is pushed: the arrangements just decided as losses (kept per layout for one phase)
+//!   are pulled back through each move undone, and every arrangement so reached is won (an
+//!   open position cannot have a move to an older loss, so any loss is one in `d - 1`);
+//! - a loss is pulled: only the arrangements pulled back from new wins are candidates, and
+//!   one is lost when every quiet move and pass leads to a won successor, checked with the 30
+//!   arrangements at once and stopped as soon as every candidate escapes; when a task has many
+//!   candidates, the win bits of its block are first copied in one sequential read;
 //! - captures lead into smaller, solved materials, which never change: the wins by a capture
 //!   are found once at the start and kept by their distance, and a loss held up only by a
 //!   capture into a longer win is kept for the step that distance comes due.
@@ -25,7 +28,7 @@
 //! Key invariant: after the phase of distance `d`, every position won or lost in at most `d`
 //! plies is decided with its distance, and nothing else.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use plies::bits::set_bits;
 use plies::solve::{MAX_LOSS, MAX_WIN, Table, TableError, TableValue};
@@ -95,6 +98,9 @@ struct Work<'a> {
     distances: Vec<AtomicU8>,
     /// The layouts changed in the phase before and in this one (a bit each), by parity.
     changed: [Vec<AtomicU64>; 2],
+    /// The arrangements decided in the phase before and in this one, per layout, by parity
+    /// (valid where `changed` is set; 0 elsewhere).
+    fresh: [Vec<AtomicU32>; 2],
 }
 
 /// Positions decided at a distance known in advance: `(material, layout, arrangements)` by
@@ -129,6 +135,7 @@ pub(super) fn solve_group<'a>(
         .iter()
         .map(|&material| {
             let layouts = material.layouts() as usize;
+            let words32 = || (0..layouts).map(|_| AtomicU32::new(0)).collect();
             let bitset = || {
                 (0..layouts.div_ceil(64))
                     .map(|_| AtomicU64::new(0))
@@ -144,6 +151,7 @@ pub(super) fn solve_group<'a>(
                     .then(|| smaller(Material::new(material.blue - 1, material.red))),
                 words: (0..layouts).map(|_| AtomicU64::new(0)).collect(),
                 distances: (0..layouts * 30).map(|_| AtomicU8::new(0)).collect(),
+                fresh: [words32(), words32()],
                 changed: [bitset(), bitset()],
             }
         })
@@ -151,7 +159,6 @@ pub(super) fn solve_group<'a>(
     let solver = Solver {
         cards,
         works: &works,
-        back: back_moves(cards),
         pool,
     };
     let longest = solver.run(progress)?;
@@ -165,17 +172,6 @@ pub(super) fn solve_group<'a>(
         Some(pool) => pool.install(convert),
         None => convert(),
     }
-}
-
-/// Per square, the squares some card of the deal moves a red piece there from.
-fn back_moves(cards: &Cards) -> [u32; 25] {
-    let mut back = [0u32; 25];
-    for (to, squares) in back.iter_mut().enumerate() {
-        for c in 0..5 {
-            *squares |= cards.targets[c][1][to];
-        }
-    }
-    back
 }
 
 impl Work<'_> {
@@ -212,19 +208,23 @@ impl Work<'_> {
         Ok((table, words))
     }
 
-    /// Marks `layout` changed in the bit set of parity `parity`.
+    /// Marks the arrangements `new` of `layout` changed in the sets of parity `parity`.
     #[inline]
-    fn mark_changed(&self, parity: usize, layout: usize) {
+    fn mark_changed(&self, parity: usize, layout: usize, new: u32) {
+        let fresh = &self.fresh[parity][layout];
         let (word, bit) = (&self.changed[parity][layout / 64], 1u64 << (layout % 64));
         if word.load(Relaxed) & bit == 0 {
+            // The first change of the phase: what `fresh` held is from two phases ago.
+            fresh.store(new, Relaxed);
             word.fetch_or(bit, Relaxed);
+        } else {
+            fresh.store(fresh.load(Relaxed) | new, Relaxed);
         }
     }
 
     /// Decides the arrangements `bits` of `layout` (those still open) as `phase` at distance
     /// `d`, marks the layout changed; returns how many were decided. Only the owner of the
     /// layout calls this during a phase.
-    #[inline]
     fn decide(&self, layout: usize, bits: u32, phase: Phase, d: u32, parity: usize) -> u64 {
         let word = self.words[layout].load(Relaxed);
         let (won, lost) = split(word);
@@ -237,7 +237,7 @@ impl Work<'_> {
         for a in set_bits(new) {
             self.distances[layout * 30 + a as usize].store(d as u8, Relaxed);
         }
-        self.mark_changed(parity, layout);
+        self.mark_changed(parity, layout, new);
         u64::from(new.count_ones())
     }
 }
@@ -245,8 +245,6 @@ impl Work<'_> {
 struct Solver<'a, 'b> {
     cards: &'a Cards,
     works: &'a [Work<'b>],
-    /// Per square, where a piece could have come from with some card.
-    back: [u32; 25],
     /// The pool to run on (the global one when `None`).
     pool: Option<&'a rayon::ThreadPool>,
 }
@@ -255,11 +253,13 @@ struct Solver<'a, 'b> {
 /// into a longer win.
 type Outcome = (u64, Vec<(u32, u32, u32, u32)>);
 
-/// A task's scratch space: the candidates marked (a bit per red piece set of the task's block)
-/// and their list.
+/// A task's scratch space: per red piece set of the task's block, the arrangements that may
+/// have changed (by a move, by a pass), and the list of the sets marked.
 struct Scratch {
-    marks: Vec<u64>,
-    list: Vec<(u32, u32)>,
+    marks: Vec<(u32, u32)>,
+    list: Vec<(u32, u32, u32)>,
+    /// The win bits of the block of successors, when copied.
+    block: Vec<u32>,
 }
 
 impl Solver<'_, '_> {
@@ -295,12 +295,8 @@ impl Solver<'_, '_> {
                 if plies > LONGEST && (!items.is_empty() || self.any_changed(read)) {
                     return Err(TableError::TooLong { index: 0, plies });
                 }
-                let (mut decided, (swept, held)) = self.par(|| {
-                    (
-                        self.apply(items, phase, plies, parity),
-                        self.sweep(phase, plies, read, parity),
-                    )
-                });
+                let mut decided = self.par(|| self.apply(items, phase, plies, parity));
+                let (swept, held) = self.par(|| self.sweep(phase, plies, read, parity));
                 decided += swept;
                 for (distance, w, layout, bits) in held {
                     let distance = distance as usize;
@@ -313,7 +309,13 @@ impl Solver<'_, '_> {
                     for work in self.works {
                         work.changed[read]
                             .par_iter()
-                            .for_each(|word| word.store(0, Relaxed));
+                            .enumerate()
+                            .for_each(|(i, word)| {
+                                for bit in set_bits64(word.load(Relaxed)) {
+                                    work.fresh[read][i * 64 + bit as usize].store(0, Relaxed);
+                                }
+                                word.store(0, Relaxed);
+                            });
                     }
                 });
                 if decided > 0 {
@@ -383,29 +385,47 @@ impl Solver<'_, '_> {
             (true, true) => return work.words[l].store(all | (all << 32), Relaxed),
             (true, false) => {
                 work.words[l].store(all << 32, Relaxed);
-                return work.mark_changed(parity, l);
+                return work.mark_changed(parity, l, ALL);
             }
             // Not reachable by play (red moved last), but finished: a win in 0.
             (false, true) => return work.words[l].store(all, Relaxed),
             (false, false) => {}
         }
         let cards = self.cards;
+        // The quiet moves per card, the cards that move some piece, the captures.
+        let mut quiet = [0u32; 5];
+        let mut movable = 0usize;
+        let mut captures = false;
+        for (c, count) in quiet.iter_mut().enumerate() {
+            for from in set_bits(board.red) {
+                let to = cards.targets[c][0][from as usize] & !board.red;
+                if to != 0 {
+                    movable |= 1 << c;
+                    *count += (to & !board.blue).count_ones();
+                    captures |= to & board.blue != 0;
+                }
+            }
+        }
+        if !captures {
+            return;
+        }
+        // Arrangements whose every move is a capture: the longest capture into a win counts.
+        let mut only_captures = 0u32;
+        for a in set_bits(ALL & !cards.passing[movable]) {
+            let (c1, c2) = cards.hand(a as usize);
+            if quiet[c1] + quiet[c2] == 0 {
+                only_captures |= 1 << a;
+            }
+        }
         let mut best_win = [u32::MAX; 30];
         let mut longest_loss = [0u32; 30];
         // Arrangements with a capture that does not lose.
         let mut saved = 0u32;
-        let mut quiet = [0u32; 5];
-        let mut movable = 0usize;
         for c in 0..5 {
             let holds = cards.holds[c];
             for from in set_bits(board.red) {
-                let to = cards.targets[c][0][from as usize] & !board.red;
-                if to == 0 {
-                    continue;
-                }
-                movable |= 1 << c;
-                quiet[c] += (to & !board.blue).count_ones();
-                for to in set_bits(to & board.blue) {
+                let to = cards.targets[c][0][from as usize] & board.blue;
+                for to in set_bits(to) {
                     if 1 << to == board.blue_master {
                         for a in set_bits(holds) {
                             best_win[a as usize] = 1;
@@ -420,7 +440,7 @@ impl Solver<'_, '_> {
                     let lost = cards.pull(c, lost) & holds;
                     let won = cards.pull(c, won) & holds;
                     saved |= holds & !won;
-                    for a in set_bits(lost | won) {
+                    for a in set_bits(lost | (won & only_captures)) {
                         let at = index as u64 * 30 + u64::from(cards.next[a as usize][c]);
                         match solved.table.value(at) {
                             Some(TableValue::Loss(e)) => {
@@ -437,17 +457,13 @@ impl Solver<'_, '_> {
                 }
             }
         }
-        let passing = cards.passing[movable];
         for a in 0..30 {
             let bit = 1u32 << a;
             if best_win[a] != u32::MAX {
                 note(wins, best_win[a], w, layout, bit);
-            } else if saved & bit == 0 && passing & bit == 0 {
-                let (c1, c2) = cards.hand(a);
-                if quiet[c1] + quiet[c2] == 0 {
-                    // Every move is a capture into a win: lost after the longest.
-                    note(losses, longest_loss[a] + 1, w, layout, bit);
-                }
+            } else if saved & only_captures & bit == 0 && only_captures & bit != 0 {
+                // Every move is a capture into a win: lost after the longest.
+                note(losses, longest_loss[a] + 1, w, layout, bit);
             }
         }
     }
@@ -486,8 +502,9 @@ impl Solver<'_, '_> {
                 .into_par_iter()
                 .map_init(
                     || Scratch {
-                        marks: vec![0; block.div_ceil(64)],
+                        marks: vec![(0, 0); block],
                         list: Vec::new(),
+                        block: Vec::with_capacity(block),
                     },
                     |scratch, mover| self.task(w, mover, phase, d, read, write, scratch),
                 )
@@ -537,74 +554,131 @@ impl Solver<'_, '_> {
         // mover leaves (the successor's opponent sets).
         let own_free = free_indices(blue);
         let next_free = free_indices(set);
-        scratch.marks.iter_mut().for_each(|m| *m = 0);
-        scratch.list.clear();
-        let mark = |red: u32, red_master: u32, scratch: &mut Scratch| {
+        let cards = self.cards;
+        let mut mark = |red: u32, red_master: u32, moves: u32, passes: u32| {
             let i = (rank_in(&own_free, red) * n + place(red_master, red)) as usize;
-            let bit = 1u64 << (i % 64);
-            if scratch.marks[i / 64] & bit == 0 {
-                scratch.marks[i / 64] |= bit;
-                scratch.list.push((red, red_master));
+            let marked = &mut scratch.marks[i];
+            if *marked == (0, 0) {
+                scratch.list.push((red, red_master, i as u32));
             }
+            marked.0 |= moves;
+            marked.1 |= passes;
         };
-        for word in first..=last {
-            let mut bits = changed[word].load(Relaxed);
-            while bits != 0 {
-                let index = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+        for (word, bits) in changed.iter().enumerate().take(last + 1).skip(first) {
+            for bit in set_bits64(bits.load(Relaxed)) {
+                let index = word * 64 + bit as usize;
                 if index < base || index >= base + block {
                     continue;
                 }
+                let new = other.fresh[read][index].load(Relaxed);
                 let opponent = (index - base) as u32;
                 let pieces = unrank(u64::from(opponent / n), n as usize, set);
                 let red = turn(pieces);
                 let red_master = turn(nth(pieces, opponent % n));
-                // A pass, or a red move undone.
-                mark(red, red_master, scratch);
                 let empty = !(red | blue) & SQUARES;
-                for to in set_bits(red) {
-                    let to_bit = 1u32 << to;
-                    for from in set_bits(self.back[to as usize] & empty) {
-                        let from_bit = 1u32 << from;
-                        let master = if red_master == to_bit {
-                            from_bit
-                        } else {
-                            red_master
-                        };
-                        mark(red ^ to_bit ^ from_bit, master, scratch);
+                let mut passes = 0;
+                for c in 0..5 {
+                    let pulled = cards.pull(c, new);
+                    if pulled == 0 {
+                        continue;
                     }
+                    passes |= pulled;
+                    let back = &cards.targets[c][1];
+                    for to in set_bits(red) {
+                        let to_bit = 1u32 << to;
+                        for from in set_bits(back[to as usize] & empty) {
+                            let from_bit = 1u32 << from;
+                            let master = if red_master == to_bit {
+                                from_bit
+                            } else {
+                                red_master
+                            };
+                            mark(red ^ to_bit ^ from_bit, master, pulled, 0);
+                        }
+                    }
+                }
+                if passes != 0 {
+                    mark(red, red_master, 0, passes);
                 }
             }
         }
         let next = |red: u32, red_master: u32| {
             let pieces = turn(red);
-            base + (rank_in(&next_free, pieces) * n + place(turn(red_master), pieces)) as usize
+            (rank_in(&next_free, pieces) * n + place(turn(red_master), pieces)) as usize
+        };
+        // The candidates' layouts, then their words: independent loads, issued together.
+        let layouts: Vec<usize> = scratch
+            .list
+            .iter()
+            .map(|&(red, red_master, _)| {
+                own.material.layout(&Board {
+                    red,
+                    blue,
+                    red_master,
+                    blue_master,
+                }) as usize
+            })
+            .collect();
+        let words: Vec<u64> = layouts
+            .iter()
+            .map(|&l| own.words[l].load(Relaxed))
+            .collect();
+        // Many candidates read the block of successors: copied at once (a sequential read),
+        // its win bits do not change in a loss phase.
+        let local = phase == Phase::Loss && scratch.list.len() * 256 >= block;
+        if local {
+            scratch.block.clear();
+            scratch.block.extend(
+                other.words[base..base + block]
+                    .iter()
+                    .map(|w| split(w.load(Relaxed)).0),
+            );
+        }
+        let block_wins = &scratch.block;
+        let won_after = |red: u32, red_master: u32| {
+            let at = next(red, red_master);
+            if local {
+                block_wins[at]
+            } else {
+                split(other.words[base + at].load(Relaxed)).0
+            }
         };
         let mut outcome: Outcome = (0, Vec::new());
-        for &(red, red_master) in &scratch.list {
+        for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
+            let (moves, passes) = std::mem::take(&mut scratch.marks[i as usize]);
+            let (won, lost) = split(words[k]);
+            let open = ALL & !(won | lost);
+            if open & (moves | passes) == 0 {
+                continue;
+            }
             let board = Board {
                 red,
                 blue,
                 red_master,
                 blue_master,
             };
-            let layout = own.material.layout(&board) as usize;
-            let (won, lost) = split(own.words[layout].load(Relaxed));
-            let open = ALL & !(won | lost);
-            if open == 0 {
-                continue;
-            }
+            let layout = layouts[k];
             let bits = match phase {
-                Phase::Win => self.wins(&board, open, other, &next),
+                Phase::Win => {
+                    let passes = passes & open & !moves;
+                    let passing = if passes != 0 {
+                        cards.passing[self.movable(&board)]
+                    } else {
+                        0
+                    };
+                    open & (moves | (passes & passing))
+                }
                 Phase::Loss => {
                     let at = (w as u32, layout as u32);
-                    self.losses(own, &board, open, other, &next, d, at, &mut outcome.1)
+                    let open = open & (moves | passes);
+                    self.losses(own, &board, open, &won_after, d, at, &mut outcome.1)
                 }
             };
             if bits != 0 {
                 outcome.0 += own.decide(layout, bits, phase, d, write);
             }
         }
+        scratch.list.clear();
         outcome
     }
 
@@ -621,58 +695,16 @@ impl Solver<'_, '_> {
         movable
     }
 
-    /// The arrangements of `open` with a quiet move or a pass into a lost successor.
-    #[inline]
-    fn wins(
-        &self,
-        board: &Board,
-        open: u32,
-        other: &Work<'_>,
-        next: &dyn Fn(u32, u32) -> usize,
-    ) -> u32 {
-        let cards = self.cards;
-        let mut won = 0u32;
-        for c in 0..5 {
-            if open & cards.holds[c] & !won == 0 {
-                continue;
-            }
-            for from in set_bits(board.red) {
-                let from_bit = 1u32 << from;
-                let master = board.red_master == from_bit;
-                let to = cards.targets[c][0][from as usize] & !board.red & !board.blue;
-                for to in set_bits(to) {
-                    let to_bit = 1u32 << to;
-                    let red = board.red ^ from_bit ^ to_bit;
-                    let red_master = if master { to_bit } else { board.red_master };
-                    let (_, lost) = split(other.words[next(red, red_master)].load(Relaxed));
-                    if lost != 0 {
-                        won |= cards.pull(c, lost);
-                    }
-                }
-            }
-        }
-        let passing = cards.passing[self.movable(board)] & open & !won;
-        if passing != 0 {
-            let (_, lost) = split(other.words[next(board.red, board.red_master)].load(Relaxed));
-            for c in 0..5 {
-                won |= cards.pull(c, lost) & passing;
-            }
-        }
-        won & open
-    }
-
     /// The arrangements of `open` whose every move leads to a win of the opponent in less
     /// than `d` plies; those held up only by a capture into a longer win go to `held` as
     /// `(distance of the loss, material, layout, arrangement)`.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
     fn losses(
         &self,
         own: &Work<'_>,
         board: &Board,
         open: u32,
-        other: &Work<'_>,
-        next: &dyn Fn(u32, u32) -> usize,
+        won_after: &dyn Fn(u32, u32) -> u32,
         d: u32,
         (w, layout): (u32, u32),
         held: &mut Vec<(u32, u32, u32, u32)>,
@@ -691,7 +723,7 @@ impl Solver<'_, '_> {
                     let to_bit = 1u32 << to;
                     let red = board.red ^ from_bit ^ to_bit;
                     let red_master = if master { to_bit } else { board.red_master };
-                    let (won, _) = split(other.words[next(red, red_master)].load(Relaxed));
+                    let won = won_after(red, red_master);
                     escape |= cards.pull(c, !won & ALL);
                     if open & !escape == 0 {
                         break 'cards;
@@ -705,7 +737,7 @@ impl Solver<'_, '_> {
         }
         let passing = cards.passing[self.movable(board)] & lost;
         if passing != 0 {
-            let (won, _) = split(other.words[next(board.red, board.red_master)].load(Relaxed));
+            let won = won_after(board.red, board.red_master);
             for c in 0..5 {
                 lost &= !(cards.pull(c, !won & ALL) & passing);
             }
@@ -768,6 +800,18 @@ fn after(board: &Board, from: u32, to: u32) -> Board {
         red_master: turn(board.blue_master),
         blue_master: turn(red_master),
     }
+}
+
+/// The set bits of a 64-bit word, lowest first.
+#[inline]
+fn set_bits64(mut bits: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            bit
+        })
+    })
 }
 
 /// For every square not in `taken`, its index among those squares.

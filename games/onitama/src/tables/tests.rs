@@ -262,7 +262,13 @@ fn a_table_file_larger_than_a_table_is_reported() {
 /// tables as in the reference solver's.
 fn agree_with_reference(deal: [Card; 5], pieces: u8, threads: usize) {
     let fast = DealTables::build(deal, pieces, threads, None, &mut |_| {}).unwrap();
-    let reference = DealTables::build_reference(deal, pieces, 2, None, &mut |_| {}).unwrap();
+    let options = BuildOptions {
+        pieces,
+        max_side: 4,
+        threads: 2,
+        reference: true,
+    };
+    let reference = DealTables::build_with(deal, &options, None, &mut |_| {}).unwrap();
     let mut compared = 0;
     for (r, row) in fast.tables.iter().enumerate() {
         for (b, table) in row.iter().enumerate() {
@@ -296,4 +302,23 @@ fn the_fast_solver_equals_the_reference_on_every_four_piece_position() {
     });
     agree_with_reference(other, 4, 1);
     agree_with_reference(other, 3, 3);
+    // A deal with distances over 125 plies: wide tables.
+    let wide = ["goose", "rabbit", "cobra", "crane", "ox"].map(|name| {
+        Card::all()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+            .expect("a card")
+    });
+    agree_with_reference(wide, 4, 2);
+}
+
+/// Run by hand for docs/tables.md (about a minute in release): every 5-piece position.
+#[test]
+#[ignore = "a minute in release; run for the tables docs"]
+fn the_fast_solver_equals_the_reference_on_every_five_piece_position() {
+    let deal = ["ox", "boar", "horse", "elephant", "crab"].map(|name| {
+        Card::all()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+            .expect("a card")
+    });
+    agree_with_reference(deal, 5, 2);
 }
