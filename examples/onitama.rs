@@ -50,6 +50,11 @@ struct TablesArgs {
     /// and measured against.
     #[arg(long)]
     reference: bool,
+    /// Print, per material and in all, the positions indexed, holes, terminal, counted, won,
+    /// lost and drawn (red to move) and the longest win and loss, for comparing with other
+    /// generators' counts.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// The most memory this process has held so far, in MB (Linux `/proc/self/status`), if readable.
@@ -152,6 +157,49 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
         positions as f64 / 1e6,
         peak_memory().map_or(String::new(), |mb| format!(", peak resident {mb:.0} MB"))
     )?;
+    if args.stats {
+        write_stats(out, &built)?;
+    }
+    Ok(())
+}
+
+/// The counts of `--stats`: a header naming the deal and what is counted, one line per
+/// material, then `all`.
+fn write_stats(out: &mut dyn std::io::Write, tables: &DealTables) -> std::io::Result<()> {
+    let names: Vec<&str> = tables.deal().iter().map(|c| c.name()).collect();
+    writeln!(
+        out,
+        "# deal {}; positions with red to move (each also a blue-to-move position, counted \
+         once); holes: both masters on the enemy temples; terminal: one master there (not in \
+         won or lost); won/lost/drawn for the side to move; distances in plies",
+        names.join(",").to_lowercase()
+    )?;
+    writeln!(
+        out,
+        "material indexed holes terminal counted won lost drawn longest_win longest_loss"
+    )?;
+    let stats = tables.stats();
+    let last = stats.len().saturating_sub(1);
+    for (i, s) in stats.iter().enumerate() {
+        let material = if i == last {
+            "all".to_string()
+        } else {
+            format!("{}v{}", s.students[0], s.students[1])
+        };
+        writeln!(
+            out,
+            "{material} {} {} {} {} {} {} {} {} {}",
+            s.indexed,
+            s.holes,
+            s.terminal,
+            s.counted,
+            s.won,
+            s.lost,
+            s.drawn,
+            s.longest_win,
+            s.longest_loss
+        )?;
+    }
     Ok(())
 }
 

@@ -860,7 +860,10 @@ pub fn build_for(
 }
 
 mod build;
+mod stats;
 mod sweep;
+
+pub use stats::MaterialStats;
 
 #[cfg(test)]
 mod tests;

@@ -322,3 +322,84 @@ fn the_fast_solver_equals_the_reference_on_every_five_piece_position() {
     });
     agree_with_reference(deal, 5, 2);
 }
+
+/// The counts of the smallest materials equal those of the generic solver's tables (which
+/// number both sides to move: twice each count), classified the same way from the positions.
+#[test]
+fn the_counts_equal_the_generic_solvers() {
+    let tables = DealTables::build(deal(), 3, 2, None, &mut |_| {}).unwrap();
+    let stats = tables.stats();
+    let mut solved: Vec<(MaterialSet, Table)> = Vec::new();
+    for (red, blue) in [(0, 0), (1, 0), (0, 1)] {
+        let set = MaterialSet::new(deal(), red, blue);
+        let probe = |state: &Onitama| solved.iter().find_map(|(s, t)| t.probe(s, state));
+        let table = Solver::new(&set)
+            .outside(&probe)
+            .threads(2)
+            .solve(&mut |_| {})
+            .unwrap();
+        let mut expected = MaterialStats {
+            students: [red, blue],
+            ..MaterialStats::default()
+        };
+        for index in 0..set.size() {
+            expected.indexed += 1;
+            let Some(state) = set.position(index) else {
+                expected.holes += 1;
+                continue;
+            };
+            let on = |side: Side, temple: u32| {
+                state.master(side).map(|s| 1u32 << s.index()) == Some(temple)
+            };
+            if on(Side::First, crate::state::BLUE_TEMPLE)
+                || on(Side::Second, crate::state::RED_TEMPLE)
+            {
+                expected.terminal += 1;
+                continue;
+            }
+            expected.counted += 1;
+            match table.value(index) {
+                Some(TableValue::Win(d)) => {
+                    expected.won += 1;
+                    expected.longest_win = expected.longest_win.max(d);
+                }
+                Some(TableValue::Loss(d)) => {
+                    expected.lost += 1;
+                    expected.longest_loss = expected.longest_loss.max(d);
+                }
+                _ => expected.drawn += 1,
+            }
+        }
+        // Red to move: this material; blue to move: the mirror material turned round.
+        let of = |students: [u8; 2]| {
+            *stats
+                .iter()
+                .find(|s| s.students == students)
+                .expect("the material's counts")
+        };
+        let (got, mirror) = (of([red, blue]), of([blue, red]));
+        let both = MaterialStats {
+            students: got.students,
+            indexed: got.indexed + mirror.indexed,
+            holes: got.holes + mirror.holes,
+            terminal: got.terminal + mirror.terminal,
+            counted: got.counted + mirror.counted,
+            won: got.won + mirror.won,
+            lost: got.lost + mirror.lost,
+            drawn: got.drawn + mirror.drawn,
+            longest_win: got.longest_win.max(mirror.longest_win),
+            longest_loss: got.longest_loss.max(mirror.longest_loss),
+        };
+        assert_eq!(both, expected);
+        assert_eq!(got.holes + got.terminal + got.counted, got.indexed);
+        assert!(got.won > 0 && got.lost > 0, "{got:?}");
+        solved.push((set, table));
+    }
+    // The sum, last, adds every material up.
+    let all = stats.last().expect("the sum");
+    assert_eq!(all.indexed, tables.positions());
+    assert_eq!(
+        all.won,
+        stats[..stats.len() - 1].iter().map(|s| s.won).sum::<u64>()
+    );
+}
