@@ -166,13 +166,17 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
 /// The counts of `--stats`: a header naming the deal and what is counted, one line per
 /// material, then `all`.
 fn write_stats(out: &mut dyn std::io::Write, tables: &DealTables) -> std::io::Result<()> {
-    let names: Vec<&str> = tables.deal().iter().map(|c| c.name()).collect();
+    let names = |deal: [plies_onitama::Card; 5]| {
+        let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
+        names.join(",").to_lowercase()
+    };
     writeln!(
         out,
-        "# deal {}; positions with red to move (each also a blue-to-move position, counted \
+        "# deal {} (tables of the canonical set {}); positions with red to move (each also a blue-to-move position, counted \
          once); holes: both masters on the enemy temples; terminal: one master there (not in \
          won or lost); won/lost/drawn for the side to move; distances in plies",
-        names.join(",").to_lowercase()
+        names(tables.deal()),
+        names(tables.canonical())
     )?;
     writeln!(
         out,

@@ -202,6 +202,25 @@ impl Card {
         Bitboard(TARGETS[self.id()][player.index()][from.index()])
     }
 
+    /// The card whose moves are this one's seen in a mirror (each offset's `dx` negated):
+    /// the card a position reflected from file a to file e uses instead. Symmetric cards are
+    /// their own mirror; the others pair up (Frog and Rabbit, Goose and Rooster, Horse and Ox,
+    /// Eel and Cobra among the base cards).
+    #[must_use]
+    pub fn mirror(self) -> Card {
+        let offsets = self.spec().offsets;
+        let reflected = |spec: &CardSpec| {
+            spec.offsets.len() == offsets.len()
+                && offsets
+                    .iter()
+                    .all(|&(dx, dy)| spec.offsets.contains(&(-dx, dy)))
+        };
+        CARDS
+            .iter()
+            .position(reflected)
+            .map_or(self, |id| Card(id as u8))
+    }
+
     /// Reads a card name, any case. Sea Snake may be written `seasnake`, `sea-snake` or
     /// `sea_snake`.
     #[must_use]

@@ -249,8 +249,11 @@ fn available_memory() -> Option<u64> {
 /// position of the board turned round with the colours (and hands) swapped, which has the same
 /// value. So a table of `(a, b)` students is also the blue-to-move half of `(b, a)`.
 pub struct DealTables {
-    /// The deal, in card id order.
+    /// The canonical deal ([`canonical_deal`]) whose tables these are, in card id order.
     deal: [Card; 5],
+    /// Whether the deal asked for is the mirror of `deal` (its positions are looked up
+    /// reflected).
+    mirrored: bool,
     cards: build::Cards,
     pieces: u8,
     /// The most students a side.
@@ -421,6 +424,8 @@ impl DealTables {
         if let Some(w) = deal.windows(2).find(|w| w[0] == w[1]) {
             return Err(BuildError::Deal(w[0].name().to_string()));
         }
+        // A deal and its mirror share their tables: the canonical one is built.
+        let (deal, mirrored) = canonical_deal(deal);
         let needed = DealTables::memory_needed(pieces, max_side);
         if let Some(available) = available_memory()
             && needed > available
@@ -433,6 +438,7 @@ impl DealTables {
         }
         let mut tables = DealTables {
             deal,
+            mirrored,
             cards: build::Cards::new(deal),
             pieces,
             max_side,
@@ -673,9 +679,22 @@ impl DealTables {
         longest
     }
 
-    /// The deal, in card id order.
+    /// The deal the tables serve, in card id order.
     #[must_use]
     pub fn deal(&self) -> [Card; 5] {
+        if self.mirrored {
+            let mut deal = self.deal.map(Card::mirror);
+            deal.sort_by_key(|c| c.id());
+            deal
+        } else {
+            self.deal
+        }
+    }
+
+    /// The canonical deal whose tables are built and stored ([`canonical_deal`]), in card id
+    /// order.
+    #[must_use]
+    pub fn canonical(&self) -> [Card; 5] {
         self.deal
     }
 
@@ -699,7 +718,13 @@ impl DealTables {
         if all.count_ones() > u32::from(self.pieces) {
             return None;
         }
-        let index = |card: Card| self.deal.iter().position(|&c| c == card);
+        let mirrored = self.mirrored;
+        let index = |card: Card| {
+            let card = if mirrored { card.mirror() } else { card };
+            self.deal.iter().position(|&c| c == card)
+        };
+        // A mirrored deal's position is looked up reflected, file a to file e.
+        let squares = |bits: u32| if mirrored { reflect(bits) } else { bits };
         let mut hands = [0u8; 2];
         for side in [Side::First, Side::Second] {
             for card in state.hand(side) {
@@ -707,24 +732,28 @@ impl DealTables {
             }
         }
         let masters = [
-            state.master(Side::First)?.index(),
-            state.master(Side::Second)?.index(),
+            squares(1 << state.master(Side::First)?.index()),
+            squares(1 << state.master(Side::Second)?.index()),
+        ];
+        let pieces = [
+            squares(state.pieces(Side::First).0),
+            squares(state.pieces(Side::Second).0),
         ];
         let (board, arrangement) = if state.to_move() == Side::First {
             let board = build::Board {
-                red: state.pieces(Side::First).0,
-                blue: state.pieces(Side::Second).0,
-                red_master: 1 << masters[0],
-                blue_master: 1 << masters[1],
+                red: pieces[0],
+                blue: pieces[1],
+                red_master: masters[0],
+                blue_master: masters[1],
             };
             (board, self.cards.arrangement(hands[0], hands[1])?)
         } else {
             let turn = |bits: u32| bits.reverse_bits() >> 7;
             let board = build::Board {
-                red: turn(state.pieces(Side::Second).0),
-                blue: turn(state.pieces(Side::First).0),
-                red_master: turn(1 << masters[1]),
-                blue_master: turn(1 << masters[0]),
+                red: turn(pieces[1]),
+                blue: turn(pieces[0]),
+                red_master: turn(masters[1]),
+                blue_master: turn(masters[0]),
             };
             (board, self.cards.arrangement(hands[1], hands[0])?)
         };
@@ -739,6 +768,34 @@ impl DealTables {
 impl Probe<Onitama> for DealTables {
     fn probe(&self, state: &Onitama) -> Option<TableValue> {
         self.value(state)
+    }
+}
+
+/// The squares `bits` reflected from file a to file e (the temples stay where they are).
+fn reflect(bits: u32) -> u32 {
+    let mut out = 0;
+    for square in set_bits(bits) {
+        out |= 1 << (square - square % 5 + 4 - square % 5);
+    }
+    out
+}
+
+/// The deal whose tables serve `deal` (five distinct cards), and whether it is `deal`'s
+/// mirror: of the deal and its mirror (every card replaced by [`Card::mirror`], which with the
+/// board reflected from file a to file e gives positions of the same values), the one whose
+/// card ids, in order, come first. Each card set is canonical or the mirror of one: of the
+/// 4,368 sets of five of the 16 base cards, 2,348 are canonical (328 are their own mirror,
+/// 2,020 pairs).
+#[must_use]
+pub fn canonical_deal(deal: [Card; 5]) -> ([Card; 5], bool) {
+    let mut deal = deal;
+    deal.sort_by_key(|c| c.id());
+    let mut image = deal.map(Card::mirror);
+    image.sort_by_key(|c| c.id());
+    if image.map(Card::id) < deal.map(Card::id) {
+        (image, true)
+    } else {
+        (deal, false)
     }
 }
 
@@ -757,8 +814,7 @@ fn file_name(deal: &[Card; 5], material: build::Material) -> String {
 /// writes to its cache directory (for tools that prepare or inspect one).
 #[must_use]
 pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
-    let mut deal = deal;
-    deal.sort_by_key(|c| c.id());
+    let (deal, _) = canonical_deal(deal);
     if !(2..=10).contains(&pieces) {
         return Vec::new();
     }

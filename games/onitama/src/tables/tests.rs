@@ -102,7 +102,7 @@ fn the_masters_only_table_agrees_with_the_search() {
 fn agree_with_generic_solver(tables: &DealTables, materials: &[(u8, u8)]) {
     let mut solved: Vec<(MaterialSet, Table)> = Vec::new();
     for &(red, blue) in materials {
-        let set = MaterialSet::new(deal(), red, blue);
+        let set = MaterialSet::new(tables.deal(), red, blue);
         let probe = |state: &Onitama| solved.iter().find_map(|(s, t)| t.probe(s, state));
         let table = Solver::new(&set)
             .outside(&probe)
@@ -402,4 +402,74 @@ fn the_counts_equal_the_generic_solvers() {
         all.won,
         stats[..stats.len() - 1].iter().map(|s| s.won).sum::<u64>()
     );
+}
+
+fn named(names: [&str; 5]) -> [Card; 5] {
+    names.map(|name| Card::parse(name).expect("a card"))
+}
+
+#[test]
+fn cards_mirror_as_the_rules_draw_them() {
+    // The base cards' pairs, read off the rules' move diagrams.
+    let pairs = [
+        ("frog", "rabbit"),
+        ("goose", "rooster"),
+        ("horse", "ox"),
+        ("eel", "cobra"),
+    ];
+    for card in Card::all() {
+        assert_eq!(card.mirror().mirror(), card, "{card}");
+        let pair = pairs
+            .iter()
+            .find(|(a, b)| *a == card.name() || *b == card.name());
+        if card.id() < Card::BASE_COUNT {
+            let expected = match pair {
+                Some((a, b)) if *a == card.name() => *b,
+                Some((a, _)) => *a,
+                None => card.name(),
+            };
+            assert_eq!(card.mirror().name(), expected);
+        }
+    }
+}
+
+#[test]
+fn the_base_cards_make_2348_sets_up_to_the_mirror() {
+    let base: Vec<Card> = Card::all().take(Card::BASE_COUNT).collect();
+    let mut sets = 0;
+    let mut canonical = std::collections::HashSet::new();
+    for a in 0..16 {
+        for b in a + 1..16 {
+            for c in b + 1..16 {
+                for d in c + 1..16 {
+                    for e in d + 1..16 {
+                        let deal = [base[a], base[b], base[c], base[d], base[e]];
+                        let (image, mirrored) = canonical_deal(deal);
+                        assert_eq!(mirrored, image != deal);
+                        // The mirror of a set has the same canonical set.
+                        assert_eq!(canonical_deal(deal.map(Card::mirror)).0, image);
+                        canonical.insert(image.map(Card::id));
+                        sets += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(sets, 4368);
+    // The count the published generators give.
+    assert_eq!(canonical.len(), 2348);
+}
+
+#[test]
+fn a_mirrored_deal_is_looked_up_in_its_mirrors_tables() {
+    let deal = named(["rabbit", "rooster", "cobra", "monkey", "crab"]);
+    let (canonical, mirrored) = canonical_deal(deal);
+    assert!(mirrored, "{canonical:?}");
+    let tables = DealTables::build(deal, 3, 2, None, &mut |_| {}).unwrap();
+    assert_eq!(tables.canonical(), canonical);
+    let mut sorted = deal;
+    sorted.sort_by_key(|c| c.id());
+    assert_eq!(tables.deal(), sorted);
+    // Values of the deal's own positions, by the generic solver of that deal.
+    agree_with_generic_solver(&tables, &[(0, 0), (1, 0), (0, 1)]);
 }
