@@ -251,8 +251,8 @@ fn available_memory() -> Option<u64> {
 pub struct DealTables {
     /// The canonical deal ([`canonical_deal`]) whose tables these are, in card id order.
     deal: [Card; 5],
-    /// Whether the deal asked for is the mirror of `deal` (its positions are looked up
-    /// reflected).
+    /// Whether the deal asked for is the mirror of `deal`. The tables serve the positions of
+    /// both: those of the mirror are looked up reflected.
     mirrored: bool,
     cards: build::Cards,
     pieces: u8,
@@ -718,7 +718,9 @@ impl DealTables {
         if all.count_ones() > u32::from(self.pieces) {
             return None;
         }
-        let mirrored = self.mirrored;
+        // A position of the mirror deal is looked up reflected (for a set that is its own
+        // mirror, directly).
+        let mirrored = !state.deal().iter().all(|card| self.deal.contains(card));
         let index = |card: Card| {
             let card = if mirrored { card.mirror() } else { card };
             self.deal.iter().position(|&c| c == card)
@@ -861,11 +863,15 @@ fn open_table_file(file: &Path, limit: u64) -> Result<Option<std::fs::File>, Str
     Ok(Some(input))
 }
 
-/// The deal's card names, in card id order: positions of one deal share their tables (the key
-/// a command line keeps them by).
+/// The canonical deal's card names ([`canonical_deal`]), in card id order: positions of one
+/// deal and of its mirror share their tables (the key a command line keeps them by).
 #[must_use]
 pub fn deal_key(position: &Onitama) -> String {
-    let names: Vec<&str> = position.deal().iter().map(|c| c.name()).collect();
+    let names: Vec<&str> = canonical_deal(position.deal())
+        .0
+        .iter()
+        .map(|c| c.name())
+        .collect();
     names.join(",").to_lowercase()
 }
 

@@ -472,4 +472,18 @@ fn a_mirrored_deal_is_looked_up_in_its_mirrors_tables() {
     assert_eq!(tables.deal(), sorted);
     // Values of the deal's own positions, by the generic solver of that deal.
     agree_with_generic_solver(&tables, &[(0, 0), (1, 0), (0, 1)]);
+    // The same tables serve the canonical deal's positions, and one key names both.
+    let direct = DealTables::build(canonical, 3, 2, None, &mut |_| {}).unwrap();
+    let position = |deal: [Card; 5]| {
+        let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
+        Onitama::parse_position(&format!(
+            "2B2/5/1r3/5/2R2 r {},{} {},{} {}",
+            names[0], names[1], names[2], names[3], names[4]
+        ))
+        .unwrap()
+    };
+    let own = position(canonical);
+    assert_eq!(tables.value(&own), direct.value(&own));
+    assert!(tables.value(&own).is_some());
+    assert_eq!(deal_key(&own), deal_key(&position(deal)));
 }
