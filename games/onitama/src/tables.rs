@@ -801,6 +801,30 @@ pub fn canonical_deal(deal: [Card; 5]) -> ([Card; 5], bool) {
     }
 }
 
+/// Every canonical deal of the 16 base cards ([`canonical_deal`]), 2,348 of them, in the
+/// order of their card ids: the card sets whose tables serve every game (a cluster builds
+/// them by index into this list).
+#[must_use]
+pub fn canonical_deals() -> Vec<[Card; 5]> {
+    let base: Vec<Card> = Card::all().take(Card::BASE_COUNT).collect();
+    let mut deals = Vec::new();
+    for a in 0..base.len() {
+        for b in a + 1..base.len() {
+            for c in b + 1..base.len() {
+                for d in c + 1..base.len() {
+                    for e in d + 1..base.len() {
+                        let deal = [base[a], base[b], base[c], base[d], base[e]];
+                        if !canonical_deal(deal).1 {
+                            deals.push(deal);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    deals
+}
+
 /// The name of the table file of `material` of `deal` (in card id order).
 fn file_name(deal: &[Card; 5], material: build::Material) -> String {
     let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();

@@ -458,6 +458,14 @@ fn the_base_cards_make_2348_sets_up_to_the_mirror() {
     assert_eq!(sets, 4368);
     // The count the published generators give.
     assert_eq!(canonical.len(), 2348);
+    let listed = canonical_deals();
+    assert_eq!(listed.len(), 2348);
+    assert!(listed.iter().all(|d| canonical.contains(&d.map(Card::id))));
+    assert!(
+        listed
+            .windows(2)
+            .all(|w| w[0].map(Card::id) < w[1].map(Card::id))
+    );
 }
 
 #[test]
