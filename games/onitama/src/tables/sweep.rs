@@ -44,8 +44,6 @@ const ALL: u32 = (1 << 30) - 1;
 const SQUARES: u32 = (1 << 25) - 1;
 /// The longest distance counted while building (a byte a position).
 const LONGEST: u32 = 254;
-/// Layouts handed to a thread at a time by the first pass.
-const SPAN: u32 = 4096;
 
 /// A square set turned round (a1 to e5).
 #[inline]
@@ -345,15 +343,28 @@ impl Solver<'_, '_> {
         let mut wins = Pending::new();
         let mut losses = Pending::new();
         for w in 0..self.works.len() {
-            let layouts = self.works[w].material.layouts() as u32;
-            let parts: Vec<(Pending, Pending)> = (0..layouts.div_ceil(SPAN))
+            // Task by task (one set of blue pieces each): the captures of a task lead into a
+            // few blocks of the smaller material, which stay in cache.
+            let own = self.works[w].material;
+            let other = self.works[self.works[w].mirror].material;
+            let n = u32::from(own.red) + 1;
+            let parts: Vec<(Pending, Pending)> = (0..other.movers)
                 .into_par_iter()
-                .map(|part| {
+                .map(|mover| {
                     let mut wins = Pending::new();
                     let mut losses = Pending::new();
-                    let end = (part * SPAN).saturating_add(SPAN).min(layouts);
-                    for layout in part * SPAN..end {
-                        self.start_layout(w, layout, parity, &mut wins, &mut losses);
+                    let (set, set_master) = other.mover_pieces(mover);
+                    let (blue, blue_master) = (turn(set), turn(set_master));
+                    for i in 0..other.opponents {
+                        let red = unrank(u64::from(i / n), n as usize, blue);
+                        let board = Board {
+                            red,
+                            blue,
+                            red_master: nth(red, i % n),
+                            blue_master,
+                        };
+                        let layout = own.layout(&board);
+                        self.start_layout(w, layout, &board, parity, &mut wins, &mut losses);
                     }
                     (wins, losses)
                 })
@@ -370,13 +381,13 @@ impl Solver<'_, '_> {
         &self,
         w: usize,
         layout: u32,
+        board: &Board,
         parity: usize,
         wins: &mut Pending,
         losses: &mut Pending,
     ) {
         let work = &self.works[w];
         let l = layout as usize;
-        let board = work.material.board(layout);
         let all = u64::from(ALL);
         match (
             board.blue_master == RED_TEMPLE,
@@ -434,7 +445,7 @@ impl Solver<'_, '_> {
                         continue;
                     }
                     let solved = work.capture.expect("a student to capture");
-                    let next = after(&board, from, to);
+                    let next = after(board, from, to);
                     let index = solved.material.layout(&next) as usize;
                     let (won, lost) = split(solved.words[index]);
                     let lost = cards.pull(c, lost) & holds;
