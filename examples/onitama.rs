@@ -24,7 +24,7 @@ use std::time::Instant;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
 use plies_cli::{CliError, CommandContext, EndgameTables, GameCli, GameCommand, tunable_evaluator};
-use plies_onitama::tables::{BuildEvent, DealTables, build_for, deal_key};
+use plies_onitama::tables::{BuildEvent, DealTables, build_for, deal_key, files_for};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 /// Build the endgame tables of a position's deal and report time, rate and memory.
@@ -59,6 +59,7 @@ const TABLES: EndgameTables<Onitama> = EndgameTables {
     pieces: (2, 10),
     key: deal_key,
     build: build_for,
+    files: files_for,
 };
 
 /// The Onitama commands beside the generic ones.

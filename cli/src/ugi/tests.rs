@@ -658,10 +658,9 @@ fn options_apply_in_any_order() {
     ]);
     assert!(!text.contains("error"), "{text}");
     let spec = |lines: &[&str]| {
-        let (relay, _) = channel();
         let cli = spec();
-        let source = TableSource::with(None, 0, None, 1);
-        let mut engine = Engine::new(&cli, SearcherSpec::default(), source, relay).unwrap();
+        let source = TableSource::new(&cli, &crate::tables::TablesArgs::default(), 1).unwrap();
+        let mut engine = Engine::new(&cli, SearcherSpec::default(), source).unwrap();
         for line in lines {
             engine.set_option(line).unwrap();
         }
@@ -976,6 +975,7 @@ fn spec_with_tables(build: crate::tables::TableBuilder<TwoPiles>) -> GameCli<Two
             pieces: (2, 4),
             key: |_| "all".to_string(),
             build,
+            files: |_, _| Vec::new(),
         }),
         ..spec()
     }
@@ -1071,6 +1071,7 @@ fn onitama_tables_are_built_for_the_position() {
             pieces: (2, 10),
             key: plies_onitama::tables::deal_key,
             build: plies_onitama::tables::build_for,
+            files: plies_onitama::tables::files_for,
         }),
         ..GameCli::new(
             "onitama",
