@@ -797,8 +797,16 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
     let events = started.events.clone();
     let state = &started.state;
     // The tables ready now (read at once when cached, else built in the background for a
-    // later search); a searcher that does not use tables searches without.
-    if let Some(probe) = started.tables.as_ref().and_then(|t| t.snapshot(state)) {
+    // later search; with --tables-wait, once there); a searcher that does not use tables
+    // searches without.
+    let probe = started.tables.as_ref().and_then(|tables| {
+        if tables.waits() {
+            tables.wait(state).unwrap_or(None)
+        } else {
+            tables.snapshot(state)
+        }
+    });
+    if let Some(probe) = probe {
         let _ = prepared.searcher.set_endgame_tables(Some(probe));
     }
     let tag = started.tag;
