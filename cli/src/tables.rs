@@ -149,6 +149,48 @@ impl<G: Game> TableSource<G> {
     }
 }
 
+/// A key's directory in the tables cache, locked for building until dropped
+/// ([`lock_key_dir`]).
+pub struct LockedKeyDir {
+    path: PathBuf,
+    _lock: cache::BuildLock,
+}
+
+impl LockedKeyDir {
+    /// The directory, where the key's table files go.
+    #[must_use]
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+/// The directory of `key`'s tables of the game `game` in the tables cache every command
+/// shares (under `dir`, as `--tables-dir DIR` puts it, or in the user's cache directory),
+/// made if needed, marked used, and locked for building: for a game's own command that builds
+/// tables into the cache (Onitama's `tables --cache`). Stale `.part` files are removed.
+///
+/// # Errors
+/// The platform has no cache directory, the directory cannot be made, or another process
+/// holds its lock; one line.
+pub fn lock_key_dir(
+    game: &str,
+    dir: Option<&std::path::Path>,
+    key: &str,
+) -> Result<LockedKeyDir, String> {
+    let root = match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => cache::default_root(game)
+            .ok_or("no cache directory on this platform: give --tables-dir")?,
+    };
+    let cache = cache::TablesCache::new(root, ByteSize::DEFAULT_CACHE_LIMIT);
+    let path = cache.key_dir(key).map_err(|e| e.to_string())?;
+    let lock = cache
+        .lock_build(&path)
+        .map_err(|e| format!("tables of {key}: {e}"))?;
+    cache.touch(&path);
+    Ok(LockedKeyDir { path, _lock: lock })
+}
+
 /// Tables that hold nothing: what asks a searcher whether it takes tables at all.
 pub(crate) struct NoTables;
 
