@@ -77,7 +77,7 @@ pub(crate) struct TablesArgs {
     pub tables: Option<String>,
     /// Keep the tables in this directory (a directory per key: Onitama's deal) instead of the
     /// user's cache directory (`~/.cache/plies/tables/<game>` on Linux).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", env = "PLIES_TABLES_DIR")]
     pub tables_dir: Option<PathBuf>,
     /// The most the tables directory may hold: after a build, the least recently used keys'
     /// tables are removed while it holds more. Bytes, or with K, M, G or T (powers of 1024).
