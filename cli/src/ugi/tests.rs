@@ -1080,12 +1080,16 @@ fn onitama_tables_are_built_for_the_position() {
     };
     let endgame = "5/2B2/5/1R3/2r2 r monkey,crane tiger,crab dragon";
     let position = format!("position fen {endgame}");
+    let dir = std::env::temp_dir().join(format!("plies-ugi-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables_dir = format!("setoption name TablesDir value {}", dir.display());
     let (text, log) = session_of(
         &cli,
         &[
             "ugi",
             "@wait ugiok",
             "setoption name Tables value 99",
+            &tables_dir,
             "setoption name Tables value 3",
             &position,
             "isready",
@@ -1114,4 +1118,16 @@ fn onitama_tables_are_built_for_the_position() {
     assert!(!text.contains("not built yet"), "{text}");
     let worst = worst_latency(&log, "isready", "@wait readyok");
     eprintln!("worst isready latency (Onitama, 3 pieces): {worst:?}");
+    // `TablesDir` holds the deal's directory, and `Tables` kept it.
+    let deal = dir.join("tiger-crab-monkey-crane-dragon");
+    let files = std::fs::read_dir(&deal).map_or(0, |entries| {
+        entries
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "tb"))
+            })
+            .count()
+    });
+    assert_eq!(files, 3, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
