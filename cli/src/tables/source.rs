@@ -359,11 +359,12 @@ impl<G: Game> TableSource<G> {
             }
             _ => None,
         };
-        if now && cached {
+        let reading = matches!(held, Some(Held::Read { .. }));
+        if now && reading {
             job.run(state, &key, dir, held, false);
             return self.ready(state);
         }
-        if !cached {
+        if !reading {
             let meanwhile = if self.wait {
                 "waiting for them"
             } else {
