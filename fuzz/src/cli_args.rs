@@ -960,9 +960,12 @@ mod tests {
                 let Some(next) = inv.args.get(i + 1) else {
                     continue;
                 };
-                let names_odd = inv.odd.iter().any(|(path, _)| {
-                    path.as_os_str() == next || path.parent() == Some(Path::new(next))
-                }) || arg == "--dir";
+                // A file, or a directory holding it (a tables directory: in its deal's).
+                let names_odd = inv
+                    .odd
+                    .iter()
+                    .any(|(path, _)| path.ancestors().take(3).any(|p| p.as_os_str() == next))
+                    || arg == "--dir";
                 if names_odd && arg.to_str().is_some_and(|a| a.starts_with("--")) {
                     flags.insert(arg.to_string_lossy().into_owned());
                 }
