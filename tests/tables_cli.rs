@@ -181,6 +181,19 @@ fn bad_table_options_are_one_line_errors() {
         assert!(err.contains("--tables") && err.contains(word), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    // A cache limit is a size: bytes, or with K, M, G or T.
+    let err = run_on(
+        &spec,
+        &["analyze", "--depth", "2", "--tables-cache-limit", "1.5G"],
+        b"",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("--tables-cache-limit") && err.contains("bad size '1.5G'"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
     // A searcher that cannot use tables is refused, not run without them.
     let err = run_on(
         &spec,

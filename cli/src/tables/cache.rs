@@ -103,8 +103,25 @@ pub(crate) fn default_root(game: &str) -> Option<PathBuf> {
         static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let root = ROOT.get_or_init(|| {
-            let root =
-                std::env::temp_dir().join(format!("plies-test-cache-{}", std::process::id()));
+            let temp = std::env::temp_dir();
+            // Those of earlier test processes, once an hour old, go too.
+            for entry in fs::read_dir(&temp).into_iter().flatten().flatten() {
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age.as_secs() > 3600);
+                if old
+                    && entry
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with("plies-test-cache-")
+                {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+            }
+            let root = temp.join(format!("plies-test-cache-{}", std::process::id()));
             let _ = fs::remove_dir_all(&root);
             root
         });
