@@ -7,12 +7,14 @@
 //! cargo run --release --example onitama -- bench          # the eight deals to depth 10
 //! cargo run --release --example onitama -- bench --full   # depths 8/10/12/14 and the sample proof
 //! cargo run --release --example onitama -- tables --pieces 5 --tables-dir tables
+//! cargo run --release --example onitama -- tables --pieces 5 --cache   # for analyze --tables 5
 //! ```
 //!
 //! `tables` builds the endgame tables of the deal of `--position` (default: the start
 //! position's) up to `--pieces N` pieces, masters included, reading and writing `--tables-dir`
-//! when given, and reports each material's time, the positions solved per second and the
-//! memory the tables take.
+//! when given (or, with `--cache`, the tables cache `analyze` and the others read), and
+//! reports each material's time, the positions solved per second and the memory the tables
+//! take.
 //!
 //! Key invariant: the bench positions, depths and node signatures come from
 //! `plies_onitama::bench` (one place); a bench whose counts differ from them fails.
@@ -23,8 +25,10 @@ use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use plies::Notation;
-use plies_cli::{CliError, CommandContext, EndgameTables, GameCli, GameCommand, tunable_evaluator};
-use plies_onitama::tables::{BuildEvent, BuildOptions, DealTables, build_for, deal_key};
+use plies_cli::{
+    CliError, CommandContext, EndgameTables, GameCli, GameCommand, lock_key_dir, tunable_evaluator,
+};
+use plies_onitama::tables::{BuildEvent, BuildOptions, DealTables, build_for, deal_key, files_for};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 /// Build the endgame tables of a position's deal and report time, rate and memory.
@@ -39,6 +43,10 @@ struct TablesArgs {
     /// Read tables from this directory when there, write them there once built.
     #[arg(long, value_name = "DIR")]
     tables_dir: Option<PathBuf>,
+    /// Read and write the tables cache the other commands use instead: the deal's directory in
+    /// the user's cache directory, or in --tables-dir (locked while building).
+    #[arg(long)]
+    cache: bool,
     /// Threads to build with.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -72,6 +80,7 @@ const TABLES: EndgameTables<Onitama> = EndgameTables {
     pieces: (2, 10),
     key: deal_key,
     build: build_for,
+    files: files_for,
 };
 
 /// The Onitama commands beside the generic ones.
@@ -89,6 +98,18 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
         }
         None => Onitama::start_position(),
     };
+    let locked = if args.cache {
+        let locked = lock_key_dir("onitama", args.tables_dir.as_deref(), &deal_key(&position))
+            .map_err(CliError::Invalid)?;
+        writeln!(context.output, "tables cache: {}", locked.path().display())?;
+        Some(locked)
+    } else {
+        None
+    };
+    let dir = match &locked {
+        Some(locked) => Some(locked.path()),
+        None => args.tables_dir.as_deref(),
+    };
     let out = context.output;
     let start = Instant::now();
     let mut failed = None;
@@ -101,7 +122,7 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
     let built = DealTables::build_with(
         position.deal(),
         &options,
-        args.tables_dir.as_deref(),
+        dir,
         &mut |event| {
             let line = match event {
                 BuildEvent::Loaded { students: [r, b] } => {

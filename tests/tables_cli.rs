@@ -2,11 +2,20 @@
 //! `--tables N|off` and `--tables-dir`, the arena's per-engine `tables=`, the UGI engine's
 //! `Tables` option, and the one-line errors of bad values.
 //!
+//! Also the tables cache: a first `analyze` answers without waiting for the build and leaves
+//! the files, the second reads them; two processes build a key once; the platform's cache
+//! directory; a directory that cannot be made.
+//!
 //! Key invariant: every command runs through `plies_cli::run` with string arguments, exactly as
-//! from a terminal; expected scores come from a search without tables.
+//! from a terminal (child processes: this test binary run again with an environment variable);
+//! expected scores come from a search without tables. No test writes into the user's cache:
+//! each gives a directory of its own (`--tables-dir`, or `XDG_CACHE_HOME` for a child).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use plies_cli::{CliError, EndgameTables, GameCli, evaluator, run, tunable_evaluator};
-use plies_onitama::tables::{build_for, deal_key};
+use plies_onitama::tables::{build_for, deal_key, files_for};
 use plies_onitama::{Onitama, PstEvaluator};
 use plies_view::View;
 
@@ -20,9 +29,46 @@ fn onitama() -> GameCli<Onitama> {
             pieces: (2, 10),
             key: deal_key,
             build: build_for,
+            files: files_for,
         }),
         ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
+}
+
+/// An empty directory for the test `name` (removed by [`TempDir`]'s drop).
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("plies-tables-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+
+    fn text(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary path")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The directory of the deal of [`ENDGAME`] in a tables directory.
+const DEAL_DIR: &str = "tiger-crab-monkey-crane-dragon";
+
+/// The table files in `dir`, sorted.
+fn table_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.retain(|f| f.extension().is_some_and(|e| e == "tb"));
+    files.sort();
+    files
 }
 
 fn run_on<G: View>(spec: &GameCli<G>, args: &[&str], input: &[u8]) -> Result<String, CliError> {
@@ -46,9 +92,20 @@ fn best_score(out: &str) -> String {
 #[test]
 fn analyze_says_what_the_tables_know() {
     let spec = onitama();
+    let dir = TempDir::new("know");
     let with = run_on(
         &spec,
-        &["analyze", "--position", ENDGAME, "--depth", "8", "--json"],
+        &[
+            "analyze",
+            "--position",
+            ENDGAME,
+            "--depth",
+            "8",
+            "--json",
+            "--tables-wait",
+            "--tables-dir",
+            dir.text(),
+        ],
         b"",
     )
     .unwrap();
@@ -92,6 +149,9 @@ fn analyze_says_what_the_tables_know() {
             "5000",
             "--searcher",
             "mcts",
+            "--tables-wait",
+            "--tables-dir",
+            dir.text(),
         ],
         b"",
     )
@@ -121,6 +181,19 @@ fn bad_table_options_are_one_line_errors() {
         assert!(err.contains("--tables") && err.contains(word), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    // A cache limit is a size: bytes, or with K, M, G or T.
+    let err = run_on(
+        &spec,
+        &["analyze", "--depth", "2", "--tables-cache-limit", "1.5G"],
+        b"",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("--tables-cache-limit") && err.contains("bad size '1.5G'"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
     // A searcher that cannot use tables is refused, not run without them.
     let err = run_on(
         &spec,
@@ -167,6 +240,7 @@ fn bad_table_options_are_one_line_errors() {
 #[test]
 fn the_arena_plays_with_and_without_tables() {
     let spec = onitama();
+    let dir = TempDir::new("arena");
     let out = run_on(
         &spec,
         &[
@@ -182,6 +256,9 @@ fn the_arena_plays_with_and_without_tables() {
             "--games",
             "6",
             "--no-progress",
+            "--tables-wait",
+            "--tables-dir",
+            dir.text(),
         ],
         b"",
     )
@@ -193,9 +270,8 @@ fn the_arena_plays_with_and_without_tables() {
 
 #[test]
 fn the_tables_directory_is_written_read_and_mended() {
-    let dir = std::env::temp_dir().join(format!("plies-tables-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir_text = dir.to_str().expect("a UTF-8 temporary path");
+    let temp = TempDir::new("mended");
+    let dir_text = temp.text();
     let spec = onitama();
     let args = [
         "analyze",
@@ -208,11 +284,7 @@ fn the_tables_directory_is_written_read_and_mended() {
     ];
     let first = run_on(&spec, &args, b"").unwrap();
     assert!(!first.contains("read from the directory"), "{first}");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = table_files(&temp.0.join(DEAL_DIR));
     // 0+0, 0+1 and 1+0 students.
     assert_eq!(files.len(), 3, "{files:?}");
     let second = run_on(&spec, &args, b"").unwrap();
@@ -232,7 +304,6 @@ fn the_tables_directory_is_written_read_and_mended() {
     );
     assert_eq!(best_score(&third), best_score(&first));
     assert_eq!(std::fs::read(victim).unwrap(), bytes);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -243,7 +314,13 @@ fn the_ugi_engine_builds_tables_for_its_position() {
          position fen {ENDGAME}\nisready\nsetoption name Tables value off\n\
          position startpos\nisready\nquit\n"
     );
-    let out = run_on(&spec, &["ugi"], input.as_bytes()).unwrap();
+    let dir = TempDir::new("ugi");
+    let out = run_on(
+        &spec,
+        &["ugi", "--tables-dir", dir.text()],
+        input.as_bytes(),
+    )
+    .unwrap();
     assert!(
         out.contains("option name Tables type string default 3"),
         "{out}"
@@ -253,4 +330,203 @@ fn the_ugi_engine_builds_tables_for_its_position() {
     // The tables are built in the background (`quit` does not wait for them): the build and
     // its use are checked by a host that waits, in `cli/src/ugi/tests.rs`.
     assert_eq!(out.matches("readyok").count(), 2, "{out}");
+}
+
+/// The JSON line `analyze --json` ends with.
+fn last_json(out: &str) -> serde_json::Value {
+    let line = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON line");
+    serde_json::from_str(line).expect("JSON")
+}
+
+/// A first `analyze` of a deal searches at once without its tables (none scored from them),
+/// builds them meanwhile and finishes the build after its answer, leaving the files; the
+/// second reads them (no build) and searches with them.
+#[test]
+fn analyze_answers_at_once_and_leaves_the_tables_for_the_next() {
+    let spec = onitama();
+    let dir = TempDir::new("next");
+    let args = [
+        "analyze",
+        "--position",
+        ENDGAME,
+        "--depth",
+        "8",
+        "--json",
+        "--tables-dir",
+        dir.text(),
+    ];
+    let first = run_on(&spec, &args, b"").unwrap();
+    assert!(first.contains("in the background"), "{first}");
+    assert_eq!(last_json(&first)["table_hits"], 0, "{first}");
+    assert!(!first.contains("this position is"), "{first}");
+    // The build ends after the answer.
+    let answer = first.find("\nbest ").expect("an answer");
+    let built = first
+        .find("tables: 3 pieces for tiger,crab,monkey,crane,dragon")
+        .expect("the build's line");
+    assert!(answer < built, "{first}");
+    assert!(!first.contains("read from the directory"), "{first}");
+    assert_eq!(table_files(&dir.0.join(DEAL_DIR)).len(), 3, "{first}");
+    assert!(dir.0.join(DEAL_DIR).join("used").is_file());
+    let second = run_on(&spec, &args, b"").unwrap();
+    assert!(second.contains("(3 read from the directory)"), "{second}");
+    assert!(!second.contains("in the background"), "{second}");
+    assert!(!second.contains("finishing"), "{second}");
+    assert!(
+        second.contains("tables: this position is a loss in 4 plies"),
+        "{second}"
+    );
+    assert!(
+        last_json(&second)["table_hits"].as_u64().unwrap() > 0,
+        "{second}"
+    );
+    assert_eq!(best_score(&first), best_score(&second));
+}
+
+/// A tables directory that cannot be made (a path through a regular file) is said in one
+/// line, and the command answers all the same.
+#[test]
+fn a_tables_directory_that_cannot_be_made_is_one_line() {
+    let spec = onitama();
+    let dir = TempDir::new("unmakeable");
+    let file = dir.0.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let under = file.join("tables");
+    let out = run_on(
+        &spec,
+        &[
+            "analyze",
+            "--position",
+            ENDGAME,
+            "--depth",
+            "4",
+            "--tables-dir",
+            under.to_str().unwrap(),
+        ],
+        b"",
+    )
+    .unwrap();
+    let said: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("cannot use the tables cache"))
+        .collect();
+    assert_eq!(said.len(), 1, "{out}");
+    assert!(said[0].starts_with("tables: "), "{out}");
+    assert!(out.contains("\nbest "), "{out}");
+    assert!(file.is_file());
+}
+
+/// Set in a child's environment to its arguments, separated by [`SEPARATOR`].
+const CHILD_ENV: &str = "PLIES_TABLES_CHILD";
+const SEPARATOR: char = '\u{1f}';
+
+/// Not a test: a command-line process. Does nothing unless [`CHILD_ENV`] is set, in which case
+/// it runs the Onitama command line given there, prints what it printed and exits with its
+/// status (the error on stderr).
+#[test]
+fn tables_child() {
+    let Ok(joined) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let args: Vec<&str> = joined.split(SEPARATOR).collect();
+    match run_on(&onitama(), &args, b"") {
+        Ok(out) => {
+            print!("{out}");
+            std::process::exit(0);
+        }
+        Err(err) => {
+            eprintln!("{err}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Starts `args` as a child process with `env` set.
+fn spawn(args: &[&str], env: &[(&str, &Path)]) -> std::process::Child {
+    let mut command = Command::new(std::env::current_exe().expect("the test binary"));
+    command
+        .args(["--exact", "tables_child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, args.join(&SEPARATOR.to_string()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.spawn().expect("the child starts")
+}
+
+/// What a child printed, once it ended well.
+fn output_of(child: std::process::Child) -> String {
+    let output = child.wait_with_output().expect("the child ends");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "the child failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Two processes wanting the same deal's tables at once build them once: the one that takes
+/// the key's lock builds, the other (waiting, `--tables-wait`) reads the files it wrote.
+#[test]
+fn two_processes_build_a_key_once() {
+    let dir = TempDir::new("race");
+    let args = [
+        "analyze",
+        "--position",
+        ENDGAME,
+        "--depth",
+        "2",
+        "--tables-wait",
+        "--tables-dir",
+        dir.text(),
+    ];
+    let children = [spawn(&args, &[]), spawn(&args, &[])];
+    let outputs: Vec<String> = children.into_iter().map(output_of).collect();
+    let built = |out: &String| {
+        out.lines().any(|l| {
+            l.starts_with("tables: 3 pieces for tiger,crab,monkey,crane,dragon")
+                && !l.contains("read from the directory")
+        })
+    };
+    let read = |out: &String| out.contains("(3 read from the directory)");
+    assert_eq!(
+        outputs.iter().filter(|o| built(o)).count(),
+        1,
+        "{outputs:#?}"
+    );
+    assert_eq!(
+        outputs.iter().filter(|o| read(o)).count(),
+        1,
+        "{outputs:#?}"
+    );
+    for out in &outputs {
+        assert!(
+            out.contains("tables: this position is a loss in 4 plies"),
+            "{out}"
+        );
+    }
+    assert_eq!(table_files(&dir.0.join(DEAL_DIR)).len(), 3);
+}
+
+/// Without `--tables-dir` the tables go to the platform's cache directory (on Linux
+/// `$XDG_CACHE_HOME/plies/tables/<game>/<key>/`), made when missing.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_default_directory_is_the_users_cache() {
+    let dir = TempDir::new("xdg");
+    let cache = dir.0.join("not-yet").join("cache");
+    let args = ["analyze", "--position", ENDGAME, "--depth", "2"];
+    let out = output_of(spawn(&args, &[("XDG_CACHE_HOME", &cache)]));
+    assert!(out.contains("in the background"), "{out}");
+    let deal = cache.join("plies/tables/onitama").join(DEAL_DIR);
+    assert_eq!(table_files(&deal).len(), 3, "{out}");
+    let out = output_of(spawn(&args, &[("XDG_CACHE_HOME", &cache)]));
+    assert!(out.contains("(3 read from the directory)"), "{out}");
 }

@@ -5,6 +5,7 @@
 //! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -12,7 +13,7 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, t
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::tables::{TableSource, TablesArgs, equip_command};
+use crate::tables::{TableSource, TablesArgs, check_searcher, print_notes, tables_now};
 use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
 use plies::GameHistory;
@@ -91,7 +92,14 @@ pub(super) fn run<G: Notation>(
         &args.tables,
         searcher_threads(&args.searcher, threads).max(2),
     )?;
-    let probe = equip_command(&tables, searcher.as_mut(), &state, output)?;
+    check_searcher(&tables, searcher.as_mut(), &state)?;
+    // What is ready now: tables still being built are not waited for (unless asked).
+    let probe = tables_now(&tables, &state, output)?;
+    if let Some(probe) = &probe {
+        searcher
+            .set_endgame_tables(Some(Arc::clone(probe)))
+            .map_err(CliError::Invalid)?;
+    }
     if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
         writeln!(
             output,
@@ -165,6 +173,26 @@ pub(super) fn run<G: Notation>(
         }
         writeln!(output, "{line}")?;
     }
+    finish_tables(&tables, &state, output)
+}
+
+/// After the answer: a build the search went without is finished (said in one line), so that
+/// the next `analyze` of the position reads its tables.
+fn finish_tables<G: Notation>(
+    tables: &TableSource<G>,
+    state: &G,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    if tables.is_building(state) {
+        writeln!(
+            output,
+            "tables: the search went without them; finishing their build for the next analyze"
+        )?;
+        output.flush()?;
+        // A failure is among the notes.
+        let _ = tables.wait(state);
+    }
+    print_notes(tables, output)?;
     Ok(())
 }
 

@@ -93,7 +93,7 @@ pub use error::{CliError, one_line, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use serve::page_router;
-pub use tables::{EndgameTables, TableBuilder};
+pub use tables::{EndgameTables, LockedKeyDir, TableBuilder, lock_key_dir};
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not

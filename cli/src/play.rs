@@ -19,7 +19,7 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, t
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::tables::{TableSource, TablesArgs, equip_command};
+use crate::tables::{TableSource, TablesArgs, check_searcher, tables_now};
 use crate::text::{outcome_text, score_for, side_name};
 use clap::Args;
 use plies::Notation;
@@ -86,13 +86,19 @@ pub(super) fn run<G: Notation>(
     let threads = args.threads.map(usize::from);
     let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let mut state: G = start_position(&args.start)?;
-    // The tables of the game's position, before the first move.
+    // The tables of the game's key: read now when cached, else built in the background.
     let tables = TableSource::new(
         spec,
         &args.tables,
         searcher_threads(&args.searcher, threads).max(2),
     )?;
-    equip_command(&tables, searcher.as_mut(), &state, output)?;
+    check_searcher(&tables, searcher.as_mut(), &state)?;
+    // Whether the engine has the tables of the game's key (they come when ready).
+    let probe = tables_now(&tables, &state, output)?;
+    let mut equipped = probe.is_some();
+    searcher
+        .set_endgame_tables(probe)
+        .map_err(CliError::Invalid)?;
     let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();
     let mut history = GameHistory::new(&state);
@@ -113,6 +119,14 @@ pub(super) fn run<G: Notation>(
                 None => return Ok(()),
             }
         } else {
+            // Tables built meanwhile are taken before the move's search (never during it).
+            if !equipped && let Some(probe) = tables_now(&tables, &state, output)? {
+                engine
+                    .searcher()
+                    .set_endgame_tables(Some(probe))
+                    .map_err(CliError::Invalid)?;
+                equipped = true;
+            }
             let result = engine.search_in(&state, &history, &limits);
             let Some(mv) = result.best_move else {
                 return Err(CliError::Invalid("the engine found no move".into()));

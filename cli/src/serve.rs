@@ -12,7 +12,10 @@
 //! piece of its body, and the next request on a kept-alive connection must come within
 //! `--read-timeout-ms` ([`listen`]); all running searches' tables together stay within
 //! `--max-memory` megabytes ([`budget`]: a search that does not fit is refused, 503 while
-//! others hold the memory, 400 if it alone is over the limit).
+//! others hold the memory, 400 if it alone is over the limit). Endgame tables (`--tables`,
+//! as for `analyze`) come from one source for all requests: each search takes those ready
+//! at its start, read from the tables cache or built in the background (their memory is not
+//! counted in `--max-memory`); a searcher that does not use tables searches without.
 //!
 //! Key invariants: it listens on 127.0.0.1 unless `--listen` names another address; searches
 //! run on blocking threads, never on the runtime's workers, so the server answers while they
@@ -37,6 +40,7 @@ use plies_view::View;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::tables::{TableSource, TablesArgs, log_sink};
 
 /// The default of `--read-timeout-ms`.
 const DEFAULT_READ_TIMEOUT_MS: u64 = 10_000;
@@ -84,6 +88,8 @@ pub(crate) struct ServeArgs {
     /// any other host are refused.
     #[arg(long, value_name = "HOST[:PORT]")]
     pub allow_host: Vec<access::AllowedHost>,
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// Runs the server until the process is interrupted.
@@ -133,12 +139,10 @@ pub(crate) fn run<G: View>(
         read_timeout,
         access: access::Access::new(args.listen, bound.port(), args.allow_host.clone()),
     };
-    let app = Arc::new(api::App::new(
-        spec.name,
-        spec.evaluator.clone(),
-        start,
-        limits,
-    ));
+    let tables = TableSource::new(spec, &args.tables, 2)?.with_sink(log_sink());
+    let mut app = api::App::new(spec.name, spec.evaluator.clone(), start, limits);
+    app.tables = (tables.pieces() > 0).then(|| Arc::new(tables));
+    let app = Arc::new(app);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -1,31 +1,40 @@
-//! Endgame tables on the command line: `--tables N|off` and `--tables-dir DIR` for `analyze`,
-//! `play`, the arena (also per engine, `tables=N|off`) and the UGI engine (also the `Tables`
-//! and `TablesDir` options). A game that has tables says how to build them for a position
-//! ([`EndgameTables`]); the command line builds them when a game starts, or reads them from the
-//! directory, and hands them to the searcher.
+//! Endgame tables on the command line: `--tables N|off`, `--tables-dir DIR`,
+//! `--tables-cache-limit SIZE` and `--tables-wait` for `analyze`, `play`, the arena (also per
+//! engine, `tables=N|off`), the UGI engine (also the `Tables` and `TablesDir` options) and
+//! `serve`. A game that has tables says how to build them for a position ([`EndgameTables`]);
+//! the command line reads them from the machine's cache ([`cache`]: by default the platform's
+//! user cache directory), or builds them on a thread of their own and writes them there, and
+//! hands them to the searchers ([`TableSource`]).
 //!
-//! Key invariant: tables are built once per key ([`EndgameTables::key`]: Onitama's deal) while
-//! they are in use, and shared by every searcher that asks ([`TableSource`]); one build runs at
-//! a time, and looking up tables already built never waits for a build
-//! ([`TableSource::cached`]: the UGI engine builds on a thread of its own and searches without
-//! tables until they are there). A searcher that cannot use tables is refused with a line
+//! Key invariant: no command waits for a build, unless told to (`--tables-wait`), and
+//! `analyze` only after printing its answer: a search goes without the tables that are not
+//! ready at its start, and the next search takes them. A key's tables are built once per
+//! machine (the key directory's lock), kept until the cache is over its limit, and shared by
+//! every searcher of a process. A searcher that cannot use tables is refused with a line
 //! saying so, never run without them silently.
+
+mod cache;
+mod source;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use clap::Args;
 use plies::agent::{Agent, Choice, SearchAgent};
 use plies::search::{SearchLimits, Searcher};
-use plies::solve::Probe;
+use plies::solve::{Probe, TableValue};
 use plies::{Game, GameHistory, Notation};
 
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 
-/// Builds a game's tables: for the position, the most pieces, a cache directory, threads, and
-/// where to tell progress (one line at a time). An error is one line.
+pub(crate) use cache::ByteSize;
+pub(crate) use source::{Note, NoteSink, SourceSettings, TableSource};
+
+/// Builds a game's tables: for the position, the most pieces, a cache directory (the key's
+/// own: every table of that key, and only those, go there), threads, and where to tell
+/// progress (one line at a time). An error is one line.
 pub type TableBuilder<G> = fn(
     position: &G,
     pieces: u8,
@@ -41,10 +50,14 @@ pub struct EndgameTables<G: Game> {
     /// The fewest and the most pieces `--tables` accepts.
     pub pieces: (u8, u8),
     /// What tables built for a position serve: positions with the same key (Onitama: the
-    /// deal) share them.
+    /// deal) share them, and their files share a directory of the cache.
     pub key: fn(&G) -> String,
-    /// Builds the tables for a position's key.
+    /// Builds the tables for a position's key, reading what its directory holds.
     pub build: TableBuilder<G>,
+    /// The names of the files a build of a position's tables up to N pieces leaves in its
+    /// directory: when all are there, the tables are read at once instead of built in the
+    /// background (none: always built).
+    pub files: fn(&G, u8) -> Vec<String>,
 }
 
 impl<G: Game> Clone for EndgameTables<G> {
@@ -55,16 +68,26 @@ impl<G: Game> Clone for EndgameTables<G> {
 
 impl<G: Game> Copy for EndgameTables<G> {}
 
-/// The table options of `analyze`, `play`, `arena` and `ugi`.
+/// The table options of `analyze`, `play`, `arena`, `ugi` and `serve`.
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct TablesArgs {
     /// Endgame tables for the game's position, up to N pieces, or `off` (default: on, with the
     /// game's usual N, for a game that has tables).
     #[arg(long, value_name = "N|off")]
     pub tables: Option<String>,
-    /// Read the tables from this directory when they are there; write them there once built.
-    #[arg(long, value_name = "DIR")]
+    /// Keep the tables in this directory (a directory per key: Onitama's deal) instead of the
+    /// user's cache directory (`~/.cache/plies/tables/<game>` on Linux).
+    #[arg(long, value_name = "DIR", env = "PLIES_TABLES_DIR")]
     pub tables_dir: Option<PathBuf>,
+    /// The most the tables directory may hold: after a build, the least recently used keys'
+    /// tables are removed while it holds more. Bytes, or with K, M, G or T (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize::DEFAULT_CACHE_LIMIT,
+          value_parser = clap::value_parser!(ByteSize))]
+    pub tables_cache_limit: ByteSize,
+    /// Wait for the tables before searching (for reproducible runs): without it, a search
+    /// goes without tables that are still being built, and the next search takes them.
+    #[arg(long)]
+    pub tables_wait: bool,
 }
 
 /// Reads a `--tables` value: `off` (0) or a piece count in the game's range. `what` names the
@@ -92,27 +115,6 @@ pub(crate) fn parse_pieces<G: Game>(
     }
 }
 
-/// Tables a key at a time, built on demand and shared (see the module docs).
-pub(crate) struct TableSource<G: Game> {
-    tables: Option<EndgameTables<G>>,
-    /// The most pieces; 0 for off.
-    pieces: u8,
-    dir: Option<PathBuf>,
-    threads: usize,
-    /// The tables in use, most recent last (a few keys: the arena's workers may play
-    /// different deals at once). Locked only to look up or insert, never while building.
-    built: Mutex<Vec<Keyed<G>>>,
-    /// Held while building: another worker wanting tables waits for the build in progress
-    /// (they may be the ones it wants), and builds never run side by side.
-    building: Mutex<()>,
-}
-
-/// Tables and the key they serve.
-type Keyed<G> = (String, Arc<dyn Probe<G>>);
-
-/// How many keys' tables a source keeps.
-const KEPT: usize = 4;
-
 impl<G: Game> TableSource<G> {
     /// The source `args` ask for, with `threads` to build with.
     pub(crate) fn new(
@@ -135,153 +137,147 @@ impl<G: Game> TableSource<G> {
         }
         Ok(TableSource::with(
             spec.endgame_tables,
-            pieces,
-            args.tables_dir.clone(),
-            threads,
+            SourceSettings {
+                pieces,
+                game: spec.name,
+                dir: args.tables_dir.clone(),
+                limit: args.tables_cache_limit,
+                threads,
+                wait: args.tables_wait,
+            },
         ))
-    }
-
-    /// A source of `pieces` pieces (0: off).
-    pub(crate) fn with(
-        tables: Option<EndgameTables<G>>,
-        pieces: u8,
-        dir: Option<PathBuf>,
-        threads: usize,
-    ) -> TableSource<G> {
-        TableSource {
-            tables,
-            pieces: if tables.is_some() { pieces } else { 0 },
-            dir,
-            threads: threads.max(1),
-            built: Mutex::new(Vec::new()),
-            building: Mutex::new(()),
-        }
-    }
-
-    /// The most pieces, 0 when off.
-    pub(crate) fn pieces(&self) -> u8 {
-        self.pieces
-    }
-
-    /// The same source with another piece count (the tables built so far are dropped).
-    pub(crate) fn with_pieces(&self, pieces: u8) -> TableSource<G> {
-        TableSource::with(self.tables, pieces, self.dir.clone(), self.threads)
-    }
-
-    /// The same source with another cache directory.
-    pub(crate) fn with_dir(&self, dir: Option<PathBuf>) -> TableSource<G> {
-        TableSource::with(self.tables, self.pieces, dir, self.threads)
-    }
-
-    /// The key of `state`'s tables, `None` when off.
-    pub(crate) fn key(&self, state: &G) -> Option<String> {
-        let tables = self.tables.as_ref()?;
-        (self.pieces > 0).then(|| (tables.key)(state))
-    }
-
-    /// The tables for `state` (built now if they are not at hand), `None` when off.
-    ///
-    /// # Errors
-    /// The game's build error, one line.
-    pub(crate) fn tables_for(
-        &self,
-        state: &G,
-        log: &mut dyn FnMut(&str),
-    ) -> Result<Option<Arc<dyn Probe<G>>>, String> {
-        self.build_if(state, &|| true, log)
-    }
-
-    /// The tables for `state` if they are built already, `None` otherwise (or when off). Never
-    /// waits for a build in progress.
-    pub(crate) fn cached(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
-        let key = self.key(state)?;
-        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-        let i = built.iter().position(|(k, _)| *k == key)?;
-        let entry = built.remove(i);
-        let probe = Arc::clone(&entry.1);
-        built.push(entry);
-        Some(probe)
-    }
-
-    /// [`Self::tables_for`], but the build (once its turn comes) is made only while `wanted()`
-    /// says so: `Ok(None)` when the tables are no longer wanted (or when off).
-    ///
-    /// # Errors
-    /// The game's build error, one line.
-    pub(crate) fn build_if(
-        &self,
-        state: &G,
-        wanted: &dyn Fn() -> bool,
-        log: &mut dyn FnMut(&str),
-    ) -> Result<Option<Arc<dyn Probe<G>>>, String> {
-        let (Some(tables), Some(key)) = (self.tables.as_ref(), self.key(state)) else {
-            return Ok(None);
-        };
-        // Held while building: another worker wanting the same tables waits for them.
-        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(probe) = self.cached(state) {
-            return Ok(Some(probe));
-        }
-        if !wanted() {
-            return Ok(None);
-        }
-        let probe = (tables.build)(state, self.pieces, self.dir.as_deref(), self.threads, log)?;
-        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-        if built.len() >= KEPT {
-            built.remove(0);
-        }
-        built.push((key, Arc::clone(&probe)));
-        Ok(Some(probe))
     }
 }
 
-/// The tables of `state` for a command that prints (`analyze`, `play`), given to `searcher`:
-/// progress lines and a build that failed are printed as `tables: ...` (the search then goes
-/// on without tables); a searcher that cannot use them is an error. Returns the tables given.
+/// A key's directory in the tables cache, locked for building until dropped
+/// ([`lock_key_dir`]).
+pub struct LockedKeyDir {
+    path: PathBuf,
+    _lock: cache::BuildLock,
+}
+
+impl LockedKeyDir {
+    /// The directory, where the key's table files go.
+    #[must_use]
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+/// The directory of `key`'s tables of the game `game` in the tables cache every command
+/// shares (under `dir`, as `--tables-dir DIR` puts it, or in the user's cache directory),
+/// made if needed, marked used, and locked for building: for a game's own command that builds
+/// tables into the cache (Onitama's `tables --cache`). Stale `.part` files are removed.
 ///
 /// # Errors
-/// The searcher refuses tables, or the output fails.
-pub(crate) fn equip_command<G: Game>(
+/// The platform has no cache directory, the directory cannot be made, or another process
+/// holds its lock; one line.
+pub fn lock_key_dir(
+    game: &str,
+    dir: Option<&std::path::Path>,
+    key: &str,
+) -> Result<LockedKeyDir, String> {
+    let root = match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => cache::default_root(game)
+            .ok_or("no cache directory on this platform: give --tables-dir")?,
+    };
+    let cache = cache::TablesCache::new(root, ByteSize::DEFAULT_CACHE_LIMIT);
+    let path = cache.key_dir(key).map_err(|e| e.to_string())?;
+    let lock = cache
+        .lock_build(&path)
+        .map_err(|e| format!("tables of {key}: {e}"))?;
+    cache.touch(&path);
+    Ok(LockedKeyDir { path, _lock: lock })
+}
+
+/// Tables that hold nothing: what asks a searcher whether it takes tables at all.
+pub(crate) struct NoTables;
+
+impl<G: Game> Probe<G> for NoTables {
+    fn probe(&self, _: &G) -> Option<TableValue> {
+        None
+    }
+}
+
+/// Refuses `searcher` when `source` has tables for `state` and it cannot use them (asked with
+/// [`NoTables`], before any are ready).
+///
+/// # Errors
+/// The searcher's refusal, with what to do about it.
+pub(crate) fn check_searcher<G: Game>(
     source: &TableSource<G>,
     searcher: &mut dyn Searcher<G>,
     state: &G,
+) -> Result<(), CliError> {
+    if source.key(state).is_none() {
+        return Ok(());
+    }
+    let refused = searcher.set_endgame_tables(Some(Arc::new(NoTables))).err();
+    let _ = searcher.set_endgame_tables(None);
+    match refused {
+        Some(e) => Err(CliError::Invalid(format!(
+            "{e}: give --tables off, or a searcher that uses them"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The tables of `state` for a command that prints (`analyze`, `play`): what is ready now
+/// (with `--tables-wait`, once read or built), the notes so far printed as `tables: ...`.
+///
+/// # Errors
+/// The output fails.
+pub(crate) fn tables_now<G: Game>(
+    source: &TableSource<G>,
+    state: &G,
     output: &mut dyn Write,
 ) -> Result<Option<Arc<dyn Probe<G>>>, CliError> {
-    let mut failure = None;
-    let probe = source.tables_for(state, &mut |line| {
-        if failure.is_none() {
-            failure = writeln!(output, "tables: {line}").err();
-        }
-    });
-    if let Some(err) = failure {
-        return Err(err.into());
-    }
-    let probe = match probe {
-        Ok(probe) => probe,
-        Err(why) => {
-            writeln!(output, "tables: not used: {why}")?;
-            None
-        }
+    let probe = if source.waits() {
+        source.wait(state).unwrap_or(None)
+    } else {
+        source.snapshot(state)
     };
-    if let Some(probe) = &probe {
-        searcher
-            .set_endgame_tables(Some(Arc::clone(probe)))
-            .map_err(|e| {
-                CliError::Invalid(format!(
-                    "{e}: give --tables off, or a searcher that uses them"
-                ))
-            })?;
-    }
+    print_notes(source, output)?;
     Ok(probe)
 }
 
-/// A [`SearchAgent`] that gets its tables from a shared source when a game starts (outside the
-/// move's clock) and whenever a position has other tables.
+/// Prints the notes `source` kept, each as a `tables: ...` line.
+///
+/// # Errors
+/// The output fails.
+pub(crate) fn print_notes<G: Game>(
+    source: &TableSource<G>,
+    output: &mut dyn Write,
+) -> std::io::Result<()> {
+    for note in source.take_notes() {
+        match note {
+            Note::Line(line) => writeln!(output, "tables: {line}")?,
+            Note::Ready(key) => writeln!(output, "tables: {key} ready for the next search")?,
+            Note::Failed(why) => writeln!(output, "tables: not used: {why}")?,
+        }
+    }
+    Ok(())
+}
+
+/// Where the notes of a command that does not print go: the log.
+pub(crate) fn log_sink() -> NoteSink {
+    Arc::new(|note| match note {
+        Note::Line(line) => tracing::info!("endgame tables: {line}"),
+        Note::Ready(key) => tracing::info!("endgame tables: {key} ready"),
+        Note::Failed(why) => tracing::warn!("endgame tables not used: {why}"),
+    })
+}
+
+/// A [`SearchAgent`] that gets its tables from a shared source: when a game starts (outside
+/// the move's clock), and at each move until they are ready.
 pub(crate) struct TablesAgent<G: Game> {
     inner: SearchAgent<G>,
     source: Arc<TableSource<G>>,
-    /// The key of the tables the searcher has.
+    /// The key of the position last equipped.
     key: Option<String>,
+    /// Whether the searcher has that key's tables.
+    has: bool,
     /// Why the tables could not be had, given as the failure of the move.
     failure: Option<String>,
 }
@@ -292,26 +288,35 @@ impl<G: Game> TablesAgent<G> {
             inner,
             source,
             key: None,
+            has: false,
             failure: None,
         }
     }
 
-    /// Gives the searcher the tables of `state` if it has not got them. Tables that cannot be
-    /// built (too long a distance, too little memory) leave it without tables, with a warning
-    /// in the log; a searcher refusing them (checked before the first game) fails the move.
+    /// Gives the searcher the tables of `state` once they are ready (with `--tables-wait`,
+    /// waiting for them): until then it searches without. Tables that cannot be had (too long
+    /// a distance, too little memory) leave it without tables, with a warning in the log; a
+    /// searcher refusing them (checked before the first game) fails the move.
     fn equip(&mut self, state: &G) -> bool {
         let key = self.source.key(state);
-        if key.is_none() || key == self.key {
+        if key.is_none() || (key == self.key && self.has) {
             return true;
         }
-        self.key = key;
-        let probe = match self.source.tables_for(state, &mut |_| {}) {
-            Ok(probe) => probe,
-            Err(why) => {
-                tracing::warn!("endgame tables not used: {why}");
-                None
-            }
+        let changed = key != self.key;
+        if changed {
+            self.key = key;
+            self.has = false;
+        }
+        let probe = if self.source.waits() {
+            self.source.wait(state).unwrap_or(None)
+        } else {
+            self.source.snapshot(state)
         };
+        // Still none: the searcher is left as it is (and its pondering goes on).
+        if probe.is_none() && !changed {
+            return true;
+        }
+        self.has = probe.is_some();
         let searcher = self.inner.ponderer().searcher();
         match searcher.set_endgame_tables(probe) {
             Ok(()) => true,
@@ -357,3 +362,6 @@ impl<G: Game> Agent<G> for TablesAgent<G> {
         self.failure.take()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -42,7 +42,7 @@ use plies_view::View;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
-use crate::tables::{TableSource, TablesArgs, parse_pieces};
+use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_pieces};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
 #[derive(Args, Debug)]
@@ -140,9 +140,9 @@ pub(crate) fn run<G: View>(
     input: &mut (dyn BufRead + Send),
     output: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
-    let source = TableSource::new(spec, &args.tables, 2)?;
     let (relay_to, relay_from) = channel();
-    let mut engine = Engine::new(spec, args.searcher.clone(), source, relay_to)
+    let source = TableSource::new(spec, &args.tables, 2)?.with_sink(relay_sink(relay_to));
+    let mut engine = Engine::new(spec, args.searcher.clone(), source)
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
     let out: Output<'_> = Mutex::new(output);
     let closing = AtomicBool::new(false);
@@ -367,129 +367,111 @@ impl<G: Game> Position<G> {
     }
 }
 
-/// The builds of one table source in progress, shared with their threads.
-#[derive(Default)]
-struct Jobs {
-    /// The key the engine wants now: a queued build of another key is dropped.
-    wanted: Option<String>,
-    /// Keys being built or waiting for their turn.
-    pending: Vec<String>,
-    /// Keys whose build failed (said once; not tried again with this source).
-    failed: Vec<String>,
-}
-
-/// How many failed keys [`Jobs`] remembers.
-const FAILED_KEPT: usize = 16;
-
-/// The engine's endgame tables: a source, its builds on threads of their own, and what the
-/// searcher has.
+/// The engine's endgame tables: a source (whose notes go to the relay) and what the searcher
+/// has.
 struct Tables<G: Game> {
     source: Arc<TableSource<G>>,
-    jobs: Arc<Mutex<Jobs>>,
-    /// Where the builds' lines go (the relay writes them).
-    relay: Sender<String>,
     /// The key of the tables the searcher has (or refused); `None`: it has none.
     key: Option<String>,
 }
 
 impl<G: Game> Tables<G> {
-    /// Another source (another `Tables` or `TablesDir`): builds for the old one are dropped
-    /// when their turn comes.
+    /// Another source (another `Tables` or `TablesDir`): what the old one was building is
+    /// left to its thread, and no longer used.
     fn replace(&mut self, source: TableSource<G>) {
-        lock(&self.jobs).wanted = None;
         self.source = Arc::new(source);
-        self.jobs = Arc::default();
         self.key = None;
     }
 
-    /// Starts building the tables of `state` on a thread of its own, unless they are built,
-    /// being built, or failed; the thread tells its progress and end through the relay.
+    /// Starts reading or building the tables of `state` on a thread of their own, unless
+    /// they are ready, on their way, or failed; the source tells their progress and end
+    /// through the relay.
     fn request(&self, state: &G) {
-        let Some(key) = self.source.key(state) else {
-            return;
-        };
-        if self.source.cached(state).is_some() {
-            return;
-        }
-        let mut jobs = lock(&self.jobs);
-        jobs.wanted = Some(key.clone());
-        if jobs.pending.contains(&key) || jobs.failed.contains(&key) {
-            return;
-        }
-        jobs.pending.push(key.clone());
-        drop(jobs);
-        let source = Arc::clone(&self.source);
-        let shared = Arc::clone(&self.jobs);
-        let relay = self.relay.clone();
-        let state = state.clone();
-        let thread_key = key.clone();
-        // Detached: `quit` never waits for a build (the process ends with its main thread).
-        let started = std::thread::Builder::new()
-            .name("ugi-tables".into())
-            .spawn(move || {
-                let key = thread_key;
-                let wanted = || lock(&shared).wanted.as_deref() == Some(key.as_str());
-                let result = source.build_if(&state, &wanted, &mut |line| {
-                    let _ = relay.send(format!("info string tables {}", crate::one_line(line)));
-                });
-                let mut jobs = lock(&shared);
-                jobs.pending.retain(|k| *k != key);
-                match result {
-                    Ok(Some(_)) => {
-                        let _ = relay.send("info string tables ready for the next search".into());
-                    }
-                    Ok(None) => {} // no longer wanted
-                    Err(why) => {
-                        if jobs.failed.len() >= FAILED_KEPT {
-                            jobs.failed.remove(0);
-                        }
-                        jobs.failed.push(key);
-                        let _ = relay.send(format!(
-                            "info string error endgame tables not used: {}",
-                            crate::one_line(&why)
-                        ));
-                    }
-                }
-            });
-        if let Err(why) = started {
-            lock(&self.jobs).pending.retain(|k| *k != key);
-            let _ = self.relay.send(format!(
-                "info string error endgame tables not built: no thread ({why})"
-            ));
-        }
+        self.source.request(state);
     }
 
-    /// Gives `searcher` the tables of `state` if they are built; otherwise it searches
-    /// without tables (said in an `info string`), and they are built for a later search.
-    fn equip(&mut self, searcher: &mut dyn Searcher<G>, state: &G, out: &Output<'_>) {
+    /// Gives `searcher` the tables of `state` if they are ready; otherwise it searches
+    /// without tables (said in an `info string`), and they are made ready for a later search.
+    /// With `--tables-wait` the source is returned instead: the search waits for them on its
+    /// own thread ([`wait_for_tables`]).
+    fn equip(
+        &mut self,
+        searcher: &mut dyn Searcher<G>,
+        state: &G,
+        out: &Output<'_>,
+    ) -> Option<Arc<TableSource<G>>> {
         let key = self.source.key(state);
         if key == self.key {
-            return;
+            return None;
         }
         let Some(key) = key else {
             let _ = searcher.set_endgame_tables(None);
             self.key = None;
-            return;
+            return None;
         };
-        if let Some(probe) = self.source.cached(state) {
+        if let Some(probe) = self.source.ready(state) {
             // A searcher that cannot use tables is told once per key.
             if let Err(why) = searcher.set_endgame_tables(Some(probe)) {
                 error(out, &format!("endgame tables not used: {why}"));
                 let _ = searcher.set_endgame_tables(None);
             }
             self.key = Some(key);
-            return;
+            return None;
         }
         let _ = searcher.set_endgame_tables(None);
         self.key = None;
         self.request(state);
-        if !lock(&self.jobs).failed.contains(&key) {
+        if self.source.failure(state).is_some() {
+            return None;
+        }
+        if self.source.waits() {
             send(
                 out,
-                "info string tables not built yet: this search goes without them",
+                "info string tables not built yet: this search waits for them",
             );
+            return Some(Arc::clone(&self.source));
         }
+        send(
+            out,
+            "info string tables not built yet: this search goes without them",
+        );
+        None
     }
+}
+
+/// Waits (`--tables-wait`) until `source` has the tables of `state`, they failed, or `stop`
+/// is raised, and gives them to `searcher`. Runs on the search's thread: the engine answers
+/// `isready` and `stop` meanwhile.
+fn wait_for_tables<G: Game>(
+    source: &TableSource<G>,
+    searcher: &mut dyn Searcher<G>,
+    state: &G,
+    stop: &AtomicBool,
+) {
+    while !stop.load(Ordering::Relaxed) && source.failure(state).is_none() {
+        if let Some(probe) = source.ready(state) {
+            // A searcher that refuses them was told so when they were first offered.
+            let _ = searcher.set_endgame_tables(Some(probe));
+            return;
+        }
+        source.request(state);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Where a UGI engine's table notes go: `info string` lines through the relay.
+fn relay_sink(relay: Sender<String>) -> NoteSink {
+    Arc::new(move |note| {
+        let line = match note {
+            Note::Line(line) => format!("info string tables {}", crate::one_line(&line)),
+            Note::Ready(_) => "info string tables ready for the next search".to_string(),
+            Note::Failed(why) => format!(
+                "info string error endgame tables not used: {}",
+                crate::one_line(&why)
+            ),
+        };
+        let _ = relay.send(line);
+    })
 }
 
 /// Locks `mutex`, whatever a panicking holder left.
@@ -519,7 +501,6 @@ impl<'a, G: View> Engine<'a, G> {
         spec: &'a GameCli<G>,
         searcher: SearcherSpec,
         source: TableSource<G>,
-        relay: Sender<String>,
     ) -> Result<Engine<'a, G>, String> {
         let settings = Settings {
             searcher,
@@ -538,8 +519,6 @@ impl<'a, G: View> Engine<'a, G> {
             position: Some(Position::new(start, Vec::new())?),
             tables: Tables {
                 source: Arc::new(source),
-                jobs: Arc::default(),
-                relay,
                 key: None,
             },
         })
@@ -854,7 +833,7 @@ impl<'a, G: View> Engine<'a, G> {
         let Some(mut searcher) = self.searcher.take() else {
             return Err("no searcher could be built".into());
         };
-        self.tables.equip(&mut *searcher, &state, out);
+        let wait = self.tables.equip(&mut *searcher, &state, out);
         let side = state.side_to_move();
         let budget = go.budget(side, self.overhead);
         if go.unlimited_for(side) {
@@ -885,6 +864,9 @@ impl<'a, G: View> Engine<'a, G> {
         let limits = limits.with_stop(Arc::clone(&stop));
         let (thread_stop, thread_flags) = (Arc::clone(&stop), Arc::clone(&flags));
         let handle = scope.spawn(move || {
+            if let Some(source) = wait {
+                wait_for_tables(&*source, &mut *searcher, &state, &thread_stop);
+            }
             let result = search_reporting(&mut *searcher, &state, &history, &limits, out);
             thread_flags.done.store(true, Ordering::Release);
             // An infinite search, or a ponder search not yet hit, answers only when told to.

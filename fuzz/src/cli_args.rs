@@ -32,8 +32,8 @@ pub trait BotGame: plies_view::View {
     /// The evaluator factory of the game's bot (tunable, as the bot's, except Kalah's).
     fn bot_evaluator() -> EvaluatorFactory<Self>;
 
-    /// The names of the files a build of `position`'s endgame tables up to `pieces` pieces
-    /// reads from its directory (none for a game without tables).
+    /// The files a build of `position`'s endgame tables up to `pieces` pieces reads from a
+    /// `--tables-dir`, relative to it (none for a game without tables).
     fn table_files(position: &Self, pieces: u8) -> Vec<String> {
         let _ = (position, pieces);
         Vec::new()
@@ -49,7 +49,12 @@ impl BotGame for plies_onitama::Onitama {
     }
 
     fn table_files(position: &Self, pieces: u8) -> Vec<String> {
-        plies_onitama::tables::file_names(position.deal(), pieces)
+        // In the deal's directory, as the command line keeps them.
+        let deal = plies_onitama::tables::deal_key(position).replace(',', "-");
+        plies_onitama::tables::files_for(position, pieces)
+            .into_iter()
+            .map(|name| format!("{deal}/{name}"))
+            .collect()
     }
 }
 
@@ -494,8 +499,14 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                 let tables = scratch_path(dir, "tables");
                 inv.dirs.push(tables.clone());
                 for name in &spec.table_files {
+                    let file = tables.join(name);
+                    if let Some(parent) = file.parent()
+                        && !inv.dirs.iter().any(|d| d == parent)
+                    {
+                        inv.dirs.push(parent.to_path_buf());
+                    }
                     if rng.below(2) == 0 {
-                        inv.odd.push((tables.join(name), *pick(rng, &OddFile::ALL)));
+                        inv.odd.push((file, *pick(rng, &OddFile::ALL)));
                     }
                 }
                 free.extend(os(&["--tables", &TABLE_PIECES.to_string(), "--tables-dir"]));
@@ -949,9 +960,12 @@ mod tests {
                 let Some(next) = inv.args.get(i + 1) else {
                     continue;
                 };
-                let names_odd = inv.odd.iter().any(|(path, _)| {
-                    path.as_os_str() == next || path.parent() == Some(Path::new(next))
-                }) || arg == "--dir";
+                // A file, or a directory holding it (a tables directory: in its deal's).
+                let names_odd = inv
+                    .odd
+                    .iter()
+                    .any(|(path, _)| path.ancestors().take(3).any(|p| p.as_os_str() == next))
+                    || arg == "--dir";
                 if names_odd && arg.to_str().is_some_and(|a| a.starts_with("--")) {
                     flags.insert(arg.to_string_lossy().into_owned());
                 }

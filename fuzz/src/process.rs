@@ -285,6 +285,8 @@ fn run_process(
     let child = Command::new(program)
         .args(&args)
         .current_dir(root)
+        // Endgame tables go to the scratch directory, never to the user's cache.
+        .env("PLIES_TABLES_DIR", root.join("tables-cache"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -10,7 +10,7 @@ use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::{EngineProtocol, GameCli};
 use crate::position::{read_openings_file, start_position};
-use crate::tables::{TableSource, TablesAgent, TablesArgs, parse_pieces};
+use crate::tables::{NoTables, TableSource, TablesAgent, TablesArgs, log_sink, parse_pieces};
 use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
 use plies::search::{Clock, SearchLimits};
@@ -27,7 +27,7 @@ pub(super) fn engines<G: Notation>(
 ) -> Result<Vec<Engine<G>>, CliError> {
     // One source per piece count, shared by the engines (and workers) that use it: each deal's
     // tables are built once.
-    let arena_tables = TableSource::new(spec, tables, 2)?;
+    let arena_tables = TableSource::new(spec, tables, 2)?.with_sink(log_sink());
     let mut sources: Vec<Arc<TableSource<G>>> = Vec::new();
     if specs.len() < 2 {
         return Err(CliError::Invalid(
@@ -137,15 +137,6 @@ fn ugi_engine<G: Notation>(text: &str) -> Result<AgentFactory<G>, String> {
     Ok(std::sync::Arc::new(move || -> Box<dyn Agent<G>> {
         Box::new(UgiAgent::new(engine.clone()))
     }))
-}
-
-/// Tables that hold nothing: what asks a searcher whether it takes tables at all.
-struct NoTables;
-
-impl<G: plies::Game> plies::solve::Probe<G> for NoTables {
-    fn probe(&self, _: &G) -> Option<plies::solve::TableValue> {
-        None
-    }
 }
 
 /// One `--engine` spec, parsed.

@@ -109,6 +109,7 @@ use super::budget::{MemoryBudget, OverBudget, Reservation, searcher_mb};
 use super::session::{SearchTag, Session, done_event, iteration_event};
 use super::tree::NodeId;
 use crate::engine::EvaluatorFactory;
+use crate::tables::TableSource;
 
 /// The largest request body accepted.
 pub(super) const MAX_BODY: usize = 64 * 1024;
@@ -148,6 +149,9 @@ pub(super) struct App<G: View> {
     pub evaluator: EvaluatorFactory<G>,
     pub start: G,
     pub limits: Limits,
+    /// The endgame tables of every search (one source for all requests), if any: each
+    /// search takes those ready at its start, for a searcher that uses them.
+    pub tables: Option<Arc<TableSource<G>>>,
     budget: Arc<MemoryBudget>,
     games: Mutex<HashMap<u64, Shared<G>>>,
     next_id: AtomicU64,
@@ -166,6 +170,7 @@ impl<G: View> App<G> {
             start,
             budget: MemoryBudget::new(limits.max_memory_mb),
             limits,
+            tables: None,
             games: Mutex::new(HashMap::new()),
             // Ids that are not small counters, so a guessed id rarely names another tab's game.
             next_id: AtomicU64::new(seed_id()),
@@ -719,6 +724,8 @@ struct Started<G: View> {
     /// Raised to stop the search.
     stop: Arc<AtomicBool>,
     events: tokio::sync::broadcast::Sender<String>,
+    /// Where its endgame tables come from, if any.
+    tables: Option<Arc<TableSource<G>>>,
 }
 
 /// Starts a search of kind `kind` on the node the game `id` shows, or says why not.
@@ -760,6 +767,7 @@ fn start_search<G: View>(
         stop,
         events: session.sender(),
         game: Arc::clone(&game),
+        tables: app.tables.clone(),
     };
     drop(session);
     Ok(started)
@@ -788,6 +796,19 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
     let mut prepared = prepared;
     let events = started.events.clone();
     let state = &started.state;
+    // The tables ready now (read at once when cached, else built in the background for a
+    // later search; with --tables-wait, once there); a searcher that does not use tables
+    // searches without.
+    let probe = started.tables.as_ref().and_then(|tables| {
+        if tables.waits() {
+            tables.wait(state).unwrap_or(None)
+        } else {
+            tables.snapshot(state)
+        }
+    });
+    if let Some(probe) = probe {
+        let _ = prepared.searcher.set_endgame_tables(Some(probe));
+    }
     let tag = started.tag;
     let result =
         prepared

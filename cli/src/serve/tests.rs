@@ -1864,3 +1864,67 @@ async fn analyses_asked_for_at_once_both_start() {
     let (status, _) = post(&router, &game, "stop", "").await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// Set when [`Recording`] tables are probed.
+static PROBED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tables that know nothing and record that a search asked them.
+struct Recording;
+
+impl plies::solve::Probe<TwoPiles> for Recording {
+    fn probe(&self, _: &TwoPiles) -> Option<plies::solve::TableValue> {
+        PROBED.store(true, std::sync::atomic::Ordering::SeqCst);
+        None
+    }
+}
+
+fn recording_tables(
+    _: &TwoPiles,
+    _: u8,
+    _: Option<&std::path::Path>,
+    _: usize,
+    _: &mut dyn FnMut(&str),
+) -> Result<std::sync::Arc<dyn plies::solve::Probe<TwoPiles>>, String> {
+    Ok(std::sync::Arc::new(Recording))
+}
+
+/// The server's one table source serves every search: the first goes without the tables
+/// (they are built in the background), a search after they are ready uses them.
+#[tokio::test]
+async fn searches_take_the_tables_once_ready() {
+    use crate::tables::{EndgameTables, TableSource, TablesArgs};
+    let spec = GameCli {
+        endgame_tables: Some(EndgameTables {
+            default_pieces: 2,
+            pieces: (2, 4),
+            key: |_| "all".to_string(),
+            build: recording_tables,
+            files: |_, _| Vec::new(),
+        }),
+        ..GameCli::new("twopiles", evaluator(PileDifference))
+    };
+    let limits = Limits {
+        max_games: 8,
+        max_search_ms: MAX_SEARCH_MS,
+        max_memory_mb: 1024,
+        read_timeout: Duration::from_secs(10),
+        access: Access::new(std::net::IpAddr::from([127, 0, 0, 1]), 80, Vec::new()),
+    };
+    let mut app = App::new(
+        spec.name,
+        spec.evaluator.clone(),
+        TwoPiles::start_position(),
+        limits,
+    );
+    let source = TableSource::new(&spec, &TablesArgs::default(), 1).unwrap();
+    app.tables = Some(std::sync::Arc::new(source));
+    let app = std::sync::Arc::new(app);
+    let router = router(std::sync::Arc::clone(&app));
+    let game = new_game(&router, "{}").await;
+    change(&router, &game, "engine", r#"{"time_ms": 50}"#).await;
+    assert!(!PROBED.load(std::sync::atomic::Ordering::SeqCst));
+    let tables = app.tables.as_ref().unwrap();
+    assert!(tables.wait(&TwoPiles::start_position()).unwrap().is_some());
+    change(&router, &game, "engine", r#"{"time_ms": 50}"#).await;
+    assert!(PROBED.load(std::sync::atomic::Ordering::SeqCst));
+}

@@ -658,10 +658,9 @@ fn options_apply_in_any_order() {
     ]);
     assert!(!text.contains("error"), "{text}");
     let spec = |lines: &[&str]| {
-        let (relay, _) = channel();
         let cli = spec();
-        let source = TableSource::with(None, 0, None, 1);
-        let mut engine = Engine::new(&cli, SearcherSpec::default(), source, relay).unwrap();
+        let source = TableSource::new(&cli, &crate::tables::TablesArgs::default(), 1).unwrap();
+        let mut engine = Engine::new(&cli, SearcherSpec::default(), source).unwrap();
         for line in lines {
             engine.set_option(line).unwrap();
         }
@@ -976,6 +975,7 @@ fn spec_with_tables(build: crate::tables::TableBuilder<TwoPiles>) -> GameCli<Two
             pieces: (2, 4),
             key: |_| "all".to_string(),
             build,
+            files: |_, _| Vec::new(),
         }),
         ..spec()
     }
@@ -1071,6 +1071,7 @@ fn onitama_tables_are_built_for_the_position() {
             pieces: (2, 10),
             key: plies_onitama::tables::deal_key,
             build: plies_onitama::tables::build_for,
+            files: plies_onitama::tables::files_for,
         }),
         ..GameCli::new(
             "onitama",
@@ -1079,12 +1080,16 @@ fn onitama_tables_are_built_for_the_position() {
     };
     let endgame = "5/2B2/5/1R3/2r2 r monkey,crane tiger,crab dragon";
     let position = format!("position fen {endgame}");
+    let dir = std::env::temp_dir().join(format!("plies-ugi-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables_dir = format!("setoption name TablesDir value {}", dir.display());
     let (text, log) = session_of(
         &cli,
         &[
             "ugi",
             "@wait ugiok",
             "setoption name Tables value 99",
+            &tables_dir,
             "setoption name Tables value 3",
             &position,
             "isready",
@@ -1113,4 +1118,16 @@ fn onitama_tables_are_built_for_the_position() {
     assert!(!text.contains("not built yet"), "{text}");
     let worst = worst_latency(&log, "isready", "@wait readyok");
     eprintln!("worst isready latency (Onitama, 3 pieces): {worst:?}");
+    // `TablesDir` holds the deal's directory, and `Tables` kept it.
+    let deal = dir.join("tiger-crab-monkey-crane-dragon");
+    let files = std::fs::read_dir(&deal).map_or(0, |entries| {
+        entries
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "tb"))
+            })
+            .count()
+    });
+    assert_eq!(files, 3, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

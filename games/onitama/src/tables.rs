@@ -945,6 +945,14 @@ pub fn build_for(
     Ok(Arc::new(tables))
 }
 
+/// The names of the files [`build_for`] reads and writes for `position`'s deal up to `pieces`
+/// pieces ([`file_names`] of its deal): a command line that finds them all in its directory
+/// reads the tables at once instead of building them.
+#[must_use]
+pub fn files_for(position: &Onitama, pieces: u8) -> Vec<String> {
+    file_names(position.deal(), pieces)
+}
+
 mod build;
 mod stats;
 mod sweep;

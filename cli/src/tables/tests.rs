@@ -1,0 +1,265 @@
+//! The tables cache and its source on the toy game, with builders that count what they do:
+//! one build per key among sources that share a directory (its lock), cached files read
+//! without a build, a cache that cannot be made, eviction order, and sizes as text.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use plies::Side;
+use plies::solve::Probe;
+use plies::testing::TwoPiles;
+
+use super::cache::{ByteSize, TablesCache};
+use super::{EndgameTables, NoTables, Note, SourceSettings, TableSource};
+
+/// An empty directory of this test process named after `name`.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plies-tables-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+fn state() -> TwoPiles {
+    TwoPiles::new(3, 4, Side::First)
+}
+
+/// A source of `tables` keeping them in `dir`.
+fn source(tables: EndgameTables<TwoPiles>, dir: PathBuf) -> TableSource<TwoPiles> {
+    TableSource::with(
+        Some(tables),
+        SourceSettings {
+            pieces: 2,
+            game: "twopiles",
+            dir: Some(dir),
+            limit: ByteSize::DEFAULT_CACHE_LIMIT,
+            threads: 1,
+            wait: false,
+        },
+    )
+}
+
+static RACE_BUILDS: AtomicUsize = AtomicUsize::new(0);
+static RACE_READS: AtomicUsize = AtomicUsize::new(0);
+static RACE_GATE: AtomicBool = AtomicBool::new(false);
+
+/// Reads `race.tb` from its directory when there; otherwise builds: waits for [`RACE_GATE`],
+/// then writes the file (as a `.part`, renamed).
+fn race_build(
+    _: &TwoPiles,
+    _: u8,
+    dir: Option<&Path>,
+    _: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    let dir = dir.ok_or("no directory")?;
+    let file = dir.join("race.tb");
+    if file.is_file() {
+        RACE_READS.fetch_add(1, Ordering::SeqCst);
+        log("read from the directory");
+        return Ok(Arc::new(NoTables));
+    }
+    RACE_BUILDS.fetch_add(1, Ordering::SeqCst);
+    while !RACE_GATE.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let part = dir.join("race.tb.part");
+    fs::write(&part, [7u8; 100]).map_err(|e| e.to_string())?;
+    fs::rename(&part, &file).map_err(|e| e.to_string())?;
+    log("built");
+    Ok(Arc::new(NoTables))
+}
+
+fn race_tables() -> EndgameTables<TwoPiles> {
+    EndgameTables {
+        default_pieces: 2,
+        pieces: (2, 4),
+        key: |_| "race".to_string(),
+        build: race_build,
+        files: |_, _| vec!["race.tb".to_string()],
+    }
+}
+
+/// Polls `done` for up to a minute.
+fn until(what: &str, done: &mut dyn FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(60), "never: {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Two sources sharing a directory (as two processes do) build a key once: the second finds
+/// the key locked, goes on without tables and builds nothing; once the first is done, the
+/// second's next search reads the files at once.
+#[test]
+fn a_key_is_built_once_among_sources() {
+    let dir = temp_dir("race");
+    let first = source(race_tables(), dir.clone());
+    let second = source(race_tables(), dir.clone());
+    assert!(first.snapshot(&state()).is_none());
+    assert!(first.is_building(&state()));
+    until("the first build starts", &mut || {
+        RACE_BUILDS.load(Ordering::SeqCst) == 1
+    });
+    let mut notes = Vec::new();
+    assert!(second.snapshot(&state()).is_none());
+    until("the second source gives up", &mut || {
+        notes.extend(second.take_notes());
+        !second.is_building(&state())
+    });
+    notes.extend(second.take_notes());
+    let locked = |notes: &[Note]| {
+        notes
+            .iter()
+            .filter(|n| matches!(n, Note::Line(l) if l.contains("another process")))
+            .count()
+    };
+    assert_eq!(locked(&notes), 1, "{notes:?}");
+    // Asked again while the key is locked: still no build, and nothing said again.
+    assert!(second.snapshot(&state()).is_none());
+    until("the second source gives up again", &mut || {
+        !second.is_building(&state())
+    });
+    assert_eq!(locked(&second.take_notes()), 0);
+    assert_eq!(RACE_BUILDS.load(Ordering::SeqCst), 1);
+    RACE_GATE.store(true, Ordering::SeqCst);
+    assert!(first.wait(&state()).unwrap().is_some());
+    assert!(
+        first
+            .take_notes()
+            .iter()
+            .any(|n| *n == Note::Ready("race".into())),
+    );
+    // The next search of the second source reads the files on its own thread, at once.
+    assert!(second.snapshot(&state()).is_some());
+    assert_eq!(RACE_BUILDS.load(Ordering::SeqCst), 1);
+    assert_eq!(RACE_READS.load(Ordering::SeqCst), 1);
+    let key_dir = dir.join("race");
+    assert!(key_dir.join("used").is_file());
+    assert!(!key_dir.join("race.tb.part").exists());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+static MEMORY_BUILDS: AtomicUsize = AtomicUsize::new(0);
+
+/// A build that needs no directory.
+fn memory_build(
+    _: &TwoPiles,
+    _: u8,
+    _: Option<&Path>,
+    _: usize,
+    _: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    MEMORY_BUILDS.fetch_add(1, Ordering::SeqCst);
+    Ok(Arc::new(NoTables))
+}
+
+/// A cache directory that cannot be made (under a regular file) is said in one line, once,
+/// and the tables are built in memory all the same.
+#[test]
+fn a_cache_that_cannot_be_made_is_said_once() {
+    let dir = temp_dir("unmakeable");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    fs::write(&file, "not a directory").unwrap();
+    let tables = EndgameTables {
+        default_pieces: 2,
+        pieces: (2, 4),
+        key: |state: &TwoPiles| format!("piles{}", state.piles[0]),
+        build: memory_build,
+        files: |_, _| vec!["t.tb".to_string()],
+    };
+    let source = source(tables, file.join("cache"));
+    assert!(source.wait(&state()).unwrap().is_some());
+    assert!(
+        source
+            .wait(&TwoPiles::new(5, 4, Side::First))
+            .unwrap()
+            .is_some()
+    );
+    let notes = source.take_notes();
+    let said: Vec<&Note> = notes
+        .iter()
+        .filter(|n| matches!(n, Note::Line(l) if l.contains("cannot use the tables cache")))
+        .collect();
+    assert_eq!(said.len(), 1, "{notes:?}");
+    assert!(
+        format!("{said:?}").contains("kept in memory only"),
+        "{notes:?}"
+    );
+    assert_eq!(MEMORY_BUILDS.load(Ordering::SeqCst), 2);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Makes the key directory `name` of `cache` holding `bytes` bytes, last used `age` ago.
+fn key_dir(cache: &TablesCache, name: &str, bytes: usize, age: Duration) -> PathBuf {
+    let dir = cache.key_dir(name).unwrap();
+    fs::write(dir.join("t.tb"), vec![0u8; bytes]).unwrap();
+    cache.touch(&dir);
+    fs::File::options()
+        .write(true)
+        .open(dir.join("used"))
+        .unwrap()
+        .set_modified(SystemTime::now() - age)
+        .unwrap();
+    dir
+}
+
+/// Eviction removes the least recently used key directories first, while the total is over
+/// the limit; never a locked one, never the one in use, never a directory it did not make.
+#[test]
+fn eviction_removes_the_oldest_used_first_never_a_locked_one() {
+    let root = temp_dir("evict");
+    let minutes = |m: u64| Duration::from_secs(60 * m);
+    let cache = TablesCache::new(root.clone(), ByteSize(2500));
+    let a = key_dir(&cache, "a", 1000, minutes(40));
+    let b = key_dir(&cache, "b", 1000, minutes(30));
+    let c = key_dir(&cache, "c", 1000, minutes(20));
+    let d = key_dir(&cache, "d", 1000, minutes(50));
+    // Not the cache's: no `used` file (large, and never counted or removed).
+    let foreign = root.join("foreign");
+    fs::create_dir_all(&foreign).unwrap();
+    fs::write(foreign.join("data"), vec![0u8; 10_000]).unwrap();
+    // The oldest but one is read by another process (its shared lock).
+    let reading = cache.lock_read(&a).unwrap();
+    // In use: d, though the oldest of all.
+    let removed = cache.evict(&d);
+    assert_eq!(removed, vec![b.clone(), c.clone()]);
+    assert!(a.is_dir() && d.is_dir() && foreign.join("data").is_file());
+    assert!(!b.exists() && !c.exists());
+    // Under the limit now: nothing more goes, even unlocked.
+    drop(reading);
+    assert!(cache.evict(&d).is_empty());
+    // A lower limit takes a, and never d.
+    let small = TablesCache::new(root.clone(), ByteSize(10));
+    assert_eq!(small.evict(&d), vec![a.clone()]);
+    assert!(d.is_dir() && foreign.is_dir());
+    let _ = fs::remove_dir_all(&root);
+}
+
+#[test]
+fn sizes_read_and_show_with_units() {
+    for (text, bytes, shown) in [
+        ("16G", 16u64 << 30, "16G"),
+        ("16g", 16 << 30, "16G"),
+        ("1024", 1024, "1K"),
+        ("1500", 1500, "1500"),
+        ("512M", 512 << 20, "512M"),
+        ("2048K", 2 << 20, "2M"),
+        ("3T", 3 << 40, "3T"),
+        ("0", 0, "0"),
+    ] {
+        let size: ByteSize = text.parse().unwrap();
+        assert_eq!(size.0, bytes, "{text}");
+        assert_eq!(size.to_string(), shown, "{text}");
+        assert_eq!(shown.parse::<ByteSize>().unwrap(), size, "{text}");
+    }
+    for bad in ["", "G", "1.5G", "-1", "12x", "99999999999T", "1 G"] {
+        let err = bad.parse::<ByteSize>().unwrap_err().to_string();
+        assert!(err.starts_with("bad size"), "{bad}: {err}");
+    }
+    assert_eq!(ByteSize::default().to_string(), "16G");
+}
