@@ -28,7 +28,9 @@ use plies::Notation;
 use plies_cli::{
     CliError, CommandContext, EndgameTables, GameCli, GameCommand, lock_key_dir, tunable_evaluator,
 };
-use plies_onitama::tables::{BuildEvent, BuildOptions, DealTables, build_for, deal_key, files_for};
+use plies_onitama::tables::{
+    BuildEvent, BuildOptions, DealTables, build_for, deal_key, files_for, set_positions,
+};
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
 /// Build the endgame tables of a position's deal and report time, rate and memory.
@@ -81,6 +83,7 @@ const TABLES: EndgameTables<Onitama> = EndgameTables {
     key: deal_key,
     build: build_for,
     files: files_for,
+    sets: Some(set_positions),
 };
 
 /// The Onitama commands beside the generic ones.
@@ -119,49 +122,44 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
         threads: usize::from(args.threads),
         reference: args.reference,
     };
-    let built = DealTables::build_with(
-        position.deal(),
-        &options,
-        dir,
-        &mut |event| {
-            let line = match event {
-                BuildEvent::Loaded { students: [r, b] } => {
-                    format!("{r}+{b} students: read from the directory")
-                }
-                BuildEvent::Rejected { file, why } => {
-                    format!("{}: {why}; building it again", file.display())
-                }
-                BuildEvent::NotSaved { file, why } => {
-                    format!("{}: not written: {why}", file.display())
-                }
-                BuildEvent::Solved {
-                    students: [r, b],
-                    positions,
-                    time,
-                } => format!(
-                    "{r}+{b} students{}: {positions} positions in {:.2} s ({:.1} M/s)",
-                    if r == b {
-                        String::new()
-                    } else {
-                        format!(" and {b}+{r}")
-                    },
-                    time.as_secs_f64(),
-                    positions as f64 / time.as_secs_f64().max(1e-9) / 1e6
-                ),
-                BuildEvent::Step {
-                    students,
-                    plies,
-                    decided,
-                } if std::env::var("TB_STEPS").is_ok() => {
-                    format!("  {students:?} step {plies}: {decided}")
-                }
-                BuildEvent::Step { .. } => return,
-            };
-            if let Err(e) = writeln!(out, "{line}") {
-                failed.get_or_insert(e);
+    let built = DealTables::build_with(position.deal(), &options, dir, &mut |event| {
+        let line = match event {
+            BuildEvent::Loaded { students: [r, b] } => {
+                format!("{r}+{b} students: read from the directory")
             }
-        },
-    )
+            BuildEvent::Rejected { file, why } => {
+                format!("{}: {why}; building it again", file.display())
+            }
+            BuildEvent::NotSaved { file, why } => {
+                format!("{}: not written: {why}", file.display())
+            }
+            BuildEvent::Solved {
+                students: [r, b],
+                positions,
+                time,
+            } => format!(
+                "{r}+{b} students{}: {positions} positions in {:.2} s ({:.1} M/s)",
+                if r == b {
+                    String::new()
+                } else {
+                    format!(" and {b}+{r}")
+                },
+                time.as_secs_f64(),
+                positions as f64 / time.as_secs_f64().max(1e-9) / 1e6
+            ),
+            BuildEvent::Step {
+                students,
+                plies,
+                decided,
+            } if std::env::var("TB_STEPS").is_ok() => {
+                format!("  {students:?} step {plies}: {decided}")
+            }
+            BuildEvent::Step { .. } => return,
+        };
+        if let Err(e) = writeln!(out, "{line}") {
+            failed.get_or_insert(e);
+        }
+    })
     .map_err(|e| CliError::Invalid(e.to_string()))?;
     if let Some(e) = failed {
         return Err(e.into());

@@ -47,6 +47,10 @@ pub(crate) enum Command {
     Tune(crate::tune::TuneArgs),
     /// Serve the game's web page: play against the engine by clicking, analyse, navigate.
     Serve(crate::serve::ServeArgs),
+    /// Build the endgame tables of every card set (or key) a game lists into one shared
+    /// directory, a shard at a time, as a cluster's job array does (`precompute sets`, `run
+    /// --shard K/N`, `verify`, `manifest`).
+    Precompute(crate::tables::precompute::PrecomputeArgs),
     /// Run as an engine speaking UGI (the Universal Game Interface) on stdin and stdout, for
     /// GUIs and tournament managers: one process for a whole match.
     Ugi(crate::ugi::UgiArgs),
@@ -68,8 +72,8 @@ impl Command {
                 TuneCommand::Positions(args) => Some(&mut args.start),
                 _ => None,
             },
-            // Positions come over the protocol.
-            Command::Ugi(_) => None,
+            // Positions come over the protocol; the sets are the game's own.
+            Command::Ugi(_) | Command::Precompute(_) => None,
         }
     }
 }

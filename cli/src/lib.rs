@@ -187,6 +187,7 @@ pub fn run<G: View>(
         Command::Arena(args) => arena_command::run(spec, &args, output),
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
+        Command::Precompute(args) => tables::precompute::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];
             line.extend(args.iter().skip(1).map(|arg| text::shell_word(arg)));
@@ -210,6 +211,10 @@ fn command_of<G: Notation>(spec: &GameCli<G>) -> clap::Command {
         command = command
             .mut_subcommand("tune", |tune| tune.hide(true))
             .mut_arg("weights", |weights| weights.hide(true));
+    }
+    if spec.endgame_tables.and_then(|t| t.sets).is_none() {
+        // No sets of tables to precompute.
+        command = command.mut_subcommand("precompute", |precompute| precompute.hide(true));
     }
     if !spec.presets.is_empty() {
         let names: Vec<&'static str> = spec.presets.iter().map(|preset| preset.name).collect();

@@ -14,6 +14,7 @@
 //! saying so, never run without them silently.
 
 mod cache;
+pub(crate) mod precompute;
 mod source;
 
 use std::io::Write;
@@ -58,6 +59,10 @@ pub struct EndgameTables<G: Game> {
     /// directory: when all are there, the tables are read at once instead of built in the
     /// background (none: always built).
     pub files: fn(&G, u8) -> Vec<String>,
+    /// A position of every key whose tables `precompute` builds into a shared directory (on a
+    /// cluster), in a fixed order: Onitama's canonical card sets. `None`: the game has no
+    /// such list.
+    pub sets: Option<fn() -> Vec<G>>,
 }
 
 impl<G: Game> Clone for EndgameTables<G> {

@@ -12,19 +12,27 @@
 //! on disk. The game binary the scripts call is this test binary re-run as Onitama's command
 //! line (`deploy_child`), so nothing else needs building.
 //!
+//! The endgame tables precompute runs the same way: `deploy/slurm/tables-submit.sh` (a
+//! job array, a task killed and the submission run again), `deploy/kubernetes/tables-run.sh`,
+//! and a task killed mid-write; the engine then reads the directory.
+//!
 //! Key invariant: the expected weights and journal come from an unsharded in-process run of
-//! the same settings, not from numbers written here.
+//! the same settings, not from numbers written here; the tables' sets are checked by the
+//! manifest's checksums and by the engine reading them.
 #![cfg(unix)]
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use plies_cli::{GameCli, run, tunable_evaluator};
+use plies_cli::{EndgameTables, GameCli, run, tunable_evaluator};
+use plies_onitama::tables::{build_for, deal_key, files_for, set_positions};
 use plies_onitama::{Onitama, PstEvaluator};
 
 /// Set in the child's environment to its arguments, one per line.
 const CHILD_ENV: &str = "PLIES_DEPLOY_CHILD";
+/// Set in the child's environment when it runs with endgame tables ([`tables_spec`]).
+const TABLES_ENV: &str = "PLIES_DEPLOY_TABLES";
 
 const INIT: &str = "tune init --depth 2 --iterations 3 --games 8 --check-every 0 --seed 9 \
                     --opening-plies 2 --max-plies 120 --c-end 6 --r-end 0.05";
@@ -37,6 +45,21 @@ fn spec() -> GameCli<Onitama> {
     }
 }
 
+/// Onitama with its endgame tables and the card sets `precompute` builds.
+fn tables_spec() -> GameCli<Onitama> {
+    GameCli {
+        endgame_tables: Some(EndgameTables {
+            default_pieces: 3,
+            pieces: (2, 10),
+            key: deal_key,
+            build: build_for,
+            files: files_for,
+            sets: Some(set_positions),
+        }),
+        ..spec()
+    }
+}
+
 /// Not a test: Onitama's command line, when [`CHILD_ENV`] is set.
 #[test]
 fn deploy_child() {
@@ -44,7 +67,12 @@ fn deploy_child() {
         return;
     };
     let argv = std::iter::once("onitama".to_string()).chain(lines.lines().map(String::from));
-    let code = match run(&spec(), argv, &mut std::io::empty(), &mut std::io::stdout()) {
+    let spec = if std::env::var(TABLES_ENV).is_ok() {
+        tables_spec()
+    } else {
+        spec()
+    };
+    let code = match run(&spec, argv, &mut std::io::empty(), &mut std::io::stdout()) {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("{err}");
@@ -84,6 +112,14 @@ fn tools(name: &str) -> PathBuf {
         &format!(
             "#!/bin/sh\n{CHILD_ENV}=\"$(printf '%s\\n' \"$@\")\" exec '{}' --exact deploy_child \
              --nocapture --test-threads=1\n",
+            exe.display()
+        ),
+    );
+    write_script(
+        &bin.join("onitama-tables"),
+        &format!(
+            "#!/bin/sh\n{TABLES_ENV}=1 {CHILD_ENV}=\"$(printf '%s\\n' \"$@\")\" exec '{}' --exact \
+             deploy_child --nocapture --test-threads=1\n",
             exe.display()
         ),
     );
@@ -549,6 +585,299 @@ fn the_kubernetes_jobs_tune_like_one_process() {
     );
     assert!(
         log.contains("delete job plies-tune-play-3 plies-tune-merge-3 --cascade=foreground"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+/// Onitama's command line with tables, in this process: its output, and whether it succeeded.
+fn tables_command(args: &[&str]) -> (String, bool) {
+    let argv = std::iter::once("onitama".to_string()).chain(args.iter().map(|a| a.to_string()));
+    let mut out = Vec::new();
+    let ok = run(&tables_spec(), argv, &mut std::io::empty(), &mut out).is_ok();
+    (String::from_utf8(out).unwrap(), ok)
+}
+
+/// Runs `deploy/slurm/tables-submit.sh` with `args`, the stand-ins first on `PATH`.
+fn submit_tables(bin: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    Command::new("bash")
+        .arg(script("deploy/slurm/tables-submit.sh"))
+        .args(args)
+        .current_dir(bin)
+        .env("PATH", path_with(bin))
+        .env("PLIES_GAME", bin.join("onitama-tables"))
+        .env("USER", "tester")
+        .envs(env.iter().copied())
+        .output()
+        .expect("bash runs")
+}
+
+/// The sets `verify` names as not built, by index.
+fn not_built(output: &str) -> Vec<usize> {
+    output
+        .lines()
+        .filter_map(|l| l.strip_prefix("set ")?.split(' ').next()?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn tables_precomputed_on_slurm_resume_after_a_dead_task_and_the_engine_reads_them() {
+    let bin = tools("tables-slurm-bin");
+    let dir = temp("tables-slurm");
+    let text = dir.display().to_string();
+    // Task 1 of the array never runs: its sets (the 2nd and 5th of 0-5) are missing.
+    let out = submit_tables(
+        &bin,
+        &["--sets", "0-5", &text, "3", "3"],
+        &[("FAKE_SLURM_FAIL", "1:1")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (report, ok) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "3",
+        "--sets",
+        "0-5",
+    ]);
+    assert!(!ok, "{report}");
+    assert_eq!(not_built(&report), [1, 4], "{report}");
+    // The manifest job waits forever; a new submission is refused until it is cancelled.
+    let again = submit_tables(&bin, &["--sets", "0-5", &text, "3", "3"], &[]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already queued"));
+    let jobs = submissions(&bin);
+    assert_eq!(jobs.len(), 2, "{jobs:?}");
+    assert_eq!(
+        field(&jobs[1], "dependency"),
+        format!("afterok:{}", jobs[0][0])
+    );
+    let cancel = Command::new(bin.join("scancel"))
+        .arg(&jobs[1][0])
+        .status()
+        .unwrap();
+    assert!(cancel.success());
+    let out = submit_tables(&bin, &["--sets", "0-5", &text, "3", "3"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (report, ok) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "3",
+        "--sets",
+        "0-5",
+    ]);
+    assert!(ok, "{report}");
+    assert!(report.contains("6 sets built and whole"), "{report}");
+    // The second array built only what was missing.
+    let logs = dir.join("logs");
+    let second = &submissions(&bin)[2][0];
+    let log = |t: u32| {
+        std::fs::read_to_string(logs.join(format!("plies-tables-{second}_{t}.out"))).unwrap()
+    };
+    assert!(
+        log(0).contains("0 sets built, 2 already built"),
+        "{}",
+        log(0)
+    );
+    assert!(
+        log(1).contains("2 sets built, 0 already built"),
+        "{}",
+        log(1)
+    );
+    // The manifest job listed every set, in order.
+    let list = std::fs::read_to_string(dir.join("manifest.jsonl")).unwrap();
+    let sets: Vec<u64> = list
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["set"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(sets, [0, 1, 2, 3, 4, 5]);
+    // A damaged file is named by verify.
+    let sets_text = tables_command(&["precompute", "sets"]).0;
+    let key4 = sets_text
+        .lines()
+        .nth(4)
+        .unwrap()
+        .split_once(' ')
+        .unwrap()
+        .1
+        .to_string();
+    let set4 = dir.join(key4.replace(',', "-"));
+    let table = std::fs::read_dir(&set4)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "tb"))
+        .unwrap();
+    let mut bytes = std::fs::read(&table).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&table, &bytes).unwrap();
+    let (report, ok) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "3",
+        "--sets",
+        "0-5",
+    ]);
+    assert!(!ok && report.contains("checksum differs"), "{report}");
+    assert_eq!(not_built(&report), [4], "{report}");
+    std::fs::write(&table, {
+        bytes[middle] ^= 1;
+        &bytes
+    })
+    .unwrap();
+    // The engine reads the directory: a position of set 2's deal, and of its mirror's.
+    let position = |deal: &str| {
+        let cards: Vec<&str> = deal.split(',').collect();
+        format!(
+            "5/2B2/5/1R3/2r2 r {},{} {},{} {}",
+            cards[0], cards[1], cards[2], cards[3], cards[4]
+        )
+    };
+    let key2 = sets_text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_once(' ')
+        .unwrap()
+        .1
+        .to_string();
+    let (analysis, ok) = tables_command(&[
+        "analyze",
+        "--tables-dir",
+        &text,
+        "--tables",
+        "3",
+        "--depth",
+        "2",
+        "--position",
+        &position(&key2),
+    ]);
+    assert!(ok, "{analysis}");
+    assert!(analysis.contains("3 read from the directory"), "{analysis}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+#[test]
+fn a_precompute_task_killed_mid_write_leaves_no_listed_set_damaged() {
+    let bin = tools("tables-kill-bin");
+    let dir = temp("tables-kill");
+    let text = dir.display().to_string();
+    let args = [
+        "precompute",
+        "run",
+        "--dir",
+        &text,
+        "--pieces",
+        "4",
+        "--sets",
+        "0-2",
+        "--threads",
+        "1",
+    ];
+    // Killed wherever it is: in a build, writing a file, or writing a manifest.
+    let status = Command::new("timeout")
+        .args(["-s", "KILL", "1"])
+        .arg(bin.join("onitama-tables"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("timeout runs");
+    assert!(
+        !status.success(),
+        "finished before the kill: make the work larger"
+    );
+    let (report, _) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "4",
+        "--sets",
+        "0-2",
+    ]);
+    for line in report.lines().filter(|l| l.starts_with("set ")) {
+        assert!(
+            line.ends_with("no manifest"),
+            "a listed set is damaged: {line}"
+        );
+    }
+    // Run again, the shard completes what is missing.
+    let (out, ok) = tables_command(&args);
+    assert!(ok, "{out}");
+    let (report, ok) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "4",
+        "--sets",
+        "0-2",
+    ]);
+    assert!(ok, "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bin).unwrap();
+}
+
+#[test]
+fn tables_precomputed_as_a_kubernetes_indexed_job_are_all_there() {
+    let bin = tools("tables-k8s-bin");
+    let dir = temp("tables-k8s");
+    let text = dir.display().to_string();
+    let status = Command::new("bash")
+        .arg(script("deploy/kubernetes/tables-run.sh"))
+        .args([
+            bin.join("onitama-tables").display().to_string(),
+            text.clone(),
+            "2".into(),
+            "3".into(),
+            "0-3".into(),
+        ])
+        .env("PATH", path_with(&bin))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("bash runs");
+    assert!(status.success());
+    let (report, ok) = tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        &text,
+        "--pieces",
+        "3",
+        "--sets",
+        "0-3",
+    ]);
+    assert!(ok, "{report}");
+    let list = std::fs::read_to_string(dir.join("manifest.jsonl")).unwrap();
+    assert_eq!(list.lines().count(), 4, "{list}");
+    let log = std::fs::read_to_string(bin.join("kubectl.log")).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("apply")).count(),
+        2,
         "{log}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1900,6 +1900,7 @@ async fn searches_take_the_tables_once_ready() {
             key: |_| "all".to_string(),
             build: recording_tables,
             files: |_, _| Vec::new(),
+            sets: None,
         }),
         ..GameCli::new("twopiles", evaluator(PileDifference))
     };

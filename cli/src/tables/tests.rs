@@ -79,6 +79,7 @@ fn race_tables() -> EndgameTables<TwoPiles> {
         key: |_| "race".to_string(),
         build: race_build,
         files: |_, _| vec!["race.tb".to_string()],
+        sets: None,
     }
 }
 
@@ -171,6 +172,7 @@ fn a_cache_that_cannot_be_made_is_said_once() {
         key: |state: &TwoPiles| format!("piles{}", state.piles[0]),
         build: memory_build,
         files: |_, _| vec!["t.tb".to_string()],
+        sets: None,
     };
     let source = source(tables, file.join("cache"));
     assert!(source.wait(&state()).unwrap().is_some());

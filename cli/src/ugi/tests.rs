@@ -976,6 +976,7 @@ fn spec_with_tables(build: crate::tables::TableBuilder<TwoPiles>) -> GameCli<Two
             key: |_| "all".to_string(),
             build,
             files: |_, _| Vec::new(),
+            sets: None,
         }),
         ..spec()
     }
@@ -1072,6 +1073,7 @@ fn onitama_tables_are_built_for_the_position() {
             key: plies_onitama::tables::deal_key,
             build: plies_onitama::tables::build_for,
             files: plies_onitama::tables::files_for,
+            sets: None,
         }),
         ..GameCli::new(
             "onitama",

@@ -825,6 +825,23 @@ pub fn canonical_deals() -> Vec<[Card; 5]> {
     deals
 }
 
+/// The start position of each canonical deal ([`canonical_deals`]), in their order: a position
+/// of every set of tables a cluster precomputes.
+#[must_use]
+pub fn set_positions() -> Vec<Onitama> {
+    canonical_deals()
+        .into_iter()
+        .filter_map(|deal| {
+            let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
+            let text = format!(
+                "bbBbb/5/5/5/rrRrr r {},{} {},{} {}",
+                names[0], names[1], names[2], names[3], names[4]
+            );
+            <Onitama as plies::Notation>::parse_position(&text).ok()
+        })
+        .collect()
+}
+
 /// The name of the table file of `material` of `deal` (in card id order).
 fn file_name(deal: &[Card; 5], material: build::Material) -> String {
     let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
