@@ -60,6 +60,9 @@ struct TablesArgs {
     /// and measured against.
     #[arg(long)]
     reference: bool,
+    /// Print how many positions each step of the solvers decides (a line per step).
+    #[arg(long)]
+    steps: bool,
     /// Print, per material and in all, the positions indexed, holes, terminal, counted, won,
     /// lost and drawn (red to move) and the longest win and loss, for comparing with other
     /// generators' counts.
@@ -151,7 +154,7 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
                 students,
                 plies,
                 decided,
-            } if std::env::var("TB_STEPS").is_ok() => {
+            } if args.steps => {
                 format!("  {students:?} step {plies}: {decided}")
             }
             BuildEvent::Step { .. } => return,

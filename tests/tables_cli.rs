@@ -30,6 +30,7 @@ fn onitama() -> GameCli<Onitama> {
             key: deal_key,
             build: build_for,
             files: files_for,
+            sets: None,
         }),
         ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
     }
