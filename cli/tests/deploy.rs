@@ -599,6 +599,21 @@ fn tables_command(args: &[&str]) -> (String, bool) {
     (String::from_utf8(out).unwrap(), ok)
 }
 
+/// `precompute verify` of `sets` of `pieces` pieces in `dir`: its output, and whether every
+/// set is built and whole.
+fn verify(dir: &str, pieces: &str, sets: &str) -> (String, bool) {
+    tables_command(&[
+        "precompute",
+        "verify",
+        "--dir",
+        dir,
+        "--pieces",
+        pieces,
+        "--sets",
+        sets,
+    ])
+}
+
 /// Runs `deploy/slurm/tables-submit.sh` with `args`, the stand-ins first on `PATH`.
 fn submit_tables(bin: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::new("bash")
@@ -637,16 +652,7 @@ fn tables_precomputed_on_slurm_resume_after_a_dead_task_and_the_engine_reads_the
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (report, ok) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "3",
-        "--sets",
-        "0-5",
-    ]);
+    let (report, ok) = verify(&text, "3", "0-5");
     assert!(!ok, "{report}");
     assert_eq!(not_built(&report), [1, 4], "{report}");
     // The manifest job waits forever; a new submission is refused until it is cancelled.
@@ -670,16 +676,7 @@ fn tables_precomputed_on_slurm_resume_after_a_dead_task_and_the_engine_reads_the
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (report, ok) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "3",
-        "--sets",
-        "0-5",
-    ]);
+    let (report, ok) = verify(&text, "3", "0-5");
     assert!(ok, "{report}");
     assert!(report.contains("6 sets built and whole"), "{report}");
     // The second array built only what was missing.
@@ -729,16 +726,7 @@ fn tables_precomputed_on_slurm_resume_after_a_dead_task_and_the_engine_reads_the
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
     std::fs::write(&table, &bytes).unwrap();
-    let (report, ok) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "3",
-        "--sets",
-        "0-5",
-    ]);
+    let (report, ok) = verify(&text, "3", "0-5");
     assert!(!ok && report.contains("checksum differs"), "{report}");
     assert_eq!(not_built(&report), [4], "{report}");
     std::fs::write(&table, {
@@ -808,16 +796,7 @@ fn a_precompute_task_killed_mid_write_leaves_no_listed_set_damaged() {
         !status.success(),
         "finished before the kill: make the work larger"
     );
-    let (report, _) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "4",
-        "--sets",
-        "0-2",
-    ]);
+    let (report, _) = verify(&text, "4", "0-2");
     for line in report.lines().filter(|l| l.starts_with("set ")) {
         assert!(
             line.ends_with("no manifest"),
@@ -827,16 +806,7 @@ fn a_precompute_task_killed_mid_write_leaves_no_listed_set_damaged() {
     // Run again, the shard completes what is missing.
     let (out, ok) = tables_command(&args);
     assert!(ok, "{out}");
-    let (report, ok) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "4",
-        "--sets",
-        "0-2",
-    ]);
+    let (report, ok) = verify(&text, "4", "0-2");
     assert!(ok, "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&bin).unwrap();
@@ -861,16 +831,7 @@ fn tables_precomputed_as_a_kubernetes_indexed_job_are_all_there() {
         .status()
         .expect("bash runs");
     assert!(status.success());
-    let (report, ok) = tables_command(&[
-        "precompute",
-        "verify",
-        "--dir",
-        &text,
-        "--pieces",
-        "3",
-        "--sets",
-        "0-3",
-    ]);
+    let (report, ok) = verify(&text, "3", "0-3");
     assert!(ok, "{report}");
     let list = std::fs::read_to_string(dir.join("manifest.jsonl")).unwrap();
     assert_eq!(list.lines().count(), 4, "{list}");

@@ -10,11 +10,7 @@ use plies::{Game, Notation, Score};
 use crate::eval::MaterialEvaluator;
 
 fn deal() -> [Card; 5] {
-    ["monkey", "crane", "tiger", "crab", "dragon"].map(|name| {
-        Card::all()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-            .expect("a card")
-    })
+    named(["monkey", "crane", "tiger", "crab", "dragon"])
 }
 
 #[test]
@@ -52,11 +48,7 @@ fn numbers_and_positions_are_inverse() {
     let start = Onitama::start_position();
     let set = MaterialSet::new(deal(), 4, 4);
     assert_eq!(set.position(set.index(&start).unwrap()), Some(start));
-    let other = ["ox", "boar", "horse", "elephant", "rabbit"].map(|name| {
-        Card::all()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-            .expect("a card")
-    });
+    let other = named(["ox", "boar", "horse", "elephant", "rabbit"]);
     assert_eq!(MaterialSet::new(other, 4, 4).index(&start), None);
 }
 
@@ -295,19 +287,11 @@ fn agree_with_reference(deal: [Card; 5], pieces: u8, threads: usize) {
 #[test]
 fn the_fast_solver_equals_the_reference_on_every_four_piece_position() {
     agree_with_reference(deal(), 4, 2);
-    let other = ["ox", "boar", "horse", "elephant", "crab"].map(|name| {
-        Card::all()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-            .expect("a card")
-    });
+    let other = named(["ox", "boar", "horse", "elephant", "crab"]);
     agree_with_reference(other, 4, 1);
     agree_with_reference(other, 3, 3);
     // A deal with distances over 125 plies: wide tables.
-    let wide = ["goose", "rabbit", "cobra", "crane", "ox"].map(|name| {
-        Card::all()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-            .expect("a card")
-    });
+    let wide = named(["goose", "rabbit", "cobra", "crane", "ox"]);
     agree_with_reference(wide, 4, 2);
 }
 
@@ -315,11 +299,7 @@ fn the_fast_solver_equals_the_reference_on_every_four_piece_position() {
 #[test]
 #[ignore = "a minute in release; run for the tables docs"]
 fn the_fast_solver_equals_the_reference_on_every_five_piece_position() {
-    let deal = ["ox", "boar", "horse", "elephant", "crab"].map(|name| {
-        Card::all()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
-            .expect("a card")
-    });
+    let deal = named(["ox", "boar", "horse", "elephant", "crab"]);
     agree_with_reference(deal, 5, 2);
 }
 
