@@ -95,7 +95,8 @@ pub(super) fn run<G: Notation>(
     check_searcher(&tables, searcher.as_mut(), &state)?;
     // Whether the engine has the tables of the game's key (they come when ready).
     let probe = tables_now(&tables, &state, output)?;
-    let mut equipped = probe.is_some();
+    // What the engine has: the key's tables, and the upgrade's once ready (`--tables N,M`).
+    let mut equipped = probe.as_ref().and_then(|_| tables.label(&state));
     searcher
         .set_endgame_tables(probe)
         .map_err(CliError::Invalid)?;
@@ -120,12 +121,18 @@ pub(super) fn run<G: Notation>(
             }
         } else {
             // Tables built meanwhile are taken before the move's search (never during it).
-            if !equipped && let Some(probe) = tables_now(&tables, &state, output)? {
+            let wanted = tables.label(&state);
+            if equipped != wanted
+                && let Some(probe) = tables_now(&tables, &state, output)?
+            {
                 engine
                     .searcher()
                     .set_endgame_tables(Some(probe))
                     .map_err(CliError::Invalid)?;
-                equipped = true;
+                equipped = tables.label(&state);
+            } else if equipped.is_some() {
+                // The upgrade (if any) is built once the first tables are there.
+                tables.request(&state);
             }
             let result = engine.search_in(&state, &history, &limits);
             let Some(mv) = result.best_move else {

@@ -77,8 +77,9 @@ impl<G: Game> Copy for EndgameTables<G> {}
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct TablesArgs {
     /// Endgame tables for the game's position, up to N pieces, or `off` (default: on, with the
-    /// game's usual N, for a game that has tables).
-    #[arg(long, value_name = "N|off")]
+    /// game's usual N, for a game that has tables); `N,M`: N pieces at once and M, built or
+    /// read in the background once N are ready, from the first search after they are.
+    #[arg(long, value_name = "N|N,M|off")]
     pub tables: Option<String>,
     /// Keep the tables in this directory (a directory per key: Onitama's deal) instead of the
     /// user's cache directory (`~/.cache/plies/tables/<game>` on Linux).
@@ -130,17 +131,37 @@ impl<G: Game> TableSource<G> {
     where
         G: Notation,
     {
-        let pieces = match &args.tables {
-            Some(text) => parse_pieces(spec.endgame_tables.as_ref(), text, "--tables")
-                .map_err(CliError::Invalid)?,
-            None => spec.endgame_tables.map_or(0, |t| t.default_pieces),
+        // `N`, or `N,M`: N pieces at once, M once they are ready.
+        let (pieces, upgrade) = match &args.tables {
+            Some(text) => {
+                let tables = spec.endgame_tables.as_ref();
+                match text.split_once(',') {
+                    Some((first, second)) => {
+                        let first =
+                            parse_pieces(tables, first, "--tables").map_err(CliError::Invalid)?;
+                        let second =
+                            parse_pieces(tables, second, "--tables").map_err(CliError::Invalid)?;
+                        if first == 0 || second <= first {
+                            return Err(CliError::Invalid(format!(
+                                "bad --tables '{text}': expected N,M with M more pieces than N"
+                            )));
+                        }
+                        (first, Some(second))
+                    }
+                    None => (
+                        parse_pieces(tables, text, "--tables").map_err(CliError::Invalid)?,
+                        None,
+                    ),
+                }
+            }
+            None => (spec.endgame_tables.map_or(0, |t| t.default_pieces), None),
         };
         if args.tables_dir.is_some() && spec.endgame_tables.is_none() {
             return Err(CliError::Invalid(
                 "bad --tables-dir: this game has no endgame tables".into(),
             ));
         }
-        Ok(TableSource::with(
+        let source = TableSource::with(
             spec.endgame_tables,
             SourceSettings {
                 pieces,
@@ -150,7 +171,11 @@ impl<G: Game> TableSource<G> {
                 threads,
                 wait: args.tables_wait,
             },
-        ))
+        );
+        Ok(match upgrade {
+            Some(upgrade) => source.with_upgrade(upgrade),
+            None => source,
+        })
     }
 }
 
@@ -303,8 +328,14 @@ impl<G: Game> TablesAgent<G> {
     /// a distance, too little memory) leave it without tables, with a warning in the log; a
     /// searcher refusing them (checked before the first game) fails the move.
     fn equip(&mut self, state: &G) -> bool {
-        let key = self.source.key(state);
-        if key.is_none() || (key == self.key && self.has) {
+        // The key, and the upgrade's pieces once those tables are ready: a change is taken.
+        let key = self.source.label(state);
+        if key.is_none() {
+            return true;
+        }
+        if key == self.key && self.has {
+            // The upgrade (if any) is built once these are there.
+            self.source.request(state);
             return true;
         }
         let changed = key != self.key;

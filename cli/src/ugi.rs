@@ -400,8 +400,13 @@ impl<G: Game> Tables<G> {
         state: &G,
         out: &Output<'_>,
     ) -> Option<Arc<TableSource<G>>> {
-        let key = self.source.key(state);
+        // The key, and the upgrade's pieces once those tables are ready: a change is taken.
+        let key = self.source.label(state);
         if key == self.key {
+            if key.is_some() {
+                // The upgrade (if any) is built once these are there.
+                self.request(state);
+            }
             return None;
         }
         let Some(key) = key else {

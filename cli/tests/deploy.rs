@@ -734,7 +734,7 @@ fn tables_precomputed_on_slurm_resume_after_a_dead_task_and_the_engine_reads_the
         &bytes
     })
     .unwrap();
-    // The engine reads the directory: a position of set 2's deal, and of its mirror's.
+    // The engine reads the directory: a position of set 2's deal.
     let position = |deal: &str| {
         let cards: Vec<&str> = deal.split(',').collect();
         format!(

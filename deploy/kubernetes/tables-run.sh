@@ -15,10 +15,18 @@ dir=${2:?$usage}
 shards=${3:?$usage}
 pieces=${4:?$usage}
 sets=${5:-}
-[[ -z $sets || $sets =~ ^[0-9,-]{1,1000}$ ]] || { echo "tables-run.sh: <sets>: indices and ranges like 0-99,250" >&2; exit 2; }
+[[ -z $sets || $sets =~ ^[0-9,-]{1,1000}$ ]] || die "<sets>: indices and ranges like 0-99,250"
 choice=${sets:+--sets $sets}
-[[ $shards =~ ^[0-9]{1,6}$ && $shards -ge 1 ]] || { echo "tables-run.sh: <shards> must be a whole number from 1" >&2; exit 2; }
-[[ $pieces =~ ^[0-9]{1,2}$ ]] || { echo "tables-run.sh: <pieces> must be a whole number" >&2; exit 2; }
+die() {
+    echo "tables-run.sh: $*" >&2
+    exit 2
+}
+# No leading zeros: YAML and the shell would read them as octal.
+[[ $shards =~ ^[1-9][0-9]{0,5}$ ]] || die "<shards> must be a whole number from 1"
+[[ $pieces =~ ^[1-9][0-9]?$ && $pieces -ge 2 ]] || die "<pieces> must be a whole number from 2"
+# Pasted into the Job's shell command and sed: plain path characters only.
+[[ $game =~ ^[A-Za-z0-9_./-]{1,200}$ ]] || die "<game>: letters, digits and . _ / - only"
+[[ $dir =~ ^[A-Za-z0-9_./-]{1,200}$ ]] || die "<tables dir>: letters, digits and . _ / - only"
 here=$(cd "$(dirname "$0")" && pwd)
 # Waits until job $1 completes (success) or fails (failure), at most $2 seconds.
 wait_job() {

@@ -25,7 +25,8 @@ die() {
     echo "tables-submit.sh: $*" >&2
     exit 2
 }
-is_number() { [[ $1 =~ ^[0-9]{1,9}$ ]]; }
+# A whole number of at most 9 digits, no leading zero (bash would read it as octal).
+is_number() { [[ $1 =~ ^(0|[1-9][0-9]{0,8})$ ]]; }
 
 sets="" logs="" name=""
 positional=() extra=()
@@ -59,7 +60,8 @@ shards=${positional[1]}
 pieces=${positional[2]}
 is_number "$shards" && [ "$shards" -ge 1 ] ||
     die "<shards> must be a whole number from 1, got '${shards:0:80}'"
-is_number "$pieces" || die "<pieces> must be a whole number, got '${pieces:0:80}'"
+is_number "$pieces" && [ "$pieces" -ge 2 ] && [ "$pieces" -le 32 ] ||
+    die "<pieces> must be a whole number from 2, got '${pieces:0:80}'"
 [[ -z $sets || $sets =~ ^[0-9,-]{1,1000}$ ]] ||
     die "--sets: indices and ranges like 0-99,250, got '${sets:0:80}'"
 mkdir -p "$dir" || die "cannot make the tables directory '${dir:0:80}'"

@@ -170,6 +170,20 @@ pub(crate) fn run<G: Notation>(
         )));
     };
     let sets = sets();
+    let (low, high) = tables.pieces;
+    let pieces = match &args.command {
+        PrecomputeCommand::Sets => None,
+        PrecomputeCommand::Run(run) => Some(run.check.pieces),
+        PrecomputeCommand::Verify(check) | PrecomputeCommand::Manifest(check) => Some(check.pieces),
+    };
+    if let Some(pieces) = pieces
+        && !(low..=high).contains(&pieces)
+    {
+        return Err(CliError::Invalid(format!(
+            "bad --pieces {pieces}: {} tables have {low} to {high} pieces",
+            spec.name
+        )));
+    }
     match &args.command {
         PrecomputeCommand::Sets => {
             for (i, position) in sets.iter().enumerate() {
@@ -237,7 +251,14 @@ fn build_shard<G: Notation>(
         let dir = cache
             .key_dir(&key)
             .map_err(|e| CliError::Invalid(format!("set {set} ({key}): {e}")))?;
-        if listed(&dir, check.pieces).is_some() {
+        let files = (tables.files)(position, check.pieces);
+        let expected = Expected {
+            set,
+            key: &key,
+            pieces: check.pieces,
+            files: &files,
+        };
+        if listed(&dir, &expected).is_some() {
             skipped += 1;
             continue;
         }
@@ -249,6 +270,11 @@ fn build_shard<G: Notation>(
                 continue;
             }
         };
+        // Built by another run while this one waited for the lock.
+        if listed(&dir, &expected).is_some() {
+            skipped += 1;
+            continue;
+        }
         let start = Instant::now();
         let mut log = |line: &str| tracing::info!("{game} set {set}: {line}");
         let done = (tables.build)(
@@ -259,10 +285,7 @@ fn build_shard<G: Notation>(
             &mut log,
         )
         .map_err(|why| why.to_string())
-        .and_then(|_| {
-            let files = (tables.files)(position, check.pieces);
-            write_manifest(&dir, set, &key, check.pieces, &files)
-        });
+        .and_then(|_| write_manifest(&dir, set, &key, check.pieces, &files));
         drop(lock);
         match done {
             Ok(manifest) => {
@@ -306,6 +329,11 @@ fn write_manifest(
     let mut entries = Vec::new();
     for file in files {
         let path = dir.join(file);
+        // On storage before the manifest that lists it (a node lost after the rename must
+        // not leave a listed file short).
+        std::fs::File::open(&path)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| format!("{file}: {e}"))?;
         let (bytes, checksum) = checksum(&path).map_err(|e| format!("{file}: {e}"))?;
         entries.push(FileEntry {
             file: file.clone(),
@@ -320,6 +348,10 @@ fn write_manifest(
         files: entries,
     };
     let text = serde_json::to_string(&manifest).map_err(|e| e.to_string())?;
+    // The directory's entries (the files' renames) too, where the platform allows it.
+    if let Ok(handle) = std::fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
     write_whole(&dir.join(MANIFEST), text.as_bytes()).map_err(|e| format!("{MANIFEST}: {e}"))?;
     Ok(manifest)
 }
@@ -338,8 +370,12 @@ fn write_whole(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-/// The size and FNV-1a checksum of `path` (a regular file).
+/// The size and FNV-1a checksum of `path` (a regular file: checked before it is opened, so a
+/// FIFO never blocks).
 fn checksum(path: &Path) -> std::io::Result<(u64, String)> {
+    if !std::fs::symlink_metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
     let file = std::fs::File::open(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::other("not a regular file"));
@@ -362,14 +398,41 @@ fn checksum(path: &Path) -> std::io::Result<(u64, String)> {
     Ok((bytes, format!("{hash:016x}")))
 }
 
-/// The manifest of the set in `dir` when it lists `pieces` and every file has its listed size
-/// (the cheap check a shard skips a set by).
-fn listed(dir: &Path, pieces: u8) -> Option<Manifest> {
+/// What a set's manifest must say: its set, key, pieces and file names.
+struct Expected<'a> {
+    set: usize,
+    key: &'a str,
+    pieces: u8,
+    files: &'a [String],
+}
+
+/// Why `manifest` is not the one `expected` (`None`: it is).
+fn mismatch(manifest: &Manifest, expected: &Expected<'_>) -> Option<String> {
+    if (manifest.set, manifest.key.as_str(), manifest.pieces)
+        != (expected.set, expected.key, expected.pieces)
+    {
+        return Some(format!(
+            "the manifest is of set {} ({}), {} pieces",
+            manifest.set, manifest.key, manifest.pieces
+        ));
+    }
+    let names: Vec<&str> = manifest.files.iter().map(|f| f.file.as_str()).collect();
+    let wanted: Vec<&str> = expected.files.iter().map(String::as_str).collect();
+    (names != wanted).then(|| "the manifest does not list the set's files".to_string())
+}
+
+/// The manifest of the set in `dir` when it is the one `expected` and every file has its
+/// listed size (the cheap check a shard skips a set by).
+fn listed(dir: &Path, expected: &Expected<'_>) -> Option<Manifest> {
     let manifest = read_manifest(dir).ok()?;
+    if mismatch(&manifest, expected).is_some() {
+        return None;
+    }
     let sizes_hold = manifest.files.iter().all(|f| {
-        std::fs::metadata(dir.join(&f.file)).is_ok_and(|m| m.is_file() && m.len() == f.bytes)
+        std::fs::symlink_metadata(dir.join(&f.file))
+            .is_ok_and(|m| m.is_file() && m.len() == f.bytes)
     });
-    (manifest.pieces == pieces && sizes_hold).then_some(manifest)
+    sizes_hold.then_some(manifest)
 }
 
 /// The manifest of the set in `dir`, read within a size limit.
@@ -386,17 +449,15 @@ fn read_manifest(dir: &Path) -> Result<Manifest, String> {
     serde_json::from_str(&text).map_err(|e| format!("a bad manifest: {e}"))
 }
 
-/// What is wrong with the set in `dir` (`None`: whole).
-fn check_set(dir: &Path, set: usize, key: &str, pieces: u8) -> Option<String> {
+/// What is wrong with the set in `dir` (`None`: whole). Only the files the set should have
+/// are read (the manifest's names must be exactly those).
+fn check_set(dir: &Path, expected: &Expected<'_>) -> Option<String> {
     let manifest = match read_manifest(dir) {
         Ok(manifest) => manifest,
         Err(why) => return Some(why),
     };
-    if (manifest.set, manifest.key.as_str(), manifest.pieces) != (set, key, pieces) {
-        return Some(format!(
-            "the manifest is of set {} ({}), {} pieces",
-            manifest.set, manifest.key, manifest.pieces
-        ));
+    if let Some(why) = mismatch(&manifest, expected) {
+        return Some(why);
     }
     for entry in &manifest.files {
         match checksum(&dir.join(&entry.file)) {
@@ -428,7 +489,14 @@ fn verify<G: Notation>(
     for (set, position) in chosen(sets, check)? {
         let key = (tables.key)(position);
         let dir = check.dir.join(super::cache::dir_name(&key));
-        match check_set(&dir, set, &key, check.pieces) {
+        let files = (tables.files)(position, check.pieces);
+        let expected = Expected {
+            set,
+            key: &key,
+            pieces: check.pieces,
+            files: &files,
+        };
+        match check_set(&dir, &expected) {
             None => good += 1,
             Some(why) => {
                 bad += 1;
@@ -451,9 +519,14 @@ fn write_list<G: Notation>(
     for (set, position) in chosen(sets, check)? {
         let key = (tables.key)(position);
         let dir = check.dir.join(super::cache::dir_name(&key));
-        if let Some(manifest) = listed(&dir, check.pieces)
-            && (manifest.set, manifest.key.as_str()) == (set, key.as_str())
-        {
+        let files = (tables.files)(position, check.pieces);
+        let expected = Expected {
+            set,
+            key: &key,
+            pieces: check.pieces,
+            files: &files,
+        };
+        if let Some(manifest) = listed(&dir, &expected) {
             text.push_str(
                 &serde_json::to_string(&manifest)
                     .map_err(|e| CliError::Invalid(format!("set {set}: {e}")))?,

@@ -7,7 +7,10 @@
 //! after its answer). A key is built by at most one thread of a source, and by at most one
 //! process of the machine (the key directory's lock): a source that finds the lock taken goes
 //! on without those tables and looks again when next asked. A search is given what was ready
-//! at its start, so tables never appear in the middle of a search.
+//! at its start, so tables never appear in the middle of a search. A source with an upgrade
+//! (`--tables 4,6`) builds the larger tables only once the smaller are ready, and hands out the
+//! larger from the first search that starts after they are ready
+//! ([`TableSource::label`] tells a user which it has).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -87,6 +90,8 @@ pub(crate) struct TableSource<G: Game> {
     wait: bool,
     sink: Option<NoteSink>,
     shared: Arc<Shared<G>>,
+    /// Larger tables of the same keys, built once these are ready (`--tables 4,6`).
+    upgrade: Option<Box<TableSource<G>>>,
 }
 
 /// The settings of a source (what [`TableSource::with`] takes).
@@ -128,6 +133,7 @@ impl<G: Game> TableSource<G> {
             threads: threads.max(1),
             wait,
             sink: None,
+            upgrade: None,
             shared: Arc::new(Shared {
                 keys: Mutex::new(Keys {
                     entries: Vec::new(),
@@ -164,8 +170,43 @@ impl<G: Game> TableSource<G> {
         for note in kept {
             sink(note);
         }
+        self.upgrade = self
+            .upgrade
+            .take()
+            .map(|upgrade| Box::new(upgrade.with_sink(Arc::clone(&sink))));
         self.sink = Some(sink);
         self
+    }
+
+    /// The same source, and once its tables of a key are ready, tables of `pieces` pieces of
+    /// that key built or read in the background, handed out from then on (no upgrade when
+    /// `pieces` is not more than this source's, or when off).
+    pub(crate) fn with_upgrade(mut self, pieces: u8) -> Self {
+        if self.pieces == 0 || pieces <= self.pieces {
+            return self;
+        }
+        let settings = SourceSettings {
+            pieces,
+            wait: false,
+            ..self.settings()
+        };
+        self.upgrade = Some(Box::new(self.renewed(settings)));
+        self
+    }
+
+    /// The pieces of the upgrade, if any.
+    pub(crate) fn upgrade_pieces(&self) -> Option<u8> {
+        self.upgrade.as_ref().map(|upgrade| upgrade.pieces)
+    }
+
+    /// The key of `state`'s tables and, when the upgrade's tables are ready, their pieces
+    /// (`key@6`): what a user compares to see that better tables came. `None` when off.
+    pub(crate) fn label(&self, state: &G) -> Option<String> {
+        let key = self.key(state)?;
+        Some(match &self.upgrade {
+            Some(upgrade) if upgrade.ready(state).is_some() => format!("{key}@{}", upgrade.pieces),
+            _ => key,
+        })
     }
 
     /// The same source with another piece count (the tables in memory are dropped).
@@ -177,13 +218,17 @@ impl<G: Game> TableSource<G> {
         self.renewed(settings)
     }
 
-    /// The same source with another directory (`None`: the default cache).
+    /// The same source with another directory (`None`: the default cache), its upgrade kept.
     pub(crate) fn with_dir(&self, dir: Option<PathBuf>) -> Self {
         let settings = SourceSettings {
             dir,
             ..self.settings()
         };
-        self.renewed(settings)
+        let source = self.renewed(settings);
+        match self.upgrade_pieces() {
+            Some(pieces) => source.with_upgrade(pieces),
+            None => source,
+        }
     }
 
     fn renewed(&self, settings: SourceSettings) -> Self {
@@ -219,8 +264,14 @@ impl<G: Game> TableSource<G> {
         tell(self.sink.as_ref(), &self.shared, note);
     }
 
-    /// The tables of `state` if they are in memory; never reads or builds.
+    /// The tables of `state` if they are in memory (the upgrade's when ready); never reads or
+    /// builds.
     pub(crate) fn ready(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
+        if let Some(upgrade) = &self.upgrade
+            && let Some(probe) = upgrade.ready(state)
+        {
+            return Some(probe);
+        }
         let key = self.key(state)?;
         let mut keys = lock(&self.shared.keys);
         let i = keys.entries.iter().position(|(k, _)| *k == key)?;
@@ -259,13 +310,28 @@ impl<G: Game> TableSource<G> {
     /// otherwise they are built on a thread of their own, and a later call gets them. Never
     /// waits for a build.
     pub(crate) fn snapshot(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
-        self.fetch(state, true)
+        if let Some(upgrade) = &self.upgrade
+            && let Some(probe) = upgrade.ready(state)
+        {
+            return Some(probe);
+        }
+        let probe = self.fetch(state, true);
+        if probe.is_some()
+            && let Some(upgrade) = &self.upgrade
+        {
+            upgrade.request(state);
+        }
+        probe
     }
 
     /// Starts reading or building the tables of `state` on a thread of their own, unless they
     /// are ready, on their way, or failed. Reads nothing on the caller's thread.
     pub(crate) fn request(&self, state: &G) {
-        self.fetch(state, false);
+        if self.fetch(state, false).is_some()
+            && let Some(upgrade) = &self.upgrade
+        {
+            upgrade.request(state);
+        }
     }
 
     /// The tables of `state`, waiting for them to be read or built (by this process or

@@ -265,3 +265,57 @@ fn sizes_read_and_show_with_units() {
     }
     assert_eq!(ByteSize::default().to_string(), "16G");
 }
+
+/// Builds of each piece count by [`layer_build`].
+static LAYER_BUILDS: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
+
+/// Writes `t<pieces>.tb` in its directory: tables of `pieces` pieces.
+fn layer_build(
+    _: &TwoPiles,
+    pieces: u8,
+    dir: Option<&Path>,
+    _: usize,
+    _: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    let dir = dir.ok_or("no directory")?;
+    LAYER_BUILDS[usize::from(pieces)].fetch_add(1, Ordering::SeqCst);
+    fs::write(dir.join(format!("t{pieces}.tb")), [pieces]).map_err(|e| e.to_string())?;
+    Ok(Arc::new(NoTables))
+}
+
+/// `--tables 2,3`: the 3-piece tables are built only once the 2-piece ones are ready, and
+/// handed out from the first search after they are; the label says which a user has.
+#[test]
+fn an_upgrade_follows_the_first_tables_and_is_handed_out_once_ready() {
+    let tables = EndgameTables {
+        default_pieces: 2,
+        pieces: (2, 4),
+        key: |_| "layers".to_string(),
+        build: layer_build,
+        files: |_, pieces| vec![format!("t{pieces}.tb")],
+        sets: None,
+    };
+    let dir = temp_dir("layers");
+    let layered = source(tables, dir.clone()).with_upgrade(3);
+    assert_eq!(layered.upgrade_pieces(), Some(3));
+    assert!(layered.snapshot(&state()).is_none());
+    until("the first tables", &mut || {
+        layered.ready(&state()).is_some()
+    });
+    assert_eq!(LAYER_BUILDS[3].load(Ordering::SeqCst), 0);
+    assert_eq!(layered.label(&state()).as_deref(), Some("layers"));
+    // This search gets the first tables, and the upgrade starts.
+    let first = layered.snapshot(&state()).expect("the first tables");
+    until("the upgrade", &mut || {
+        layered.label(&state()).as_deref() == Some("layers@3")
+    });
+    let upgraded = layered.snapshot(&state()).expect("the upgrade");
+    assert!(!Arc::ptr_eq(&first, &upgraded));
+    assert_eq!(LAYER_BUILDS[2].load(Ordering::SeqCst), 1);
+    assert_eq!(LAYER_BUILDS[3].load(Ordering::SeqCst), 1);
+    assert!(dir.join("layers").join("t3.tb").is_file());
+    // An upgrade of no more pieces is none.
+    let same = source(tables, temp_dir("layers-same")).with_upgrade(2);
+    assert_eq!(same.upgrade_pieces(), None);
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -354,7 +354,9 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Pieces(n) => write!(
                 f,
-                "tables of {n} pieces: give 2 (the masters) to 10 (four students a side)"
+                "tables of {n} pieces: give 2 (the masters) to 8 (at most three students a \
+                 side beyond 7 pieces: larger materials have more layouts than the numbering \
+                 counts)"
             ),
             BuildError::Deal(card) => write!(f, "card '{card}' dealt twice"),
             BuildError::Solve(e) => write!(f, "{e}"),
@@ -426,6 +428,14 @@ impl DealTables {
         }
         // A deal and its mirror share their tables: the canonical one is built.
         let (deal, mirrored) = canonical_deal(deal);
+        // Layout numbers are 32 bits: 3 students a side (8 pieces) fit, 3 against 4 do not.
+        if DealTables::groups(pieces, max_side)
+            .iter()
+            .flatten()
+            .any(|m| m.layouts() > u64::from(u32::MAX))
+        {
+            return Err(BuildError::Pieces(pieces));
+        }
         let needed = DealTables::memory_needed(pieces, max_side);
         if let Some(available) = available_memory()
             && needed > available

@@ -293,6 +293,10 @@ fn the_fast_solver_equals_the_reference_on_every_four_piece_position() {
     // A deal with distances over 125 plies: wide tables.
     let wide = named(["goose", "rabbit", "cobra", "crane", "ox"]);
     agree_with_reference(wide, 4, 2);
+    let longest = DealTables::build(wide, 4, 2, None, &mut |_| {})
+        .unwrap()
+        .longest();
+    assert!(longest > 125, "{longest}");
 }
 
 /// Run by hand for docs/tables.md (about a minute in release): every 5-piece position.
@@ -440,6 +444,14 @@ fn the_base_cards_make_2348_sets_up_to_the_mirror() {
     assert_eq!(canonical.len(), 2348);
     let listed = canonical_deals();
     assert_eq!(listed.len(), 2348);
+    // A position of each, in the same order (precompute's set indices).
+    let positions = set_positions();
+    assert_eq!(positions.len(), 2348);
+    assert!(positions.iter().zip(&listed).all(|(p, d)| {
+        let mut deal = p.deal();
+        deal.sort_by_key(|c| c.id());
+        deal == *d
+    }));
     assert!(listed.iter().all(|d| canonical.contains(&d.map(Card::id))));
     assert!(
         listed
