@@ -121,6 +121,27 @@ pub(crate) fn parse_pieces<G: Game>(
     }
 }
 
+/// Reads a `--tables` value that may name an upgrade: `N` or `off` as [`parse_pieces`], or
+/// `N,M`: N pieces at once and M (more) once they are ready.
+pub(crate) fn parse_layers<G: Game>(
+    tables: Option<&EndgameTables<G>>,
+    text: &str,
+    what: &str,
+) -> Result<(u8, Option<u8>), String> {
+    let Some((first, second)) = text.split_once(',') else {
+        return Ok((parse_pieces(tables, text, what)?, None));
+    };
+    let first = parse_pieces(tables, first, what)?;
+    let second = parse_pieces(tables, second, what)?;
+    if first == 0 || second <= first {
+        return Err(format!(
+            "bad {what} '{}': expected N,M with M more pieces than N",
+            plies::excerpt(text)
+        ));
+    }
+    Ok((first, Some(second)))
+}
+
 impl<G: Game> TableSource<G> {
     /// The source `args` ask for, with `threads` to build with.
     pub(crate) fn new(
@@ -131,29 +152,9 @@ impl<G: Game> TableSource<G> {
     where
         G: Notation,
     {
-        // `N`, or `N,M`: N pieces at once, M once they are ready.
         let (pieces, upgrade) = match &args.tables {
-            Some(text) => {
-                let tables = spec.endgame_tables.as_ref();
-                match text.split_once(',') {
-                    Some((first, second)) => {
-                        let first =
-                            parse_pieces(tables, first, "--tables").map_err(CliError::Invalid)?;
-                        let second =
-                            parse_pieces(tables, second, "--tables").map_err(CliError::Invalid)?;
-                        if first == 0 || second <= first {
-                            return Err(CliError::Invalid(format!(
-                                "bad --tables '{text}': expected N,M with M more pieces than N"
-                            )));
-                        }
-                        (first, Some(second))
-                    }
-                    None => (
-                        parse_pieces(tables, text, "--tables").map_err(CliError::Invalid)?,
-                        None,
-                    ),
-                }
-            }
+            Some(text) => parse_layers(spec.endgame_tables.as_ref(), text, "--tables")
+                .map_err(CliError::Invalid)?,
             None => (spec.endgame_tables.map_or(0, |t| t.default_pieces), None),
         };
         if args.tables_dir.is_some() && spec.endgame_tables.is_none() {

@@ -42,7 +42,7 @@ use plies_view::View;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
-use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_pieces};
+use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_layers};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
 #[derive(Args, Debug)]
@@ -659,10 +659,14 @@ impl<'a, G: View> Engine<'a, G> {
         }
         send(out, "option name Ponder type check default false");
         if self.spec.endgame_tables.is_some() {
-            // `off`, or the most pieces (the game's range, checked when set).
-            let current = match self.tables.source.pieces() {
-                0 => "off".to_string(),
-                n => n.to_string(),
+            // `off`, the most pieces (the game's range, checked when set), or `N,M`.
+            let current = match (
+                self.tables.source.pieces(),
+                self.tables.source.upgrade_pieces(),
+            ) {
+                (0, _) => "off".to_string(),
+                (n, Some(m)) => format!("{n},{m}"),
+                (n, None) => n.to_string(),
             };
             send(
                 out,
@@ -723,8 +727,13 @@ impl<'a, G: View> Engine<'a, G> {
                 return Ok(());
             }
             "tables" => {
-                let pieces = parse_pieces(self.spec.endgame_tables.as_ref(), value, "Tables")?;
+                let (pieces, upgrade) =
+                    parse_layers(self.spec.endgame_tables.as_ref(), value, "Tables")?;
                 let source = self.tables.source.with_pieces(pieces);
+                let source = match upgrade {
+                    Some(upgrade) => source.with_upgrade(upgrade),
+                    None => source,
+                };
                 self.replace_tables(source);
                 return Ok(());
             }

@@ -209,13 +209,18 @@ impl<G: Game> TableSource<G> {
         })
     }
 
-    /// The same source with another piece count (the tables in memory are dropped).
+    /// The same source with another piece count (the tables in memory are dropped; the
+    /// upgrade is kept when the count is this source's).
     pub(crate) fn with_pieces(&self, pieces: u8) -> Self {
         let settings = SourceSettings {
             pieces,
             ..self.settings()
         };
-        self.renewed(settings)
+        let source = self.renewed(settings);
+        match self.upgrade_pieces() {
+            Some(upgrade) if pieces == self.pieces => source.with_upgrade(upgrade),
+            _ => source,
+        }
     }
 
     /// The same source with another directory (`None`: the default cache), its upgrade kept.
