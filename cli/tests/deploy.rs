@@ -784,9 +784,11 @@ fn a_precompute_task_killed_mid_write_leaves_no_listed_set_damaged() {
         "--threads",
         "1",
     ];
-    // Killed wherever it is: in a build, writing a file, or writing a manifest.
+    // Killed wherever it is: in a build, writing a file, or writing a manifest. With
+    // `--foreground`, timeout kills only the child and waits for it (without, it kills its
+    // whole group, itself first, and the child may still hold its locks when it returns).
     let status = Command::new("timeout")
-        .args(["-s", "KILL", "1"])
+        .args(["--foreground", "-s", "KILL", "1"])
         .arg(bin.join("onitama-tables"))
         .args(args)
         .stdout(std::process::Stdio::null())
