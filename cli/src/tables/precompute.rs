@@ -247,17 +247,11 @@ fn build_shard<G: Notation>(
         if n % args.shard.count != args.shard.index {
             continue;
         }
-        let key = (tables.key)(position);
+        let expected = Expected::of(tables, set, position, check.pieces);
+        let key = expected.key.as_str();
         let dir = cache
-            .key_dir(&key)
+            .key_dir(key)
             .map_err(|e| CliError::Invalid(format!("set {set} ({key}): {e}")))?;
-        let files = (tables.files)(position, check.pieces);
-        let expected = Expected {
-            set,
-            key: &key,
-            pieces: check.pieces,
-            files: &files,
-        };
         if listed(&dir, &expected).is_some() {
             skipped += 1;
             continue;
@@ -285,7 +279,7 @@ fn build_shard<G: Notation>(
             &mut log,
         )
         .map_err(|why| why.to_string())
-        .and_then(|_| write_manifest(&dir, set, &key, check.pieces, &files));
+        .and_then(|_| write_manifest(&dir, set, key, check.pieces, &expected.files));
         drop(lock);
         match done {
             Ok(manifest) => {
@@ -399,17 +393,29 @@ fn checksum(path: &Path) -> std::io::Result<(u64, String)> {
 }
 
 /// What a set's manifest must say: its set, key, pieces and file names.
-struct Expected<'a> {
+struct Expected {
     set: usize,
-    key: &'a str,
+    key: String,
     pieces: u8,
-    files: &'a [String],
+    files: Vec<String>,
+}
+
+impl Expected {
+    /// What the manifest of set `set` (whose position is `position`) of `pieces` must say.
+    fn of<G: Notation>(tables: &EndgameTables<G>, set: usize, position: &G, pieces: u8) -> Self {
+        Expected {
+            set,
+            key: (tables.key)(position),
+            pieces,
+            files: (tables.files)(position, pieces),
+        }
+    }
 }
 
 /// Why `manifest` is not the one `expected` (`None`: it is).
-fn mismatch(manifest: &Manifest, expected: &Expected<'_>) -> Option<String> {
+fn mismatch(manifest: &Manifest, expected: &Expected) -> Option<String> {
     if (manifest.set, manifest.key.as_str(), manifest.pieces)
-        != (expected.set, expected.key, expected.pieces)
+        != (expected.set, expected.key.as_str(), expected.pieces)
     {
         return Some(format!(
             "the manifest is of set {} ({}), {} pieces",
@@ -423,7 +429,7 @@ fn mismatch(manifest: &Manifest, expected: &Expected<'_>) -> Option<String> {
 
 /// The manifest of the set in `dir` when it is the one `expected` and every file has its
 /// listed size (the cheap check a shard skips a set by).
-fn listed(dir: &Path, expected: &Expected<'_>) -> Option<Manifest> {
+fn listed(dir: &Path, expected: &Expected) -> Option<Manifest> {
     let manifest = read_manifest(dir).ok()?;
     if mismatch(&manifest, expected).is_some() {
         return None;
@@ -451,7 +457,7 @@ fn read_manifest(dir: &Path) -> Result<Manifest, String> {
 
 /// What is wrong with the set in `dir` (`None`: whole). Only the files the set should have
 /// are read (the manifest's names must be exactly those).
-fn check_set(dir: &Path, expected: &Expected<'_>) -> Option<String> {
+fn check_set(dir: &Path, expected: &Expected) -> Option<String> {
     let manifest = match read_manifest(dir) {
         Ok(manifest) => manifest,
         Err(why) => return Some(why),
@@ -487,15 +493,9 @@ fn verify<G: Notation>(
 ) -> Result<(usize, usize), CliError> {
     let (mut good, mut bad) = (0, 0);
     for (set, position) in chosen(sets, check)? {
-        let key = (tables.key)(position);
-        let dir = check.dir.join(super::cache::dir_name(&key));
-        let files = (tables.files)(position, check.pieces);
-        let expected = Expected {
-            set,
-            key: &key,
-            pieces: check.pieces,
-            files: &files,
-        };
+        let expected = Expected::of(tables, set, position, check.pieces);
+        let key = expected.key.as_str();
+        let dir = check.dir.join(super::cache::dir_name(key));
         match check_set(&dir, &expected) {
             None => good += 1,
             Some(why) => {
@@ -517,15 +517,9 @@ fn write_list<G: Notation>(
     let mut text = String::new();
     let mut count = 0;
     for (set, position) in chosen(sets, check)? {
-        let key = (tables.key)(position);
-        let dir = check.dir.join(super::cache::dir_name(&key));
-        let files = (tables.files)(position, check.pieces);
-        let expected = Expected {
-            set,
-            key: &key,
-            pieces: check.pieces,
-            files: &files,
-        };
+        let expected = Expected::of(tables, set, position, check.pieces);
+        let key = expected.key.as_str();
+        let dir = check.dir.join(super::cache::dir_name(key));
         if let Some(manifest) = listed(&dir, &expected) {
             text.push_str(
                 &serde_json::to_string(&manifest)

@@ -258,6 +258,8 @@ struct Scratch {
     list: Vec<(u32, u32, u32)>,
     /// The win bits of the block of successors, when copied.
     block: Vec<u32>,
+    /// Per candidate of `list`: its layout and word.
+    loaded: Vec<(usize, u64)>,
 }
 
 impl Solver<'_, '_> {
@@ -516,6 +518,7 @@ impl Solver<'_, '_> {
                         marks: vec![(0, 0); block],
                         list: Vec::new(),
                         block: Vec::with_capacity(block),
+                        loaded: Vec::new(),
                     },
                     |scratch, mover| self.task(w, mover, phase, d, read, write, scratch),
                 )
@@ -618,22 +621,21 @@ impl Solver<'_, '_> {
             (rank_in(&next_free, pieces) * n + place(turn(red_master), pieces)) as usize
         };
         // The candidates' layouts, then their words: independent loads, issued together.
-        let layouts: Vec<usize> = scratch
-            .list
-            .iter()
-            .map(|&(red, red_master, _)| {
-                own.material.layout(&Board {
+        scratch.loaded.clear();
+        scratch
+            .loaded
+            .extend(scratch.list.iter().map(|&(red, red_master, _)| {
+                let board = Board {
                     red,
                     blue,
                     red_master,
                     blue_master,
-                }) as usize
-            })
-            .collect();
-        let words: Vec<u64> = layouts
-            .iter()
-            .map(|&l| own.words[l].load(Relaxed))
-            .collect();
+                };
+                (own.material.layout(&board) as usize, 0)
+            }));
+        for (layout, word) in &mut scratch.loaded {
+            *word = own.words[*layout].load(Relaxed);
+        }
         // Many candidates read the block of successors: copied at once (a sequential read),
         // its win bits do not change in a loss phase.
         let local = phase == Phase::Loss && scratch.list.len() * 256 >= block;
@@ -657,7 +659,8 @@ impl Solver<'_, '_> {
         let mut outcome: Outcome = (0, Vec::new());
         for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
             let (moves, passes) = std::mem::take(&mut scratch.marks[i as usize]);
-            let (won, lost) = split(words[k]);
+            let (layout, word) = scratch.loaded[k];
+            let (won, lost) = split(word);
             let open = ALL & !(won | lost);
             if open & (moves | passes) == 0 {
                 continue;
@@ -668,7 +671,6 @@ impl Solver<'_, '_> {
                 red_master,
                 blue_master,
             };
-            let layout = layouts[k];
             let bits = match phase {
                 Phase::Win => {
                     let passes = passes & open & !moves;
