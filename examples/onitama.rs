@@ -29,7 +29,8 @@ use plies_cli::{
     CliError, CommandContext, EndgameTables, GameCli, GameCommand, lock_key_dir, tunable_evaluator,
 };
 use plies_onitama::tables::{
-    BuildEvent, BuildOptions, DealTables, build_for, deal_key, files_for, set_positions,
+    BuildEvent, BuildOptions, DISTANCE_PIECES, DealTables, build_for, deal_key, files_for,
+    set_positions,
 };
 use plies_onitama::{BENCH_DEALS, BENCH_DEPTH, BENCH_SUITE, Onitama, PstEvaluator};
 
@@ -57,9 +58,13 @@ struct TablesArgs {
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=4))]
     max_side: u8,
     /// Build with the reference solver (move counting), the one the fast solver is checked
-    /// and measured against.
+    /// and measured against (distances everywhere).
     #[arg(long)]
     reference: bool,
+    /// The most pieces whose tables keep distances (win in N plies); larger materials keep
+    /// win, draw or loss only: a quarter of the memory, built faster.
+    #[arg(long, default_value_t = DISTANCE_PIECES, value_parser = clap::value_parser!(u8).range(2..=10))]
+    distances: u8,
     /// Print how many positions each step of the solvers decides (a line per step).
     #[arg(long)]
     steps: bool,
@@ -124,6 +129,7 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
         max_side: args.max_side,
         threads: usize::from(args.threads),
         reference: args.reference,
+        distances: args.distances,
     };
     let built = DealTables::build_with(position.deal(), &options, dir, &mut |event| {
         let line = match event {

@@ -67,7 +67,18 @@ pub enum TableValue {
     Loss(u32),
     /// Neither side can force the end (or the game ended drawn).
     Draw,
+    /// The side to move wins, in a number of plies the table does not store (a win/draw/loss
+    /// table); scored as a win in [`UNKNOWN_PLIES`] more plies.
+    Won,
+    /// The side to move loses, in a number of plies the table does not store; scored as a loss
+    /// in [`UNKNOWN_PLIES`] more plies.
+    Lost,
 }
+
+/// The distance a [`TableValue::Won`] or [`TableValue::Lost`] is scored at: longer than any
+/// table stores, so that a search prefers a win of known length and puts off a loss of known
+/// length less than one of unknown length.
+pub const UNKNOWN_PLIES: u32 = 500;
 
 impl TableValue {
     /// The search score of this value at a node `ply` plies below the search root (wins and
@@ -78,6 +89,19 @@ impl TableValue {
             TableValue::Win(d) => Score::win_in((ply + d).min(Score::MAX_PLY)),
             TableValue::Loss(d) => Score::loss_in((ply + d).min(Score::MAX_PLY)),
             TableValue::Draw => Score::DRAW,
+            TableValue::Won => Score::win_in((ply + UNKNOWN_PLIES).min(Score::MAX_PLY)),
+            TableValue::Lost => Score::loss_in((ply + UNKNOWN_PLIES).min(Score::MAX_PLY)),
+        }
+    }
+
+    /// The same value without its distance: [`TableValue::Won`] for any win, [`TableValue::Lost`]
+    /// for any loss.
+    #[must_use]
+    pub fn outcome_only(self) -> TableValue {
+        match self {
+            TableValue::Win(_) | TableValue::Won => TableValue::Won,
+            TableValue::Loss(_) | TableValue::Lost => TableValue::Lost,
+            TableValue::Draw => TableValue::Draw,
         }
     }
 
@@ -96,6 +120,8 @@ impl TableValue {
         match (self, same_side) {
             (TableValue::Win(d), true) | (TableValue::Loss(d), false) => TableValue::Win(d + 1),
             (TableValue::Loss(d), true) | (TableValue::Win(d), false) => TableValue::Loss(d + 1),
+            (TableValue::Won, true) | (TableValue::Lost, false) => TableValue::Won,
+            (TableValue::Lost, true) | (TableValue::Won, false) => TableValue::Lost,
             (TableValue::Draw, _) => TableValue::Draw,
         }
     }
@@ -525,7 +551,8 @@ impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
                                 push(&mut queue, longest_loss[j], from);
                             }
                         }
-                        TableValue::Draw => {}
+                        // (A table's own values always carry their distance.)
+                        TableValue::Draw | TableValue::Won | TableValue::Lost => {}
                     }
                 }
             }
@@ -692,8 +719,8 @@ impl Table {
         let mut counts = [0; 3];
         for index in 0..self.size() {
             match self.value(index) {
-                Some(TableValue::Win(_)) => counts[0] += 1,
-                Some(TableValue::Loss(_)) => counts[1] += 1,
+                Some(TableValue::Win(_) | TableValue::Won) => counts[0] += 1,
+                Some(TableValue::Loss(_) | TableValue::Lost) => counts[1] += 1,
                 Some(TableValue::Draw) => counts[2] += 1,
                 None => {}
             }

@@ -295,6 +295,8 @@ fn table_value_text(value: TableValue) -> String {
         TableValue::Win(d) => format!("a win in {d} plies"),
         TableValue::Loss(d) => format!("a loss in {d} plies"),
         TableValue::Draw => "a draw (neither side can force the end)".to_string(),
+        TableValue::Won => "a win (its length is not stored)".to_string(),
+        TableValue::Lost => "a loss (its length is not stored)".to_string(),
     }
 }
 

@@ -31,6 +31,8 @@ fn through<G: Game>(tables: &dyn Probe<G>, next: &G, mover: Side) -> Option<Tabl
     Some(match (value, same) {
         (TableValue::Win(d), true) | (TableValue::Loss(d), false) => TableValue::Win(d + 1),
         (TableValue::Loss(d), true) | (TableValue::Win(d), false) => TableValue::Loss(d + 1),
+        (TableValue::Won, true) | (TableValue::Lost, false) => TableValue::Won,
+        (TableValue::Lost, true) | (TableValue::Won, false) => TableValue::Lost,
         (TableValue::Draw, _) => TableValue::Draw,
     })
 }
@@ -62,6 +64,8 @@ pub fn check_table_successors<G: Notation>(
         let mut best_win = None::<u32>;
         let mut longest_loss = None::<u32>;
         let mut draws = 0;
+        // Wins and losses of unknown length (win/draw/loss tables).
+        let (mut some_win, mut some_loss) = (false, false);
         for &mv in &moves {
             let next = state.play(mv);
             match through(tables, &next, mover) {
@@ -70,6 +74,8 @@ pub fn check_table_successors<G: Notation>(
                     longest_loss = Some(longest_loss.map_or(d, |b| b.max(d)));
                 }
                 Some(TableValue::Draw) => draws += 1,
+                Some(TableValue::Won) => some_win = true,
+                Some(TableValue::Lost) => some_loss = true,
                 None => {
                     return Err(format!(
                         "{}: the move {} leads to {}, which the tables do not hold",
@@ -83,8 +89,18 @@ pub fn check_table_successors<G: Notation>(
         let agrees = match value {
             TableValue::Win(d) => best_win == Some(d),
             TableValue::Loss(d) => best_win.is_none() && draws == 0 && longest_loss == Some(d),
-            TableValue::Draw => best_win.is_none() && draws > 0,
+            TableValue::Draw => best_win.is_none() && !some_win && draws > 0,
+            TableValue::Won => best_win.is_some() || some_win,
+            TableValue::Lost => best_win.is_none() && !some_win && draws == 0,
         };
+        let agrees = agrees
+            && match value {
+                // A win or loss of known length has no successor of unknown length deciding
+                // it otherwise: a win of unknown length is not shorter, a loss is not longer.
+                TableValue::Win(_) => !some_win,
+                TableValue::Loss(_) => !some_loss,
+                _ => true,
+            };
         if !agrees {
             return Err(format!(
                 "{}: the tables say {value:?}; its moves give the best win {best_win:?}, the \
@@ -110,7 +126,8 @@ pub struct TableCheck {
 /// rung of [`crate::search::PvsConfig::consistency_ladder`], proven equal to plain minimax by
 /// [`crate::harness::check_consistency`]) and must not use the tables. A win or loss in `d`
 /// plies, `d <= horizon`, must be exactly that score at depth `d`; a draw or a longer distance
-/// must be undecided at depth `horizon`. Positions the tables do not hold, or finished, are
+/// must be undecided at depth `horizon`; a win or loss of unknown length must not be found the
+/// other way round. Positions the tables do not hold, or finished, are
 /// skipped.
 ///
 /// # Errors
@@ -136,9 +153,12 @@ pub fn check_table_against_search<G: Notation>(
         };
         searcher.clear();
         let result = searcher.search(state, &SearchLimits::depth(depth.max(1)));
-        let agrees = match expected {
-            Some(score) => result.score == score,
-            None => !result.score.is_win() && !result.score.is_loss(),
+        let agrees = match (expected, value) {
+            (Some(score), _) => result.score == score,
+            // A win or loss of unknown length: not the other one at the horizon.
+            (None, TableValue::Won) => !result.score.is_loss(),
+            (None, TableValue::Lost) => !result.score.is_win(),
+            (None, _) => !result.score.is_win() && !result.score.is_loss(),
         };
         if !agrees {
             return Err(format!(

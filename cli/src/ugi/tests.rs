@@ -890,17 +890,19 @@ impl Solved {
                         value = match value {
                             TableValue::Win(d) => TableValue::Loss(d),
                             TableValue::Loss(d) => TableValue::Win(d),
+                            TableValue::Won => TableValue::Lost,
+                            TableValue::Lost => TableValue::Won,
                             TableValue::Draw => TableValue::Draw,
                         };
                     }
                     let value = match value {
                         TableValue::Win(d) => TableValue::Win(d + 1),
                         TableValue::Loss(d) => TableValue::Loss(d + 1),
-                        TableValue::Draw => TableValue::Draw,
+                        other => other,
                     };
                     let rank = |v: TableValue| match v {
                         TableValue::Win(d) => 1000 - i64::from(d),
-                        TableValue::Draw => 0,
+                        TableValue::Draw | TableValue::Won | TableValue::Lost => 0,
                         TableValue::Loss(d) => -1000 + i64::from(d),
                     };
                     if best.is_none_or(|b| rank(value) > rank(b)) {

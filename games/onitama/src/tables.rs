@@ -258,9 +258,16 @@ pub struct DealTables {
     pieces: u8,
     /// The most students a side.
     max_side: u8,
+    /// The most pieces of the materials stored with distances; larger ones are win/draw/loss.
+    distances: u8,
     /// `tables[red students][blue students]`.
-    tables: Vec<Vec<Option<Table>>>,
+    tables: Vec<Vec<Option<Stored>>>,
 }
+
+/// The most pieces whose tables keep distances, unless asked otherwise
+/// ([`BuildOptions::distances`]): larger materials keep win, draw or loss only (a quarter of a
+/// byte a position instead of one, built faster).
+pub const DISTANCE_PIECES: u8 = 4;
 
 /// How [`DealTables::build_with`] builds.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -273,8 +280,11 @@ pub struct BuildOptions {
     /// Threads to build on.
     pub threads: usize,
     /// Build with the reference solver (move counting), which the fast one is checked and
-    /// measured against.
+    /// measured against (every material with distances).
     pub reference: bool,
+    /// The most pieces of the materials built with distances ([`DISTANCE_PIECES`] by default);
+    /// the larger ones are built as win/draw/loss planes.
+    pub distances: u8,
 }
 
 /// Which solver builds the tables.
@@ -397,6 +407,7 @@ impl DealTables {
             max_side: 4,
             threads,
             reference: false,
+            distances: DISTANCE_PIECES,
         };
         DealTables::build_with(deal, &options, cache, progress)
     }
@@ -417,7 +428,10 @@ impl DealTables {
             max_side,
             threads,
             reference,
+            distances,
         } = *options;
+        // The reference solver keeps every distance.
+        let distances = if reference { pieces } else { distances };
         if !(2..=10).contains(&pieces) {
             return Err(BuildError::Pieces(pieces));
         }
@@ -436,7 +450,7 @@ impl DealTables {
         {
             return Err(BuildError::Pieces(pieces));
         }
-        let needed = DealTables::memory_needed(pieces, max_side);
+        let needed = DealTables::memory_needed(pieces, max_side, distances);
         if let Some(available) = available_memory()
             && needed > available
         {
@@ -452,7 +466,8 @@ impl DealTables {
             cards: build::Cards::new(deal),
             pieces,
             max_side,
-            tables: vec![vec![None, None, None, None, None]; 5],
+            distances,
+            tables: (0..5).map(|_| (0..5).map(|_| None).collect()).collect(),
         };
         let solver = if reference {
             SolverKind::Reference
@@ -489,14 +504,36 @@ impl DealTables {
     }
 
     /// Bytes a build of `pieces` pieces holds at its peak, about: every table (a byte a
-    /// position), and while the largest pair of materials is solved, a move count a position,
-    /// two words a layout and the frontiers.
-    fn memory_needed(pieces: u8, max_side: u8) -> u64 {
+    /// position with distances, a word a layout without), and while the largest pair of
+    /// materials is solved, what its solver holds (with distances: a move count a position,
+    /// two words a layout and the frontiers; without: a slot of two words a layout).
+    fn memory_needed(pieces: u8, max_side: u8, distances: u8) -> u64 {
         let groups = DealTables::groups(pieces, max_side);
-        let positions = |g: &Vec<build::Material>| g.iter().map(|m| m.layouts() * 30).sum::<u64>();
-        let tables: u64 = groups.iter().map(positions).sum();
-        let largest = groups.iter().map(positions).max().unwrap_or(0);
-        tables + largest * 2 + largest / 30 * 8
+        let layouts =
+            |g: &Vec<build::Material>| g.iter().map(build::Material::layouts).sum::<u64>();
+        let exact = |g: &Vec<build::Material>| 2 + g[0].red + g[0].blue <= distances;
+        let tables: u64 = groups
+            .iter()
+            .map(|g| {
+                if exact(g) {
+                    layouts(g) * 38
+                } else {
+                    layouts(g) * 8
+                }
+            })
+            .sum();
+        let solving = groups
+            .iter()
+            .map(|g| {
+                if exact(g) {
+                    layouts(g) * 68
+                } else {
+                    layouts(g) * 17
+                }
+            })
+            .max()
+            .unwrap_or(0);
+        tables + solving
     }
 
     fn build_all(
@@ -506,17 +543,21 @@ impl DealTables {
         solver: SolverKind,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> Result<(), BuildError> {
-        // Per material, the words the fast solver reads captures from (until the build ends).
+        // Per material with distances, the words the fast solvers read captures from (until
+        // the build ends); planes are their own words.
         let mut words: Vec<Vec<Option<Vec<u64>>>> = vec![vec![None, None, None, None, None]; 5];
         for group in DealTables::groups(self.pieces, self.max_side) {
             let [red, blue] = [group[0].red, group[0].blue];
+            let exact = solver == SolverKind::Reference || 2 + red + blue <= self.distances;
             if let Some(dir) = cache
-                && self.load_group(dir, &group, progress)
+                && self.load_group(dir, &group, exact, progress)
             {
-                if solver == SolverKind::Sweep {
+                if solver == SolverKind::Sweep && exact {
                     for material in &group {
                         let (r, b) = (usize::from(material.red), usize::from(material.blue));
-                        let table = self.tables[r][b].as_ref().expect("a table just read");
+                        let Some(Stored::Distances(table)) = &self.tables[r][b] else {
+                            unreachable!("a table with distances just read");
+                        };
                         let read = || sweep::words_of(*material, table);
                         words[r][b] = Some(match pool {
                             Some(pool) => pool.install(read),
@@ -534,15 +575,34 @@ impl DealTables {
                     decided,
                 });
             };
-            let solved: Vec<(Table, Option<Vec<u64>>)> = match solver {
+            let table =
+                |m: build::Material| match &self.tables[usize::from(m.red)][usize::from(m.blue)] {
+                    Some(Stored::Distances(table)) => table,
+                    _ => unreachable!("smaller materials are solved first, with distances"),
+                };
+            let solved: Vec<(Stored, Option<Vec<u64>>)> = match solver {
+                SolverKind::Sweep if !exact => {
+                    let smaller = |m: build::Material| {
+                        let (r, b) = (usize::from(m.red), usize::from(m.blue));
+                        match (&self.tables[r][b], &words[r][b]) {
+                            (Some(Stored::Planes(planes)), _) => planes.as_slice(),
+                            (_, Some(words)) => words.as_slice(),
+                            _ => unreachable!("smaller materials are solved first"),
+                        }
+                    };
+                    wdl::solve_group(&self.cards, &group, &smaller, pool, &mut |pass, decided| {
+                        step(pass, decided);
+                    })
+                    .into_iter()
+                    .map(|planes| (Stored::Planes(planes), None))
+                    .collect()
+                }
                 SolverKind::Sweep => {
                     let smaller = |m: build::Material| {
                         let (r, b) = (usize::from(m.red), usize::from(m.blue));
                         sweep::Solved {
                             material: m,
-                            table: self.tables[r][b]
-                                .as_ref()
-                                .expect("smaller materials are solved first"),
+                            table: table(m),
                             words: words[r][b]
                                 .as_deref()
                                 .expect("smaller materials are solved first"),
@@ -553,16 +613,16 @@ impl DealTables {
                     })
                     .map_err(BuildError::Solve)?
                     .into_iter()
-                    .map(|(table, words)| (table, Some(words)))
+                    .map(|(table, words)| (Stored::Distances(table), Some(words)))
                     .collect()
                 }
                 SolverKind::Reference => {
-                    build::solve_group(&self.cards, &group, &self.tables, pool, &mut |s| {
+                    build::solve_group(&self.cards, &group, &table, pool, &mut |s| {
                         step(s.plies, s.decided);
                     })
                     .map_err(BuildError::Solve)?
                     .into_iter()
-                    .map(|table| (table, None))
+                    .map(|table| (Stored::Distances(table), None))
                     .collect()
                 }
             };
@@ -571,9 +631,9 @@ impl DealTables {
                 positions: group.iter().map(|m| m.layouts() * 30).sum(),
                 time: start.elapsed(),
             });
-            for (material, (table, material_words)) in group.iter().zip(solved) {
+            for (material, (stored, material_words)) in group.iter().zip(solved) {
                 if let Some(dir) = cache
-                    && let Err(why) = self.save(dir, *material, &table)
+                    && let Err(why) = self.save(dir, *material, &stored)
                 {
                     progress(BuildEvent::NotSaved {
                         file: self.file(dir, *material),
@@ -581,34 +641,42 @@ impl DealTables {
                     });
                 }
                 let (r, b) = (usize::from(material.red), usize::from(material.blue));
-                self.tables[r][b] = Some(table);
+                self.tables[r][b] = Some(stored);
                 words[r][b] = material_words;
             }
         }
         Ok(())
     }
 
+    /// Whether `material` is stored with distances.
+    fn exact(&self, material: build::Material) -> bool {
+        2 + material.red + material.blue <= self.distances
+    }
+
     /// What a table file of `material` is named in `dir`.
     fn file(&self, dir: &Path, material: build::Material) -> PathBuf {
-        dir.join(file_name(&self.deal, material))
+        dir.join(file_name(&self.deal, material, self.exact(material)))
     }
 
     /// The key a table file of `material` is written with.
     fn key(&self, material: build::Material) -> String {
         let names: Vec<&str> = self.deal.iter().map(|c| c.name()).collect();
         format!(
-            "onitama red-to-move mover-outer deal={} students={}+{}",
+            "onitama red-to-move mover-outer{} deal={} students={}+{}",
+            if self.exact(material) { "" } else { " wdl" },
             names.join(",").to_lowercase(),
             material.red,
             material.blue
         )
     }
 
-    /// Reads every table of `group` from `dir`; false (and nothing kept) unless all are good.
+    /// Reads every table of `group` from `dir` (with distances when `exact`); false (and
+    /// nothing kept) unless all are good.
     fn load_group(
         &mut self,
         dir: &Path,
         group: &[build::Material],
+        exact: bool,
         progress: &mut dyn FnMut(BuildEvent),
     ) -> bool {
         let mut read = Vec::new();
@@ -616,7 +684,12 @@ impl DealTables {
             let file = self.file(dir, material);
             let key = self.key(material);
             let size = material.layouts() * 30;
-            let mut input = match open_table_file(&file, table_file_limit(&key, size)) {
+            let limit = if exact {
+                table_file_limit(&key, size)
+            } else {
+                planes::file_size(&key, material.layouts())
+            };
+            let mut input = match open_table_file(&file, limit) {
                 Ok(Some(input)) => input,
                 Ok(None) => return false,
                 Err(why) => {
@@ -625,29 +698,33 @@ impl DealTables {
                 }
             };
             let mut input = std::io::BufReader::new(&mut input);
-            match Table::read(&key, size, &mut input) {
-                Ok(table) => read.push((material, table)),
-                Err(e) => {
-                    progress(BuildEvent::Rejected {
-                        file,
-                        why: e.to_string(),
-                    });
+            let stored = if exact {
+                Table::read(&key, size, &mut input)
+                    .map(Stored::Distances)
+                    .map_err(|e| e.to_string())
+            } else {
+                planes::read(&key, material.layouts(), &mut input).map(Stored::Planes)
+            };
+            match stored {
+                Ok(stored) => read.push((material, stored)),
+                Err(why) => {
+                    progress(BuildEvent::Rejected { file, why });
                     return false;
                 }
             }
         }
-        for (material, table) in read {
+        for (material, stored) in read {
             progress(BuildEvent::Loaded {
                 students: [material.red, material.blue],
             });
-            self.tables[usize::from(material.red)][usize::from(material.blue)] = Some(table);
+            self.tables[usize::from(material.red)][usize::from(material.blue)] = Some(stored);
         }
         true
     }
 
-    /// Writes `table` to `dir` under a temporary name, then renames it: a file under the
+    /// Writes `stored` to `dir` under a temporary name, then renames it: a file under the
     /// table's name is always whole.
-    fn save(&self, dir: &Path, material: build::Material, table: &Table) -> Result<(), String> {
+    fn save(&self, dir: &Path, material: build::Material, stored: &Stored) -> Result<(), String> {
         let file = self.file(dir, material);
         if let Ok(metadata) = std::fs::metadata(&file)
             && !metadata.is_file()
@@ -655,11 +732,16 @@ impl DealTables {
             // A FIFO or device under a table's name is left alone, never replaced.
             return Err("not a regular file; left as it is".into());
         }
-        let part = file.with_extension("tb.part");
+        let mut part = file.clone().into_os_string();
+        part.push(".part");
+        let part = PathBuf::from(part);
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             let mut out = std::io::BufWriter::new(std::fs::File::create(&part)?);
-            table.write(&self.key(material), &mut out)?;
+            match stored {
+                Stored::Distances(table) => table.write(&self.key(material), &mut out)?,
+                Stored::Planes(words) => planes::write(&self.key(material), words, &mut out)?,
+            }
             drop(out);
             std::fs::rename(&part, &file)
         };
@@ -680,6 +762,9 @@ impl DealTables {
     pub fn longest(&self) -> u32 {
         let mut longest = 0;
         for table in self.tables.iter().flatten().flatten() {
+            let Stored::Distances(table) = table else {
+                continue;
+            };
             for index in 0..table.size() {
                 if let Some(TableValue::Win(d) | TableValue::Loss(d)) = table.value(index) {
                     longest = longest.max(d);
@@ -708,14 +793,15 @@ impl DealTables {
         self.deal
     }
 
-    /// Positions stored (red to move; each is also a blue-to-move position), one byte each.
+    /// Positions stored (red to move; each is also a blue-to-move position): a byte each with
+    /// distances, a quarter of one without.
     #[must_use]
     pub fn positions(&self) -> u64 {
         self.tables
             .iter()
             .flatten()
             .flatten()
-            .map(Table::size)
+            .map(Stored::size)
             .sum()
     }
 
@@ -781,6 +867,37 @@ impl Probe<Onitama> for DealTables {
     fn probe(&self, state: &Onitama) -> Option<TableValue> {
         self.value(state)
     }
+}
+
+/// The win/draw/loss words of every material of at most `pieces` pieces and `max_side`
+/// students a side of `deal` (canonical, in id order), by the WDL solver alone, smallest
+/// first: `planes[red students][blue students]`.
+#[cfg(test)]
+fn wdl_planes(
+    cards: &build::Cards,
+    pieces: u8,
+    max_side: u8,
+    pool: Option<&rayon::ThreadPool>,
+    progress: &mut dyn FnMut([u8; 2], u32, u64),
+) -> Vec<Vec<Option<Vec<u64>>>> {
+    let mut planes: Vec<Vec<Option<Vec<u64>>>> = vec![vec![None, None, None, None, None]; 5];
+    for group in DealTables::groups(pieces, max_side) {
+        let students = [group[0].red, group[0].blue];
+        let solved = {
+            let smaller = |m: build::Material| {
+                planes[usize::from(m.red)][usize::from(m.blue)]
+                    .as_deref()
+                    .expect("smaller materials are solved first")
+            };
+            wdl::solve_group(cards, &group, &smaller, pool, &mut |pass, decided| {
+                progress(students, pass, decided);
+            })
+        };
+        for (material, words) in group.iter().zip(solved) {
+            planes[usize::from(material.red)][usize::from(material.blue)] = Some(words);
+        }
+    }
+    planes
 }
 
 /// The squares `bits` reflected from file a to file e (the temples stay where they are).
@@ -853,18 +970,20 @@ pub fn set_positions() -> Vec<Onitama> {
 }
 
 /// The name of the table file of `material` of `deal` (in card id order).
-fn file_name(deal: &[Card; 5], material: build::Material) -> String {
+fn file_name(deal: &[Card; 5], material: build::Material, exact: bool) -> String {
     let names: Vec<&str> = deal.iter().map(|c| c.name()).collect();
     format!(
-        "onitama-{}-{}v{}.tb",
+        "onitama-{}-{}v{}.{}",
         names.join("-").to_lowercase(),
         material.red,
-        material.blue
+        material.blue,
+        if exact { "tb" } else { "wdl" }
     )
 }
 
-/// The names of the files a build of `deal`'s tables up to `pieces` pieces reads from and
-/// writes to its cache directory (for tools that prepare or inspect one).
+/// The names of the files a build of `deal`'s tables up to `pieces` pieces (with distances up
+/// to [`DISTANCE_PIECES`]) reads from and writes to its cache directory (for tools that prepare
+/// or inspect one).
 #[must_use]
 pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
     let (deal, _) = canonical_deal(deal);
@@ -874,7 +993,7 @@ pub fn file_names(deal: [Card; 5], pieces: u8) -> Vec<String> {
     DealTables::groups(pieces, 4)
         .iter()
         .flatten()
-        .map(|&material| file_name(&deal, material))
+        .map(|&m| file_name(&deal, m, 2 + m.red + m.blue <= DISTANCE_PIECES))
         .collect()
 }
 
@@ -981,8 +1100,12 @@ pub fn files_for(position: &Onitama, pieces: u8) -> Vec<String> {
 }
 
 mod build;
+mod planes;
 mod stats;
 mod sweep;
+mod wdl;
+
+use planes::Stored;
 
 pub use stats::MaterialStats;
 

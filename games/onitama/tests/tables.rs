@@ -11,7 +11,7 @@ use plies::search::{PvsConfig, SearchLimits};
 use plies::solve::{PositionSet, Probe, TableValue};
 use plies::spec::SearcherSpec;
 use plies::{Game, Notation};
-use plies_onitama::tables::{DealTables, MaterialSet};
+use plies_onitama::tables::{BuildOptions, DealTables, MaterialSet};
 use plies_onitama::{Card, MaterialEvaluator, Onitama};
 
 fn cards(names: [&str; 5]) -> [Card; 5] {
@@ -248,4 +248,84 @@ fn long_distances_are_kept_exactly() {
         })
         .max();
     assert!(longest > Some(20), "{longest:?}");
+}
+
+/// Tables of `pieces` pieces whose materials of more than `distances` pieces are win/draw/loss
+/// planes.
+fn build_planes(deal: [Card; 5], pieces: u8, distances: u8) -> DealTables {
+    let options = BuildOptions {
+        pieces,
+        max_side: 4,
+        threads: 2,
+        reference: false,
+        distances,
+    };
+    DealTables::build_with(deal, &options, None, &mut |_| {}).expect("tables")
+}
+
+/// Win/draw/loss planes (the 4-piece materials here, over 3-piece tables with distances) pass
+/// the same checks: a win of unknown length has a move to a loss, a loss only moves to wins, a
+/// draw a move to a draw and none to a loss; a value-exact search never finds the other side
+/// winning; and they say what the tables with distances say, without the distance.
+#[test]
+fn win_draw_loss_planes_agree_with_successors_search_and_distances() {
+    let planes = build_planes(start_deal(), 4, 3);
+    let exact = build(start_deal(), 4);
+    let positions = random_positions(start_deal(), 4, 10_000, 8);
+    assert_eq!(check_table_successors(&planes, &positions).unwrap(), 10_000);
+    let mut unknown = 0;
+    for position in &positions {
+        let value = planes.value(position);
+        let expected = exact.value(position);
+        if matches!(value, Some(TableValue::Won | TableValue::Lost)) {
+            assert_eq!(value, expected.map(TableValue::outcome_only));
+            unknown += 1;
+        } else {
+            // 3 pieces or fewer, or a draw: the same value.
+            assert_eq!(value, expected, "{}", position.format_position());
+        }
+    }
+    assert!(unknown > 2_000, "{unknown}");
+    let ladder = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
+    let mut search = SearcherSpec::Pvs(ladder)
+        .build::<Onitama, _>(MaterialEvaluator)
+        .unwrap();
+    let check =
+        check_table_against_search(&planes, &positions[..2_000], search.as_mut(), 5).unwrap();
+    assert_eq!(check.decided + check.beyond, 2_000, "{check:?}");
+}
+
+/// Planes with one win turned into a draw.
+struct WonAsDrawn<'a> {
+    tables: &'a DealTables,
+    wrong: Onitama,
+}
+
+impl Probe<Onitama> for WonAsDrawn<'_> {
+    fn probe(&self, state: &Onitama) -> Option<TableValue> {
+        let value = self.tables.value(state)?;
+        Some(if *state == self.wrong {
+            TableValue::Draw
+        } else {
+            value
+        })
+    }
+}
+
+#[test]
+fn the_checks_catch_a_wrong_plane_value() {
+    let planes = build_planes(start_deal(), 4, 3);
+    let positions = random_positions(start_deal(), 4, 2_000, 9);
+    // A win whose successors are all held by planes of unknown length.
+    let wrong = *positions
+        .iter()
+        .find(|p| matches!(planes.value(p), Some(TableValue::Won)))
+        .expect("a win of unknown length");
+    let bad = WonAsDrawn {
+        tables: &planes,
+        wrong,
+    };
+    let err = check_table_successors(&bad, &[wrong]).unwrap_err();
+    assert!(err.contains(&wrong.format_position()), "{err}");
+    assert_eq!(check_table_successors(&planes, &[wrong]).unwrap(), 1);
 }

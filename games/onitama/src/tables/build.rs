@@ -321,13 +321,13 @@ pub(super) struct Step {
     pub(super) decided: u64,
 }
 
-/// Solves `group` (one material, or a material and its mirror `(b, a)`), with `solved` the
-/// tables of every smaller material (by red and blue students), on the current rayon pool.
+/// Solves `group` (one material, or a material and its mirror `(b, a)`), with `solved` giving
+/// the table of a smaller material, on the current rayon pool.
 /// Returns the tables of the group in its order.
-pub(super) fn solve_group(
+pub(super) fn solve_group<'a>(
     cards: &Cards,
     group: &[Material],
-    solved: &[Vec<Option<Table>>],
+    solved: &dyn Fn(Material) -> &'a Table,
     pool: Option<&rayon::ThreadPool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Vec<Table>, TableError> {
@@ -353,10 +353,7 @@ pub(super) fn solve_group(
                 .expect("a group holds the mirror of each of its materials");
             let capture = (m.blue > 0).then(|| {
                 let material = Material::new(m.blue - 1, m.red);
-                let table = solved[usize::from(material.red)][usize::from(material.blue)]
-                    .as_ref()
-                    .expect("smaller materials are solved first");
-                (material, table)
+                (material, solved(material))
             });
             (mirror, capture)
         })

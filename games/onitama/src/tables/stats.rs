@@ -35,9 +35,9 @@ pub struct MaterialStats {
     pub lost: u64,
     /// Drawn (neither side can force a win).
     pub drawn: u64,
-    /// The longest win, in plies.
+    /// The longest win, in plies (of the materials stored with distances).
     pub longest_win: u32,
-    /// The longest loss, in plies.
+    /// The longest loss, in plies (of the materials stored with distances).
     pub longest_loss: u32,
 }
 
@@ -98,6 +98,9 @@ impl DealTables {
                                     stats.lost += 1;
                                     stats.longest_loss = stats.longest_loss.max(d);
                                 }
+                                // Planes: no distance to count.
+                                Some(TableValue::Won) => stats.won += 1,
+                                Some(TableValue::Lost) => stats.lost += 1,
                                 _ => stats.drawn += 1,
                             }
                         }

@@ -47,13 +47,13 @@ const LONGEST: u32 = 254;
 
 /// A square set turned round (a1 to e5).
 #[inline]
-fn turn(bits: u32) -> u32 {
+pub(super) fn turn(bits: u32) -> u32 {
     bits.reverse_bits() >> 7
 }
 
 /// The win and loss bits of a word.
 #[inline]
-fn split(word: u64) -> (u32, u32) {
+pub(super) fn split(word: u64) -> (u32, u32) {
     (word as u32 & ALL, (word >> 32) as u32 & ALL)
 }
 
@@ -66,8 +66,8 @@ pub(super) fn words_of(material: Material, table: &Table) -> Vec<u64> {
             let mut word = 0u64;
             for a in 0..30 {
                 match table.value(layout * 30 + a) {
-                    Some(TableValue::Win(_)) => word |= 1 << a,
-                    Some(TableValue::Loss(_)) => word |= 1 << (a + 32),
+                    Some(TableValue::Win(_) | TableValue::Won) => word |= 1 << a,
+                    Some(TableValue::Loss(_) | TableValue::Lost) => word |= 1 << (a + 32),
                     Some(TableValue::Draw) => {}
                     None => word |= (1 << a) | (1 << (a + 32)),
                 }
@@ -799,7 +799,7 @@ impl Solver<'_, '_> {
 /// The board after red moves the piece on `from` to `to`, capturing what is there, seen by
 /// blue (turned round, colours swapped).
 #[inline]
-fn after(board: &Board, from: u32, to: u32) -> Board {
+pub(super) fn after(board: &Board, from: u32, to: u32) -> Board {
     let (from_bit, to_bit) = (1u32 << from, 1u32 << to);
     let red = board.red & !from_bit | to_bit;
     let red_master = if board.red_master == from_bit {
@@ -817,7 +817,7 @@ fn after(board: &Board, from: u32, to: u32) -> Board {
 
 /// The set bits of a 64-bit word, lowest first.
 #[inline]
-fn set_bits64(mut bits: u64) -> impl Iterator<Item = u32> {
+pub(super) fn set_bits64(mut bits: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
             let bit = bits.trailing_zeros();
@@ -829,7 +829,7 @@ fn set_bits64(mut bits: u64) -> impl Iterator<Item = u32> {
 
 /// For every square not in `taken`, its index among those squares.
 #[inline]
-fn free_indices(taken: u32) -> [u8; 25] {
+pub(super) fn free_indices(taken: u32) -> [u8; 25] {
     let mut free = [0u8; 25];
     let mut i = 0;
     for (square, index) in free.iter_mut().enumerate() {
@@ -843,7 +843,7 @@ fn free_indices(taken: u32) -> [u8; 25] {
 
 /// The rank of the set `bits` among the squares `free` numbers (see `super::rank`).
 #[inline]
-fn rank_in(free: &[u8; 25], bits: u32) -> u32 {
+pub(super) fn rank_in(free: &[u8; 25], bits: u32) -> u32 {
     let mut rank = 0;
     for (i, square) in set_bits(bits).enumerate() {
         rank += CHOOSE[usize::from(free[square as usize])][i + 1] as u32;

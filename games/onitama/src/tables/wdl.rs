@@ -1,0 +1,548 @@
+//! The win/draw/loss solver: which positions are won, lost or drawn, without their distances,
+//! for the materials too large to keep a byte a position (the planes of `docs/tables-design.md`
+//! §2).
+//!
+//! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
+//! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
+//! positions. The solver works by events, not by plies:
+//! - a start pass decides the finished layouts and the captures (into the smaller materials,
+//!   already solved), and notes per layout which arrangements a capture keeps from losing;
+//! - every change (arrangements newly won or lost) is marked on the changed layout; a task
+//!   owning one set of blue pieces takes the marks of the block of the mirror material that its
+//!   layouts move into, consumes them, and pulls them back through each move undone: a new loss
+//!   makes its predecessors won at once, a new win makes them candidates, and a candidate is
+//!   lost when every move leads to a won successor (checked for its 30 arrangements at once,
+//!   stopped as soon as each escapes);
+//! - tasks read what other tasks write while the pass runs: a mark is published after the word
+//!   it announces (release), and consumed before the words are read (acquire), so a change
+//!   missed by a reader is marked again for the next pass; the passes end when a pass finds no
+//!   mark.
+//!
+//! Key invariant: marks only follow from marks (a win from a lost successor, a loss from
+//! successors all won), so the result is the least fixpoint of those two rules whatever the
+//! order of the tasks: the same planes for any thread count, and equal to the wins and losses of
+//! the distance solver.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use plies::bits::set_bits;
+use rayon::prelude::*;
+
+use super::build::{Board, Cards, Material, nth, place};
+use super::sweep::{after, free_indices, rank_in, set_bits64, split, turn};
+use super::unrank;
+use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
+
+/// All 30 arrangements.
+const ALL: u32 = (1 << 30) - 1;
+/// All 25 squares.
+const SQUARES: u32 = (1 << 25) - 1;
+
+const RELAXED: Ordering = Ordering::Relaxed;
+
+/// A layout's state: its word (wins in bits 0-29, losses in bits 32-61), written by the task
+/// that owns the layout, and beside it, in the same cache line, the arrangements already
+/// pulled back (bits 0-29, written by the one task that reads the layout's block) and those a
+/// capture keeps from losing (bits 32-61, written once by the owner in the start pass).
+#[repr(C, align(16))]
+struct Slot {
+    word: AtomicU64,
+    aux: AtomicU64,
+}
+
+/// A material being solved.
+struct Work<'a> {
+    material: Material,
+    /// The mirror material (where red's quiet moves lead), an index into the group.
+    mirror: usize,
+    /// The words of the material red's captures lead into (`None`: blue has no student).
+    capture: Option<(Material, &'a [u64])>,
+    slots: Vec<Slot>,
+    /// The layouts changed since their block was last read (a bit each).
+    changed: Vec<AtomicU64>,
+}
+
+impl Work<'_> {
+    /// Decides `wins` and `losses` (among the open arrangements) of `layout`, whose word was
+    /// `word`; only the caller's task writes it. Marks the change. Returns the positions
+    /// decided.
+    #[inline]
+    fn decide(&self, layout: usize, word: u64, wins: u32, losses: u32) -> u64 {
+        let (won, lost) = split(word);
+        let open = ALL & !(won | lost);
+        let (wins, losses) = (wins & open, losses & open & !wins);
+        if wins | losses == 0 {
+            return 0;
+        }
+        self.slots[layout]
+            .word
+            .store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
+        // Release, after the store: a reader that takes the mark sees the word; a mark taken
+        // before the store is set again, for the next pass.
+        self.changed[layout / 64].fetch_or(1u64 << (layout % 64), Ordering::Release);
+        u64::from((wins | losses).count_ones())
+    }
+}
+
+/// A task's scratch space: per red piece set of the task, the arrangements pulled back from
+/// new losses (won) and from new wins (to check), and the list of the sets marked.
+struct Scratch {
+    marks: Vec<Marks>,
+    list: Vec<(u32, u32, u32)>,
+    /// Per candidate of `list`: its layout, word and aux.
+    loaded: Vec<(usize, u64, u64)>,
+}
+
+/// What a predecessor layout was marked with.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+struct Marks {
+    /// Won by a move into a new loss.
+    wins: u32,
+    /// Won by a pass into a new loss (if red must pass there).
+    pass_wins: u32,
+    /// To check: a move led into a new win.
+    check: u32,
+}
+
+/// Solves `group` (one material, or a material and its mirror) to win/draw/loss words, with
+/// `smaller(material)` the words of a smaller, solved material, on `pool`.
+pub(super) fn solve_group<'a>(
+    cards: &Cards,
+    group: &[Material],
+    smaller: &dyn Fn(Material) -> &'a [u64],
+    pool: Option<&rayon::ThreadPool>,
+    progress: &mut dyn FnMut(u32, u64),
+) -> Vec<Vec<u64>> {
+    let works: Vec<Work<'a>> = group
+        .iter()
+        .map(|&material| {
+            let layouts = material.layouts() as usize;
+            Work {
+                material,
+                mirror: group
+                    .iter()
+                    .position(|g| g.red == material.blue && g.blue == material.red)
+                    .expect("a group holds the mirror of each of its materials"),
+                capture: (material.blue > 0).then(|| {
+                    let m = Material::new(material.blue - 1, material.red);
+                    (m, smaller(m))
+                }),
+                slots: (0..layouts)
+                    .map(|_| Slot {
+                        word: AtomicU64::new(0),
+                        aux: AtomicU64::new(0),
+                    })
+                    .collect(),
+                changed: (0..layouts.div_ceil(64))
+                    .map(|_| AtomicU64::new(0))
+                    .collect(),
+            }
+        })
+        .collect();
+    let solver = Solver {
+        cards,
+        works: &works,
+    };
+    let par = |f: &(dyn Fn() -> u64 + Sync)| match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    };
+    progress(0, par(&|| solver.start()));
+    let mut pass = 1;
+    while par(&|| {
+        u64::from(
+            works
+                .iter()
+                .any(|w| w.changed.par_iter().any(|x| x.load(RELAXED) != 0)),
+        )
+    }) != 0
+    {
+        progress(
+            pass,
+            par(&|| (0..works.len()).map(|w| solver.sweep(w)).sum()),
+        );
+        pass += 1;
+    }
+    works
+        .into_iter()
+        .map(|w| w.slots.into_iter().map(|s| s.word.into_inner()).collect())
+        .collect()
+}
+
+struct Solver<'a, 'b> {
+    cards: &'a Cards,
+    works: &'a [Work<'b>],
+}
+
+/// What a task knows of its block: its own material and the mirror, where the block starts,
+/// the blue pieces of its layouts (`set` is them turned round, the block's mover), and the
+/// free-square indices of its own red pieces and of the block's opponents.
+struct Block<'a, 'b> {
+    own: &'a Work<'b>,
+    other: &'a Work<'b>,
+    base: usize,
+    set: u32,
+    blue: u32,
+    blue_master: u32,
+    n: u32,
+    own_free: [u8; 25],
+    next_free: [u8; 25],
+}
+
+/// A task of material `w`: the blue pieces of its layouts, as the mover of the mirror.
+#[derive(Copy, Clone)]
+struct Task {
+    w: usize,
+    mover: u32,
+}
+
+impl Solver<'_, '_> {
+    /// The start pass: finished layouts, captures, and the arrangements lost at once (every
+    /// move a capture into a win of the opponent). Returns the positions decided.
+    fn start(&self) -> u64 {
+        (0..self.works.len())
+            .map(|w| {
+                let other = self.works[self.works[w].mirror].material;
+                (0..other.movers)
+                    .into_par_iter()
+                    .map(|mover| self.start_task(Task { w, mover }))
+                    .sum::<u64>()
+            })
+            .sum()
+    }
+
+    fn start_task(&self, task: Task) -> u64 {
+        let own = &self.works[task.w];
+        let other = self.works[own.mirror].material;
+        let n = u32::from(own.material.red) + 1;
+        let (set, set_master) = other.mover_pieces(task.mover);
+        let (blue, blue_master) = (turn(set), turn(set_master));
+        let mut decided = 0;
+        for i in 0..other.opponents {
+            let red = unrank(u64::from(i / n), n as usize, blue);
+            let board = Board {
+                red,
+                blue,
+                red_master: nth(red, i % n),
+                blue_master,
+            };
+            let layout = own.material.layout(&board) as usize;
+            decided += self.start_layout(own, layout, &board);
+        }
+        decided
+    }
+
+    fn start_layout(&self, own: &Work<'_>, layout: usize, board: &Board) -> u64 {
+        let all = u64::from(ALL);
+        match (
+            board.blue_master == RED_TEMPLE,
+            board.red_master == BLUE_TEMPLE,
+        ) {
+            (true, true) => {
+                own.slots[layout].word.store(all | all << 32, RELAXED);
+                return 0;
+            }
+            (true, false) => return own.decide(layout, 0, 0, ALL),
+            // Not reachable by play (red moved last), but finished: won, and no predecessor.
+            (false, true) => {
+                own.slots[layout].word.store(all, RELAXED);
+                return 0;
+            }
+            (false, false) => {}
+        }
+        let cards = self.cards;
+        let mut quiet = [false; 5];
+        let mut movable = 0usize;
+        let mut wins = 0u32;
+        let mut saved = 0u32;
+        for (c, quiet) in quiet.iter_mut().enumerate() {
+            let holds = cards.holds[c];
+            for from in set_bits(board.red) {
+                let to = cards.targets[c][0][from as usize] & !board.red;
+                if to == 0 {
+                    continue;
+                }
+                movable |= 1 << c;
+                *quiet |= to & !board.blue != 0;
+                for to in set_bits(to & board.blue) {
+                    if 1 << to == board.blue_master {
+                        wins |= holds;
+                        continue;
+                    }
+                    let (material, words) = own.capture.expect("a student to capture");
+                    let next = after(board, from, to);
+                    let (won, lost) = split(words[material.layout(&next) as usize]);
+                    wins |= cards.pull(c, lost) & holds;
+                    saved |= cards.pull(c, ALL & !won) & holds;
+                }
+            }
+        }
+        own.slots[layout].aux.store(u64::from(saved) << 32, RELAXED);
+        // Arrangements with no quiet move and no pass: every move is a capture, and unless one
+        // is saved by it, every one leads into a win of the opponent.
+        let passing = cards.passing[movable];
+        let mut only_captures = ALL & !passing;
+        for (c, &quiet) in quiet.iter().enumerate() {
+            if quiet {
+                only_captures &= !cards.holds[c];
+            }
+        }
+        own.decide(layout, 0, wins, only_captures & !saved & !wins)
+    }
+
+    /// One pass over the tasks of material `w`. Returns the positions decided.
+    fn sweep(&self, w: usize) -> u64 {
+        let own = &self.works[w];
+        let other = &self.works[own.mirror];
+        let block = other.material.opponents as usize;
+        (0..other.material.movers)
+            .into_par_iter()
+            .map_init(
+                || Scratch {
+                    marks: vec![Marks::default(); block],
+                    list: Vec::new(),
+                    loaded: Vec::new(),
+                },
+                |scratch, mover| self.task(Task { w, mover }, scratch),
+            )
+            .sum()
+    }
+
+    /// The task's pass: takes the marks of its block of successors, pulls them back to its
+    /// own layouts, and decides what they make won or lost.
+    fn task(&self, task: Task, scratch: &mut Scratch) -> u64 {
+        let own = &self.works[task.w];
+        let other = &self.works[own.mirror];
+        let (set, set_master) = other.material.mover_pieces(task.mover);
+        let block = Block {
+            own,
+            other,
+            base: task.mover as usize * other.material.opponents as usize,
+            set,
+            blue: turn(set),
+            blue_master: turn(set_master),
+            n: u32::from(own.material.red) + 1,
+            own_free: free_indices(turn(set)),
+            next_free: free_indices(set),
+        };
+        self.gather(&block, scratch);
+        let decided = self.evaluate(&block, scratch);
+        scratch.list.clear();
+        decided
+    }
+
+    /// Takes the marks of the block and pulls each change back through every move undone
+    /// into `scratch`: a new loss makes the predecessor's arrangement won, a new win makes it
+    /// one to check.
+    #[inline(never)]
+    fn gather(&self, block: &Block<'_, '_>, scratch: &mut Scratch) {
+        let Block {
+            other,
+            base,
+            set,
+            blue,
+            n,
+            ref own_free,
+            ..
+        } = *block;
+        let size = other.material.opponents as usize;
+        let (first, last) = (base / 64, (base + size - 1) / 64);
+        let cards = self.cards;
+        let mut mark = |pieces: u32, master: u32, marks: Marks| {
+            let i = (rank_in(own_free, pieces) * n + place(master, pieces)) as usize;
+            let marked = &mut scratch.marks[i];
+            if *marked == Marks::default() {
+                scratch.list.push((pieces, master, i as u32));
+            }
+            marked.wins |= marks.wins;
+            marked.pass_wins |= marks.pass_wins;
+            marked.check |= marks.check;
+        };
+        for (k, changed) in other.changed[first..=last].iter().enumerate() {
+            if changed.load(RELAXED) == 0 {
+                continue;
+            }
+            // Only this block's bits: the words at the ends are shared with the next blocks.
+            let word = first + k;
+            let lo = base.max(word * 64) - word * 64;
+            let hi = (base + size).min(word * 64 + 64) - word * 64;
+            let mask = if hi - lo == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << (hi - lo)) - 1) << lo
+            };
+            let bits = changed.fetch_and(!mask, Ordering::Acquire) & mask;
+            for bit in set_bits64(bits) {
+                let index = word * 64 + bit as usize;
+                let slot = &other.slots[index];
+                let aux = slot.aux.load(RELAXED);
+                let (won, lost) = split(slot.word.load(RELAXED));
+                let (won, lost) = (won & !(aux as u32), lost & !(aux as u32));
+                if won | lost == 0 {
+                    continue;
+                }
+                slot.aux.store(aux | u64::from(won | lost), RELAXED);
+                let opponent = (index - base) as u32;
+                let pieces = unrank(u64::from(opponent / n), n as usize, set);
+                let red = turn(pieces);
+                let red_master = turn(nth(pieces, opponent % n));
+                let empty = !(red | blue) & SQUARES;
+                let mut pass = Marks::default();
+                for c in 0..5 {
+                    let wins = cards.pull(c, lost);
+                    let check = cards.pull(c, won);
+                    if wins | check == 0 {
+                        continue;
+                    }
+                    pass.pass_wins |= wins;
+                    pass.check |= check;
+                    let back = &cards.targets[c][1];
+                    for to in set_bits(red) {
+                        let to_bit = 1u32 << to;
+                        for from in set_bits(back[to as usize] & empty) {
+                            let from_bit = 1u32 << from;
+                            let master = if red_master == to_bit {
+                                from_bit
+                            } else {
+                                red_master
+                            };
+                            let marks = Marks {
+                                wins,
+                                pass_wins: 0,
+                                check,
+                            };
+                            mark(red ^ to_bit ^ from_bit, master, marks);
+                        }
+                    }
+                }
+                if pass != Marks::default() {
+                    mark(red, red_master, pass);
+                }
+            }
+        }
+    }
+
+    /// Decides the layouts marked in `scratch`: returns the positions decided.
+    #[inline(never)]
+    fn evaluate(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
+        let Block {
+            own,
+            other,
+            base,
+            blue,
+            blue_master,
+            n,
+            ref next_free,
+            ..
+        } = *block;
+        let cards = self.cards;
+        let won_after = |red: u32, red_master: u32| {
+            let pieces = turn(red);
+            let at = (rank_in(next_free, pieces) * n + place(turn(red_master), pieces)) as usize;
+            split(other.slots[base + at].word.load(RELAXED)).0
+        };
+        // The candidates' layouts, then their slots: independent loads, issued together.
+        scratch.loaded.clear();
+        scratch
+            .loaded
+            .extend(scratch.list.iter().map(|&(red, red_master, _)| {
+                let board = Board {
+                    red,
+                    blue,
+                    red_master,
+                    blue_master,
+                };
+                (own.material.layout(&board) as usize, 0, 0)
+            }));
+        for (layout, word, aux) in &mut scratch.loaded {
+            let slot = &own.slots[*layout];
+            *word = slot.word.load(RELAXED);
+            *aux = slot.aux.load(RELAXED);
+        }
+        let mut decided = 0;
+        for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
+            let marks = std::mem::take(&mut scratch.marks[i as usize]);
+            let (layout, word, aux) = scratch.loaded[k];
+            let (won, lost) = split(word);
+            let open = ALL & !(won | lost);
+            let touched = open & (marks.wins | marks.pass_wins | marks.check);
+            if touched == 0 {
+                continue;
+            }
+            let board = Board {
+                red,
+                blue,
+                red_master,
+                blue_master,
+            };
+            let passing = if (marks.pass_wins | marks.check) & touched != 0 {
+                cards.passing[movable(cards, &board)]
+            } else {
+                0
+            };
+            let wins = open & (marks.wins | (marks.pass_wins & passing));
+            let check = open & marks.check & !wins & !((aux >> 32) as u32);
+            let losses = if check != 0 {
+                losses(cards, &board, check, passing, &won_after)
+            } else {
+                0
+            };
+            decided += own.decide(layout, word, wins, losses);
+        }
+        decided
+    }
+}
+
+/// The cards red can move some piece with on `board` (a set over the deal's indices).
+#[inline]
+fn movable(cards: &Cards, board: &Board) -> usize {
+    let mut movable = 0;
+    for c in 0..5 {
+        let targets = &cards.targets[c][0];
+        if set_bits(board.red).any(|s| targets[s as usize] & !board.red != 0) {
+            movable |= 1 << c;
+        }
+    }
+    movable
+}
+
+/// The arrangements of `check` whose every quiet move and pass leads into a win of the
+/// opponent (`won_after`: the win bits after red's pieces are as given); `passing` the
+/// arrangements in which red must pass. Captures are the caller's (`saved`).
+fn losses(
+    cards: &Cards,
+    board: &Board,
+    check: u32,
+    passing: u32,
+    won_after: &dyn Fn(u32, u32) -> u32,
+) -> u32 {
+    let mut escape = 0u32;
+    let pass = check & passing;
+    if pass != 0 {
+        let won = won_after(board.red, board.red_master);
+        for c in 0..5 {
+            escape |= cards.pull(c, ALL & !won) & pass;
+        }
+    }
+    let check = check & !passing;
+    'cards: for c in 0..5 {
+        if check & cards.holds[c] & !escape == 0 {
+            continue;
+        }
+        for from in set_bits(board.red) {
+            let from_bit = 1u32 << from;
+            let master = board.red_master == from_bit;
+            let to = cards.targets[c][0][from as usize] & !board.red & !board.blue;
+            for to in set_bits(to) {
+                let to_bit = 1u32 << to;
+                let red = board.red ^ from_bit ^ to_bit;
+                let red_master = if master { to_bit } else { board.red_master };
+                escape |= cards.pull(c, ALL & !won_after(red, red_master));
+                if check & !escape == 0 {
+                    break 'cards;
+                }
+            }
+        }
+    }
+    (check | pass) & !escape
+}
