@@ -182,7 +182,7 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
         built.pieces(),
         positions * 2,
         positions as f64 / seconds.max(1e-9) / 1e6,
-        positions as f64 / 1e6,
+        built.bytes() as f64 / 1e6,
         peak_memory().map_or(String::new(), |mb| format!(", peak resident {mb:.0} MB"))
     )?;
     if args.stats {

@@ -625,6 +625,12 @@ impl Table {
         self.entries.len() as u64 / self.width()
     }
 
+    /// Bytes the entries take: one a position, or two in a wide table.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
     /// Bytes per position: 1, or 2 in a wide table.
     fn width(&self) -> u64 {
         if self.wide { 2 } else { 1 }

@@ -805,6 +805,18 @@ impl DealTables {
             .sum()
     }
 
+    /// Bytes the tables take in memory (and on disk, besides the files' headers): a byte a
+    /// position with distances (two in a wide table), a word a layout of 30 positions without.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.tables
+            .iter()
+            .flatten()
+            .flatten()
+            .map(Stored::bytes)
+            .sum()
+    }
+
     /// The value of `state` for its side to move, if it has this deal's cards, both masters,
     /// and few enough pieces.
     #[must_use]

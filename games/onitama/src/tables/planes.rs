@@ -53,6 +53,14 @@ impl Stored {
             Stored::Planes(words) => words.len() as u64 * 30,
         }
     }
+
+    /// Bytes held.
+    pub(super) fn bytes(&self) -> u64 {
+        match self {
+            Stored::Distances(table) => table.bytes(),
+            Stored::Planes(words) => words.len() as u64 * 8,
+        }
+    }
 }
 
 /// The checksum of `words`: FNV-1a over the words, a word at a time.

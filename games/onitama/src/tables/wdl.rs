@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
 use super::sweep::{after, free_indices, rank_in, set_bits64, split, turn};
-use super::unrank;
+use super::{CHOOSE, unrank};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
 /// All 30 arrangements.
@@ -91,6 +91,8 @@ struct Scratch {
     list: Vec<(u32, u32, u32)>,
     /// Per candidate of `list`: its layout, word and aux.
     loaded: Vec<(usize, u64, u64)>,
+    /// The win bits of the block of successors, when copied.
+    block: Vec<u32>,
 }
 
 /// What a predecessor layout was marked with.
@@ -186,6 +188,8 @@ struct Block<'a, 'b> {
     blue_master: u32,
     n: u32,
     own_free: [u8; 25],
+    /// Per square of red's pieces (seen by red): the free index, in the successor's numbering,
+    /// of the square it turns into.
     next_free: [u8; 25],
 }
 
@@ -302,6 +306,7 @@ impl Solver<'_, '_> {
                     marks: vec![Marks::default(); block],
                     list: Vec::new(),
                     loaded: Vec::new(),
+                    block: Vec::with_capacity(block),
                 },
                 |scratch, mover| self.task(Task { w, mover }, scratch),
             )
@@ -323,7 +328,10 @@ impl Solver<'_, '_> {
             blue_master: turn(set_master),
             n: u32::from(own.material.red) + 1,
             own_free: free_indices(turn(set)),
-            next_free: free_indices(set),
+            next_free: {
+                let free = free_indices(set);
+                std::array::from_fn(|square| free[24 - square])
+            },
         };
         self.gather(&block, scratch);
         let decided = self.evaluate(&block, scratch);
@@ -436,10 +444,41 @@ impl Solver<'_, '_> {
             ..
         } = *block;
         let cards = self.cards;
+        // The successor's local number: red's pieces turned round are its opponent's, ranked
+        // from the top square down (the lowest once turned), the master counted from the top.
+        let next = |red: u32, red_master: u32| {
+            let mut rank = 0;
+            let mut bits = red;
+            let mut i = 1;
+            while bits != 0 {
+                let square = 31 - bits.leading_zeros();
+                rank += CHOOSE[usize::from(next_free[square as usize])][i] as u32;
+                bits ^= 1 << square;
+                i += 1;
+            }
+            let above = (red & !((red_master << 1) - 1)).count_ones();
+            (rank * n + above) as usize
+        };
+        // Many candidates: the win bits of the block copied at once (a sequential read); a win
+        // written after the copy is marked, and read in the next pass.
+        let size = other.material.opponents as usize;
+        let local = scratch.list.len() * 32 >= size;
+        if local {
+            scratch.block.clear();
+            scratch.block.extend(
+                other.slots[base..base + size]
+                    .iter()
+                    .map(|s| s.word.load(RELAXED) as u32),
+            );
+        }
+        let block_wins = &scratch.block;
         let won_after = |red: u32, red_master: u32| {
-            let pieces = turn(red);
-            let at = (rank_in(next_free, pieces) * n + place(turn(red_master), pieces)) as usize;
-            split(other.slots[base + at].word.load(RELAXED)).0
+            let at = next(red, red_master);
+            if local {
+                block_wins[at]
+            } else {
+                other.slots[base + at].word.load(RELAXED) as u32
+            }
         };
         // The candidates' layouts, then their slots: independent loads, issued together.
         scratch.loaded.clear();
@@ -483,7 +522,7 @@ impl Solver<'_, '_> {
             let wins = open & (marks.wins | (marks.pass_wins & passing));
             let check = open & marks.check & !wins & !((aux >> 32) as u32);
             let losses = if check != 0 {
-                losses(cards, &board, check, passing, &won_after)
+                losses(cards, &board, check, passing, won_after)
             } else {
                 0
             };
@@ -514,12 +553,12 @@ fn losses(
     board: &Board,
     check: u32,
     passing: u32,
-    won_after: &dyn Fn(u32, u32) -> u32,
+    won_after: impl Fn(u32, u32) -> u32,
 ) -> u32 {
     let mut escape = 0u32;
     let pass = check & passing;
     if pass != 0 {
-        let won = won_after(board.red, board.red_master);
+        let won = won_after(board.red, board.red_master) & ALL;
         for c in 0..5 {
             escape |= cards.pull(c, ALL & !won) & pass;
         }
