@@ -233,12 +233,67 @@ impl PositionSet<Onitama> for MaterialSet {
     }
 }
 
-/// The memory the system has available (Linux `/proc/meminfo`), if known.
+/// The memory this process may still take, if known: the system's available memory (Linux
+/// `/proc/meminfo`), or less where a control group limits the process (a container or a
+/// cluster job), so that a build too large is refused rather than killed.
 fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let system = read("/proc/meminfo").and_then(|info| {
+        let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    });
+    match (system, cgroup_room(&read)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// What the control groups of this process leave of their memory limits (the least over the
+/// group and its parents), read through `read` (a path to its text): cgroup v2 (`memory.max`
+/// and `memory.current`) or v1 (`memory.limit_in_bytes` and `memory.usage_in_bytes`). `None`
+/// when no limit is set or none can be read.
+fn cgroup_room(read: &dyn Fn(&str) -> Option<String>) -> Option<u64> {
+    let groups = read("/proc/self/cgroup")?;
+    let mut room: Option<u64> = None;
+    for line in groups.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let (root, limit, usage) = if controllers.is_empty() {
+            ("/sys/fs/cgroup", "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (
+                "/sys/fs/cgroup/memory",
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            )
+        } else {
+            continue;
+        };
+        // The group and each parent up to the root: every limit on the way applies.
+        let mut dir = path.trim_end_matches('/').to_string();
+        loop {
+            let number = |file: &str| {
+                read(&format!("{root}{dir}/{file}")).and_then(|t| t.trim().parse::<u64>().ok())
+            };
+            // "max", or a huge number, is no limit.
+            if let (Some(limit), Some(usage)) = (number(limit), number(usage))
+                && limit < 1 << 60
+            {
+                let left = limit.saturating_sub(usage);
+                room = Some(room.map_or(left, |r| r.min(left)));
+            }
+            match dir.rfind('/') {
+                Some(at) if !dir.is_empty() => dir.truncate(at),
+                _ => break,
+            }
+        }
+    }
+    room
 }
 
 /// One deal's endgame tables: the value of every position with both masters and at most

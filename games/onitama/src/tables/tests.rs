@@ -630,3 +630,52 @@ fn planes_files_read_back_and_a_damaged_one_is_rebuilt() {
     assert_eq!(rejected, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A control group's memory limit, and its parents', is what a build may take; without a
+/// limit, nothing is said.
+#[test]
+fn cgroup_limits_bound_the_memory_a_build_may_take() {
+    let files = |entries: &'static [(&'static str, &'static str)]| {
+        move |path: &str| {
+            entries
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, text)| (*text).to_string())
+        }
+    };
+    // cgroup v2: the job's group limits to 8 GB with 3 GB used; its parent to 6 GB with 5 used.
+    let v2 = files(&[
+        ("/proc/self/cgroup", "0::/jobs/42\n"),
+        ("/sys/fs/cgroup/jobs/42/memory.max", "8000000000\n"),
+        ("/sys/fs/cgroup/jobs/42/memory.current", "3000000000\n"),
+        ("/sys/fs/cgroup/jobs/memory.max", "6000000000\n"),
+        ("/sys/fs/cgroup/jobs/memory.current", "5000000000\n"),
+        ("/sys/fs/cgroup/memory.max", "max\n"),
+    ]);
+    assert_eq!(cgroup_room(&v2), Some(1_000_000_000));
+    // cgroup v1, the memory controller among others.
+    let v1 = files(&[
+        ("/proc/self/cgroup", "5:cpu:/\n4:memory:/slurm/job7\n0::/\n"),
+        (
+            "/sys/fs/cgroup/memory/slurm/job7/memory.limit_in_bytes",
+            "4000000000",
+        ),
+        (
+            "/sys/fs/cgroup/memory/slurm/job7/memory.usage_in_bytes",
+            "1000000000",
+        ),
+        (
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "9223372036854771712",
+        ),
+        ("/sys/fs/cgroup/memory/memory.usage_in_bytes", "1"),
+    ]);
+    assert_eq!(cgroup_room(&v1), Some(3_000_000_000));
+    let none = files(&[
+        ("/proc/self/cgroup", "0::/\n"),
+        ("/sys/fs/cgroup/memory.max", "max\n"),
+        ("/sys/fs/cgroup/memory.current", "100\n"),
+    ]);
+    assert_eq!(cgroup_room(&none), None);
+    assert_eq!(cgroup_room(&files(&[])), None);
+}
