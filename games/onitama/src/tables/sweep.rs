@@ -568,54 +568,14 @@ impl Solver<'_, '_> {
         // mover leaves (the successor's opponent sets).
         let own_free = free_indices(blue);
         let next_free = free_indices(set);
-        let cards = self.cards;
-        let mut mark = |red: u32, red_master: u32, moves: u32, passes: u32| {
-            let i = (rank_in(&own_free, red) * n + place(red_master, red)) as usize;
-            let marked = &mut scratch.marks[i];
-            if *marked == (0, 0) {
-                scratch.list.push((red, red_master, i as u32));
-            }
-            marked.0 |= moves;
-            marked.1 |= passes;
-        };
-        for (word, bits) in changed.iter().enumerate().take(last + 1).skip(first) {
-            for bit in set_bits64(bits.load(Relaxed)) {
-                let index = word * 64 + bit as usize;
-                if index < base || index >= base + block {
-                    continue;
-                }
-                let new = other.fresh[read][index].load(Relaxed);
-                let opponent = (index - base) as u32;
-                let pieces = unrank(u64::from(opponent / n), n as usize, set);
-                let red = turn(pieces);
-                let red_master = turn(nth(pieces, opponent % n));
-                let empty = !(red | blue) & SQUARES;
-                let mut passes = 0;
-                for c in 0..5 {
-                    let pulled = cards.pull(c, new);
-                    if pulled == 0 {
-                        continue;
-                    }
-                    passes |= pulled;
-                    let back = &cards.targets[c][1];
-                    for to in set_bits(red) {
-                        let to_bit = 1u32 << to;
-                        for from in set_bits(back[to as usize] & empty) {
-                            let from_bit = 1u32 << from;
-                            let master = if red_master == to_bit {
-                                from_bit
-                            } else {
-                                red_master
-                            };
-                            mark(red ^ to_bit ^ from_bit, master, pulled, 0);
-                        }
-                    }
-                }
-                if passes != 0 {
-                    mark(red, red_master, 0, passes);
-                }
-            }
-        }
+        self.gather(
+            other,
+            read,
+            (base, block),
+            (set, blue, n),
+            &own_free,
+            scratch,
+        );
         let next = |red: u32, red_master: u32| {
             let pieces = turn(red);
             (rank_in(&next_free, pieces) * n + place(turn(red_master), pieces)) as usize
@@ -675,7 +635,7 @@ impl Solver<'_, '_> {
                 Phase::Win => {
                     let passes = passes & open & !moves;
                     let passing = if passes != 0 {
-                        cards.passing[self.movable(&board)]
+                        self.cards.passing[self.movable(&board)]
                     } else {
                         0
                     };
@@ -693,6 +653,71 @@ impl Solver<'_, '_> {
         }
         scratch.list.clear();
         outcome
+    }
+
+    /// Marks in `scratch` the predecessors of the layouts of `other`'s block (`base`, `block`
+    /// layouts) changed in the phase before (sets `read`): per red piece set of the task (blue
+    /// pieces `blue`, the block's mover `set`, `n` red pieces, numbered by `own_free`), the
+    /// arrangements reached by a move undone and by a pass.
+    fn gather(
+        &self,
+        other: &Work<'_>,
+        read: usize,
+        (base, block): (usize, usize),
+        (set, blue, n): (u32, u32, u32),
+        own_free: &[u8; 25],
+        scratch: &mut Scratch,
+    ) {
+        let changed = &other.changed[read];
+        let (first, last) = (base / 64, (base + block - 1) / 64);
+        let cards = self.cards;
+        let mut mark = |red: u32, red_master: u32, moves: u32, passes: u32| {
+            let i = (rank_in(own_free, red) * n + place(red_master, red)) as usize;
+            let marked = &mut scratch.marks[i];
+            if *marked == (0, 0) {
+                scratch.list.push((red, red_master, i as u32));
+            }
+            marked.0 |= moves;
+            marked.1 |= passes;
+        };
+        for (word, bits) in changed.iter().enumerate().take(last + 1).skip(first) {
+            for bit in set_bits64(bits.load(Relaxed)) {
+                let index = word * 64 + bit as usize;
+                if index < base || index >= base + block {
+                    continue;
+                }
+                let new = other.fresh[read][index].load(Relaxed);
+                let opponent = (index - base) as u32;
+                let pieces = unrank(u64::from(opponent / n), n as usize, set);
+                let red = turn(pieces);
+                let red_master = turn(nth(pieces, opponent % n));
+                let empty = !(red | blue) & SQUARES;
+                let mut passes = 0;
+                for c in 0..5 {
+                    let pulled = cards.pull(c, new);
+                    if pulled == 0 {
+                        continue;
+                    }
+                    passes |= pulled;
+                    let back = &cards.targets[c][1];
+                    for to in set_bits(red) {
+                        let to_bit = 1u32 << to;
+                        for from in set_bits(back[to as usize] & empty) {
+                            let from_bit = 1u32 << from;
+                            let master = if red_master == to_bit {
+                                from_bit
+                            } else {
+                                red_master
+                            };
+                            mark(red ^ to_bit ^ from_bit, master, pulled, 0);
+                        }
+                    }
+                }
+                if passes != 0 {
+                    mark(red, red_master, 0, passes);
+                }
+            }
+        }
     }
 
     /// The cards red can move some piece with on `board` (a set over the deal's indices).
