@@ -98,7 +98,7 @@ pub(super) fn run<G: Notation>(
     if let Some(probe) = &probe {
         searcher
             .set_endgame_tables(Some(Arc::clone(probe)))
-            .map_err(CliError::Invalid)?;
+            .map_err(|e| CliError::Invalid(e.to_string()))?;
     }
     if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
         writeln!(

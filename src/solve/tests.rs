@@ -7,7 +7,7 @@ use super::*;
 use crate::eval::{Evaluator, Score};
 use crate::game::Side;
 use crate::search::PvsConfig;
-use crate::search::SearchLimits;
+use crate::search::{SearchLimits, SearcherError};
 use crate::spec::SearcherSpec;
 use crate::testing::{Maze, TwoPiles};
 
@@ -454,12 +454,21 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         proven += usize::from(result.score.is_decisive());
     }
     assert!(proven < decided, "{proven} of {decided}");
-    // Minimax refuses them.
+    // Minimax says it does not use them, and refuses them.
     let mut minimax = SearcherSpec::Minimax { quiescence: false }
         .build::<Maze, Zero>(Zero)
         .unwrap();
+    assert!(!minimax.supports_endgame_tables());
+    assert!(search.supports_endgame_tables());
     let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
-    assert!(err.contains("does not use endgame tables"), "{err}");
+    assert!(
+        matches!(err, SearcherError::NoEndgameTables { .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("does not use endgame tables"),
+        "{err}"
+    );
 }
 
 /// A maze set that can go backwards: the reverse edges, found by playing every move once.

@@ -107,7 +107,6 @@ impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
         self.run.aborted = false;
         self.run.iteration.best = None;
         self.run.iteration.best_line.clone_from(&iteration.pv);
-        self.run.iteration.last_score = Some(iteration.score);
         // A helper's iteration has one line (MultiPV lines come from the main thread's own).
         self.run.iteration.more_lines.clear();
         self.reached = iteration.depth;

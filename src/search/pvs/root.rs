@@ -13,7 +13,7 @@ use crate::game::{Game, GameHistory};
 use crate::search::iterative::{DepthSearch, deepen, hard_limits};
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher, SearcherError};
 use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
 use crate::solve::Probe;
@@ -133,7 +133,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         answer(state, &self.evaluator, completed, partial, stats)
     }
 
-    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+    fn supports_endgame_tables(&self) -> bool {
+        true
+    }
+
+    fn set_endgame_tables(
+        &mut self,
+        tables: Option<Arc<dyn Probe<G>>>,
+    ) -> Result<(), SearcherError> {
         self.endgame = tables;
         Ok(())
     }
@@ -148,9 +155,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         }
     }
 
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!("expected 1..={MAX_THREADS} threads, not {threads}"));
+            return Err(SearcherError::Threads {
+                threads,
+                max: MAX_THREADS,
+            });
         }
         self.config.threads = threads;
         Ok(())

@@ -26,9 +26,6 @@ use crate::solve::Probe;
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 
-/// Half-width of the first aspiration window around the previous iteration's score.
-pub(super) const ASPIRATION_WINDOW: i32 = 40;
-
 /// Plies of killer slots: the deepest iteration plus quiescence plus the root and a spare.
 const KILLER_PLIES: usize = stack_plies(MAX_DEPTH);
 
@@ -84,8 +81,6 @@ pub(super) struct RootState<M> {
     pub(super) depth: u32,
     /// The PV of the last completed iteration (its first move is searched first next time).
     pub(super) best_line: Pv<M>,
-    /// The score of the last completed iteration (for aspiration windows).
-    pub(super) last_score: Option<Score>,
     /// The best root move of the iteration being searched so far (with its value, and whether
     /// it was the first move searched), for when a limit interrupts the iteration.
     pub(super) best: Option<(M, Score, bool)>,
@@ -153,7 +148,6 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             iteration: RootState {
                 depth: 0,
                 best_line: Pv::with_capacity(plies),
-                last_score: None,
                 best: None,
                 multipv: 1,
                 excluded: Vec::new(),
