@@ -52,7 +52,7 @@ pub struct Mcts<G: Game, E> {
     pub(super) workers: Vec<Worker<G>>,
     last: MctsStats,
     /// Endgame tables, when set ([`Searcher::set_endgame_tables`]).
-    tables: Option<Arc<dyn Probe<G>>>,
+    endgame: Option<Arc<dyn Probe<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -65,7 +65,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             policy: Arc::new(LightPlayout),
             workers: Vec::new(),
             last: MctsStats::default(),
-            tables: None,
+            endgame: None,
         }
     }
 
@@ -180,7 +180,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             leaves: self.last.leaves,
             seldepth: self.last.seldepth,
             elapsed: start.elapsed(),
-            table_hits: self.last.table_hits,
+            endgame_hits: self.last.endgame_hits,
             ..SearchStats::default()
         }
     }
@@ -206,7 +206,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         &mut self,
         tables: Option<Arc<dyn Probe<G>>>,
     ) -> Result<(), SearcherError> {
-        self.tables = tables;
+        self.endgame = tables;
         Ok(())
     }
 
@@ -258,11 +258,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             config,
             policy,
             workers,
-            tables,
+            endgame,
             ..
         } = self;
         // The tables' values ignore a repetition rule: not used in such a game.
-        let tables = tables.as_deref().filter(|_| !state.has_repetition_rule());
+        let tables = endgame.as_deref().filter(|_| !state.has_repetition_rule());
         let (config, evaluator): (&MctsConfig, &dyn Evaluator<G>) = (config, evaluator);
         let setting = Setting {
             state,
@@ -286,7 +286,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
                     leaves: stats.leaves,
                     seldepth: stats.seldepth,
                     elapsed: start.elapsed(),
-                    table_hits: stats.table_hits,
+                    endgame_hits: stats.endgame_hits,
                     ..SearchStats::default()
                 },
             });

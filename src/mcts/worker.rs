@@ -221,7 +221,7 @@ fn descend<G: Game>(
                 node.proof = Some(value.score_at(0));
                 newly_proven = true;
                 stats.leaves += 1;
-                stats.table_hits += 1;
+                stats.endgame_hits += 1;
             }
         }
         index = child;

@@ -436,7 +436,7 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         let result = search.search(&state, &SearchLimits::depth(1));
         // One ply of search sees the children's exact values: the root's own.
         assert_eq!(result.score, value.score_at(0), "#{i}");
-        assert!(result.stats.table_hits > 0, "#{i}");
+        assert!(result.stats.endgame_hits > 0, "#{i}");
         decided += usize::from(value != TableValue::Draw);
     }
     assert!(decided > 100, "{decided}");
@@ -450,7 +450,7 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         }
         search.clear();
         let result = search.search(&state, &SearchLimits::depth(1));
-        assert_eq!(result.stats.table_hits, 0);
+        assert_eq!(result.stats.endgame_hits, 0);
         proven += usize::from(result.score.is_decisive());
     }
     assert!(proven < decided, "{proven} of {decided}");

@@ -97,12 +97,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         if let Some(outcome) = state.outcome() {
             return SearchResult::game_over(outcome, state.side_to_move());
         }
-        // Prepare the tables: a new generation, aged history, fresh killers.
+        // A new generation in the transposition table, aged history, fresh killers.
         if let Some(tt) = &self.tt {
             tt.new_search();
         }
         let bound = state.move_index_bound();
-        self.tables.prepare(bound);
+        self.ordering.prepare(bound);
         let (first, last) = depth_range(limits, self.config.iterative_deepening);
         // A proven win or loss seen in full ends deepening; before a depth limit only if asked.
         let stop_when_proven = limits.depth.is_none() || limits.stop_when_proven;
@@ -120,7 +120,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             &self.evaluator,
             self.config,
             self.tt.as_deref(),
-            &mut self.tables,
+            &mut self.ordering,
             watch,
             last,
         );
@@ -149,7 +149,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         if let Some(tt) = &self.tt {
             tt.clear();
         }
-        self.tables.clear();
+        self.ordering.clear();
         for helper in &mut self.helpers {
             helper.clear();
         }
