@@ -210,7 +210,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         Ok(())
     }
 
-    /// Sets the thread count; the way threads share the work stays [`MctsConfig::parallel`].
+    /// Sets the thread count (root parallelism: a tree per thread, [`MctsConfig::threads`]).
     fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         if !(1..=crate::search::MAX_THREADS).contains(&threads) {
             return Err(SearcherError::Threads {
