@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use plies::mcts::{HeavyPlayout, Mcts, MctsConfig, Parallel};
+use plies::mcts::{HeavyPlayout, Mcts, MctsConfig};
 use plies::search::{SearchLimits, Searcher};
 use plies::{Evaluator, Game, Notation};
 use plies_hus::{Hus, HusEvaluator};
@@ -129,9 +129,8 @@ fn bench_mcts(c: &mut Criterion) {
 /// Iterations of each thread-scaling case, in total over the threads.
 const THREAD_ITERATIONS: u64 = 8_000;
 
-/// Light playouts on Onitama with one thread, then two threads on one tree (tree parallelism,
-/// virtual loss) and two trees (root parallelism): the same total of iterations each, so the
-/// throughputs compare directly (two threads cannot be faster than two cores allow; on a loaded
+/// Light playouts on Onitama with one thread, then two trees (root parallelism): the same total
+/// of iterations each, so the throughputs compare directly (two threads cannot be faster than two cores allow; on a loaded
 /// machine the ratio says little). The node counts of two threads depend on the interleaving, so
 /// only the iteration total is asserted.
 fn bench_threads(c: &mut Criterion) {
@@ -144,15 +143,14 @@ fn bench_threads(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Elements(THREAD_ITERATIONS));
     let cases = [
-        ("one", 1, Parallel::Root, THREAD_ITERATIONS),
-        ("tree2", 2, Parallel::Tree, THREAD_ITERATIONS),
-        ("root2", 2, Parallel::Root, THREAD_ITERATIONS / 2),
+        ("one", 1, THREAD_ITERATIONS),
+        ("root2", 2, THREAD_ITERATIONS / 2),
     ];
-    for (name, threads, parallel, iterations) in cases {
+    for (name, threads, iterations) in cases {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || {
-                    let config = MctsConfig::iterations(iterations).with_threads(threads, parallel);
+                    let config = MctsConfig::iterations(iterations).with_threads(threads);
                     Mcts::new(PstEvaluator::default(), config)
                 },
                 |mut mcts| {

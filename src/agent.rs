@@ -5,8 +5,9 @@
 //! Key invariants:
 //! - an agent is asked for a move whenever `state.side_to_move()` is its side, so games whose
 //!   side to move does not alternate (extra turns) need nothing special;
-//! - [`Agent::choose`] returns a legal move of the given position, or `None` only when the
-//!   position is over (the arena treats anything else as a forfeit);
+//! - [`Agent::choose`] returns a legal move of the given position, or an [`AgentError`] saying
+//!   why it has none ([`AgentError::GameOver`] only when the position is over; the arena treats
+//!   any other error, or an illegal move, as a forfeit with the error as its reason);
 //! - with a depth or node budget and a fixed seed, an agent's moves depend only on the positions
 //!   it was shown since [`Agent::new_game`] — not on earlier games or on the worker thread
 //!   (unless it searches with several threads or ponders: both depend on timing).
@@ -14,7 +15,7 @@
 use crate::eval::Score;
 use crate::game::{Game, GameHistory};
 use crate::rng::SplitMix64;
-use crate::search::{Ponderer, SearchLimits, Searcher};
+use crate::search::{Ponderer, SearchLimits, Searcher, SearcherError};
 
 /// A chosen move with what the agent knows about it (zeros/`None` where it knows nothing).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -65,16 +66,21 @@ pub trait Agent<G: Game>: Send {
         let _ = start;
     }
 
-    /// The move to play in `state` (whose side to move is this agent's side) within `budget`;
-    /// `None` only when `state` is over. `history` is the game up to `state` (see
-    /// [`GameHistory`]): a searching agent passes it on to its searcher, which needs it for a
-    /// game with a repetition rule, whatever limits it searches within.
+    /// The move to play in `state` (whose side to move is this agent's side) within `budget`.
+    /// `history` is the game up to `state` (see [`GameHistory`]): a searching agent passes it
+    /// on to its searcher, which needs it for a game with a repetition rule, whatever limits it
+    /// searches within.
+    ///
+    /// # Errors
+    /// [`AgentError::GameOver`] when `state` is over; agents that can fail (an external engine
+    /// process that crashed, hung or answered garbage) say what happened, and the arena records
+    /// it as the forfeit's reason.
     fn choose(
         &mut self,
         state: &G,
         history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>>;
+    ) -> Result<Choice<G::Move>, AgentError>;
 
     /// A move was played in the current game: `mv` in `before`, by either side (told to both
     /// agents of a game, after the mover's [`Agent::choose`]). Agents that need the moves
@@ -83,13 +89,43 @@ pub trait Agent<G: Game>: Send {
     fn observe(&mut self, before: &G, mv: G::Move) {
         let _ = (before, mv);
     }
+}
 
-    /// Why the last [`Agent::choose`] gave no move for a position that is not over. Agents that
-    /// can fail (an external engine process that crashed, hung or answered garbage) say what
-    /// happened, and the arena records it as the forfeit's reason; `None` (the default) for
-    /// agents that cannot fail.
-    fn failure(&mut self) -> Option<String> {
-        None
+/// Why an [`Agent`] gave no move.
+#[derive(Debug)]
+pub enum AgentError {
+    /// The position is over: there is no move to choose.
+    GameOver,
+    /// The agent's searcher refused a setting (endgame tables it does not use, say).
+    Searcher(SearcherError),
+    /// The agent failed: an external engine that crashed, hung or answered garbage, with what
+    /// happened.
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AgentError::GameOver => f.write_str("the game is over: there is no move to choose"),
+            AgentError::Searcher(e) => write!(f, "{e}"),
+            AgentError::Failed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AgentError::GameOver => None,
+            AgentError::Searcher(e) => Some(e),
+            AgentError::Failed(e) => Some(e.as_ref()),
+        }
+    }
+}
+
+impl From<SearcherError> for AgentError {
+    fn from(e: SearcherError) -> AgentError {
+        AgentError::Searcher(e)
     }
 }
 
@@ -111,16 +147,12 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         state: &G,
         history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>> {
+    ) -> Result<Choice<G::Move>, AgentError> {
         (**self).choose(state, history, budget)
     }
 
     fn observe(&mut self, before: &G, mv: G::Move) {
         (**self).observe(before, mv);
-    }
-
-    fn failure(&mut self) -> Option<String> {
-        (**self).failure()
     }
 }
 
@@ -195,7 +227,7 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
         state: &G,
         history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>> {
+    ) -> Result<Choice<G::Move>, AgentError> {
         // Its own limits replace the budget; the game history is searched with either.
         let limits = self.limits.as_ref().unwrap_or(budget);
         let result = self.searcher.search_in(state, history, limits);
@@ -205,12 +237,15 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
         {
             self.searcher.ponder(state, &result.pv);
         }
-        result.best_move.map(|mv| Choice {
-            mv,
-            score: Some(result.score),
-            depth: result.depth,
-            nodes: result.stats.nodes,
-        })
+        result
+            .best_move
+            .map(|mv| Choice {
+                mv,
+                score: Some(result.score),
+                depth: result.depth,
+                nodes: result.stats.nodes,
+            })
+            .ok_or(AgentError::GameOver)
     }
 }
 
@@ -250,14 +285,14 @@ impl<G: Game> Agent<G> for RandomAgent {
         state: &G,
         _history: &GameHistory,
         _budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>> {
+    ) -> Result<Choice<G::Move>, AgentError> {
         // Not a search node loop: one allocation per move is fine here.
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
         if moves.is_empty() {
-            return None;
+            return Err(AgentError::GameOver);
         }
-        Some(Choice::bare(moves[self.rng.below(moves.len())]))
+        Ok(Choice::bare(moves[self.rng.below(moves.len())]))
     }
 }
 

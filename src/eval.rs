@@ -205,8 +205,137 @@ pub trait Tunable {
     fn parameter_names(&self) -> Vec<String>;
     /// The current weights.
     fn parameters(&self) -> Vec<i32>;
-    /// Replaces every weight; fails (changing nothing) if `values` has the wrong length.
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String>;
+    /// Replaces every weight.
+    ///
+    /// # Errors
+    /// [`ParameterError`] (changing nothing) if `values` has the wrong length or a value the
+    /// evaluator cannot take.
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), ParameterError>;
+}
+
+/// Why a [`Tunable`] evaluator refused a list of weights.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ParameterError {
+    /// Not one value per weight.
+    WrongCount {
+        /// How many weights the evaluator has.
+        expected: usize,
+        /// How many values it was given.
+        got: usize,
+    },
+    /// A value beyond the largest weight allowed (`±max`).
+    OutOfRange {
+        /// The weight's name.
+        name: String,
+        /// The value given.
+        value: i32,
+        /// The largest weight allowed, either sign.
+        max: i32,
+    },
+}
+
+impl fmt::Display for ParameterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParameterError::WrongCount { expected, got } => {
+                write!(f, "expected {expected} weights, got {got}")
+            }
+            ParameterError::OutOfRange { name, value, max } => {
+                write!(f, "weight {name} = {value} is beyond ±{max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParameterError {}
+
+/// Declares a [`Tunable`] evaluator whose weights are its fields, each an `i32`, listed once:
+/// the struct (with `Copy`, `Clone`, `Debug`, `PartialEq` and `Eq`), its weight names (the field
+/// names, in declaration order, as the associated constant `WEIGHT_NAMES`), its `Default`
+/// (the values after `=`) and its [`Tunable`] implementation (names, get and set in that
+/// order; a list of the wrong length is refused with [`ParameterError::WrongCount`] and
+/// changes nothing).
+///
+/// ```
+/// plies::tunable_weights! {
+///     /// Material and mobility.
+///     pub struct Weights {
+///         /// Per piece.
+///         pub material: i32 = 100,
+///         /// Per legal move.
+///         pub mobility: i32 = 3,
+///     }
+/// }
+/// use plies::Tunable;
+/// let mut w = Weights::default();
+/// assert_eq!(w.parameter_names(), ["material", "mobility"]);
+/// assert_eq!(w.parameters(), [100, 3]);
+/// w.set_parameters(&[7, 8]).unwrap();
+/// assert_eq!((w.material, w.mobility), (7, 8));
+/// assert!(w.set_parameters(&[1]).is_err());
+/// assert_eq!(Weights::WEIGHT_NAMES, ["material", "mobility"]);
+/// ```
+#[macro_export]
+macro_rules! tunable_weights {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$field_meta:meta])*
+                $field_vis:vis $field:ident : i32 = $default:expr
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        $vis struct $name {
+            $(
+                $(#[$field_meta])*
+                $field_vis $field: i32,
+            )+
+        }
+
+        impl $name {
+            /// The names of the weights (the fields), in the order of
+            /// [`Tunable::parameters`]($crate::Tunable::parameters).
+            pub const WEIGHT_NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> $name {
+                $name {
+                    $($field: $default,)+
+                }
+            }
+        }
+
+        impl $crate::Tunable for $name {
+            fn parameter_names(&self) -> ::std::vec::Vec<::std::string::String> {
+                $name::WEIGHT_NAMES
+                    .iter()
+                    .map(|name| ::std::string::ToString::to_string(name))
+                    .collect()
+            }
+
+            fn parameters(&self) -> ::std::vec::Vec<i32> {
+                ::std::vec![$(self.$field),+]
+            }
+
+            fn set_parameters(&mut self, values: &[i32]) -> ::core::result::Result<(), $crate::ParameterError> {
+                if values.len() != $name::WEIGHT_NAMES.len() {
+                    return ::core::result::Result::Err($crate::ParameterError::WrongCount {
+                        expected: $name::WEIGHT_NAMES.len(),
+                        got: values.len(),
+                    });
+                }
+                let mut values = values.iter().copied();
+                $(
+                    self.$field = values.next().unwrap_or(self.$field);
+                )+
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
 }
 
 #[cfg(test)]

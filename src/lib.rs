@@ -74,7 +74,7 @@ pub mod weights;
 pub mod testing;
 
 // The game vocabulary (rules, evaluation, text) lives at the root: one path per item.
-pub use eval::{Evaluator, Score, Tunable};
+pub use eval::{Evaluator, ParameterError, Score, Tunable};
 pub use game::{Game, GameHistory, MoveBounds, MoveClass, Outcome, Side};
 pub use notation::{
     EXCERPT_CHARS, MAX_POSITION_BYTES, MAX_POSITION_WORDS, Notation, NotationError, PLAIN_RECORD,

@@ -36,6 +36,15 @@ impl SplitMix64 {
         (state, z ^ (z >> 31))
     }
 
+    /// A mixing function: the output of one step from state `x` (`SplitMix64::new(x)`'s first
+    /// number), so that a seeded toy game or a hint source can derive everything from a number
+    /// alone.
+    #[inline]
+    #[must_use]
+    pub const fn mix(x: u64) -> u64 {
+        Self::step(x).1
+    }
+
     /// A uniform integer in `0..bound` (`bound > 0`), without modulo bias worth speaking of
     /// (Lemire's multiply-shift).
     #[inline]

@@ -36,20 +36,19 @@ pub use crate::search::config::MAX_TT_MB;
 /// [`PvsConfig::full`]), `pvs-plain` ([`PvsConfig::plain`]), the rungs of
 /// [`PvsConfig::consistency_ladder`] and [`PvsConfig::quiescence_ladder`] (e.g. `pvs+tt`),
 /// `mcts` (light playouts) and `mcts-heavy` (softmax playouts over the evaluator, cut off after
-/// [`HEAVY_CUTOFF`] plies). `pvs-noq`, `pvs-noext` and `pvs-ext` are kept as aliases of
-/// `pvs:quiescence=off`, `pvs:ext=off` and `pvs:ext=on`. Names are case-insensitive.
+/// [`HEAVY_CUTOFF`] plies). Names are case-insensitive.
 ///
 /// Options (`:key=value`, separated by `,` or `:`; switches take `on`/`off`):
 /// - `pvs`: `null-window`, `tt` (MB, 0 = none), `tt-min-depth` (`auto` or plies), `tt-exact`,
 ///   `killers`, `history`, `deepening`, `quiescence`, `mdp`, `lmr`, `ext`, `ext-depth`,
-///   `aspiration`, `threads` (the [`PvsConfig`] fields);
+///   `threads` (the [`PvsConfig`] fields);
 /// - `minimax`: `quiescence`; `mcts`: `playout` (`light` or `heavy`), `threads`;
 /// - every searcher takes `threads=1`; only `pvs` and `mcts` take more.
 ///
 /// ```
 /// use plies::spec::SearcherSpec;
 ///
-/// let spec: SearcherSpec = "PVS-noq".parse().unwrap();
+/// let spec: SearcherSpec = "PVS:Quiescence=off".parse().unwrap();
 /// assert_eq!(spec.to_string(), "pvs:quiescence=off");
 /// assert_eq!("pvs:quiescence=off".parse::<SearcherSpec>(), Ok(spec));
 /// assert!("mtdf".parse::<SearcherSpec>().unwrap_err().to_string().contains("alphabeta"));
@@ -85,66 +84,33 @@ impl Default for SearcherSpec {
     }
 }
 
-/// One name a user can type: the text, the spec it stands for, and whether [`fmt::Display`]
-/// may print it (aliases are only read).
+/// One name a user can type: the text and the spec it stands for.
 struct Base {
     name: &'static str,
     spec: SearcherSpec,
-    shown: bool,
 }
 
 /// Every base name, in the order the error for an unknown name lists them.
 fn bases() -> Vec<Base> {
-    let full = PvsConfig::full();
-    let base = |name, spec, shown| Base { name, spec, shown };
+    let base = |name, spec| Base { name, spec };
     let mut list = vec![
-        base("minimax", SearcherSpec::Minimax { quiescence: false }, true),
-        base(
-            "minimax+q",
-            SearcherSpec::Minimax { quiescence: true },
-            true,
-        ),
-        base("alphabeta", SearcherSpec::AlphaBeta, true),
+        base("minimax", SearcherSpec::Minimax { quiescence: false }),
+        base("minimax+q", SearcherSpec::Minimax { quiescence: true }),
+        base("alphabeta", SearcherSpec::AlphaBeta),
     ];
-    // `pvs`, `pvs-plain` and the ladders' rungs, as [`PvsConfig`] prints them; then the
-    // aliases, read only.
+    // `pvs`, `pvs-plain` and the ladders' rungs, as [`PvsConfig`] prints them.
     let mut named = PvsConfig::named().into_iter();
     list.extend(
         named
             .by_ref()
             .take(2)
-            .map(|(name, config)| base(name, SearcherSpec::Pvs(config), true)),
+            .map(|(name, config)| base(name, SearcherSpec::Pvs(config))),
     );
-    for (name, config) in [
-        (
-            "pvs-noq",
-            PvsConfig {
-                quiescence: false,
-                ..full
-            },
-        ),
-        (
-            "pvs-noext",
-            PvsConfig {
-                threat_extensions: false,
-                ..full
-            },
-        ),
-        (
-            "pvs-ext",
-            PvsConfig {
-                threat_extensions: true,
-                ..full
-            },
-        ),
-    ] {
-        list.push(base(name, SearcherSpec::Pvs(config), false));
-    }
     for heavy in [false, true] {
         let name = if heavy { "mcts-heavy" } else { "mcts" };
-        list.push(base(name, SearcherSpec::Mcts { heavy, threads: 1 }, true));
+        list.push(base(name, SearcherSpec::Mcts { heavy, threads: 1 }));
     }
-    list.extend(named.map(|(name, config)| base(name, SearcherSpec::Pvs(config), true)));
+    list.extend(named.map(|(name, config)| base(name, SearcherSpec::Pvs(config))));
     list
 }
 
@@ -500,7 +466,7 @@ impl fmt::Display for SearcherSpec {
         }
         let (name, options) = bases()
             .into_iter()
-            .filter(|base| base.shown && base.spec.family() == self.family())
+            .filter(|base| base.spec.family() == self.family())
             .map(|base| (base.name, self.differences(&base.spec)))
             .min_by_key(|(_, options)| options.len())
             .expect("every family has a printable base");
@@ -571,7 +537,6 @@ mod tests {
                 threat_extensions: coin(rng),
                 extension_depth: rng.below(9) as u32,
                 late_move_reductions: coin(rng),
-                aspiration: coin(rng),
                 threads: 1 + rng.below(MAX_THREADS),
             }),
         }
@@ -690,14 +655,10 @@ mod tests {
             assert_eq!(spec.to_string(), text);
             assert_eq!(text.parse::<SearcherSpec>(), Ok(spec));
         }
-        assert_eq!(
-            "pvs-noq".parse::<SearcherSpec>().unwrap().to_string(),
-            "pvs:quiescence=off"
-        );
-        assert_eq!(
-            "pvs-noext".parse::<SearcherSpec>().unwrap().to_string(),
-            "pvs:ext=off"
-        );
+        // The aliases of old experiments are gone (docs/experiments.md).
+        for gone in ["pvs-noq", "pvs-noext", "pvs-ext"] {
+            assert!(gone.parse::<SearcherSpec>().is_err(), "{gone}");
+        }
         for (name, config) in PvsConfig::consistency_ladder().into_iter().skip(1) {
             assert_eq!(name.parse::<SearcherSpec>(), Ok(SearcherSpec::Pvs(config)));
         }

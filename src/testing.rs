@@ -17,7 +17,7 @@ pub use maze::Maze;
 use crate::eval::{Evaluator, Score};
 use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::notation::{Notation, NotationError};
-use crate::rng::random_keys;
+use crate::rng::{SplitMix64, random_keys};
 
 static KEYS: [u64; 2 * 16 + 1] = random_keys(0x0707_11e5);
 
@@ -230,10 +230,6 @@ pub enum CycleRule {
     FirstWins,
 }
 
-fn cycle_mix(x: u64) -> u64 {
-    crate::rng::SplitMix64::step(x).1
-}
-
 impl Cycle {
     /// Node `node` of a graph of `nodes` nodes, first player to move.
     pub fn new(node: u64, nodes: u64, seed: u64, rule: CycleRule) -> Cycle {
@@ -247,11 +243,11 @@ impl Cycle {
     }
 
     fn bits(&self) -> u64 {
-        cycle_mix(self.node ^ self.seed.rotate_left(23))
+        SplitMix64::mix(self.node ^ self.seed.rotate_left(23))
     }
 
     fn edge(&self, mv: u8) -> u64 {
-        cycle_mix(self.bits().wrapping_add(u64::from(mv) + 1))
+        SplitMix64::mix(self.bits().wrapping_add(u64::from(mv) + 1))
     }
 
     fn is_terminal(&self) -> bool {
@@ -289,7 +285,7 @@ impl Game for Cycle {
     }
 
     fn hash(&self) -> u64 {
-        cycle_mix(self.node * 2 + self.to_move.index() as u64 + (self.seed << 24))
+        SplitMix64::mix(self.node * 2 + self.to_move.index() as u64 + (self.seed << 24))
     }
 
     fn hash_from_scratch(&self) -> u64 {

@@ -14,24 +14,124 @@
 //! with no unknown names, and every value is a whole number within [`MAX_WEIGHT`] of zero;
 //! otherwise the error names the line and what is wrong, and the evaluator is not changed.
 
-use crate::eval::Tunable;
+use std::fmt;
+
+use crate::eval::{ParameterError, Tunable};
 
 /// The largest weight (either sign) a weights file may hold, and the tuners set: far beyond any
 /// sensible evaluation term, and small enough that an evaluator summing a board full of such
 /// weights cannot overflow an `i32`.
 pub const MAX_WEIGHT: i32 = 100_000;
 
+/// Why a weights file could not be read, or its weights not set.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum WeightsError {
+    /// A line that is not `name value`.
+    NotNameValue {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line, trimmed.
+        text: String,
+    },
+    /// A name the evaluator does not have.
+    UnknownName {
+        /// The line's number, from 1.
+        line: usize,
+        /// The name.
+        name: String,
+        /// How many weights the evaluator has.
+        known: usize,
+        /// The name of its first weight (empty if it has none).
+        first: String,
+    },
+    /// A value that is not a whole number within [`MAX_WEIGHT`] of zero.
+    BadValue {
+        /// The line's number, from 1.
+        line: usize,
+        /// The weight's name.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// A name given on two lines.
+    Repeated {
+        /// The line's number (the second one), from 1.
+        line: usize,
+        /// The name.
+        name: String,
+    },
+    /// Weights of the evaluator the file does not give.
+    Missing {
+        /// Their names, in the evaluator's order.
+        names: Vec<String>,
+        /// How many weights the evaluator has.
+        total: usize,
+    },
+    /// The evaluator refused the values.
+    Rejected(ParameterError),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::NotNameValue { line, text } => {
+                write!(
+                    f,
+                    "weights line {line}: expected 'name value', got {text:?}"
+                )
+            }
+            WeightsError::UnknownName {
+                line,
+                name,
+                known,
+                first,
+            } => write!(
+                f,
+                "weights line {line}: unknown weight {name:?} (this evaluator has {known} \
+                 weights, the first {first:?})"
+            ),
+            WeightsError::BadValue { line, name, value } => write!(
+                f,
+                "weights line {line}: value of {name} is {value:?}, not a whole number within \
+                 ±{MAX_WEIGHT}"
+            ),
+            WeightsError::Repeated { line, name } => {
+                write!(f, "weights line {line}: {name} given twice")
+            }
+            WeightsError::Missing { names, total } => {
+                let shown = names.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+                let more = if names.len() > 5 { ", ..." } else { "" };
+                write!(
+                    f,
+                    "weights file misses {} of {total} weights: {shown}{more}",
+                    names.len()
+                )
+            }
+            WeightsError::Rejected(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+impl From<ParameterError> for WeightsError {
+    fn from(e: ParameterError) -> WeightsError {
+        WeightsError::Rejected(e)
+    }
+}
+
 /// Checks every value is within [`MAX_WEIGHT`] of zero; the error names the first that is not.
 ///
 /// # Errors
-/// A value beyond `±MAX_WEIGHT`, named by `names` (same order as `values`).
-pub fn check_range(names: &[String], values: &[i32]) -> Result<(), String> {
+/// [`ParameterError::OutOfRange`]: a value beyond `±MAX_WEIGHT`, named by `names` (same order
+/// as `values`).
+pub fn check_range(names: &[String], values: &[i32]) -> Result<(), ParameterError> {
     match values.iter().position(|v| v.abs() > MAX_WEIGHT) {
-        Some(i) => Err(format!(
-            "weight {} = {} is beyond ±{MAX_WEIGHT}",
-            names.get(i).map_or("?", String::as_str),
-            values[i]
-        )),
+        Some(i) => Err(ParameterError::OutOfRange {
+            name: names.get(i).map_or("?", String::as_str).to_string(),
+            value: values[i],
+            max: MAX_WEIGHT,
+        }),
         None => Ok(()),
     }
 }
@@ -41,8 +141,8 @@ pub fn check_range(names: &[String], values: &[i32]) -> Result<(), String> {
 ///
 /// # Errors
 /// A line that is not `name value`, an unknown or repeated name, a value that is not a whole
-/// number fitting an `i32`, or a name of `names` missing from the file.
-pub fn parse_weights(text: &str, names: &[String]) -> Result<Vec<i32>, String> {
+/// number within [`MAX_WEIGHT`] of zero, or a name of `names` missing from the file.
+pub fn parse_weights(text: &str, names: &[String]) -> Result<Vec<i32>, WeightsError> {
     let mut values: Vec<Option<i32>> = vec![None; names.len()];
     for (number, line) in text.lines().enumerate() {
         let line_no = number + 1;
@@ -52,47 +152,48 @@ pub fn parse_weights(text: &str, names: &[String]) -> Result<Vec<i32>, String> {
         }
         let mut fields = line.split_whitespace();
         let (Some(name), Some(value), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(format!(
-                "weights line {line_no}: expected 'name value', got {line:?}"
-            ));
+            return Err(WeightsError::NotNameValue {
+                line: line_no,
+                text: line.to_string(),
+            });
         };
-        let index = names.iter().position(|n| n == name).ok_or_else(|| {
-            format!("weights line {line_no}: unknown weight {name:?} (this evaluator has {} weights, the first {:?})",
-                names.len(), names.first().map_or("", String::as_str))
-        })?;
+        let index =
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| WeightsError::UnknownName {
+                    line: line_no,
+                    name: name.to_string(),
+                    known: names.len(),
+                    first: names.first().cloned().unwrap_or_default(),
+                })?;
         let value: i32 = value
             .parse()
             .ok()
             .filter(|v: &i32| v.abs() <= MAX_WEIGHT)
-            .ok_or_else(|| {
-                format!(
-                    "weights line {line_no}: value of {name} is {value:?}, not a whole number \
-                     within ±{MAX_WEIGHT}"
-                )
+            .ok_or_else(|| WeightsError::BadValue {
+                line: line_no,
+                name: name.to_string(),
+                value: value.to_string(),
             })?;
         if values[index].replace(value).is_some() {
-            return Err(format!("weights line {line_no}: {name} given twice"));
+            return Err(WeightsError::Repeated {
+                line: line_no,
+                name: name.to_string(),
+            });
         }
     }
-    let missing: Vec<&str> = names
+    let missing: Vec<String> = names
         .iter()
         .zip(&values)
         .filter(|(_, v)| v.is_none())
-        .map(|(n, _)| n.as_str())
+        .map(|(n, _)| n.clone())
         .collect();
     if !missing.is_empty() {
-        let shown = missing
-            .iter()
-            .take(5)
-            .copied()
-            .collect::<Vec<_>>()
-            .join(", ");
-        let more = if missing.len() > 5 { ", ..." } else { "" };
-        return Err(format!(
-            "weights file misses {} of {} weights: {shown}{more}",
-            missing.len(),
-            names.len()
-        ));
+        return Err(WeightsError::Missing {
+            names: missing,
+            total: names.len(),
+        });
     }
     Ok(values.into_iter().flatten().collect())
 }
@@ -121,9 +222,12 @@ pub fn format_weights(names: &[String], values: &[i32], comment: &str) -> String
 ///
 /// # Errors
 /// As [`parse_weights`], or the evaluator refusing the values.
-pub fn load_weights<T: Tunable + ?Sized>(evaluator: &mut T, text: &str) -> Result<(), String> {
+pub fn load_weights<T: Tunable + ?Sized>(
+    evaluator: &mut T,
+    text: &str,
+) -> Result<(), WeightsError> {
     let values = parse_weights(text, &evaluator.parameter_names())?;
-    evaluator.set_parameters(&values)
+    Ok(evaluator.set_parameters(&values)?)
 }
 
 /// `evaluator` with the weights of a file shipped with a game crate (`include_str!`), as its

@@ -98,7 +98,7 @@ pub(super) fn run<G: Notation>(
     if let Some(probe) = &probe {
         searcher
             .set_endgame_tables(Some(Arc::clone(probe)))
-            .map_err(CliError::Invalid)?;
+            .map_err(|e| CliError::Invalid(e.to_string()))?;
     }
     if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
         writeln!(
@@ -157,7 +157,7 @@ pub(super) fn run<G: Notation>(
             "pv": pv,
             "nodes": stats.nodes,
             "seconds": stats.elapsed.as_secs_f64(),
-            "table_hits": stats.table_hits,
+            "table_hits": stats.endgame_hits,
         });
         if args.multipv > 1 {
             // The first line is the answer's; the others come from the last completed
@@ -270,11 +270,11 @@ fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
         stats.tt_hit_rate() * 100.0,
         first_cut * 100.0
     )?;
-    if stats.table_hits > 0 {
+    if stats.endgame_hits > 0 {
         writeln!(
             output,
             "endgame tables: {} positions scored from them (exact values)",
-            stats.table_hits
+            stats.endgame_hits
         )?;
     }
     if let Some((main, helpers)) = stats.thread_nodes.split_first() {

@@ -61,9 +61,11 @@ impl<G: Game, E: Evaluator<G> + Tunable + Clone + 'static> Build<G> for Weighted
     }
 
     fn reweighted(&self, weights: &[i32]) -> Result<Arc<dyn Build<G>>, String> {
-        plies::weights::check_range(&self.names, weights)?;
+        plies::weights::check_range(&self.names, weights).map_err(|e| e.to_string())?;
         let mut evaluator = self.evaluator.clone();
-        evaluator.set_parameters(weights)?;
+        evaluator
+            .set_parameters(weights)
+            .map_err(|e| e.to_string())?;
         Ok(Arc::new(Weighted {
             evaluator,
             names: Arc::clone(&self.names),
@@ -165,7 +167,7 @@ impl<G: Game> EvaluatorFactory<G> {
         let names = self
             .parameter_names()
             .ok_or("this game's evaluator has no tunable weights")?;
-        let values = plies::weights::parse_weights(text, names)?;
+        let values = plies::weights::parse_weights(text, names).map_err(|e| e.to_string())?;
         self.with_weights(&values)
     }
 }

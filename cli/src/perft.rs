@@ -26,14 +26,15 @@ pub(crate) struct PerftArgs {
     /// Plies to count (at most 64).
     #[arg(long, short = 'd')]
     pub depth: u32,
-    /// How finished games before the last ply count: `leaf` (one leaf at any depth) or `stop`
-    /// (only at the full depth).
-    #[arg(long, default_value = "leaf")]
+    /// How finished games before the last ply count: `stop` (only positions at the full depth
+    /// count, as in chess and in perft data files; the default) or `leaf` (a game-ending move
+    /// is one leaf at any depth, the Onitama community's numbers).
+    #[arg(long, default_value = "stop")]
     pub convention: String,
     /// Also print the count below each root move.
     #[arg(long)]
     pub divide: bool,
-    /// End with one JSON line: depth, nodes, seconds.
+    /// End with one JSON line: depth, convention, nodes, seconds.
     #[arg(long)]
     pub json: bool,
 }
@@ -71,7 +72,12 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
         rate(nodes, seconds)
     )?;
     if args.json {
-        let line = json!({ "depth": depth, "nodes": nodes, "seconds": seconds });
+        let line = json!({
+            "depth": depth,
+            "convention": convention.to_string(),
+            "nodes": nodes,
+            "seconds": seconds,
+        });
         writeln!(output, "{line}")?;
     }
     Ok(())
@@ -81,12 +87,12 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
 mod tests {
     use super::super::test_support::{last_json, run_invalid, run_ok};
 
-    /// Leaf perft of TwoPiles counted by hand: from (2,1) the moves are a1, a2, b1; their
-    /// children (1,1), (0,1), (2,0) have 2, 1 and 2 moves.
+    /// Perft of TwoPiles counted by hand: from (2,1) the moves are a1, a2, b1; their
+    /// children (1,1), (0,1), (2,0) have 2, 1 and 2 moves (no game ends before depth 2).
     #[test]
     fn counts_and_divides() {
         let out = run_ok("perft --position \"2 1 1\" --depth 2");
-        assert!(out.contains("perft 2 (leaf): 5 nodes"), "{out}");
+        assert!(out.contains("perft 2 (stop): 5 nodes"), "{out}");
         let out = run_ok("perft --position \"2 1 1\" --depth 2 --divide");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 5, "{out}");
@@ -98,15 +104,26 @@ mod tests {
     }
 
     /// From (1,1): a1 and b1 each leave (0,1)/(1,0) with one move that ends the game. At depth
-    /// 3 the finished positions after two plies count once with `leaf`, not at all with `stop`.
+    /// 3 the finished positions after two plies count once with `leaf`, not at all with `stop`,
+    /// the default (that of `PerftConvention::default()` and of perft data files); the output
+    /// and the JSON line name the convention.
     #[test]
-    fn conventions_differ_on_early_ends() {
-        let leaf = last_json(&run_ok("perft --position \"1 1 1\" --depth 3 --json"));
-        assert_eq!(leaf["nodes"], 2);
-        assert_eq!(leaf["depth"], 3);
-        assert!(leaf["seconds"].as_f64().is_some());
-        let stop = run_ok("perft --position \"1 1 1\" --depth 3 --convention stop --json");
-        assert_eq!(last_json(&stop)["nodes"], 0);
+    fn conventions_differ_on_early_ends_and_stop_is_the_default() {
+        let default = run_ok("perft --position \"1 1 1\" --depth 3 --json");
+        assert!(default.contains("perft 3 (stop): 0 nodes"), "{default}");
+        let stop = last_json(&default);
+        assert_eq!(stop["nodes"], 0);
+        assert_eq!(stop["depth"], 3);
+        assert_eq!(stop["convention"], "stop");
+        assert!(stop["seconds"].as_f64().is_some());
+        assert_eq!(
+            plies::harness::PerftConvention::default().to_string(),
+            "stop"
+        );
+        let leaf = run_ok("perft --position \"1 1 1\" --depth 3 --convention leaf --json");
+        assert!(leaf.contains("perft 3 (leaf): 2 nodes"), "{leaf}");
+        assert_eq!(last_json(&leaf)["nodes"], 2);
+        assert_eq!(last_json(&leaf)["convention"], "leaf");
     }
 
     #[test]
@@ -127,7 +144,7 @@ mod tests {
         assert!(err.contains("4294967295"), "{err}");
         // The cap itself is accepted (TwoPiles from 1 1 ends within three plies).
         let out = run_ok(&format!("perft --position \"1 1 1\" --depth {cap}"));
-        assert!(out.contains(&format!("perft {cap} (leaf)")), "{out}");
+        assert!(out.contains(&format!("perft {cap} (stop)")), "{out}");
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub(super) fn run<G: Notation>(
     let mut equipped = probe.as_ref().and_then(|_| tables.label(&state));
     searcher
         .set_endgame_tables(probe)
-        .map_err(CliError::Invalid)?;
+        .map_err(|e| CliError::Invalid(e.to_string()))?;
     let mut engine = Ponderer::new(searcher);
     let mut record: Vec<String> = Vec::new();
     let mut history = GameHistory::new(&state);
@@ -128,7 +128,7 @@ pub(super) fn run<G: Notation>(
                 engine
                     .searcher()
                     .set_endgame_tables(Some(probe))
-                    .map_err(CliError::Invalid)?;
+                    .map_err(|e| CliError::Invalid(e.to_string()))?;
                 equipped = tables.label(&state);
             } else if equipped.is_some() {
                 // The upgrade (if any) is built once the first tables are there.

@@ -22,9 +22,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use plies::agent::{Agent, Choice, SearchAgent};
-use plies::search::{SearchLimits, Searcher};
-use plies::solve::{Probe, TableValue};
+use plies::agent::{Agent, AgentError, Choice, SearchAgent};
+use plies::search::{SearchLimits, Searcher, SearcherError};
+use plies::solve::Probe;
 use plies::{Game, GameHistory, Notation};
 
 use crate::error::CliError;
@@ -222,17 +222,19 @@ pub fn lock_key_dir(
     Ok(LockedKeyDir { path, _lock: lock })
 }
 
-/// Tables that hold nothing: what asks a searcher whether it takes tables at all.
+/// Tables that hold nothing (the tests' stand-in for tables read or built).
+#[cfg(test)]
 pub(crate) struct NoTables;
 
+#[cfg(test)]
 impl<G: Game> Probe<G> for NoTables {
-    fn probe(&self, _: &G) -> Option<TableValue> {
+    fn probe(&self, _: &G) -> Option<plies::solve::TableValue> {
         None
     }
 }
 
 /// Refuses `searcher` when `source` has tables for `state` and it cannot use them (asked with
-/// [`NoTables`], before any are ready).
+/// [`Searcher::supports_endgame_tables`], before any are ready).
 ///
 /// # Errors
 /// The searcher's refusal, with what to do about it.
@@ -244,14 +246,15 @@ pub(crate) fn check_searcher<G: Game>(
     if source.key(state).is_none() {
         return Ok(());
     }
-    let refused = searcher.set_endgame_tables(Some(Arc::new(NoTables))).err();
-    let _ = searcher.set_endgame_tables(None);
-    match refused {
-        Some(e) => Err(CliError::Invalid(format!(
-            "{e}: give --tables off, or a searcher that uses them"
-        ))),
-        None => Ok(()),
+    if searcher.supports_endgame_tables() {
+        return Ok(());
     }
+    let e = SearcherError::NoEndgameTables {
+        searcher: searcher.name(),
+    };
+    Err(CliError::Invalid(format!(
+        "{e}: give --tables off, or a searcher that uses them"
+    )))
 }
 
 /// The tables of `state` for a command that prints (`analyze`, `play`): what is ready now
@@ -309,8 +312,6 @@ pub(crate) struct TablesAgent<G: Game> {
     key: Option<String>,
     /// Whether the searcher has that key's tables.
     has: bool,
-    /// Why the tables could not be had, given as the failure of the move.
-    failure: Option<String>,
 }
 
 impl<G: Game> TablesAgent<G> {
@@ -320,7 +321,6 @@ impl<G: Game> TablesAgent<G> {
             source,
             key: None,
             has: false,
-            failure: None,
         }
     }
 
@@ -328,16 +328,16 @@ impl<G: Game> TablesAgent<G> {
     /// waiting for them): until then it searches without. Tables that cannot be had (too long
     /// a distance, too little memory) leave it without tables, with a warning in the log; a
     /// searcher refusing them (checked before the first game) fails the move.
-    fn equip(&mut self, state: &G) -> bool {
+    fn equip(&mut self, state: &G) -> Result<(), SearcherError> {
         // The key, and the upgrade's pieces once those tables are ready: a change is taken.
         let key = self.source.label(state);
         if key.is_none() {
-            return true;
+            return Ok(());
         }
         if key == self.key && self.has {
             // The upgrade (if any) is built once these are there.
             self.source.request(state);
-            return true;
+            return Ok(());
         }
         let changed = key != self.key;
         if changed {
@@ -351,17 +351,11 @@ impl<G: Game> TablesAgent<G> {
         };
         // Still none: the searcher is left as it is (and its pondering goes on).
         if probe.is_none() && !changed {
-            return true;
+            return Ok(());
         }
         self.has = probe.is_some();
         let searcher = self.inner.ponderer().searcher();
-        match searcher.set_endgame_tables(probe) {
-            Ok(()) => true,
-            Err(why) => {
-                self.failure = Some(why);
-                false
-            }
-        }
+        searcher.set_endgame_tables(probe)
     }
 }
 
@@ -375,7 +369,8 @@ impl<G: Game> Agent<G> for TablesAgent<G> {
     }
 
     fn prepare(&mut self, start: &G) {
-        self.equip(start);
+        // A refusal fails the first move, which equips again.
+        let _ = self.equip(start);
     }
 
     fn choose(
@@ -383,20 +378,13 @@ impl<G: Game> Agent<G> for TablesAgent<G> {
         state: &G,
         history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>> {
-        self.failure = None;
-        if !self.equip(state) {
-            return None;
-        }
+    ) -> Result<Choice<G::Move>, AgentError> {
+        self.equip(state)?;
         self.inner.choose(state, history, budget)
     }
 
     fn observe(&mut self, before: &G, mv: G::Move) {
         self.inner.observe(before, mv);
-    }
-
-    fn failure(&mut self) -> Option<String> {
-        self.failure.take()
     }
 }
 

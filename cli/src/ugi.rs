@@ -1173,7 +1173,7 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>, multipv: &str) -> 
         .checked_div(ms)
         .unwrap_or(0);
     let hashfull = (it.stats.tt_fill * 1000.0).round().clamp(0.0, 1000.0) as u32;
-    let tbhits = match it.stats.table_hits {
+    let tbhits = match it.stats.endgame_hits {
         0 => String::new(),
         hits => format!(" tbhits {hits}"),
     };

@@ -36,7 +36,7 @@ impl<A: Agent<Kalah>> Agent<Kalah> for SideLog<A> {
         state: &Kalah,
         history: &plies::GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<plies_kalah::Sow>> {
+    ) -> Result<Choice<plies_kalah::Sow>, plies::agent::AgentError> {
         let mut log = self.log.lock().unwrap();
         log[self.entry].push(state.side_to_move());
         self.inner.choose(state, history, budget)

@@ -336,7 +336,7 @@ const SEARCHERS: &[&str] = &[
     "mcts-heavy",
     "PVS",
     "pvs+tt",
-    "pvs-noq",
+    "pvs:ext=off",
     "pvs:quiescence=off,lmr=off",
     "pvs:tt=bad",
     "minimax:threads=2",

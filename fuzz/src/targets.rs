@@ -540,10 +540,13 @@ fn weights_file(data: &[u8]) {
                     }
                 }
             }
-            Err(e) => assert!(
-                !e.is_empty() && !e.contains('\n') && !e.contains('\r'),
-                "error is not one line: {e:?}"
-            ),
+            Err(e) => {
+                let e = e.to_string();
+                assert!(
+                    !e.is_empty() && !e.contains('\n') && !e.contains('\r'),
+                    "error is not one line: {e:?}"
+                );
+            }
         }
     }
 }

@@ -26,11 +26,8 @@ fn random_agent_plays_legal_moves_and_repeats_for_a_seed() {
             line.push(choice.mv);
             state = state.play(choice.mv);
         }
-        assert!(
-            agent
-                .choose(&state, &GameHistory::default(), &SearchLimits::default())
-                .is_none()
-        );
+        let over = agent.choose(&state, &GameHistory::default(), &SearchLimits::default());
+        assert!(matches!(over, Err(AgentError::GameOver)), "{over:?}");
         line
     };
     assert_eq!(play(1), play(1));
@@ -52,6 +49,13 @@ fn search_agent_finds_the_win_and_reports_its_search() {
     assert_eq!(choice.depth, 2);
     assert!(choice.nodes >= 2);
     assert_eq!(agent.name(), "minimax");
+    // A finished position has no move: the error says so.
+    let over = TwoPiles::new(0, 0, Side::First);
+    let err = agent
+        .choose(&over, &GameHistory::default(), &SearchLimits::depth(2))
+        .unwrap_err();
+    assert!(matches!(err, AgentError::GameOver), "{err}");
+    assert!(err.to_string().contains("over"), "{err}");
 }
 
 #[test]

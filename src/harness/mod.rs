@@ -90,7 +90,9 @@ pub use consistency::{
     check_consistency, check_consistency_with, quiescence_searchers, standard_searchers,
     threaded_searchers,
 };
-pub use perft::{PerftConvention, PerftError, PerftReport, perft, perft_divide, run_perft_file};
+pub use perft::{
+    ConventionError, PerftConvention, PerftError, PerftReport, perft, perft_divide, run_perft_file,
+};
 pub use picker::{PickerError, picker_perft};
 pub use properties::{
     property_hash_consistent, property_notation_round_trip, property_outcome_iff_no_moves,
@@ -100,5 +102,6 @@ pub use random::{
     play_picks, random_game, random_playout_positions, random_playout_positions_with_finished,
 };
 pub use tables::{
-    TableCheck, check_table_against_search, check_table_conversion, check_table_successors,
+    TableCheck, TableCheckError, check_table_against_search, check_table_conversion,
+    check_table_successors,
 };

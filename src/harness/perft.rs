@@ -46,19 +46,38 @@ impl fmt::Display for PerftConvention {
 }
 
 impl FromStr for PerftConvention {
-    type Err = String;
+    type Err = ConventionError;
 
     /// `leaf` or `stop`, any case.
-    fn from_str(s: &str) -> Result<PerftConvention, String> {
+    fn from_str(s: &str) -> Result<PerftConvention, ConventionError> {
         match s.to_ascii_lowercase().as_str() {
             "leaf" => Ok(PerftConvention::Leaf),
             "stop" => Ok(PerftConvention::Stop),
-            _ => Err(format!(
-                "'{s}': expected a perft convention 'leaf' or 'stop'"
-            )),
+            _ => Err(ConventionError {
+                text: s.to_string(),
+            }),
         }
     }
 }
+
+/// A text that names no [`PerftConvention`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConventionError {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for ConventionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}': expected a perft convention 'leaf' or 'stop'",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ConventionError {}
 
 /// Typical capacity of one ply's move buffer; buffers grow further if a game needs it.
 const BUFFER_CAPACITY: usize = 64;
@@ -191,7 +210,11 @@ pub fn run_perft_file<G: Notation>(text: &str, max_nodes: u64) -> Result<PerftRe
             .split_once(char::is_whitespace)
             .map_or((line, ""), |(k, r)| (k, r.trim()));
         match keyword {
-            "convention" => convention = rest.parse().map_err(error)?,
+            "convention" => {
+                convention = rest
+                    .parse()
+                    .map_err(|e: ConventionError| error(e.to_string()))?;
+            }
             "position" => {
                 let state =
                     G::parse_position(rest).map_err(|e| error(format!("bad position: {e}")))?;

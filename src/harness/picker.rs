@@ -52,15 +52,10 @@ pub fn picker_perft<G: Notation>(state: &G, depth: u32, salt: u64) -> Result<u64
         } else {
             Side::Second
         };
-        let mixed = mix(salt ^ i);
+        let mixed = SplitMix64::mix(salt ^ i);
         history.reward(side, (mixed % bound.max(1) as u64) as usize, (i % 7) as u32);
     }
-    walk(state, depth, &history, mix(salt), &[])
-}
-
-/// A hint source derived from `x` alone.
-fn mix(x: u64) -> u64 {
-    SplitMix64::new(x).next_u64()
+    walk(state, depth, &history, SplitMix64::mix(salt), &[])
 }
 
 fn walk<G: Notation>(
@@ -95,7 +90,10 @@ fn walk<G: Notation>(
             .copied(),
         _ => Some(pick(k >> 2)),
     };
-    let killers = [killer(mix(salt ^ 1)), killer(mix(salt ^ 2))];
+    let killers = [
+        killer(SplitMix64::mix(salt ^ 1)),
+        killer(SplitMix64::mix(salt ^ 2)),
+    ];
     let mut picker = MovePicker::new(None, tt_index, killers);
     let (mut moves, mut scores) = (Vec::new(), Vec::new());
     let mut seen: Vec<G::Move> = Vec::with_capacity(legal.len());
@@ -112,7 +110,7 @@ fn walk<G: Notation>(
             return Err(error(format!("move {} twice", state.format_move(mv))));
         }
         seen.push(mv);
-        let child_salt = mix(salt.wrapping_add(seen.len() as u64));
+        let child_salt = SplitMix64::mix(salt.wrapping_add(seen.len() as u64));
         nodes += walk(&state.play(mv), depth - 1, history, child_salt, &legal)?;
     }
     if seen.len() != legal.len() {

@@ -12,8 +12,42 @@ use std::sync::Arc;
 use crate::eval::Score;
 use crate::game::{Game, GameHistory, Side};
 use crate::notation::Notation;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::{SearchLimits, Searcher, SearcherError};
 use crate::solve::{Probe, TableValue};
+
+/// Why a check of endgame tables failed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TableCheckError {
+    /// A position whose value in the tables disagrees with what was computed without them.
+    Disagrees {
+        /// The position, in the game's notation.
+        position: String,
+        /// Both values, or what happened in play.
+        found: String,
+    },
+    /// The searcher refused the tables.
+    Searcher(SearcherError),
+}
+
+impl TableCheckError {
+    fn disagrees<G: Notation>(state: &G, found: String) -> TableCheckError {
+        TableCheckError::Disagrees {
+            position: state.format_position(),
+            found,
+        }
+    }
+}
+
+impl std::fmt::Display for TableCheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableCheckError::Disagrees { position, found } => write!(f, "{position}: {found}"),
+            TableCheckError::Searcher(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TableCheckError {}
 
 /// The value a move to `next` has for the side that made it (`mover`): the table's or the
 /// finished game's value, turned over unless the mover moves again, one ply further away.
@@ -48,7 +82,7 @@ fn through<G: Game>(tables: &dyn Probe<G>, next: &G, mover: Side) -> Option<Tabl
 pub fn check_table_successors<G: Notation>(
     tables: &dyn Probe<G>,
     positions: &[G],
-) -> Result<usize, String> {
+) -> Result<usize, TableCheckError> {
     let mut checked = 0;
     let mut moves = Vec::new();
     for state in positions {
@@ -77,11 +111,13 @@ pub fn check_table_successors<G: Notation>(
                 Some(TableValue::Won) => some_win = true,
                 Some(TableValue::Lost) => some_loss = true,
                 None => {
-                    return Err(format!(
-                        "{}: the move {} leads to {}, which the tables do not hold",
-                        state.format_position(),
-                        state.format_move(mv),
-                        next.format_position()
+                    return Err(TableCheckError::disagrees(
+                        state,
+                        format!(
+                            "the move {} leads to {}, which the tables do not hold",
+                            state.format_move(mv),
+                            next.format_position()
+                        ),
                     ));
                 }
             }
@@ -102,10 +138,12 @@ pub fn check_table_successors<G: Notation>(
                 _ => true,
             };
         if !agrees {
-            return Err(format!(
-                "{}: the tables say {value:?}; its moves give the best win {best_win:?}, the \
-                 longest loss {longest_loss:?} and {draws} draws",
-                state.format_position()
+            return Err(TableCheckError::disagrees(
+                state,
+                format!(
+                    "the tables say {value:?}; its moves give the best win {best_win:?}, the \
+                     longest loss {longest_loss:?} and {draws} draws"
+                ),
             ));
         }
         checked += 1;
@@ -137,7 +175,7 @@ pub fn check_table_against_search<G: Notation>(
     positions: &[G],
     searcher: &mut dyn Searcher<G>,
     horizon: u32,
-) -> Result<TableCheck, String> {
+) -> Result<TableCheck, TableCheckError> {
     let mut check = TableCheck::default();
     for state in positions {
         if state.outcome().is_some() {
@@ -161,11 +199,13 @@ pub fn check_table_against_search<G: Notation>(
             (None, _) => !result.score.is_win() && !result.score.is_loss(),
         };
         if !agrees {
-            return Err(format!(
-                "{}: the tables say {value:?}; a search to depth {} says {}",
-                state.format_position(),
-                depth.max(1),
-                result.score
+            return Err(TableCheckError::disagrees(
+                state,
+                format!(
+                    "the tables say {value:?}; a search to depth {} says {}",
+                    depth.max(1),
+                    result.score
+                ),
             ));
         }
         match expected {
@@ -187,8 +227,10 @@ pub fn check_table_conversion<G: Notation>(
     positions: &[G],
     searcher: &mut dyn Searcher<G>,
     limits: &SearchLimits,
-) -> Result<usize, String> {
-    searcher.set_endgame_tables(Some(Arc::clone(&tables)))?;
+) -> Result<usize, TableCheckError> {
+    searcher
+        .set_endgame_tables(Some(Arc::clone(&tables)))
+        .map_err(TableCheckError::Searcher)?;
     let mut played = 0;
     for start in positions {
         if start.outcome().is_some() {
@@ -205,7 +247,7 @@ pub fn check_table_conversion<G: Notation>(
         while state.outcome().is_none() && plies < distance {
             let result = searcher.search_in(&state, &history, limits);
             let Some(mv) = result.best_move else {
-                return Err(format!("{}: no move", state.format_position()));
+                return Err(TableCheckError::disagrees(&state, "no move".to_string()));
             };
             let mover = state.side_to_move();
             state = state.play(mv);
@@ -213,12 +255,14 @@ pub fn check_table_conversion<G: Notation>(
             plies += 1;
         }
         if state.outcome().and_then(|o| o.winner()) != Some(winner) || plies != distance {
-            return Err(format!(
-                "{}: a win in {distance} by the tables; play reached {} after {plies} plies \
-                 ({:?})",
-                start.format_position(),
-                state.format_position(),
-                state.outcome()
+            return Err(TableCheckError::disagrees(
+                start,
+                format!(
+                    "a win in {distance} by the tables; play reached {} after {plies} plies \
+                     ({:?})",
+                    state.format_position(),
+                    state.outcome()
+                ),
             ));
         }
         played += 1;

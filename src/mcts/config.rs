@@ -4,18 +4,6 @@
 //! reasonable start for any game plies plays (a playout cut-off keeps games that can cycle
 //! finite, the node budget keeps memory bounded).
 
-/// How the threads of a search share the work.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum Parallel {
-    /// Root parallelism: each thread grows its own tree from its own seed; the root statistics
-    /// are summed at the end. No locking; the trees repeat each other's work.
-    #[default]
-    Root,
-    /// Tree parallelism: the threads grow one tree, each descent and backpropagation under a
-    /// lock, the playouts outside it, with virtual losses keeping the threads apart.
-    Tree,
-}
-
 /// How an [`super::Mcts`] searches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -32,15 +20,10 @@ pub struct MctsConfig {
     /// any more (the search goes on with playouts from the leaves it has), so memory stays
     /// bounded (roughly 40–60 bytes a node). The root is always expanded. Default 1 000 000.
     pub max_nodes: usize,
-    /// Threads searching at once (see [`MctsConfig::parallel`]). Default 1.
+    /// Threads searching at once, by root parallelism: each thread grows its own tree from its
+    /// own seed; the root statistics are summed at the end (no locking; the trees repeat each
+    /// other's work). Default 1.
     pub threads: usize,
-    /// How several threads share the work. Default [`Parallel::Root`]. One thread searches the
-    /// same way in both modes.
-    pub parallel: Parallel,
-    /// Tree parallelism: the visits without reward (virtual losses) a descent adds to its path
-    /// until its playout is backpropagated, so that the other threads explore other lines
-    /// meanwhile. Default 1.
-    pub virtual_loss: u32,
     /// The seed of the random generators (tree `t` uses a seed derived from it and `t`).
     pub seed: u64,
     /// Keep the subtree of the new root between searches when it is found in the old tree.
@@ -49,8 +32,8 @@ pub struct MctsConfig {
     /// Iterations a search runs when its limits give neither nodes, time nor a stop flag (a
     /// depth limit alone does not bound MCTS). Default 10 000.
     pub default_iterations: u64,
-    /// An iteration limit applied on top of the search limits, per tree (root parallelism: each
-    /// tree runs this many; tree parallelism: the threads run this many together). Default none.
+    /// An iteration limit applied on top of the search limits, per tree (each thread's tree
+    /// runs this many). Default none.
     pub max_iterations: Option<u64>,
 }
 
@@ -62,8 +45,6 @@ impl Default for MctsConfig {
             eval_scale: 200.0,
             max_nodes: 1_000_000,
             threads: 1,
-            parallel: Parallel::Root,
-            virtual_loss: 1,
             seed: 0x5EED_0F7E_E5ED,
             reuse_tree: true,
             default_iterations: 10_000,
@@ -82,11 +63,10 @@ impl MctsConfig {
         }
     }
 
-    /// The same configuration searching with `threads` threads in the `parallel` mode.
+    /// The same configuration searching with `threads` threads (see [`MctsConfig::threads`]).
     #[must_use]
-    pub fn with_threads(mut self, threads: usize, parallel: Parallel) -> MctsConfig {
+    pub fn with_threads(mut self, threads: usize) -> MctsConfig {
         self.threads = threads;
-        self.parallel = parallel;
         self
     }
 

@@ -9,8 +9,8 @@
 //! - `worker.rs`: one tree's iterations, the MCTS-solver's proof propagation and
 //!   tree reuse;
 //! - `search.rs`: [`Mcts`] and its answer (most visited move unless proven), run by
-//!   one or more threads: root parallelism (a tree each, merged at the root) or tree parallelism
-//!   (one tree under a lock, with virtual loss), chosen by [`MctsConfig::parallel`];
+//!   one or more threads by root parallelism (a tree each, merged at the root,
+//!   [`MctsConfig::threads`]);
 //!
 //! Key invariants:
 //! - rewards and proofs are taken by the side to move of each node, never by alternating signs,
@@ -72,7 +72,7 @@ pub(crate) mod worker;
 #[cfg(test)]
 mod tests;
 
-pub use config::{MctsConfig, Parallel};
+pub use config::MctsConfig;
 pub use playout::{
     HeavyMode, HeavyPlayout, LightPlayout, PlayoutContext, PlayoutPolicy, score_of_probability,
     win_probability,

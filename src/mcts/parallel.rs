@@ -1,16 +1,13 @@
 //! Running the workers of one search until its budget is spent: root parallelism (each worker
-//! on its own tree) and tree parallelism (all workers on one tree behind a lock), with the
-//! progress reports of the main worker.
+//! on its own tree), with the progress reports of the main worker.
 //!
 //! Key invariants:
 //! - a worker checks the budget between iterations only, so every iteration it starts is
 //!   finished and counted (a node limit may be passed by one iteration per worker);
-//! - with root parallelism an iteration limit applies to each tree; with tree parallelism the
-//!   workers claim iterations from one shared counter, so the tree gets exactly that many;
+//! - an iteration limit applies to each tree;
 //! - a proven root stops every worker: the first to see it raises the shared `proven` flag.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::config::MctsConfig;
@@ -19,7 +16,7 @@ use super::playout::{PlayoutPolicy, score_of_probability};
 use super::selection::{most_visited_child, pv_line};
 use super::stats::MctsStats;
 use super::tree::Tree;
-use super::worker::{Worker, lock};
+use super::worker::Worker;
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::Pv;
@@ -32,10 +29,8 @@ const FIRST_REPORT: u64 = 1024;
 
 /// When a worker must stop.
 pub(super) struct Budget<'a> {
-    /// The iteration limit (per tree, or for the shared tree when `claimed` is given).
+    /// The iteration limit of each tree.
     pub iterations: Option<u64>,
-    /// Tree parallelism: the iterations claimed so far by all workers.
-    pub claimed: Option<&'a AtomicU64>,
     /// The node limit of each worker.
     pub nodes: Option<u64>,
     /// When the search must end.
@@ -47,8 +42,7 @@ pub(super) struct Budget<'a> {
 }
 
 impl Budget<'_> {
-    /// Must a worker with counters `stats` stop (its root proven or not)? With a shared
-    /// iteration counter, a `false` answer claims the next iteration.
+    /// Must a worker with counters `stats` stop (its root proven or not)?
     pub fn is_spent(&self, stats: &MctsStats, root_proven: bool) -> bool {
         if root_proven {
             self.proven.store(true, Ordering::Relaxed);
@@ -61,11 +55,7 @@ impl Budget<'_> {
         {
             return true;
         }
-        match (self.iterations, self.claimed) {
-            (Some(n), Some(claimed)) => claimed.fetch_add(1, Ordering::Relaxed) >= n,
-            (Some(n), None) => stats.iterations >= n,
-            (None, _) => false,
-        }
+        self.iterations.is_some_and(|n| stats.iterations >= n)
     }
 }
 
@@ -112,33 +102,6 @@ pub(super) fn run_root<G: Game>(
         if worker.stats.iterations == next_report {
             next_report *= 2;
             report(&worker.stats, &worker.tree);
-        }
-    }
-}
-
-/// Runs `worker` on the tree `shared` with other workers until `budget` is spent, calling
-/// `report` as [`run_root`] does (with the shared tree, locked meanwhile).
-pub(super) fn run_tree<G: Game>(
-    worker: &mut Worker<G>,
-    shared: &Mutex<Tree<G::Move>>,
-    setting: Setting<'_, G>,
-    budget: &Budget<'_>,
-    mut report: impl FnMut(&MctsStats, &Tree<G::Move>),
-) {
-    let Setting {
-        state,
-        config,
-        evaluator,
-        policy,
-        tables,
-    } = setting;
-    let mut next_report = FIRST_REPORT;
-    let mut proven = lock(shared).node(0).proof.is_some();
-    while !budget.is_spent(&worker.stats, proven) {
-        proven = worker.iterate_shared(shared, state, config, evaluator, policy, tables);
-        if worker.stats.iterations == next_report {
-            next_report *= 2;
-            report(&worker.stats, &lock(shared));
         }
     }
 }

@@ -1,6 +1,5 @@
 //! [`Mcts`]: the Monte-Carlo tree searcher behind the [`Searcher`] interface, with root
-//! parallelism (independent trees merged at the root) or tree parallelism (one tree shared by
-//! the threads, worker 0 keeping it between searches), tree reuse and the solver's answers.
+//! parallelism (independent trees merged at the root), tree reuse and the solver's answers.
 //!
 //! Key invariants:
 //! - limits: `SearchLimits::nodes` bounds the positions made (tree descents plus playout plies,
@@ -8,26 +7,26 @@
 //!   it by one iteration; `time` and `stop` are checked between iterations too; `depth` does not
 //!   bound MCTS (with no other limit, [`MctsConfig::default_iterations`] apply);
 //! - one thread and a node or iteration limit give the same move, score and node count for the
-//!   same seed and the same sequence of searches (tree reuse included), in either parallel mode;
+//!   same seed and the same sequence of searches (tree reuse included);
 //! - a proven root ends the search at once and is reported as `Score::win_in(n)` /
 //!   `Score::loss_in(n)` (`n` plies from the root along the proof) or a draw.
 
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::config::{MctsConfig, Parallel};
-use super::parallel::{Budget, Setting, run_root, run_tree, snapshot};
+use super::config::MctsConfig;
+use super::parallel::{Budget, Setting, run_root, snapshot};
 use super::playout::{LightPlayout, PlayoutPolicy, score_of_probability};
 use super::selection::pv_line;
 use super::stats::MctsStats;
 use super::tree::Tree;
 use super::worker::Worker;
 use crate::eval::{Evaluator, Score};
-use crate::game::{Game, GameHistory, Side};
+use crate::game::{Game, GameHistory};
 use crate::rng::SplitMix64;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher, SearcherError};
 use crate::search::stats::SearchStats;
 use crate::solve::Probe;
 
@@ -53,7 +52,7 @@ pub struct Mcts<G: Game, E> {
     pub(super) workers: Vec<Worker<G>>,
     last: MctsStats,
     /// Endgame tables, when set ([`Searcher::set_endgame_tables`]).
-    tables: Option<Arc<dyn Probe<G>>>,
+    endgame: Option<Arc<dyn Probe<G>>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -66,7 +65,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             policy: Arc::new(LightPlayout),
             workers: Vec::new(),
             last: MctsStats::default(),
-            tables: None,
+            endgame: None,
         }
     }
 
@@ -181,7 +180,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             leaves: self.last.leaves,
             seldepth: self.last.seldepth,
             elapsed: start.elapsed(),
-            table_hits: self.last.table_hits,
+            endgame_hits: self.last.endgame_hits,
             ..SearchStats::default()
         }
     }
@@ -197,20 +196,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         }
     }
 
+    fn supports_endgame_tables(&self) -> bool {
+        true
+    }
+
     /// Tree nodes the tables hold are proven with their exact value (the solver takes them up
     /// the tree as it does finished games).
-    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
-        self.tables = tables;
+    fn set_endgame_tables(
+        &mut self,
+        tables: Option<Arc<dyn Probe<G>>>,
+    ) -> Result<(), SearcherError> {
+        self.endgame = tables;
         Ok(())
     }
 
-    /// Sets the thread count; the way threads share the work stays [`MctsConfig::parallel`].
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    /// Sets the thread count (root parallelism: a tree per thread, [`MctsConfig::threads`]).
+    fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         if !(1..=crate::search::MAX_THREADS).contains(&threads) {
-            return Err(format!(
-                "expected 1..={} threads, not {threads}",
-                crate::search::MAX_THREADS
-            ));
+            return Err(SearcherError::Threads {
+                threads,
+                max: crate::search::MAX_THREADS,
+            });
         }
         self.config.threads = threads;
         Ok(())
@@ -228,27 +234,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             return SearchResult::game_over(outcome, state.side_to_move());
         }
         let threads = self.config.threads.max(1);
-        let shared_tree = self.config.parallel == Parallel::Tree && threads > 1;
         if self.workers.len() != threads {
             self.workers = (0..threads).map(|t| Worker::new(self.seed(t))).collect();
         }
-        for (index, worker) in self.workers.iter_mut().enumerate() {
+        for worker in &mut self.workers {
             worker.track_repetitions(state, history.before(state));
-            if shared_tree && index > 0 {
-                worker.prepare_helper();
-            } else {
-                worker.prepare(state, self.config.reuse_tree, self.config.max_nodes);
-            }
+            worker.prepare(state, self.config.reuse_tree, self.config.max_nodes);
         }
         let unbounded = limits.nodes.is_none() && limits.time.is_none() && limits.stop.is_none();
         let proven = AtomicBool::new(false);
-        let claimed = AtomicU64::new(0);
         let budget = Budget {
             iterations: self
                 .config
                 .max_iterations
                 .or(unbounded.then_some(self.config.default_iterations)),
-            claimed: shared_tree.then_some(&claimed),
             nodes: limits.nodes.map(|n| n.div_ceil(threads as u64)),
             deadline: limits.time.map(|t| start + t),
             limits,
@@ -259,11 +258,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
             config,
             policy,
             workers,
-            tables,
+            endgame,
             ..
         } = self;
         // The tables' values ignore a repetition rule: not used in such a game.
-        let tables = tables.as_deref().filter(|_| !state.has_repetition_rule());
+        let tables = endgame.as_deref().filter(|_| !state.has_repetition_rule());
         let (config, evaluator): (&MctsConfig, &dyn Evaluator<G>) = (config, evaluator);
         let setting = Setting {
             state,
@@ -274,8 +273,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         };
         let (main, others) = workers.split_at_mut(1);
         let main = &mut main[0];
-        let shared = shared_tree
-            .then(|| Mutex::new(std::mem::replace(&mut main.tree, Tree::new(Side::First, 0))));
         let mut report = |stats: &MctsStats, tree: &Tree<G::Move>| {
             let (_, score, pv) = snapshot(tree, config.eval_scale);
             on_iteration(&Iteration {
@@ -289,38 +286,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
                     leaves: stats.leaves,
                     seldepth: stats.seldepth,
                     elapsed: start.elapsed(),
-                    table_hits: stats.table_hits,
+                    endgame_hits: stats.endgame_hits,
                     ..SearchStats::default()
                 },
             });
         };
         std::thread::scope(|scope| {
             let budget = &budget;
-            match &shared {
-                Some(tree) => {
-                    for worker in others.iter_mut() {
-                        scope.spawn(move || run_tree(worker, tree, setting, budget, |_, _| {}));
-                    }
-                    run_tree(main, tree, setting, budget, &mut report);
-                }
-                None => {
-                    for worker in others.iter_mut() {
-                        scope.spawn(move || run_root(worker, setting, budget, |_, _| {}));
-                    }
-                    run_root(main, setting, budget, &mut report);
-                }
+            for worker in others.iter_mut() {
+                scope.spawn(move || run_root(worker, setting, budget, |_, _| {}));
             }
+            run_root(main, setting, budget, &mut report);
         });
-        if let Some(tree) = shared {
-            main.tree = tree.into_inner().unwrap_or_else(PoisonError::into_inner);
-        }
         let mut total = MctsStats::default();
         for worker in &self.workers {
             total.merge(&worker.stats);
-        }
-        if shared_tree {
-            // One tree, not one per worker.
-            total.tree_nodes = self.workers[0].tree.len();
         }
         self.last = total;
         let (best_move, score, pv) = self.answer();

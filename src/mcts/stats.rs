@@ -27,7 +27,7 @@ pub struct MctsStats {
     /// The deepest tree ply a descent reached (playouts not included).
     pub seldepth: u32,
     /// Tree nodes proven by endgame tables ([`crate::search::Searcher::set_endgame_tables`]).
-    pub table_hits: u64,
+    pub endgame_hits: u64,
 }
 
 impl MctsStats {
@@ -41,7 +41,7 @@ impl MctsStats {
         self.tree_nodes += other.tree_nodes;
         self.reused_visits += other.reused_visits;
         self.budget_hits += other.budget_hits;
-        self.table_hits += other.table_hits;
+        self.endgame_hits += other.endgame_hits;
         self.seldepth = self.seldepth.max(other.seldepth);
     }
 }

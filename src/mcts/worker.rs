@@ -1,7 +1,6 @@
 //! One MCTS worker: a tree, its random generator and its buffers, running iterations
 //! (select → expand → playout → backpropagate, with the solver's proof propagation) and
-//! keeping its tree from one search to the next when the new root lies in it; or, with tree
-//! parallelism, running iterations on a tree shared with other workers behind a lock.
+//! keeping its tree from one search to the next when the new root lies in it.
 //!
 //! Key invariants:
 //! - an iteration replays moves from the root position, so the tree stores no position;
@@ -9,11 +8,7 @@
 //!   turns (the same side moving again) are handled without special cases;
 //! - no heap allocation per iteration once the buffers have grown (the tree grows by whole child
 //!   ranges at expansion, up to the node budget);
-//! - with the same seed, the same root and the same limits the worker does the same work;
-//! - on a shared tree every virtual loss a descent adds is taken back by its backpropagation,
-//!   both under the lock, so between iterations visits count real playouts only.
-
-use std::sync::{Mutex, MutexGuard, PoisonError};
+//! - with the same seed, the same root and the same limits the worker does the same work.
 
 use super::config::MctsConfig;
 use super::playout::{PlayoutContext, PlayoutPolicy, outcome_reward, win_probability};
@@ -145,92 +140,10 @@ impl<G: Game> Worker<G> {
                 repetitions.as_mut().map(|r| (r, path.len() - 1)),
             ),
         };
-        backpropagate(tree, path, reward, leaf.newly_proven, 0);
+        backpropagate(tree, path, reward, leaf.newly_proven);
         stats.iterations += 1;
         stats.tree_nodes = tree.len();
     }
-
-    /// Gets ready to help search a tree shared with other workers (tree parallelism): drops the
-    /// worker's own tree and resets its counters.
-    pub fn prepare_helper(&mut self) {
-        self.tree = Tree::new(Side::First, 0);
-        self.root = None;
-        self.stats = MctsStats::default();
-    }
-
-    /// Runs one iteration from `root` on the tree `shared` with other workers: the descent and
-    /// expansion, then the backpropagation, each under the lock, the playout outside it. The
-    /// path is given `config.virtual_loss` extra visits without reward while the playout runs
-    /// (taken back by the backpropagation), so other workers prefer other lines meanwhile.
-    /// Returns whether the root is proven.
-    pub fn iterate_shared(
-        &mut self,
-        shared: &Mutex<Tree<G::Move>>,
-        root: &G,
-        config: &MctsConfig,
-        evaluator: &dyn Evaluator<G>,
-        policy: &dyn PlayoutPolicy<G>,
-        tables: Option<&dyn Probe<G>>,
-    ) -> bool {
-        let Worker {
-            rng,
-            stats,
-            moves,
-            path,
-            scores,
-            repetitions,
-            ..
-        } = self;
-        let leaf = {
-            let mut tree = lock(shared);
-            let leaf = descend(
-                &mut tree,
-                root,
-                config,
-                path,
-                moves,
-                stats,
-                repetitions.as_mut(),
-                tables,
-            );
-            for &index in path.iter() {
-                let node = tree.node_mut(index);
-                node.visits = node.visits.saturating_add(config.virtual_loss);
-            }
-            leaf
-        };
-        let reward = match leaf.reward {
-            Some(reward) => reward,
-            None => playout(
-                &leaf.state,
-                config,
-                evaluator,
-                policy,
-                rng,
-                moves,
-                scores,
-                stats,
-                repetitions.as_mut().map(|r| (r, path.len() - 1)),
-            ),
-        };
-        let mut tree = lock(shared);
-        backpropagate(
-            &mut tree,
-            path,
-            reward,
-            leaf.newly_proven,
-            config.virtual_loss,
-        );
-        stats.iterations += 1;
-        stats.tree_nodes = tree.len();
-        tree.node(0).proof.is_some()
-    }
-}
-
-/// Locks a shared tree (a worker that panicked leaves it usable: every change to the tree is
-/// complete before the lock is released).
-pub fn lock<M>(shared: &Mutex<Tree<M>>) -> MutexGuard<'_, Tree<M>> {
-    shared.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Where a descent ended: the position there, the reward when no playout is needed (a proven
@@ -277,8 +190,8 @@ fn descend<G: Game>(
             }
         }
         let Some(child) = select_child(tree, index, config.exploration) else {
-            // Every child proven but the node not yet (another worker proved the last child and
-            // has not backpropagated): prove it now. Unreachable on one thread.
+            // Every child proven but the node not yet: prove it now (a safety net; the
+            // backpropagation proves a node as soon as its last child is).
             if tree.update_proof(index) {
                 newly_proven = true;
                 let node = tree.node(index);
@@ -308,7 +221,7 @@ fn descend<G: Game>(
                 node.proof = Some(value.score_at(0));
                 newly_proven = true;
                 stats.leaves += 1;
-                stats.table_hits += 1;
+                stats.endgame_hits += 1;
             }
         }
         index = child;
@@ -320,19 +233,17 @@ fn descend<G: Game>(
     }
 }
 
-/// Backpropagation by side along `path`, taking back `virtual_loss` visits per node (0 on one
-/// tree of one worker); then, when the descent proved a node, the solver's proof propagation
-/// up the path as far as it goes.
+/// Backpropagation by side along `path`; then, when the descent proved a node, the solver's
+/// proof propagation up the path as far as it goes.
 fn backpropagate<M: Copy>(
     tree: &mut Tree<M>,
     path: &[usize],
     reward_first: f64,
     newly_proven: bool,
-    virtual_loss: u32,
 ) {
     for &index in path {
         let node = tree.node_mut(index);
-        node.visits = node.visits.saturating_sub(virtual_loss).saturating_add(1);
+        node.visits = node.visits.saturating_add(1);
         node.value += if node.chooser == Side::First {
             reward_first
         } else {

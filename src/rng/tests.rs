@@ -16,6 +16,11 @@ fn same_seed_same_sequence_and_const_agrees() {
         assert_eq!(x, key);
     }
     assert_ne!(SplitMix64::new(1).next_u64(), SplitMix64::new(2).next_u64());
+    // The mixing function is the first number of a generator seeded with its input.
+    for x in [0, 1, 42, u64::MAX] {
+        assert_eq!(SplitMix64::mix(x), SplitMix64::new(x).next_u64());
+    }
+    assert_ne!(SplitMix64::mix(1), SplitMix64::mix(2));
 }
 
 #[test]

@@ -54,9 +54,6 @@ pub struct PvsConfig {
     /// first three are searched one ply shallower with a null window first, and again at full
     /// depth only if they beat alpha. Not value-exact (off in the ladders).
     pub late_move_reductions: bool,
-    /// Aspiration windows around the previous iteration's score (off by default: measured no
-    /// better, see `docs/experiments.md`).
-    pub aspiration: bool,
     /// Search threads (Lazy SMP sharing the table, [`crate::search::Pvs`]); 1 keeps the search
     /// deterministic. More threads are value-exact in the ladders too, but their node counts
     /// and, among equal moves, their choice depend on timing.
@@ -146,7 +143,6 @@ pub(crate) const PVS_KEYS: &[PvsKey] = &[
     key!("ext-depth", extension_depth, |d: u32| d.to_string(), |v| {
         parse_number(v, 0..=Score::MAX_PLY)
     }),
-    key!("aspiration", aspiration, switch, parse_switch),
 ];
 
 impl PvsConfig {
@@ -171,13 +167,13 @@ impl PvsConfig {
             late_move_reductions: true,
             threat_extensions: true,
             extension_depth: 4,
-            aspiration: false,
             threads: 1,
         }
     }
 
-    /// The core issue's plain PVS: table, killers, history and deepening, without quiescence,
-    /// mate-distance pruning, late-move reductions and threat extensions (the baseline the full engine is compared with).
+    /// Plain PVS: table, killers, history and deepening, without quiescence, mate-distance
+    /// pruning, late-move reductions and threat extensions (the baseline the full engine is
+    /// compared with).
     #[must_use]
     pub fn plain() -> PvsConfig {
         PvsConfig {
@@ -204,7 +200,6 @@ impl PvsConfig {
             late_move_reductions: false,
             threat_extensions: false,
             extension_depth: 4,
-            aspiration: false,
             threads: 1,
         }
     }

@@ -41,6 +41,6 @@ pub use limits::{Clock, SearchLimits, SearchProgress};
 pub use minimax::{Minimax, QUIESCENCE_EVASION_PLIES, QUIESCENCE_PLIES};
 pub use ponder::{PonderOutcome, Ponderer};
 pub use pvs::{MAX_THREADS, Pvs};
-pub use searcher::{Iteration, PV_INLINE, Pv, RootLine, SearchResult, Searcher};
+pub use searcher::{Iteration, PV_INLINE, Pv, RootLine, SearchResult, Searcher, SearcherError};
 pub use stats::SearchStats;
 pub use tt::{SharedTable, TableAllocError};

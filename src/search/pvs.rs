@@ -40,7 +40,7 @@ use crate::game::Game;
 use crate::search::config::PvsConfig;
 use crate::search::tt::{SharedTable, TableAllocError};
 use crate::solve::Probe;
-use thread::ThreadTables;
+use thread::MoveHistory;
 
 pub use root::MAX_THREADS;
 
@@ -59,11 +59,11 @@ pub struct Pvs<G: Game, E> {
     evaluator: E,
     config: PvsConfig,
     tt: Option<Arc<SharedTable>>,
-    /// The main thread's tables.
-    tables: ThreadTables<G::Move>,
-    /// The helper threads' tables, kept from search to search ([`PvsConfig::threads`] - 1 of
+    /// The main thread's move history (killers and history).
+    ordering: MoveHistory<G::Move>,
+    /// The helper threads' move histories, kept from search to search ([`PvsConfig::threads`] - 1 of
     /// them once a search with threads has run).
-    helpers: Vec<ThreadTables<G::Move>>,
+    helpers: Vec<MoveHistory<G::Move>>,
     /// Endgame tables, when set ([`Searcher::set_endgame_tables`]).
     endgame: Option<Arc<dyn Probe<G>>>,
 }
@@ -90,7 +90,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             evaluator,
             config,
             tt,
-            tables: ThreadTables::new(),
+            ordering: MoveHistory::new(),
             helpers: Vec::new(),
             endgame: None,
         })
@@ -108,7 +108,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
 
     /// Changes the table size to `megabytes` MB, keeping what it holds (0 drops the table; a
     /// searcher without a table gets a fresh one). Call it between searches; to resize during
-    /// a search, use the handle of [`Pvs::table`].
+    /// a search, use the handle of [`Pvs::tt`].
     pub fn resize_tt(&mut self, megabytes: usize) {
         self.config.tt_mb = megabytes;
         match (&self.tt, megabytes) {
@@ -124,7 +124,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
     /// [`Pvs::config`] keeps the size set through the searcher; a handle taken before
     /// [`Pvs::resize_tt`] drops the table, with 0, no longer reaches the searcher's later one.)
     #[must_use]
-    pub fn table(&self) -> Option<Arc<SharedTable>> {
+    pub fn tt(&self) -> Option<Arc<SharedTable>> {
         self.tt.clone()
     }
 }

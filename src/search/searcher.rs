@@ -134,25 +134,88 @@ pub trait Searcher<G: Game>: Send {
     /// new game would.
     fn clear(&mut self) {}
 
+    /// Whether this searcher uses endgame tables ([`Searcher::set_endgame_tables`] accepts
+    /// them): ask this before building or loading any. `false` by default.
+    fn supports_endgame_tables(&self) -> bool {
+        false
+    }
+
     /// Uses endgame tables from the next search on: a position they hold is scored with its
-    /// exact value instead of being searched (`None` stops using them). A searcher that cannot
-    /// use them refuses with a message saying so (the default). In a game with a repetition
-    /// rule they are not used: their values ignore the rule.
-    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+    /// exact value instead of being searched (`None` stops using them). In a game with a
+    /// repetition rule they are not used: their values ignore the rule.
+    ///
+    /// # Errors
+    /// [`SearcherError::NoEndgameTables`] from a searcher that does not use them (the default;
+    /// see [`Searcher::supports_endgame_tables`]).
+    fn set_endgame_tables(
+        &mut self,
+        tables: Option<Arc<dyn Probe<G>>>,
+    ) -> Result<(), SearcherError> {
         match tables {
             None => Ok(()),
-            Some(_) => Err(format!("{} does not use endgame tables", self.name())),
+            Some(_) => Err(SearcherError::NoEndgameTables {
+                searcher: self.name(),
+            }),
         }
     }
 
     /// Searches with `threads` threads from the next search on (1, the default, is the
-    /// deterministic search). A searcher that cannot use more than one refuses any other count
-    /// with a message saying so (the default).
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    /// deterministic search).
+    ///
+    /// # Errors
+    /// [`SearcherError::OneThread`] for any count but 1 from a searcher that searches with one
+    /// thread only (the default); [`SearcherError::Threads`] for a count outside
+    /// `1..=`[`crate::search::MAX_THREADS`].
+    fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         if threads == 1 {
             Ok(())
         } else {
-            Err(format!("{} searches with one thread only", self.name()))
+            Err(SearcherError::OneThread {
+                searcher: self.name(),
+                threads,
+            })
         }
     }
 }
+
+/// Why a searcher refused a setting ([`Searcher::set_endgame_tables`], [`Searcher::set_threads`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SearcherError {
+    /// Endgame tables given to a searcher that does not use them.
+    NoEndgameTables {
+        /// The searcher's name.
+        searcher: String,
+    },
+    /// More than one thread asked of a searcher that searches with one only.
+    OneThread {
+        /// The searcher's name.
+        searcher: String,
+        /// The count asked for.
+        threads: usize,
+    },
+    /// A thread count outside `1..=max`.
+    Threads {
+        /// The count asked for.
+        threads: usize,
+        /// The most threads the searcher takes.
+        max: usize,
+    },
+}
+
+impl std::fmt::Display for SearcherError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearcherError::NoEndgameTables { searcher } => {
+                write!(f, "{searcher} does not use endgame tables")
+            }
+            SearcherError::OneThread { searcher, threads } => {
+                write!(f, "{searcher} searches with one thread only, not {threads}")
+            }
+            SearcherError::Threads { threads, max } => {
+                write!(f, "expected 1..={max} threads, not {threads}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SearcherError {}

@@ -46,7 +46,7 @@ pub struct SearchStats {
     pub reductions: u64,
     /// Positions scored from endgame tables instead of searched
     /// ([`crate::search::Searcher::set_endgame_tables`]).
-    pub table_hits: u64,
+    pub endgame_hits: u64,
     /// With several search threads, the nodes of each (main thread first; they sum to `nodes`);
     /// empty for a one-thread search. The main thread's share is a measure of the speed-up:
     /// it decides when the search ends.

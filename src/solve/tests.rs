@@ -7,7 +7,7 @@ use super::*;
 use crate::eval::{Evaluator, Score};
 use crate::game::Side;
 use crate::search::PvsConfig;
-use crate::search::SearchLimits;
+use crate::search::{SearchLimits, SearcherError};
 use crate::spec::SearcherSpec;
 use crate::testing::{Maze, TwoPiles};
 
@@ -436,7 +436,7 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         let result = search.search(&state, &SearchLimits::depth(1));
         // One ply of search sees the children's exact values: the root's own.
         assert_eq!(result.score, value.score_at(0), "#{i}");
-        assert!(result.stats.table_hits > 0, "#{i}");
+        assert!(result.stats.endgame_hits > 0, "#{i}");
         decided += usize::from(value != TableValue::Draw);
     }
     assert!(decided > 100, "{decided}");
@@ -450,16 +450,25 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
         }
         search.clear();
         let result = search.search(&state, &SearchLimits::depth(1));
-        assert_eq!(result.stats.table_hits, 0);
+        assert_eq!(result.stats.endgame_hits, 0);
         proven += usize::from(result.score.is_decisive());
     }
     assert!(proven < decided, "{proven} of {decided}");
-    // Minimax refuses them.
+    // Minimax says it does not use them, and refuses them.
     let mut minimax = SearcherSpec::Minimax { quiescence: false }
         .build::<Maze, Zero>(Zero)
         .unwrap();
+    assert!(!minimax.supports_endgame_tables());
+    assert!(search.supports_endgame_tables());
     let err = minimax.set_endgame_tables(Some(tables)).unwrap_err();
-    assert!(err.contains("does not use endgame tables"), "{err}");
+    assert!(
+        matches!(err, SearcherError::NoEndgameTables { .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("does not use endgame tables"),
+        "{err}"
+    );
 }
 
 /// A maze set that can go backwards: the reverse edges, found by playing every move once.

@@ -18,11 +18,6 @@ use crate::rng::SplitMix64;
 /// Mixed into every node number.
 const SEED: u64 = 0x5eed_0f3a_2e00_0001;
 
-/// One step of SplitMix64 as a mixing function.
-fn mix(x: u64) -> u64 {
-    SplitMix64::step(x).1
-}
-
 /// A position of the random game graph (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Maze {
@@ -57,11 +52,11 @@ impl Maze {
     }
 
     fn bits(&self) -> u64 {
-        mix(self.node ^ SEED)
+        SplitMix64::mix(self.node ^ SEED)
     }
 
     fn edge(&self, mv: u8) -> u64 {
-        mix(self.bits().wrapping_add(u64::from(mv) + 1))
+        SplitMix64::mix(self.bits().wrapping_add(u64::from(mv) + 1))
     }
 
     fn branching(&self) -> u8 {
@@ -113,7 +108,7 @@ impl Game for Maze {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        mix(self.node.wrapping_mul(2) + u64::from(self.to_move == Side::Second))
+        SplitMix64::mix(self.node.wrapping_mul(2) + u64::from(self.to_move == Side::Second))
     }
 
     fn move_index(&self, mv: u8) -> usize {

@@ -16,13 +16,16 @@ impl Tunable for Pair {
     fn parameters(&self) -> Vec<i32> {
         vec![self.0, self.1]
     }
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), ParameterError> {
         match values {
             &[a, b] => {
                 *self = Pair(a, b);
                 Ok(())
             }
-            _ => Err("two weights".into()),
+            _ => Err(ParameterError::WrongCount {
+                expected: 2,
+                got: values.len(),
+            }),
         }
     }
 }
@@ -37,11 +40,12 @@ fn round_trip_with_comments_and_any_order() {
         parse_weights("a 100000\nb -100000\n", &names).unwrap(),
         vec![MAX_WEIGHT, -MAX_WEIGHT]
     );
+    let err = check_range(&names, &[1, MAX_WEIGHT + 1]).unwrap_err();
     assert!(
-        check_range(&names, &[1, MAX_WEIGHT + 1])
-            .unwrap_err()
-            .contains("weight b")
+        matches!(&err, ParameterError::OutOfRange { name, .. } if name == "b"),
+        "{err}"
     );
+    assert!(err.to_string().contains("weight b"), "{err}");
     assert_eq!(
         parse_weights("\n  b 5\n# note\na   -1  \n", &names).unwrap(),
         vec![-1, 5]
@@ -66,7 +70,7 @@ fn bad_files_name_the_problem_and_change_nothing() {
     ];
     for (text, expected) in cases {
         let err = load_weights(&mut pair, text).unwrap_err();
-        assert!(err.contains(expected), "{text:?}: {err}");
+        assert!(err.to_string().contains(expected), "{text:?}: {err}");
         assert_eq!(pair, Pair(1, 2));
     }
 }

@@ -8,8 +8,8 @@
 //! score until `bestmove`.
 //!
 //! Key invariants: whatever the process does (exits, hangs, writes garbage, an illegal move or
-//! endless output), [`Agent::choose`] returns by its deadline and never panics: `None`, the
-//! reason in [`Agent::failure`], and the process killed, so the next game starts a fresh one. A
+//! endless output), [`Agent::choose`] returns by its deadline and never panics: an
+//! [`AgentError::Failed`] saying what happened, and the process killed, so the next game starts a fresh one. A
 //! process is always told `quit` and reaped (killed when it lingers) when the agent lets it go.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -17,7 +17,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
-use plies::agent::{Agent, Choice};
+use plies::agent::{Agent, AgentError, Choice};
 use plies::search::SearchLimits;
 use plies::{GameHistory, Notation, Score, Side, excerpt};
 
@@ -366,7 +366,6 @@ pub struct UgiAgent {
     start: Option<String>,
     /// The current game's moves so far, as tokens.
     moves: Vec<String>,
-    failure: Option<String>,
 }
 
 impl UgiAgent {
@@ -380,7 +379,6 @@ impl UgiAgent {
             broken: None,
             start: None,
             moves: Vec::new(),
-            failure: None,
         }
     }
 
@@ -515,27 +513,18 @@ impl<G: Notation> Agent<G> for UgiAgent {
         state: &G,
         _history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<G::Move>> {
-        self.failure = None;
-        match self.ask(state, budget) {
-            Ok(choice) => Some(choice),
-            Err(why) => {
-                // Whatever state it is in, the next game starts a fresh process.
-                self.retire();
-                self.failure = Some(why);
-                None
-            }
-        }
+    ) -> Result<Choice<G::Move>, AgentError> {
+        self.ask(state, budget).map_err(|why| {
+            // Whatever state it is in, the next game starts a fresh process.
+            self.retire();
+            AgentError::Failed(why.into())
+        })
     }
 
     fn observe(&mut self, before: &G, mv: G::Move) {
         self.retired.clear();
         self.start.get_or_insert_with(|| before.format_position());
         self.moves.push(before.format_move_token(mv));
-    }
-
-    fn failure(&mut self) -> Option<String> {
-        self.failure.take()
     }
 }
 

@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::arena::record::{GameRecord, GameResult, SideStats, Termination};
 use plies::Notation;
 use plies::Score;
-use plies::agent::Agent;
+use plies::agent::{Agent, AgentError};
 use plies::search::{Clock, SearchLimits};
 use plies::{Game, GameHistory, Side};
 
@@ -137,11 +137,12 @@ pub fn play_game<G: Game>(
                 );
             }
         }
-        let Some(choice) = choice else {
-            let reason = agents[side.index()]
-                .failure()
-                .unwrap_or_else(|| "no move while legal moves remain".to_string());
-            break forfeit(side, reason);
+        let choice = match choice {
+            Ok(choice) => choice,
+            Err(AgentError::GameOver) => {
+                break forfeit(side, "no move while legal moves remain".to_string());
+            }
+            Err(e) => break forfeit(side, e.to_string()),
         };
         legal.clear();
         state.generate_moves(&mut legal);
@@ -209,9 +210,11 @@ mod tests {
             s: &TwoPiles,
             _: &GameHistory,
             _: &SearchLimits,
-        ) -> Option<Choice<Take>> {
+        ) -> Result<Choice<Take>, AgentError> {
             let pile = u8::from(s.piles[0] == 0);
-            (s.piles[pile as usize] > 0).then_some(Choice::bare(Take { pile, count: 1 }))
+            (s.piles[pile as usize] > 0)
+                .then_some(Choice::bare(Take { pile, count: 1 }))
+                .ok_or(AgentError::GameOver)
         }
     }
 
@@ -227,10 +230,10 @@ mod tests {
             s: &TwoPiles,
             _: &GameHistory,
             _: &SearchLimits,
-        ) -> Option<Choice<Take>> {
+        ) -> Result<Choice<Take>, AgentError> {
             let pile = u8::from(s.piles[1] > s.piles[0]);
             let count = if s.piles[pile as usize] >= 2 { 2 } else { 1 };
-            Some(Choice::bare(Take { pile, count }))
+            Ok(Choice::bare(Take { pile, count }))
         }
     }
 
@@ -246,8 +249,8 @@ mod tests {
             _: &TwoPiles,
             _: &GameHistory,
             _: &SearchLimits,
-        ) -> Option<Choice<Take>> {
-            Some(Choice::bare(Take { pile: 0, count: 9 }))
+        ) -> Result<Choice<Take>, AgentError> {
+            Ok(Choice::bare(Take { pile: 0, count: 9 }))
         }
     }
 
@@ -362,11 +365,14 @@ mod tests {
             s: &plies::testing::Cycle,
             history: &GameHistory,
             _: &SearchLimits,
-        ) -> Option<Choice<u8>> {
+        ) -> Result<Choice<u8>, AgentError> {
             self.seen.push(history.before(s).len());
             let mut moves = Vec::new();
             s.generate_moves(&mut moves);
-            moves.first().map(|&mv| Choice::bare(mv))
+            moves
+                .first()
+                .map(|&mv| Choice::bare(mv))
+                .ok_or(AgentError::GameOver)
         }
     }
 

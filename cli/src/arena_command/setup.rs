@@ -10,10 +10,10 @@ use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::{EngineProtocol, GameCli};
 use crate::position::{read_openings_file, start_position};
-use crate::tables::{NoTables, TableSource, TablesAgent, TablesArgs, log_sink, parse_pieces};
+use crate::tables::{TableSource, TablesAgent, TablesArgs, log_sink, parse_pieces};
 use plies::Notation;
 use plies::agent::{Agent, RandomAgent, SearchAgent};
-use plies::search::{Clock, SearchLimits};
+use plies::search::{Clock, SearchLimits, SearcherError};
 use plies::spec::SearcherSpec;
 use std::sync::Arc;
 use std::time::Duration;
@@ -94,12 +94,13 @@ pub(super) fn engines<G: Notation>(
                 }
                 // Built once now, so that a table the machine cannot hold is refused here,
                 // not in a game.
-                let mut trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
-                if source.is_some() {
+                let trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
+                if source.is_some() && !trial.supports_endgame_tables() {
                     // Only a searcher that uses tables accepts them: asked now, not in a game.
-                    trial
-                        .set_endgame_tables(Some(Arc::new(NoTables)))
-                        .map_err(|e| bad(format!("{e}; give it tables=off")))?;
+                    let e = SearcherError::NoEndgameTables {
+                        searcher: trial.name(),
+                    };
+                    return Err(bad(format!("{e}; give it tables=off")));
                 }
                 let evaluator = match &weights {
                     Some(path) => spec

@@ -103,7 +103,7 @@ impl TuneConfig {
                 self.gains.c_end.len()
             ));
         }
-        plies::weights::check_range(&self.names, &self.initial)?;
+        plies::weights::check_range(&self.names, &self.initial).map_err(|e| e.to_string())?;
         let max = f64::from(plies::weights::MAX_WEIGHT);
         // 0 marks a weight left alone (`--fixed`).
         if let Some(c) = self

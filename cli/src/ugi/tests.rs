@@ -838,7 +838,7 @@ fn mate_scores_are_in_moves_and_table_hits_are_told() {
         pv: Default::default(),
         more_lines: Vec::new(),
         stats: SearchStats {
-            table_hits,
+            endgame_hits: table_hits,
             ..SearchStats::default()
         },
     };

@@ -5,7 +5,7 @@
 //! Key invariant: every value is within `±Score::MAX_EVAL` and symmetric: swapping the two rows
 //! and the side to move gives the same value.
 
-use plies::{Evaluator, Game, Score, Side, Tunable};
+use plies::{Evaluator, Game, Score, Side};
 
 use crate::state::{Hus, PITS};
 
@@ -61,15 +61,17 @@ impl Evaluator<Hus> for CaptureThreats {
     }
 }
 
-/// `seeds·SeedDifference + mobility·Mobility + threats·CaptureThreats`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct HusEvaluator {
-    /// Weight per seed of material.
-    pub seeds: i32,
-    /// Weight per playable pit.
-    pub mobility: i32,
-    /// Weight per seed of capture threat.
-    pub threats: i32,
+plies::tunable_weights! {
+    /// `seeds·SeedDifference + mobility·Mobility + threats·CaptureThreats`; every field is a
+    /// weight ([`plies::Tunable`]), named after the field, in declaration order.
+    pub struct HusEvaluator {
+        /// Weight per seed of material.
+        pub seeds: i32 = 10,
+        /// Weight per playable pit.
+        pub mobility: i32 = 3,
+        /// Weight per seed of capture threat.
+        pub threats: i32 = 4,
+    }
 }
 
 /// The weights of [`HusEvaluator::tuned`]: a weights file ([`plies::weights`]) shipped with the
@@ -85,46 +87,12 @@ impl HusEvaluator {
     }
 }
 
-impl Default for HusEvaluator {
-    fn default() -> Self {
-        HusEvaluator {
-            seeds: 10,
-            mobility: 3,
-            threats: 4,
-        }
-    }
-}
-
 impl Evaluator<Hus> for HusEvaluator {
     fn evaluate(&self, state: &Hus) -> Score {
         let seeds = SeedDifference.evaluate(state).raw();
         let mobility = Mobility.evaluate(state).raw();
         let threats = CaptureThreats.evaluate(state).raw();
         Score::cp(self.seeds * seeds + self.mobility * mobility + self.threats * threats)
-    }
-}
-
-impl Tunable for HusEvaluator {
-    fn parameter_names(&self) -> Vec<String> {
-        vec!["seeds".into(), "mobility".into(), "threats".into()]
-    }
-
-    fn parameters(&self) -> Vec<i32> {
-        vec![self.seeds, self.mobility, self.threats]
-    }
-
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
-        match values {
-            &[seeds, mobility, threats] => {
-                *self = HusEvaluator {
-                    seeds,
-                    mobility,
-                    threats,
-                };
-                Ok(())
-            }
-            _ => Err(format!("HusEvaluator has 3 weights, got {}", values.len())),
-        }
     }
 }
 

@@ -8,12 +8,12 @@
 //! the report fails; a faster number cannot come from less work.
 //!
 //! `cargo bench -p plies-onitama --bench report` runs depth 12 on every deal and the sample
-//! (until the first iteration that finds the win);
-//! `PLIES_DEPTH=10` changes the depth, `PLIES_DEALS=1` runs only the first deal,
-//! `PLIES_SAMPLE=0` skips the sample, `PLIES_TT_MB=16` sets the table size (default: `PvsConfig::full()`'s, like the `bench` command),
-//! `PLIES_ASPIRATION=1|0`, `PLIES_EXTENSIONS=1|0` (threat extensions), `PLIES_LMR=1|0` (late-move
-//! reductions) switch those on or off (default: as in `PvsConfig::full()`), `PLIES_VERBOSE=1` prints every iteration;
-//! `PLIES_OVERSHOOT=1000` instead runs 1000 searches of 50 ms and prints the largest overshoot.
+//! (until the first iteration that finds the win). Arguments after `--`:
+//! `--searcher SPEC` searches with a searcher spec ([`plies::spec::SearcherSpec`], e.g.
+//! `pvs:ext=off,lmr=off,tt=64`; default `pvs`, like the `bench` command), `--depth 10` changes
+//! the depth, `--deals 1` runs only the first deal, `--no-sample` skips the sample,
+//! `--verbose` prints every iteration; `--overshoot 1000` instead runs 1000 searches of 50 ms
+//! and prints the largest overshoot.
 //! Wall time is noisy on a shared machine: compare states, the CPU seconds printed beside the wall
 //! time (the thread's own run time, from `/proc/thread-self/schedstat`) and
 //! `valgrind --tool=callgrind` instruction counts too.
@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use plies::search::{Pvs, PvsConfig};
 use plies::search::{SearchLimits, Searcher};
+use plies::spec::SearcherSpec;
 use plies::{Game, Notation};
 use plies_onitama::bench::BENCH_SIGNATURES;
 use plies_onitama::{BENCH_DEALS as DEALS, Onitama, PstEvaluator, SAMPLE_POSITION as SAMPLE};
@@ -38,27 +39,69 @@ fn cpu_seconds() -> f64 {
         .map_or(0.0, |ns| ns / 1e9)
 }
 
-fn env_number(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(default)
+/// The report's settings, from its arguments (see the module docs).
+struct Options {
+    searcher: SearcherSpec,
+    depth: u32,
+    deals: usize,
+    sample: bool,
+    verbose: bool,
+    overshoot: u32,
+}
+
+impl Options {
+    /// Reads the arguments; `cargo bench` adds `--bench`, which is ignored.
+    fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
+        let mut options = Options {
+            searcher: SearcherSpec::default(),
+            depth: 12,
+            deals: DEALS.len(),
+            sample: true,
+            verbose: false,
+            overshoot: 0,
+        };
+        let mut args = args.peekable();
+        while let Some(arg) = args.next() {
+            let mut value =
+                |name: &str| args.next().ok_or_else(|| format!("{name} expects a value"));
+            let number = |text: String| {
+                text.parse::<u32>()
+                    .map_err(|_| format!("'{text}': expected a number"))
+            };
+            match arg.as_str() {
+                "--bench" => {}
+                "--searcher" => {
+                    options.searcher = value("--searcher")?
+                        .parse()
+                        .map_err(|e: plies::spec::SpecError| e.to_string())?;
+                }
+                "--depth" => options.depth = number(value("--depth")?)?,
+                "--deals" => options.deals = number(value("--deals")?)? as usize,
+                "--no-sample" => options.sample = false,
+                "--verbose" => options.verbose = true,
+                "--overshoot" => options.overshoot = number(value("--overshoot")?)?,
+                other => return Err(format!("unknown argument '{other}'")),
+            }
+        }
+        Ok(options)
+    }
 }
 
 /// Searches `text` within `limits` (with `prove`: until the first iteration with a decisive
 /// score) and prints one line; returns the states, the seconds and the CPU seconds.
-fn run(label: &str, text: &str, limits: &SearchLimits, prove: bool) -> (u64, f64, f64) {
+fn run(
+    options: &Options,
+    label: &str,
+    text: &str,
+    limits: &SearchLimits,
+    prove: bool,
+) -> (u64, f64, f64) {
     let position = Onitama::parse_position(text).expect("valid position");
-    let full = PvsConfig::full();
-    let config = PvsConfig {
-        tt_mb: env_number("PLIES_TT_MB", full.tt_mb as u32) as usize,
-        aspiration: env_number("PLIES_ASPIRATION", u32::from(full.aspiration)) != 0,
-        threat_extensions: env_number("PLIES_EXTENSIONS", u32::from(full.threat_extensions)) != 0,
-        late_move_reductions: env_number("PLIES_LMR", u32::from(full.late_move_reductions)) != 0,
-        ..full
-    };
-    let mut pvs = Pvs::new(PstEvaluator::tuned(), config);
-    let verbose = env_number("PLIES_VERBOSE", 0) != 0;
+    let mut pvs = options
+        .searcher
+        .build::<Onitama, _>(PstEvaluator::tuned())
+        .expect("a table this machine can hold");
+    let verbose = options.verbose;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = limits.clone().with_stop(Arc::clone(&stop));
     let start = Instant::now();
@@ -140,17 +183,23 @@ fn overshoot(count: u32) {
 }
 
 fn main() {
-    let searches = env_number("PLIES_OVERSHOOT", 0);
-    if searches > 0 {
-        overshoot(searches);
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("report: {e}");
+            std::process::exit(2);
+        }
+    };
+    if options.overshoot > 0 {
+        overshoot(options.overshoot);
         return;
     }
-    let depth = env_number("PLIES_DEPTH", 12);
-    let deals = env_number("PLIES_DEALS", 8) as usize;
+    let depth = options.depth;
+    let deals = options.deals;
     let (mut total, mut secs, mut cpu) = (0, 0.0, 0.0);
     for (i, deal) in DEALS.iter().take(deals).enumerate() {
         let limits = SearchLimits::depth(depth);
-        let (nodes, time, used) = run(&format!("deal {}", i + 1), deal, &limits, false);
+        let (nodes, time, used) = run(&options, &format!("deal {}", i + 1), deal, &limits, false);
         total += nodes;
         secs += time;
         cpu += used;
@@ -162,14 +211,7 @@ fn main() {
             total as f64 / cpu / 1e6
         );
     }
-    let default_config = [
-        "PLIES_TT_MB",
-        "PLIES_ASPIRATION",
-        "PLIES_EXTENSIONS",
-        "PLIES_LMR",
-    ]
-    .iter()
-    .all(|name| std::env::var_os(name).is_none());
+    let default_config = options.searcher == SearcherSpec::default();
     let signature = BENCH_SIGNATURES.iter().find(|s| s.depth == depth);
     if let (true, true, Some(signature)) = (default_config, deals >= DEALS.len(), signature) {
         assert_eq!(
@@ -177,7 +219,7 @@ fn main() {
             "search signature changed for the eight deals at depth {depth}"
         );
     }
-    if env_number("PLIES_SAMPLE", 1) != 0 {
-        run("sample", SAMPLE, &SearchLimits::default(), true);
+    if options.sample {
+        run(&options, "sample", SAMPLE, &SearchLimits::default(), true);
     }
 }

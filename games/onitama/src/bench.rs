@@ -64,7 +64,7 @@ pub const BENCH_SIGNATURES: [BenchSignature; 4] = [
 pub const BENCH_PROOFS: [BenchProof; 1] =
     [BenchProof::new(SAMPLE_POSITION, SAMPLE_MAX_DEPTH).nodes(7_258_851)];
 
-/// The whole benchmark, for `plies_cli::main_with_suite`.
+/// The whole benchmark: the `bench` command of the Onitama example (its `GameCli::bench`).
 pub const BENCH_SUITE: BenchSuite = BenchSuite::new()
     .ladder(&BENCH_LADDER)
     .proofs(&BENCH_PROOFS)

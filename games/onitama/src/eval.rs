@@ -7,7 +7,7 @@
 //! A card's offsets are also from its holder's view, so one per-card table serves both sides.
 
 use plies::bits::set_bits;
-use plies::{Evaluator, Score, Side, Tunable};
+use plies::{Evaluator, ParameterError, Score, Side, Tunable};
 
 use crate::bitboard::Bitboard;
 use crate::card::{CARDS, Card, TARGETS};
@@ -445,14 +445,13 @@ impl Tunable for PstEvaluator {
             .collect()
     }
 
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
+    fn set_parameters(&mut self, values: &[i32]) -> Result<(), ParameterError> {
         let slots = card_slots();
         if values.len() != 53 + 2 * slots.len() {
-            return Err(format!(
-                "expected {} weights, got {}",
-                53 + 2 * slots.len(),
-                values.len()
-            ));
+            return Err(ParameterError::WrongCount {
+                expected: 53 + 2 * slots.len(),
+                got: values.len(),
+            });
         }
         self.weights.student = values[0];
         self.weights.student_squares.copy_from_slice(&values[1..26]);

@@ -222,7 +222,7 @@ fn the_checks_catch_a_wrong_value() {
         wrong,
     };
     let err = check_table_successors(&bad, &[wrong]).unwrap_err();
-    assert!(err.contains(&wrong.format_position()), "{err}");
+    assert!(err.to_string().contains(&wrong.format_position()), "{err}");
     let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
     let mut search = SearcherSpec::Pvs(exact)
         .build::<Onitama, _>(MaterialEvaluator)

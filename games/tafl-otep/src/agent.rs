@@ -17,14 +17,14 @@
 //! [`OtepCommand::retries`] times within the move's time.
 //!
 //! Key invariants: whatever the process does (exits, hangs, writes illegal moves),
-//! [`Agent::choose`] returns by its deadline without panicking: `None`, the reason in
-//! [`Agent::failure`], the engine told `error 2` for its last illegal move and then let go
+//! [`Agent::choose`] returns by its deadline without panicking: an [`AgentError::Failed`]
+//! saying what happened, the engine told `error 2` for its last illegal move and then let go
 //! (`goodbye`, killed when it lingers). Each game has its own process, as OpenTafl runs its
 //! engines; a process is never left running (see [`OtepAgent`] for when it is reaped).
 
 use std::time::{Duration, Instant};
 
-use plies::agent::{Agent, Choice};
+use plies::agent::{Agent, AgentError, Choice};
 use plies::search::SearchLimits;
 use plies::{Game, GameHistory, Notation, Side};
 
@@ -141,7 +141,6 @@ pub struct OtepAgent {
     last_told: Option<String>,
     /// The position it was last asked about (its hash) and the move it chose there.
     chosen: Option<(u64, <Tafl as Game>::Move)>,
-    failure: Option<String>,
 }
 
 impl OtepAgent {
@@ -158,7 +157,6 @@ impl OtepAgent {
             pending: Vec::new(),
             last_told: None,
             chosen: None,
-            failure: None,
         }
     }
 
@@ -302,16 +300,11 @@ impl Agent<Tafl> for OtepAgent {
         state: &Tafl,
         _history: &GameHistory,
         budget: &SearchLimits,
-    ) -> Option<Choice<<Tafl as Game>::Move>> {
-        self.failure = None;
-        match self.ask(state, budget) {
-            Ok(choice) => Some(choice),
-            Err(why) => {
-                self.retire();
-                self.failure = Some(why);
-                None
-            }
-        }
+    ) -> Result<Choice<<Tafl as Game>::Move>, AgentError> {
+        self.ask(state, budget).map_err(|why| {
+            self.retire();
+            AgentError::Failed(why.into())
+        })
     }
 
     fn observe(&mut self, before: &Tafl, mv: <Tafl as Game>::Move) {
@@ -329,10 +322,6 @@ impl Agent<Tafl> for OtepAgent {
         } else {
             format!("opponent-move {} {board}", before.format_move(mv))
         });
-    }
-
-    fn failure(&mut self) -> Option<String> {
-        self.failure.take()
     }
 }
 

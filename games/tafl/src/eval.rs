@@ -10,37 +10,40 @@
 //! over the pieces).
 
 use plies::bits::set_bits;
-use plies::{Evaluator, Score, Side, Tunable};
+use plies::{Evaluator, Score, Side};
 
 use crate::board::Piece;
 use crate::rules::NONE;
 use crate::state::Tafl;
 
-/// Weights of [`TaflEvaluator`], in centipawn-like units for the defenders.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TaflEvaluator {
-    /// Value of one attacker taflman.
-    pub attacker: i32,
-    /// Value of one defender taflman.
-    pub defender: i32,
-    /// Bonus per empty square the king can reach in one move.
-    pub king_mobility: i32,
-    /// Penalty per attacker next to the king.
-    pub king_pressure: i32,
-    /// Bonus per step the king is closer to his nearest escape square (Manhattan distance).
-    pub king_progress: i32,
-    /// Piece-square term for the attackers: bonus per attacker on a square 2 or 3 steps
-    /// from an escape square (where it blocks the king's approach without being caught
-    /// against a hostile corner), from the board geometry.
-    pub attacker_guard: i32,
-    /// Piece-square term for the defenders: penalty per defender on the board edge (where
-    /// shieldwalls and the edge catch them).
-    pub defender_edge: i32,
-    /// Bonus per escape square the king can reach in one move (two routes usually win).
-    pub king_routes: i32,
-    /// Bonus per square (not itself an escape) the king can reach in one move from which he
-    /// would see an escape square: a threat he can make next move, two of them a fork.
-    pub king_threats: i32,
+plies::tunable_weights! {
+    /// Weights of [`TaflEvaluator`], in centipawn-like units for the defenders; the defaults are
+    /// the `full` preset. Every field is a weight ([`plies::Tunable`]), named after the field, in
+    /// declaration order.
+    pub struct TaflEvaluator {
+        /// Value of one attacker taflman.
+        pub attacker: i32 = 100,
+        /// Value of one defender taflman.
+        pub defender: i32 = 180,
+        /// Bonus per empty square the king can reach in one move.
+        pub king_mobility: i32 = 12,
+        /// Penalty per attacker next to the king.
+        pub king_pressure: i32 = 60,
+        /// Bonus per step the king is closer to his nearest escape square (Manhattan distance).
+        pub king_progress: i32 = 15,
+        /// Piece-square term for the attackers: bonus per attacker on a square 2 or 3 steps
+        /// from an escape square (where it blocks the king's approach without being caught
+        /// against a hostile corner), from the board geometry.
+        pub attacker_guard: i32 = 20,
+        /// Piece-square term for the defenders: penalty per defender on the board edge (where
+        /// shieldwalls and the edge catch them).
+        pub defender_edge: i32 = 15,
+        /// Bonus per escape square the king can reach in one move (two routes usually win).
+        pub king_routes: i32 = 150,
+        /// Bonus per square (not itself an escape) the king can reach in one move from which he
+        /// would see an escape square: a threat he can make next move, two of them a fork.
+        pub king_threats: i32 = 40,
+    }
 }
 
 /// The names [`TaflEvaluator::by_name`] accepts, simplest first.
@@ -51,67 +54,53 @@ pub const EVALUATOR_NAMES: &[&str] = &["material", "distance", "classic", "pst",
 /// measured it. Read when the preset is made.
 pub const BRANDUB_WEIGHTS: &str = include_str!("../weights/brandub.txt");
 
-impl Default for TaflEvaluator {
-    /// The `full` preset.
-    fn default() -> TaflEvaluator {
-        TaflEvaluator::full()
-    }
-}
-
 impl TaflEvaluator {
-    /// Material only.
+    /// Material only: `distance` without the king's distance to escape.
     #[must_use]
     pub fn material() -> TaflEvaluator {
         TaflEvaluator {
-            attacker: 100,
-            defender: 180,
-            king_mobility: 0,
-            king_pressure: 0,
             king_progress: 0,
-            attacker_guard: 0,
-            defender_edge: 0,
-            king_routes: 0,
-            king_threats: 0,
-        }
-    }
-
-    /// Material and the king's distance to escape.
-    #[must_use]
-    pub fn distance() -> TaflEvaluator {
-        TaflEvaluator {
-            king_progress: 15,
-            ..TaflEvaluator::material()
-        }
-    }
-
-    /// The first evaluator of this crate: material, distance, king mobility and pressure.
-    #[must_use]
-    pub fn classic() -> TaflEvaluator {
-        TaflEvaluator {
-            king_mobility: 12,
-            king_pressure: 60,
             ..TaflEvaluator::distance()
         }
     }
 
-    /// `classic` plus the piece-square tables.
+    /// Material and the king's distance to escape: `classic` without king mobility and
+    /// pressure.
     #[must_use]
-    pub fn pst() -> TaflEvaluator {
+    pub fn distance() -> TaflEvaluator {
         TaflEvaluator {
-            attacker_guard: 20,
-            defender_edge: 15,
+            king_mobility: 0,
+            king_pressure: 0,
             ..TaflEvaluator::classic()
         }
     }
 
-    /// Every term: `pst` plus the king's escape routes and the escape threats he can make.
+    /// The first evaluator of this crate: material, distance, king mobility and pressure
+    /// (`pst` without the piece-square tables).
     #[must_use]
-    pub fn full() -> TaflEvaluator {
+    pub fn classic() -> TaflEvaluator {
         TaflEvaluator {
-            king_routes: 150,
-            king_threats: 40,
+            attacker_guard: 0,
+            defender_edge: 0,
             ..TaflEvaluator::pst()
         }
+    }
+
+    /// `classic` plus the piece-square tables (`full` without the escape routes and threats).
+    #[must_use]
+    pub fn pst() -> TaflEvaluator {
+        TaflEvaluator {
+            king_routes: 0,
+            king_threats: 0,
+            ..TaflEvaluator::full()
+        }
+    }
+
+    /// Every term (the default weights): `pst` plus the king's escape routes and the escape
+    /// threats he can make.
+    #[must_use]
+    pub fn full() -> TaflEvaluator {
+        TaflEvaluator::default()
     }
 
     /// `full` with the weights tuned for Brandub ([`BRANDUB_WEIGHTS`]).
@@ -227,91 +216,6 @@ impl Evaluator<Tafl> for TaflEvaluator {
         } else {
             -value
         })
-    }
-}
-
-/// The names of [`TaflEvaluator`]'s weights, in the order of [`Tunable::parameters`].
-const PARAMETER_NAMES: [&str; 9] = [
-    "attacker",
-    "defender",
-    "king_mobility",
-    "king_pressure",
-    "king_progress",
-    "attacker_guard",
-    "defender_edge",
-    "king_routes",
-    "king_threats",
-];
-
-/// Every field is a weight, named after the field, in declaration order (9 weights):
-/// `attacker`, `defender`, `king_mobility`, `king_pressure`, `king_progress`,
-/// `attacker_guard`, `defender_edge`, `king_routes`, `king_threats`. Nothing is precomputed from them.
-impl Tunable for TaflEvaluator {
-    fn parameter_names(&self) -> Vec<String> {
-        PARAMETER_NAMES
-            .iter()
-            .map(|&name| name.to_string())
-            .collect()
-    }
-
-    fn parameters(&self) -> Vec<i32> {
-        // Destructured without `..`, so a new field cannot be forgotten here.
-        let TaflEvaluator {
-            attacker,
-            defender,
-            king_mobility,
-            king_pressure,
-            king_progress,
-            attacker_guard,
-            defender_edge,
-            king_routes,
-            king_threats,
-        } = *self;
-        vec![
-            attacker,
-            defender,
-            king_mobility,
-            king_pressure,
-            king_progress,
-            attacker_guard,
-            defender_edge,
-            king_routes,
-            king_threats,
-        ]
-    }
-
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
-        match *values {
-            [
-                attacker,
-                defender,
-                king_mobility,
-                king_pressure,
-                king_progress,
-                attacker_guard,
-                defender_edge,
-                king_routes,
-                king_threats,
-            ] => {
-                *self = TaflEvaluator {
-                    attacker,
-                    defender,
-                    king_mobility,
-                    king_pressure,
-                    king_progress,
-                    attacker_guard,
-                    defender_edge,
-                    king_routes,
-                    king_threats,
-                };
-                Ok(())
-            }
-            _ => Err(format!(
-                "TaflEvaluator has {} weights, got {}",
-                PARAMETER_NAMES.len(),
-                values.len()
-            )),
-        }
     }
 }
 

@@ -398,11 +398,13 @@ impl Game for Tafl {
         if lanes.iter().all(|&row| row == 0) {
             return false;
         }
+        // Appended after what the buffer holds: only the noisy moves are looked at again.
+        let start = moves.len();
         self.generate_noisy_moves(moves);
         let noisy = moves.len();
         self.for_each_move(|mv, _| {
             let (r, f) = self.rules.coords[usize::from(mv.to)];
-            if lanes[usize::from(r)] & (1 << f) != 0 && !moves[..noisy].contains(&mv) {
+            if lanes[usize::from(r)] & (1 << f) != 0 && !moves[start..noisy].contains(&mv) {
                 moves.push(mv);
             }
         });

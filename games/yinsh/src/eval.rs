@@ -6,23 +6,25 @@
 //!
 //! Key invariant: values stay well inside `±Score::MAX_EVAL`, and swapping colours negates.
 
-use plies::{Evaluator, Game, Score, Side, Tunable};
+use plies::{Evaluator, Game, Score, Side};
 
 use crate::board::window_masks;
 use crate::rows::marker;
 use crate::state::Yinsh;
 
-/// Weighted sum of rings removed, markers, mobility and row threats.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct YinshEvaluator {
-    /// Per ring removed.
-    pub ring: i32,
-    /// Per marker on the board.
-    pub marker: i32,
-    /// Per legal ring move.
-    pub mobility: i32,
-    /// Per line of five holding four own markers and no opposing one.
-    pub threat: i32,
+plies::tunable_weights! {
+    /// Weighted sum of rings removed, markers, mobility and row threats; every field is a
+    /// weight ([`plies::Tunable`]), named after the field, in declaration order.
+    pub struct YinshEvaluator {
+        /// Per ring removed.
+        pub ring: i32 = 1000,
+        /// Per marker on the board.
+        pub marker: i32 = 10,
+        /// Per legal ring move.
+        pub mobility: i32 = 1,
+        /// Per line of five holding four own markers and no opposing one.
+        pub threat: i32 = 25,
+    }
 }
 
 /// The weights of [`YinshEvaluator::tuned`]: a weights file ([`plies::weights`]) shipped with the
@@ -35,17 +37,6 @@ impl YinshEvaluator {
     #[must_use]
     pub fn tuned() -> YinshEvaluator {
         plies::weights::shipped(YinshEvaluator::default(), TUNED_WEIGHTS)
-    }
-}
-
-impl Default for YinshEvaluator {
-    fn default() -> Self {
-        YinshEvaluator {
-            ring: 1000,
-            marker: 10,
-            mobility: 1,
-            threat: 25,
-        }
     }
 }
 
@@ -69,50 +60,6 @@ impl Evaluator<Yinsh> for YinshEvaluator {
         let me = state.side_to_move();
         let value = self.side_value(state, me) - self.side_value(state, me.opponent());
         Score::cp(value)
-    }
-}
-
-/// The names of [`YinshEvaluator`]'s weights, in the order of [`Tunable::parameters`].
-const PARAMETER_NAMES: [&str; 4] = ["ring", "marker", "mobility", "threat"];
-
-/// Every field is a weight, named after the field, in declaration order (4 weights): `ring`,
-/// `marker`, `mobility`, `threat`. Nothing is precomputed from them.
-impl Tunable for YinshEvaluator {
-    fn parameter_names(&self) -> Vec<String> {
-        PARAMETER_NAMES
-            .iter()
-            .map(|&name| name.to_string())
-            .collect()
-    }
-
-    fn parameters(&self) -> Vec<i32> {
-        // Destructured without `..`, so a new field cannot be forgotten here.
-        let YinshEvaluator {
-            ring,
-            marker,
-            mobility,
-            threat,
-        } = *self;
-        vec![ring, marker, mobility, threat]
-    }
-
-    fn set_parameters(&mut self, values: &[i32]) -> Result<(), String> {
-        match *values {
-            [ring, marker, mobility, threat] => {
-                *self = YinshEvaluator {
-                    ring,
-                    marker,
-                    mobility,
-                    threat,
-                };
-                Ok(())
-            }
-            _ => Err(format!(
-                "YinshEvaluator has {} weights, got {}",
-                PARAMETER_NAMES.len(),
-                values.len()
-            )),
-        }
     }
 }
 

@@ -7,7 +7,8 @@
 //! equals the from-scratch hash; the outcome is `Some` exactly when there is no move; move
 //! indices are below a bound that stays constant along the game and are distinct; moves and
 //! positions survive a round trip through their text, upper-cased and one-word move text
-//! included; malformed
+//! included; the optional threat hooks keep their contract against play (evasions leave out
+//! only moves that lose at once, threat moves threaten); malformed
 //! text is rejected with an error, and no text (truncated, garbled) makes the parser panic.
 //! After each game (cut after a move that ends it by repetition, as a record would be), its
 //! record in the game's format and in the plain one reads back as the same start and moves,
@@ -17,6 +18,7 @@
 //! invariant is reported with the position in notation and the move at fault.
 
 mod generation;
+mod threats;
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -70,6 +72,13 @@ pub enum Check {
     /// A game's record (`write_record` or the plain format) does not read back as its start
     /// and moves.
     RecordRoundTrip,
+    /// `generate_evasions` gave evasions in a position that is not threatened, appended moves
+    /// while returning `false`, gave an illegal move, or left out a move that does not lose at
+    /// once.
+    Evasions,
+    /// `generate_threat_moves` gave a move that is not a legal quiet move, or after which the
+    /// opponent is not to move threatened.
+    ThreatMove,
 }
 
 /// The first broken invariant: which check, where, and with which move.
@@ -304,7 +313,8 @@ impl<G: Notation> Checker<G> {
         self.check_move_indices(state, moves)?;
         self.check_classes(state, moves, noisy)?;
         self.check_quiet_moves(state, moves, noisy)?;
-        self.check_move_from_index(state, moves)
+        self.check_move_from_index(state, moves)?;
+        self.check_threats(state, moves)
     }
 
     fn check_move_indices(&self, state: &G, moves: &[G::Move]) -> Result<(), ConformanceFailure> {

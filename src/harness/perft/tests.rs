@@ -78,12 +78,9 @@ fn convention_text() {
         assert_eq!(c.to_string().parse::<PerftConvention>(), Ok(c));
     }
     assert_eq!("LEAF".parse(), Ok(PerftConvention::Leaf));
-    assert!(
-        "leaves"
-            .parse::<PerftConvention>()
-            .unwrap_err()
-            .contains("leaves")
-    );
+    let err = "leaves".parse::<PerftConvention>().unwrap_err();
+    assert_eq!(err.text, "leaves");
+    assert!(err.to_string().contains("'leaves'"), "{err}");
 }
 
 fn file_for(a: u8, b: u8, depths: &[u32], convention: PerftConvention) -> String {

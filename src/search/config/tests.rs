@@ -13,7 +13,7 @@ fn ladder_names_match_configs() {
         .skip(1)
     {
         assert_eq!(config.to_string(), name);
-        assert!(config.tt_exact_depth && !config.aspiration);
+        assert!(config.tt_exact_depth);
     }
     // The first rung shares its name with the full search: printed through its neighbour.
     let (_, first) = PvsConfig::consistency_ladder()[0];

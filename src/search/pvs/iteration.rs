@@ -1,12 +1,12 @@
-//! One iteration of [`super::Pvs`]'s iterative deepening: the root search at one depth (with
-//! aspiration windows when they are on) and what [`crate::search::iterative::deepen`] reads
+//! One iteration of [`super::Pvs`]'s iterative deepening: the root search at one depth (with a
+//! full window) and what [`crate::search::iterative::deepen`] reads
 //! between iterations (principal variation, statistics, limits).
 //!
 //! Key invariant: an iteration that a limit interrupts returns `None` and changes neither the
-//! remembered principal variation nor the last score, so the answer stays that of the last
+//! remembered principal variation, so the answer stays that of the last
 //! completed iteration.
 
-use super::thread::{ASPIRATION_WINDOW, ThreadSearch};
+use super::thread::ThreadSearch;
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::DepthSearch;
@@ -62,29 +62,10 @@ impl<G: Game, E: Evaluator<G>> DepthSearch<G::Move> for ThreadSearch<'_, G, E> {
         if let Some(shared) = self.tt.shared {
             self.tt.snapshot = Some(shared.snapshot());
         }
-        let score = match self.iteration.last_score {
-            Some(last) if self.config.aspiration && !last.is_decisive() => {
-                // Narrow window around the last score, widened on each failure.
-                let mut width = ASPIRATION_WINDOW;
-                loop {
-                    let alpha = Score::from_raw(last.raw() - width).max(-Score::INFINITY);
-                    let beta = Score::from_raw(last.raw() + width).min(Score::INFINITY);
-                    let score = self.root_search(depth, alpha, beta);
-                    if self.aborted || (score > alpha && score < beta) {
-                        break score;
-                    }
-                    if width > Score::INFINITY.raw() {
-                        break score;
-                    }
-                    width *= 4;
-                }
-            }
-            _ => self.root_search(depth, -Score::INFINITY, Score::INFINITY),
-        };
+        let score = self.root_search(depth, -Score::INFINITY, Score::INFINITY);
         if self.aborted {
             return None;
         }
-        self.iteration.last_score = Some(score);
         self.iteration.best_line.clone_from(&self.stack[0].pv);
         self.search_more_lines(depth);
         Some(score)

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 use super::Pvs;
 use super::busy::Busy;
 use super::root::answer;
-use super::thread::{ThreadSearch, ThreadTables};
+use super::thread::{MoveHistory, ThreadSearch};
 use crate::eval::{Evaluator, Score};
 use crate::game::Game;
 use crate::search::iterative::{DepthSearch, deepen, is_proven};
@@ -107,7 +107,6 @@ impl<G: Game, E: Evaluator<G>> MainThread<'_, '_, G, E> {
         self.run.aborted = false;
         self.run.iteration.best = None;
         self.run.iteration.best_line.clone_from(&iteration.pv);
-        self.run.iteration.last_score = Some(iteration.score);
         // A helper's iteration has one line (MultiPV lines come from the main thread's own).
         self.run.iteration.more_lines.clear();
         self.reached = iteration.depth;
@@ -211,7 +210,7 @@ fn add_stats(total: &mut SearchStats, other: &SearchStats) {
     total.best_move_nodes += other.best_move_nodes;
     total.best_move_first += other.best_move_first;
     total.reductions += other.reductions;
-    total.table_hits += other.table_hits;
+    total.endgame_hits += other.endgame_hits;
     total.seldepth = total.seldepth.max(other.seldepth);
     for (sum, part) in [
         (&mut total.tt_probes_by_depth, &other.tt_probes_by_depth),
@@ -242,10 +241,10 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
         let helpers = self.config.threads - 1;
         let bound = state.move_index_bound();
         while self.helpers.len() < helpers {
-            self.helpers.push(ThreadTables::new());
+            self.helpers.push(MoveHistory::new());
         }
-        for tables in &mut self.helpers[..helpers] {
-            tables.prepare(bound);
+        for ordering in &mut self.helpers[..helpers] {
+            ordering.prepare(bound);
         }
         let shared = Shared {
             limits: Arc::new(SharedLimits::new()),
@@ -258,23 +257,23 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             evaluator,
             config,
             tt,
-            tables,
-            helpers: helper_tables,
+            ordering,
+            helpers: helper_ordering,
             endgame,
         } = self;
         let (evaluator, config, tt) = (&*evaluator, *config, tt.as_deref());
         let endgame = endgame.as_deref();
         let (completed, partial, mut stats) = std::thread::scope(|scope| {
             let shared = &shared;
-            let handles: Vec<_> = helper_tables[..helpers]
+            let handles: Vec<_> = helper_ordering[..helpers]
                 .iter_mut()
                 .enumerate()
-                .map(|(i, tables)| {
+                .map(|(i, ordering)| {
                     let watch = LimitWatch::with_shared(limits, Arc::clone(&shared.limits))
                         .started_at(start);
                     scope.spawn(move || {
                         let mut run =
-                            ThreadSearch::new(state, evaluator, config, tt, tables, watch, last);
+                            ThreadSearch::new(state, evaluator, config, tt, ordering, watch, last);
                         run.track_repetitions(history);
                         run.endgame = endgame;
                         run.busy = Some(&shared.busy);
@@ -285,7 +284,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
             let watch =
                 LimitWatch::with_shared(limits, Arc::clone(&shared.limits)).started_at(start);
             let mut main = MainThread {
-                run: ThreadSearch::new(state, evaluator, config, tt, tables, watch, last),
+                run: ThreadSearch::new(state, evaluator, config, tt, ordering, watch, last),
                 shared,
                 reached: 0,
             };

@@ -13,7 +13,7 @@ use crate::game::{Game, GameHistory};
 use crate::search::iterative::{DepthSearch, deepen, hard_limits};
 use crate::search::limits::LimitWatch;
 use crate::search::limits::SearchLimits;
-use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher};
+use crate::search::searcher::{Iteration, Pv, SearchResult, Searcher, SearcherError};
 use crate::search::stack::MAX_DEPTH;
 use crate::search::stats::SearchStats;
 use crate::solve::Probe;
@@ -97,12 +97,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         if let Some(outcome) = state.outcome() {
             return SearchResult::game_over(outcome, state.side_to_move());
         }
-        // Prepare the tables: a new generation, aged history, fresh killers.
+        // A new generation in the transposition table, aged history, fresh killers.
         if let Some(tt) = &self.tt {
             tt.new_search();
         }
         let bound = state.move_index_bound();
-        self.tables.prepare(bound);
+        self.ordering.prepare(bound);
         let (first, last) = depth_range(limits, self.config.iterative_deepening);
         // A proven win or loss seen in full ends deepening; before a depth limit only if asked.
         let stop_when_proven = limits.depth.is_none() || limits.stop_when_proven;
@@ -120,7 +120,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
             &self.evaluator,
             self.config,
             self.tt.as_deref(),
-            &mut self.tables,
+            &mut self.ordering,
             watch,
             last,
         );
@@ -133,7 +133,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         answer(state, &self.evaluator, completed, partial, stats)
     }
 
-    fn set_endgame_tables(&mut self, tables: Option<Arc<dyn Probe<G>>>) -> Result<(), String> {
+    fn supports_endgame_tables(&self) -> bool {
+        true
+    }
+
+    fn set_endgame_tables(
+        &mut self,
+        tables: Option<Arc<dyn Probe<G>>>,
+    ) -> Result<(), SearcherError> {
         self.endgame = tables;
         Ok(())
     }
@@ -142,15 +149,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         if let Some(tt) = &self.tt {
             tt.clear();
         }
-        self.tables.clear();
+        self.ordering.clear();
         for helper in &mut self.helpers {
             helper.clear();
         }
     }
 
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    fn set_threads(&mut self, threads: usize) -> Result<(), SearcherError> {
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!("expected 1..={MAX_THREADS} threads, not {threads}"));
+            return Err(SearcherError::Threads {
+                threads,
+                max: MAX_THREADS,
+            });
         }
         self.config.threads = threads;
         Ok(())

@@ -21,7 +21,7 @@ use crate::search::config::PvsConfig;
 use crate::search::limits::SearchLimits;
 use crate::search::minimax::Minimax;
 use crate::search::pvs::Pvs;
-use crate::search::searcher::{SearchResult, Searcher};
+use crate::search::searcher::{SearchResult, Searcher, SearcherError};
 use crate::testing::Maze;
 
 /// An endless graph: no transpositions, no finished games.
@@ -56,7 +56,12 @@ fn searcher(config: PvsConfig, threads: usize) -> Pvs<Maze, HashEvaluator> {
 #[test]
 fn thread_counts_are_checked_and_named() {
     let mut pvs = searcher(PvsConfig::full(), 1);
-    assert!(pvs.set_threads(0).unwrap_err().contains("1..=256"));
+    assert!(
+        pvs.set_threads(0)
+            .unwrap_err()
+            .to_string()
+            .contains("1..=256")
+    );
     assert!(pvs.set_threads(257).is_err());
     pvs.set_threads(4).unwrap();
     assert_eq!(pvs.config().threads, 4);
@@ -65,7 +70,11 @@ fn thread_counts_are_checked_and_named() {
     let mut minimax = Minimax::new(HashEvaluator::default());
     assert!(Searcher::<Maze>::set_threads(&mut minimax, 1).is_ok());
     let err = Searcher::<Maze>::set_threads(&mut minimax, 2).unwrap_err();
-    assert!(err.contains("one thread"), "{err}");
+    assert!(
+        matches!(err, SearcherError::OneThread { threads: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("one thread"), "{err}");
 }
 
 /// Every exact rung with 2 and 3 threads gives minimax's value and one of its best moves, at the

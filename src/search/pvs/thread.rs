@@ -1,6 +1,6 @@
 //! One search thread of [`super::Pvs`] ([`ThreadSearch`]): the node search in numbered steps,
 //! over the per-ply frames of [`crate::search::stack`], with the ordering tables the thread
-//! learns as it goes ([`ThreadTables`]) and its view of the shared transposition table.
+//! learns as it goes ([`MoveHistory`]: killers and history) and its view of the shared transposition table.
 //!
 //! Key invariants: those of [`super`] (window and sign by side to move, table cuts only when
 //! allowed, nothing allocated in the node loop: every buffer is the frame of its ply); the moves
@@ -26,21 +26,19 @@ use crate::solve::Probe;
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
 
-/// Half-width of the first aspiration window around the previous iteration's score.
-pub(super) const ASPIRATION_WINDOW: i32 = 40;
-
 /// Plies of killer slots: the deepest iteration plus quiescence plus the root and a spare.
 const KILLER_PLIES: usize = stack_plies(MAX_DEPTH);
 
-/// The ordering tables one search thread learns as it goes (each thread has its own).
-pub(super) struct ThreadTables<M> {
+/// What one search thread learns about move ordering as it goes: killers and history (each
+/// thread has its own).
+pub(super) struct MoveHistory<M> {
     killers: Killers<M>,
     history: History,
 }
 
-impl<M: Copy + PartialEq> ThreadTables<M> {
-    pub(super) fn new() -> ThreadTables<M> {
-        ThreadTables {
+impl<M: Copy + PartialEq> MoveHistory<M> {
+    pub(super) fn new() -> MoveHistory<M> {
+        MoveHistory {
             killers: Killers::new(KILLER_PLIES),
             history: History::new(0),
         }
@@ -84,8 +82,6 @@ pub(super) struct RootState<M> {
     pub(super) depth: u32,
     /// The PV of the last completed iteration (its first move is searched first next time).
     pub(super) best_line: Pv<M>,
-    /// The score of the last completed iteration (for aspiration windows).
-    pub(super) last_score: Option<Score>,
     /// The best root move of the iteration being searched so far (with its value, and whether
     /// it was the first move searched), for when a limit interrupts the iteration.
     pub(super) best: Option<(M, Score, bool)>,
@@ -97,13 +93,14 @@ pub(super) struct RootState<M> {
     pub(super) more_lines: Vec<RootLine<M>>,
 }
 
-/// One search thread's search: borrowed tables plus per-ply frames built at its start.
+/// One search thread's search: its borrowed move history and transposition table view, plus
+/// per-ply frames built at its start.
 pub(super) struct ThreadSearch<'a, G: Game, E> {
     pub(super) root: &'a G,
     pub(super) evaluator: &'a E,
     pub(super) config: PvsConfig,
     pub(super) tt: TableUse<'a>,
-    tables: &'a mut ThreadTables<G::Move>,
+    ordering: &'a mut MoveHistory<G::Move>,
     pub(super) watch: LimitWatch,
     pub(super) stats: SearchStats,
     /// One frame per ply.
@@ -125,7 +122,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         evaluator: &'a E,
         config: PvsConfig,
         tt: Option<&'a SharedTable>,
-        tables: &'a mut ThreadTables<G::Move>,
+        ordering: &'a mut MoveHistory<G::Move>,
         watch: LimitWatch,
         last: u32,
     ) -> ThreadSearch<'a, G, E> {
@@ -145,7 +142,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
                 probes: [0; DEPTH_SLOTS],
                 hits: [0; DEPTH_SLOTS],
             },
-            tables,
+            ordering,
             watch,
             stats: SearchStats::default(),
             stack: frames(plies),
@@ -153,7 +150,6 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             iteration: RootState {
                 depth: 0,
                 best_line: Pv::with_capacity(plies),
-                last_score: None,
                 best: None,
                 multipv: 1,
                 excluded: Vec::new(),
@@ -222,7 +218,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             return None;
         }
         let value = tables.probe(state)?;
-        self.stats.table_hits += 1;
+        self.stats.endgame_hits += 1;
         self.stats.leaves += 1;
         Some(value.score_at(ply as u32))
     }
@@ -316,7 +312,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             None
         };
         let killers = if self.config.killers {
-            self.tables.killers.at(ply)
+            self.ordering.killers.at(ply)
         } else {
             [None; 2]
         };
@@ -423,7 +419,7 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         // The root's moves as searched, for a host's `currmove` (`SearchLimits::progress`).
         let mut root_number = 0;
         loop {
-            let history = self.config.history.then_some(&self.tables.history);
+            let history = self.config.history.then_some(&self.ordering.history);
             let Some(pick) = node_moves.next(state, moves, scores, history) else {
                 break;
             };
@@ -544,10 +540,10 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         }
         if (self.config.killers || self.config.history) && state.classify(mv) == MoveClass::Quiet {
             if self.config.killers {
-                self.tables.killers.record(ply, mv);
+                self.ordering.killers.record(ply, mv);
             }
             if self.config.history {
-                self.tables
+                self.ordering
                     .history
                     .reward(state.side_to_move(), state.move_index(mv), depth);
             }

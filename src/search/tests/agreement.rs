@@ -25,10 +25,6 @@ use crate::testing::{PileDifference, TwoPiles};
 
 mod quiescence;
 
-fn mix(x: u64) -> u64 {
-    SplitMix64::step(x).1
-}
-
 /// A seeded random game graph: position = (node, side to move).
 #[derive(Clone, Debug)]
 struct Graph {
@@ -48,14 +44,14 @@ impl Graph {
         }
     }
     fn bits(&self) -> u64 {
-        mix(self.node ^ self.seed.rotate_left(17))
+        SplitMix64::mix(self.node ^ self.seed.rotate_left(17))
     }
     /// 10, 20 or 30 % of the nodes are finished games, depending on the seed.
     fn is_terminal(&self) -> bool {
         self.bits() % 100 < 10 + self.seed % 3 * 10
     }
     fn edge(&self, k: u8) -> u64 {
-        mix(self.bits().wrapping_add(u64::from(k) + 1))
+        SplitMix64::mix(self.bits().wrapping_add(u64::from(k) + 1))
     }
 }
 
@@ -92,7 +88,7 @@ impl Game for Graph {
         })
     }
     fn hash(&self) -> u64 {
-        mix(self.node * 2 + self.to_move.index() as u64 + (self.seed << 20))
+        SplitMix64::mix(self.node * 2 + self.to_move.index() as u64 + (self.seed << 20))
     }
     fn hash_from_scratch(&self) -> u64 {
         self.hash()

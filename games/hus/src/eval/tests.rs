@@ -12,7 +12,7 @@ fn the_shipped_tuned_weights_load_and_differ_from_the_defaults() {
     assert_eq!(values, tuned.parameters());
     assert!(TUNED_WEIGHTS.contains("# produced by: hus tune init"));
 }
-use plies::Notation;
+use plies::{Notation, Tunable};
 
 #[test]
 fn start_is_balanced() {

@@ -13,8 +13,8 @@ fn the_shipped_tuned_weights_load_and_differ_from_the_defaults() {
     assert!(TUNED_WEIGHTS.contains("# produced by: yinsh tune init"));
 }
 use crate::board::{COLUMNS, cell_at, column_range, parse_cell};
-use plies::Notation;
 use plies::rng::SplitMix64;
+use plies::{Notation, Tunable};
 
 #[test]
 fn colour_swap_keeps_the_value_and_markers_count() {
@@ -147,7 +147,14 @@ fn tunable_wrong_length_changes_nothing() {
     for len in [0, 1, 3, 5, 8] {
         let values: Vec<i32> = (0..len).map(|i| i + 1).collect();
         let err = e.set_parameters(&values).unwrap_err();
-        assert!(err.contains('4') && err.contains(&len.to_string()), "{err}");
+        assert_eq!(
+            err,
+            plies::ParameterError::WrongCount {
+                expected: 4,
+                got: len as usize
+            }
+        );
+        assert!(err.to_string().contains(&len.to_string()), "{err}");
         assert_eq!(e, original);
     }
 }

@@ -58,7 +58,7 @@ fn search(
     during: &dyn Fn(&crate::search::tt::SharedTable),
 ) -> (crate::eval::Score, u64, usize) {
     let mut pvs = Pvs::new(HashEvaluator::new(5, 4), config);
-    let table = pvs.table().expect("a table");
+    let table = pvs.tt().expect("a table");
     let mut done = false;
     let result = pvs.search_with(
         position,
