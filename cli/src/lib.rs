@@ -131,7 +131,7 @@ pub fn run<G: View>(
     output: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let args: Vec<String> = args.into_iter().collect();
-    let matches = match command_of(spec).try_get_matches_from(&args) {
+    let matches = match command(spec).try_get_matches_from(&args) {
         Ok(matches) => matches,
         Err(err) => {
             use clap::error::ErrorKind;
@@ -198,10 +198,11 @@ pub fn run<G: View>(
     Ok(())
 }
 
-/// The whole grammar of `spec`'s command line: the generic commands, the game's own commands,
-/// its position options on every command that takes `--position`, `--eval` when it has
-/// presets, and `tune`/`--weights` only for a tunable evaluator.
-fn command_of<G: Notation>(spec: &GameCli<G>) -> clap::Command {
+/// The whole grammar of `spec`'s command line, as [`run`] parses it: the generic commands, the
+/// game's own commands, its position options on every command that takes `--position`, `--eval`
+/// when it has presets, and `tune`/`--weights` only for a tunable evaluator (hidden otherwise).
+/// Tools that generate command lines (the fuzzer) walk it instead of copying the grammar.
+pub fn command<G: Notation>(spec: &GameCli<G>) -> clap::Command {
     let mut command = Cli::command().name(spec.name).bin_name(spec.name);
     for extra in spec.commands {
         command = command.subcommand((extra.command)());
