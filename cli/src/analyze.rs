@@ -31,16 +31,16 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub start: PositionArgs,
     /// Search to this many plies (1..=999). Not for mcts, which has no search depth.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Search for at most this many milliseconds. pvs deepens iteratively and reports the last
     /// depth it completed; minimax and alphabeta search one depth (--depth, default 4) and,
     /// stopped by the time before finishing it, report no score (depth 0) and a fallback move;
     /// mcts runs playouts until the time is up. At most 86400000 (one day): more is cut to it.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub time: Option<u64>,
     /// Search this many positions.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub nodes: Option<u64>,
     /// The searcher: minimax, alphabeta or pvs (the full one), a rung of the consistency
     /// ladder such as `pvs+tt`, or mcts / mcts-heavy (Monte-Carlo tree search).
@@ -206,12 +206,7 @@ fn limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
     if let Some(ms) = args.time {
         limits.time = Some(time_limit(ms, "--")?);
     }
-    if let Some(nodes) = args.nodes {
-        if nodes == 0 {
-            return Err(CliError::Invalid("bad --nodes 0: expected >= 1".into()));
-        }
-        limits.nodes = Some(nodes);
-    }
+    limits.nodes = args.nodes;
     limits.multipv = usize::from(args.multipv);
     Ok(limits)
 }
@@ -427,8 +422,8 @@ mod tests {
 
     #[test]
     fn bad_arguments() {
-        assert!(run_invalid("analyze --depth 0").contains("--depth 0"));
-        assert!(run_invalid("analyze --time 0").contains("--time 0"));
+        assert!(run_usage("analyze --depth 0").contains("'0' for '--depth"));
+        assert!(run_usage("analyze --time 0").contains("'0' for '--time"));
         assert!(run_usage("analyze --depth 2 --searcher nosuch").contains("nosuch"));
         assert!(run_usage("analyze --depth 2 --searcher pvs:tt=x").contains("'tt=x'"));
         assert!(run_usage("analyze --depth 2 --threads 0").contains("--threads"));

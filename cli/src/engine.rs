@@ -233,6 +233,10 @@ pub(crate) fn with_threads_flag(
         .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
 }
 
+/// The deepest search depth a command takes: one less than the deepest ply a score can record
+/// (for clap's `range`).
+pub(crate) const MAX_DEPTH: i64 = plies::Score::MAX_PLY as i64 - 1;
+
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.
 pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {
     let max = plies::Score::MAX_PLY - 1;

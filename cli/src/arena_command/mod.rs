@@ -32,7 +32,7 @@ use crate::position::PositionArgs;
 use crate::tables::TablesArgs;
 use plies::Notation;
 use progress::{ProgressLine, Tally};
-use setup::{engines, openings, parse_sprt, parse_tc};
+use setup::{SprtBounds, TimeControl, engines, openings, parse_sprt, parse_tc, sprt};
 
 /// The most openings one arena plays (twice each): every game of a match is scheduled, and
 /// journalled, up front.
@@ -88,36 +88,36 @@ pub(crate) struct ArenaArgs {
     pub file_plies: u32,
     /// Milliseconds per move. minimax and alphabeta search one depth (--depth, default 4) and,
     /// stopped by the time before finishing it, play a fallback move.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub time: Option<u64>,
     /// A clock for each side, BASE+INC in seconds: `10+0.1` gives each side ten seconds and
     /// adds 0.1 s after each of its moves; a side whose move takes more than it has left loses
     /// on time. Engines budget each move from their clock (external ones are sent it). With
     /// --depth or --nodes both apply.
-    #[arg(long, value_name = "BASE+INC", conflicts_with = "time")]
-    pub tc: Option<String>,
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "time", value_parser = parse_tc)]
+    pub tc: Option<TimeControl>,
     /// Plies per move (1..=999). Not for mcts, which has no search depth.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Positions per move.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub nodes: Option<u64>,
     /// A game still running after this many plies is a draw (the arena's draw rule).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub max_plies: u32,
     /// Seed of the openings and of random engines.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at the same time (default: one per core).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=usize::MAX as u64))]
     pub concurrency: Option<usize>,
     /// Append each finished game to this JSON-lines file; rerun to resume a killed match.
     #[arg(long)]
     pub results: Option<PathBuf>,
     /// Stop a two-engine match once an SPRT (α = β = 0.05) decides between "the first engine is
     /// ELO0 stronger" and "it is ELO1 stronger", e.g. `--sprt 0,20` (games in progress finish).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_sprt)]
+    pub sprt: Option<SprtBounds>,
     /// End with one JSON line: games, per-engine W/D/L, score and Elo with its interval (no
     /// progress bar then).
     #[arg(long)]
@@ -138,7 +138,7 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let limits = limits(args.depth, args.time, args.nodes, "--")?;
-    let clock = args.tc.as_deref().map(parse_tc).transpose()?;
+    let clock = args.tc.as_ref().map(|tc| tc.clock);
     let engines = engines(spec, &args.engines, &limits, &args.tables)?;
     let openings = openings::<G>(args)?;
     let schedule = if engines.len() == 2 {
@@ -146,22 +146,13 @@ pub(super) fn run<G: Notation>(
     } else {
         Schedule::round_robin(engines.len(), openings.len())
     };
-    if args.max_plies == 0 {
-        return Err(CliError::Invalid("bad --max-plies 0: expected >= 1".into()));
-    }
-    let workers = match args.concurrency {
-        Some(0) => {
-            return Err(CliError::Invalid(
-                "bad --concurrency 0: expected >= 1".into(),
-            ));
-        }
-        Some(n) => n,
-        None => ArenaConfig::default_workers(),
-    };
-    let sprt = match &args.sprt {
-        Some(text) => Some(parse_sprt(text, engines.len())?),
-        None => None,
-    };
+    let workers = args
+        .concurrency
+        .unwrap_or_else(ArenaConfig::default_workers);
+    let sprt = args
+        .sprt
+        .map(|bounds| sprt(bounds, engines.len()))
+        .transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = ArenaConfig {
         limits: limits.clone(),
@@ -195,8 +186,8 @@ pub(super) fn run<G: Notation>(
             format!(" ({} already played)", done.len())
         },
         match (&args.tc, describe(&limits)) {
-            (Some(tc), per_move) if per_move.is_empty() => format!("clock {tc}"),
-            (Some(tc), per_move) => format!("clock {tc}, {per_move} per move"),
+            (Some(tc), per_move) if per_move.is_empty() => format!("clock {}", tc.text),
+            (Some(tc), per_move) => format!("clock {}, {per_move} per move", tc.text),
             (None, per_move) => format!("{per_move} per move"),
         },
         args.max_plies,
