@@ -465,7 +465,7 @@ mod tests {
         assert!(err.contains("unknown searcher 'no"), "{err}");
         let err = run_invalid("analyze --position \"no\nsuch\" --depth 2");
         assert!(err.contains("no\\nsuch"), "{err}");
-        assert_eq!(crate::error::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
+        assert_eq!(crate::text::one_line("a\tb\r\nc é"), "a\\tb\\r\\nc é");
     }
 
     /// MCTS has no search depth: `--depth` with it is refused rather than ignored.

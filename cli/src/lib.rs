@@ -63,6 +63,7 @@ pub mod arena;
 mod arena_command;
 mod args;
 mod bench;
+mod endgame;
 mod engine;
 mod error;
 mod files;
@@ -88,12 +89,14 @@ use plies::Notation;
 use plies_view::View;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
+pub use endgame::{EndgameTables, TableBuilder};
 pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
-pub use error::{CliError, one_line, utf8_args};
+pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use serve::page_router;
-pub use tables::{EndgameTables, LockedKeyDir, TableBuilder, lock_key_dir};
+pub use tables::{LockedKeyDir, lock_key_dir};
+pub use text::one_line;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
