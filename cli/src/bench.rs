@@ -166,9 +166,13 @@ pub(super) fn run<G: Notation>(
             &[]
         };
         let expected = own_positions.then_some(suite);
-        return full::run(
-            &make, expected, &positions, &ladder, proofs, args.json, output,
-        );
+        let plan = full::Plan {
+            positions: &positions,
+            depths: &ladder,
+            proofs,
+            expected,
+        };
+        return full::run(&make, &plan, args.json, output);
     }
     let depth = check_depth(args.depth.unwrap_or(spec.bench_depth))?;
     let limits = SearchLimits::depth(depth);
