@@ -90,12 +90,12 @@ use plies_view::View;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use endgame::{EndgameTables, TableBuilder};
-pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
+pub use engine::{EngineError, EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use serve::page_router;
-pub use tables::{LockedKeyDir, lock_key_dir};
+pub use tables::{KeyDirError, LockedKeyDir, lock_key_dir};
 pub use text::one_line;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and

@@ -168,20 +168,52 @@ pub fn lock_key_dir(
     game: &str,
     dir: Option<&std::path::Path>,
     key: &str,
-) -> Result<LockedKeyDir, String> {
+) -> Result<LockedKeyDir, KeyDirError> {
     let root = match dir {
         Some(dir) => dir.to_path_buf(),
-        None => cache::default_root(game)
-            .ok_or("no cache directory on this platform: give --tables-dir")?,
+        None => cache::default_root(game).ok_or(KeyDirError::NoCacheDir)?,
     };
     let cache = cache::TablesCache::new(root, ByteSize::DEFAULT_CACHE_LIMIT);
-    let path = cache.key_dir(key).map_err(|e| e.to_string())?;
-    let lock = cache
-        .lock_build(&path)
-        .map_err(|e| format!("tables of {key}: {e}"))?;
+    let path = cache
+        .key_dir(key)
+        .map_err(|e| KeyDirError::Dir(e.to_string()))?;
+    let lock = cache.lock_build(&path).map_err(|e| KeyDirError::Lock {
+        key: key.to_string(),
+        why: e.to_string(),
+    })?;
     cache.touch(&path);
     Ok(LockedKeyDir { path, _lock: lock })
 }
+
+/// Why [`lock_key_dir`] gave no directory. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyDirError {
+    /// No `--tables-dir` and no cache directory on this platform.
+    NoCacheDir,
+    /// The key's directory cannot be made: why.
+    Dir(String),
+    /// The key's build lock cannot be taken (another process holds it): the key and why.
+    Lock {
+        /// The key.
+        key: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for KeyDirError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyDirError::NoCacheDir => {
+                f.write_str("no cache directory on this platform: give --tables-dir")
+            }
+            KeyDirError::Dir(why) => f.write_str(why),
+            KeyDirError::Lock { key, why } => write!(f, "tables of {key}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for KeyDirError {}
 
 /// Tables that hold nothing: what asks a searcher whether it takes tables at all.
 pub(crate) struct NoTables;

@@ -701,7 +701,8 @@ impl<'a, G: View> Engine<'a, G> {
                 } else {
                     self.spec
                         .evaluator
-                        .with_weights_path(std::path::Path::new(value))?
+                        .with_weights_path(std::path::Path::new(value))
+                        .map_err(|e| e.to_string())?
                 };
             }
             "multipv" => {

@@ -70,11 +70,11 @@ mod sprt;
 mod standings;
 
 pub use elo::{EloEstimate, Wdl, elo_of_score};
-pub use external::{Restart, UgiAgent, UgiEngine};
-pub use journal::Journal;
+pub use external::{Restart, UgiAgent, UgiEngine, UgiEngineError};
+pub use journal::{Journal, JournalError};
 pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};
-pub use record::{GameRecord, GameResult, SideName, SideStats, Termination};
+pub use record::{GameRecord, GameResult, RecordError, SideName, SideStats, Termination};
 pub use runner::{AgentFactory, Arena, ArenaConfig, Engine, Progress, Schedule};
 pub use sprt::{Sprt, SprtVerdict};
 pub use standings::{EngineLine, Standings};

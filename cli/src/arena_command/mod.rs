@@ -282,7 +282,7 @@ fn resume(
     names: &[String],
     opening_texts: &[String],
 ) -> Result<(Journal, Vec<GameRecord>), CliError> {
-    let (journal, done) = Journal::open(path).map_err(CliError::Invalid)?;
+    let (journal, done) = Journal::open(path).map_err(|e| CliError::Invalid(e.to_string()))?;
     Journal::check(&done, schedule, names, Some(opening_texts))
         .map_err(|e| CliError::Invalid(format!("cannot resume {}: {e}", path.display())))?;
     Ok((journal, done))

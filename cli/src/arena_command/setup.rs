@@ -94,7 +94,10 @@ pub(super) fn engines<G: Notation>(
                 }
                 // Built once now, so that a table the machine cannot hold is refused here,
                 // not in a game.
-                let mut trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
+                let mut trial = spec
+                    .evaluator
+                    .searcher(&searcher, None)
+                    .map_err(|e| bad(e.to_string()))?;
                 if source.is_some() {
                     // Only a searcher that uses tables accepts them: asked now, not in a game.
                     trial
@@ -105,7 +108,7 @@ pub(super) fn engines<G: Notation>(
                     Some(path) => spec
                         .evaluator
                         .with_weights_path(std::path::Path::new(path))
-                        .map_err(bad)?,
+                        .map_err(|e| bad(e.to_string()))?,
                     None => spec.evaluator.clone(),
                 };
                 Engine::new(shown, move || -> Box<dyn Agent<G>> {
@@ -132,8 +135,8 @@ pub(super) fn engines<G: Notation>(
 /// `--engine ugi:...`, the engine protocol every game speaks: an external UGI engine, checked
 /// to start and answer before the first game.
 fn ugi_engine<G: Notation>(text: &str) -> Result<AgentFactory<G>, String> {
-    let engine = UgiEngine::parse(text)?;
-    engine.check()?;
+    let engine = UgiEngine::parse(text).map_err(|e| e.to_string())?;
+    engine.check().map_err(|e| e.to_string())?;
     Ok(std::sync::Arc::new(move || -> Box<dyn Agent<G>> {
         Box::new(UgiAgent::new(engine.clone()))
     }))

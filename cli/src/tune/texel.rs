@@ -153,7 +153,7 @@ pub(crate) fn run_positions<G: Notation>(
             let searcher = spec
                 .evaluator
                 .searcher(&searcher, None)
-                .map_err(CliError::Invalid)?;
+                .map_err(|e| CliError::Invalid(e.to_string()))?;
             Ok(SearchAgent::with_limits(searcher, limits.clone()))
         };
         let (mut first, mut second) = (agent()?, agent()?);
