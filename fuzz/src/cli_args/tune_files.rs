@@ -207,17 +207,108 @@ pub(super) fn positions_file(
 /// course, as `tune init` and the merges would have left it, some files missing and some
 /// mutated. With `status` (which plays nothing) the files' bytes are also freely mutated.
 fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, status: bool) {
+    let (mut config, shape) = run_config(rng, spec, run);
+    let RunShape {
+        iterations,
+        check_games,
+        by_nodes,
+        ..
+    } = shape;
+    let initial = spec.weights.clone().unwrap_or_default().1;
+    // The iterations merged so far (all of them: the run is finished).
+    let done = rng.below(iterations as usize + 1) as u32;
+    let mut theta: Vec<f64> = initial.iter().map(|&v| f64::from(v)).collect();
+    let mut journal = Vec::new();
+    let mut merged = 0u64;
+    let mut last_check = Value::Null;
+    let shards = 1 + rng.below(2);
+    let mut shard_lines: Vec<Vec<Value>> = vec![Vec::new(); shards];
+    for k in 0..=done.min(iterations - 1) {
+        let lines: Vec<Value> = (0..shape.games_of(k))
+            .map(|g| game_line(rng, k, g))
+            .collect();
+        for (g, line) in lines.iter().enumerate() {
+            // The current iteration's games are only partly played.
+            if k < done || rng.below(3) != 0 {
+                shard_lines[g % shards].push(line.clone());
+            }
+        }
+        if k < done {
+            for t in &mut theta {
+                *t += (rng.below(5) as f64 - 2.0) * 0.37;
+            }
+            merged += u64::from(shape.games_of(k));
+            if shape.check_due(k) {
+                last_check = json!({"iteration": k, "wins": 1, "draws": check_games - 2,
+                    "losses": 1});
+            }
+            let weights: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
+            journal.push(json!({"iteration": k, "games": lines, "difference": 0.0,
+                "weights": weights}));
+        }
+    }
+    let mut state = json!({"iteration": done, "theta": theta, "games": merged,
+        "last_check": last_check});
+    if rng.below(3) == 0 {
+        for _ in 0..(1 + rng.below(2)) {
+            mutate_config(rng, spec, &mut config, by_nodes);
+        }
+    }
+    if rng.below(3) == 0 {
+        mutate_state(rng, &mut state);
+    }
+    write_run_files(
+        rng,
+        spec,
+        run,
+        inv,
+        status,
+        RunFiles {
+            config,
+            state,
+            shard_lines,
+            journal,
+            theta,
+        },
+    );
+}
+
+/// The shape of a generated tuning run: a cheap one (one or two iterations of two or four
+/// games, depth 1 or 50 nodes, ten plies).
+struct RunShape {
+    iterations: u32,
+    games: u32,
+    check_every: u32,
+    check_games: u32,
+    by_nodes: bool,
+}
+
+impl RunShape {
+    /// Whether iteration `k` ends with check games.
+    fn check_due(&self, k: u32) -> bool {
+        self.check_every > 0
+            && self.check_games > 0
+            && ((k + 1).is_multiple_of(self.check_every) || k + 1 == self.iterations)
+    }
+
+    /// The games of iteration `k`, check games included.
+    fn games_of(&self, k: u32) -> u32 {
+        self.games
+            + if self.check_due(k) {
+                self.check_games
+            } else {
+                0
+            }
+    }
+}
+
+/// A run's `tune.json` (as `tune init` writes it) and its shape.
+fn run_config(rng: &mut Rng, spec: &BotSpec, run: &Path) -> (Value, RunShape) {
     let (names, initial) = spec.weights.clone().unwrap_or_default();
     let iterations = 1 + rng.below(2) as u32;
     let games = 2 * (1 + rng.below(2) as u32);
     let check_every = rng.below(3) as u32;
     let check_games = 2 * rng.below(2) as u32;
-    let check_due = |k: u32| {
-        check_every > 0
-            && check_games > 0
-            && ((k + 1).is_multiple_of(check_every) || k + 1 == iterations)
-    };
-    let games_of = |k: u32| games + if check_due(k) { check_games } else { 0 };
     let by_nodes = rng.below(3) == 0;
     let (depth, nodes, time) = match rng.below(3) {
         _ if by_nodes => (Value::Null, json!(50), Value::Null),
@@ -233,7 +324,7 @@ fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, st
     } else {
         Vec::new()
     };
-    let mut config = json!({
+    let config = json!({
         "game": spec.name,
         "command": format!(
             "{} tune init --dir {} --depth 1 --iterations {iterations} --games {games}",
@@ -256,46 +347,44 @@ fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, st
         "initial": initial,
         "gains": {"iterations": iterations, "c_end": c_end, "r_end": 0.002},
     });
-    // The iterations merged so far (all of them: the run is finished).
-    let done = rng.below(iterations as usize + 1) as u32;
-    let mut theta: Vec<f64> = initial.iter().map(|&v| f64::from(v)).collect();
-    let mut journal = Vec::new();
-    let mut merged = 0u64;
-    let mut last_check = Value::Null;
-    let shards = 1 + rng.below(2);
-    let mut shard_lines: Vec<Vec<Value>> = vec![Vec::new(); shards];
-    for k in 0..=done.min(iterations - 1) {
-        let lines: Vec<Value> = (0..games_of(k)).map(|g| game_line(rng, k, g)).collect();
-        for (g, line) in lines.iter().enumerate() {
-            // The current iteration's games are only partly played.
-            if k < done || rng.below(3) != 0 {
-                shard_lines[g % shards].push(line.clone());
-            }
-        }
-        if k < done {
-            for t in &mut theta {
-                *t += (rng.below(5) as f64 - 2.0) * 0.37;
-            }
-            merged += u64::from(games_of(k));
-            if check_due(k) {
-                last_check = json!({"iteration": k, "wins": 1, "draws": check_games - 2,
-                    "losses": 1});
-            }
-            let weights: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
-            journal.push(json!({"iteration": k, "games": lines, "difference": 0.0,
-                "weights": weights}));
-        }
-    }
-    let mut state = json!({"iteration": done, "theta": theta, "games": merged,
-        "last_check": last_check});
-    if rng.below(3) == 0 {
-        for _ in 0..(1 + rng.below(2)) {
-            mutate_config(rng, spec, &mut config, by_nodes);
-        }
-    }
-    if rng.below(3) == 0 {
-        mutate_state(rng, &mut state);
-    }
+    let shape = RunShape {
+        iterations,
+        games,
+        check_every,
+        check_games,
+        by_nodes,
+    };
+    (config, shape)
+}
+
+/// The files of a run as written so far: games files by shard, journal lines, current weights.
+struct RunFiles {
+    config: Value,
+    state: Value,
+    shard_lines: Vec<Vec<Value>>,
+    journal: Vec<Value>,
+    theta: Vec<f64>,
+}
+
+/// Writes `files` into `run` (a directory of `inv`), some missing, some damaged or odd; with
+/// `status` (which plays nothing) also freely mutated.
+fn write_run_files(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    run: &Path,
+    inv: &mut Invocation,
+    status: bool,
+    files: RunFiles,
+) {
+    let RunFiles {
+        config,
+        state,
+        shard_lines,
+        journal,
+        theta,
+    } = files;
+    let names = spec.weights.clone().unwrap_or_default().0;
+    let shards = shard_lines.len();
     let write = |rng: &mut Rng, name: &str, text: String, inv: &mut Invocation| {
         if rng.below(25) == 0 {
             // A run file that is a FIFO, a device, huge or unreadable.
@@ -453,13 +542,51 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
     if let Some(first) = renamed.first_mut() {
         *first = json!("nosuch");
     }
-    let table: Vec<(&str, Vec<Value>)> = vec![
+    let mut table: Vec<(&str, Vec<Value>)> = vec![
         (
             "/game",
             vec![json!("other"), json!(""), json!(spec.name.to_uppercase())],
         ),
         ("/command", vec![json!(""), json!("x\ny"), json!(5)]),
         ("/searcher", searchers),
+        (
+            "/start",
+            vec![mutated_start.clone(), json!(""), json!(spec.positions[1])],
+        ),
+        (
+            "/openings",
+            vec![
+                json!([]),
+                json!(spec.positions),
+                json!([mutated_start]),
+                json!(["x"]),
+                json!("x"),
+            ],
+        ),
+        ("/names", {
+            let mut v = list_variants(&names, json!("nosuch"));
+            v.push(json!(renamed));
+            v
+        }),
+        (
+            "/initial",
+            list_variants(&array(config, "/initial"), json!(i32::MAX)),
+        ),
+        ("/gains/c_end", {
+            let mut v = list_variants(&array(config, "/gains/c_end"), json!(1e308));
+            v.push(json!(c_end_zero));
+            v.push(json!(c_end_negative));
+            v
+        }),
+    ];
+    table.extend(number_edits());
+    set_one(rng, config, &table, 10);
+}
+
+/// Edits of the numbers of `tune.json`: zero, one, past their type's range, negative, text.
+/// None sets a work-setting number to more than a cheap run does (out of range is refused).
+fn number_edits() -> Vec<(&'static str, Vec<Value>)> {
+    vec![
         (
             "/depth",
             vec![
@@ -515,29 +642,6 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
             vec![json!(0), json!(1), json!(9), json!(4294967296u64)],
         ),
         (
-            "/start",
-            vec![mutated_start.clone(), json!(""), json!(spec.positions[1])],
-        ),
-        (
-            "/openings",
-            vec![
-                json!([]),
-                json!(spec.positions),
-                json!([mutated_start]),
-                json!(["x"]),
-                json!("x"),
-            ],
-        ),
-        ("/names", {
-            let mut v = list_variants(&names, json!("nosuch"));
-            v.push(json!(renamed));
-            v
-        }),
-        (
-            "/initial",
-            list_variants(&array(config, "/initial"), json!(i32::MAX)),
-        ),
-        (
             "/gains/iterations",
             vec![
                 json!(0),
@@ -547,12 +651,6 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
                 json!(-1),
             ],
         ),
-        ("/gains/c_end", {
-            let mut v = list_variants(&array(config, "/gains/c_end"), json!(1e308));
-            v.push(json!(c_end_zero));
-            v.push(json!(c_end_negative));
-            v
-        }),
         (
             "/gains/r_end",
             vec![
@@ -563,8 +661,7 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
                 json!("x"),
             ],
         ),
-    ];
-    set_one(rng, config, &table, 10);
+    ]
 }
 
 /// One mutation of `state.json`: the iteration, the weights, the games or the last check set to
