@@ -28,7 +28,7 @@ use plies_cli::{EvaluatorFactory, GameCli, evaluator, tunable_evaluator};
 use crate::driver::Target;
 use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
 
-mod grammar;
+pub mod grammar;
 mod tune_files;
 
 use grammar::{Choice, Knowledge};
