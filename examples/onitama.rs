@@ -111,7 +111,7 @@ fn tables(context: CommandContext<'_, Onitama>) -> Result<(), CliError> {
     };
     let locked = if args.cache {
         let locked = lock_key_dir("onitama", args.tables_dir.as_deref(), &deal_key(&position))
-            .map_err(CliError::Invalid)?;
+            .map_err(|e| CliError::Invalid(e.to_string()))?;
         writeln!(context.output, "tables cache: {}", locked.path().display())?;
         Some(locked)
     } else {

@@ -268,7 +268,7 @@ fn speed(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
         .game
         .evaluator
         .searcher(&SearcherSpec::default(), None)
-        .map_err(CliError::Invalid)?;
+        .map_err(CliError::from)?;
     let ms = args.time;
     let cpu0 = cpu_seconds();
     let clock = Instant::now();

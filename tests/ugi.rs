@@ -7,8 +7,8 @@
 //! plays in process (one searcher kept for the whole game, as the engine keeps its table), so
 //! the protocol changes nothing; the result the engine reports is the rules' result.
 
-use std::io::{BufRead, Read, Write};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::io::Write;
+use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,37 +16,6 @@ use plies::search::SearchLimits;
 use plies::{GameHistory, Outcome, Side};
 use plies_cli::{GameCli, evaluator, tunable_evaluator};
 use plies_view::View;
-
-/// The engine's stdin: lines from the host.
-struct Lines {
-    from: Receiver<String>,
-    pending: Vec<u8>,
-    at: usize,
-}
-
-impl Read for Lines {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for Lines {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        if self.at >= self.pending.len() {
-            // A closed channel is the end of the input.
-            self.pending = self.from.recv().map(String::into_bytes).unwrap_or_default();
-            self.at = 0;
-        }
-        Ok(&self.pending[self.at..])
-    }
-    fn consume(&mut self, n: usize) {
-        self.at += n;
-    }
-}
 
 /// The engine's stdout.
 #[derive(Clone, Default)]
@@ -76,11 +45,7 @@ impl Host {
         let mut output = out.clone();
         std::thread::spawn(move || {
             let spec = cli();
-            let mut input = Lines {
-                from,
-                pending: Vec::new(),
-                at: 0,
-            };
+            let mut input = plies_cli::ChannelInput::new(from);
             let args = [spec.name, "ugi"].map(String::from);
             plies_cli::run(&spec, args, &mut input, &mut output).unwrap();
         });

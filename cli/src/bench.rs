@@ -38,7 +38,7 @@ pub(crate) struct BenchArgs {
     #[command(flatten)]
     pub start: PositionArgs,
     /// Depth instead of the game's bench depth (checked only where the game recorded a signature).
-    #[arg(long, short = 'd', conflicts_with_all = ["full", "depths"])]
+    #[arg(long, short = 'd', conflicts_with_all = ["full", "depths"], value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// The whole benchmark: the game's depth ladder over the bench positions, then its proof
     /// positions searched to their proven result.
@@ -46,7 +46,7 @@ pub(crate) struct BenchArgs {
     pub full: bool,
     /// The ladder depths instead of the game's, comma-separated (e.g. `8,10,12`); without
     /// `--full` the proof positions are skipped.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depths: Option<Vec<u32>>,
     /// Search threads (more than 1: Lazy SMP, whose node counts vary from run to run, so no
     /// signature is checked; compare times to depth with 1 thread).
@@ -166,9 +166,13 @@ pub(super) fn run<G: Notation>(
             &[]
         };
         let expected = own_positions.then_some(suite);
-        return full::run(
-            &make, expected, &positions, &ladder, proofs, args.json, output,
-        );
+        let plan = full::Plan {
+            positions: &positions,
+            depths: &ladder,
+            proofs,
+            expected,
+        };
+        return full::run(&make, &plan, args.json, output);
     }
     let depth = check_depth(args.depth.unwrap_or(spec.bench_depth))?;
     let limits = SearchLimits::depth(depth);

@@ -105,13 +105,17 @@ impl<G: Game> EvaluatorFactory<G> {
         &self,
         spec: &SearcherSpec,
         weights: Option<&[i32]>,
-    ) -> Result<Box<dyn Searcher<G>>, String> {
-        crate::memory::check_tt(spec.tt_mb())?;
+    ) -> Result<Box<dyn Searcher<G>>, EngineError> {
+        crate::memory::check_tt(spec.tt_mb()).map_err(EngineError::Searcher)?;
         let searcher = match weights {
             None => self.build.searcher(spec),
-            Some(weights) => self.build.reweighted(weights)?.searcher(spec),
+            Some(weights) => self
+                .build
+                .reweighted(weights)
+                .map_err(EngineError::Refused)?
+                .searcher(spec),
         };
-        searcher.map_err(|e| e.to_string())
+        searcher.map_err(|e| EngineError::Searcher(e.to_string()))
     }
 
     /// A fresh evaluator, for work that evaluates without searching (searchers come from
@@ -125,12 +129,13 @@ impl<G: Game> EvaluatorFactory<G> {
     ///
     /// # Errors
     /// As [`Self::searcher`] with weights.
-    pub fn with_weights(&self, weights: &[i32]) -> Result<EvaluatorFactory<G>, String> {
-        let names = self
-            .parameter_names()
-            .ok_or("this game's evaluator has no tunable weights")?;
+    pub fn with_weights(&self, weights: &[i32]) -> Result<EvaluatorFactory<G>, EngineError> {
+        let names = self.parameter_names().ok_or(EngineError::NotTunable)?;
         Ok(EvaluatorFactory {
-            build: self.build.reweighted(weights)?,
+            build: self
+                .build
+                .reweighted(weights)
+                .map_err(EngineError::Refused)?,
             weights: Some(Arc::new((names.to_vec(), weights.to_vec()))),
         })
     }
@@ -152,23 +157,60 @@ impl<G: Game> EvaluatorFactory<G> {
     /// # Errors
     /// The file cannot be read, is not a regular file or is larger than 4 MB, or as
     /// [`Self::with_weights_file`]; the message names the file.
-    pub fn with_weights_path(&self, path: &std::path::Path) -> Result<EvaluatorFactory<G>, String> {
+    pub fn with_weights_path(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<EvaluatorFactory<G>, EngineError> {
         let text = crate::files::read_text(path, crate::files::WEIGHTS_LIMIT)
-            .map_err(|e| e.of("weights file"))?;
+            .map_err(|e| EngineError::File(e.of("weights file")))?;
         self.with_weights_file(&text)
-            .map_err(|e| format!("weights file {}: {e}", path.display()))
+            .map_err(|e| EngineError::File(format!("weights file {}: {e}", path.display())))
     }
 
     /// This factory with the weights of a weights file ([`plies::weights`]) as its own.
     ///
     /// # Errors
     /// The evaluator is not tunable, or the file does not fit it (the message names the line).
-    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, String> {
-        let names = self
-            .parameter_names()
-            .ok_or("this game's evaluator has no tunable weights")?;
-        let values = plies::weights::parse_weights(text, names).map_err(|e| e.to_string())?;
+    pub fn with_weights_file(&self, text: &str) -> Result<EvaluatorFactory<G>, EngineError> {
+        let names = self.parameter_names().ok_or(EngineError::NotTunable)?;
+        let values = plies::weights::parse_weights(text, names)
+            .map_err(|e| EngineError::File(e.to_string()))?;
         self.with_weights(&values)
+    }
+}
+
+/// Why an [`EvaluatorFactory`] gave no searcher or took no weights. Displays as one line (the
+/// texts it carries are the evaluator's, the file reader's or the searcher's one-line reasons).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The game's evaluator has no tunable weights.
+    NotTunable,
+    /// The evaluator refuses the weights (a weight out of range, the wrong count): why.
+    Refused(String),
+    /// A weights file cannot be read or does not fit the evaluator: the file and why.
+    File(String),
+    /// The searcher cannot be built (its transposition table is too large, or the system
+    /// refuses its memory): why.
+    Searcher(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::NotTunable => f.write_str("this game's evaluator has no tunable weights"),
+            EngineError::Refused(why) | EngineError::File(why) | EngineError::Searcher(why) => {
+                f.write_str(why)
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<EngineError> for CliError {
+    /// An invalid argument (a weights file, a searcher spec), with the same one line.
+    fn from(err: EngineError) -> CliError {
+        CliError::Invalid(err.to_string())
     }
 }
 
@@ -234,6 +276,10 @@ pub(crate) fn with_threads_flag(
         .with_threads(threads)
         .map_err(|e| CliError::Invalid(format!("bad --threads {threads}: {e}")))
 }
+
+/// The deepest search depth a command takes: one less than the deepest ply a score can record
+/// (for clap's `range`).
+pub(crate) const MAX_DEPTH: i64 = plies::Score::MAX_PLY as i64 - 1;
 
 /// Checks a search depth: at least 1, at most the deepest ply a score can record.
 pub(crate) fn check_depth(depth: u32) -> Result<u32, CliError> {

@@ -7,6 +7,8 @@
 use std::fmt;
 use std::io;
 
+use crate::text::one_line;
+
 /// Why a command failed. Displays as one line starting `error: `.
 #[derive(Debug)]
 pub enum CliError {
@@ -28,19 +30,6 @@ impl fmt::Display for CliError {
     }
 }
 impl std::error::Error for CliError {}
-/// `text` on one line: control characters (newlines, tabs, escapes) written as Rust escapes
-/// (`\n`), so an error quoting the user's input stays one line whatever the input held.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
 impl From<io::Error> for CliError {
     fn from(err: io::Error) -> CliError {
         CliError::Io(err)

@@ -15,9 +15,9 @@ use plies::Notation;
 use plies::harness::BenchSuite;
 
 use crate::arena::AgentFactory;
+use crate::endgame::EndgameTables;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
-use crate::tables::EndgameTables;
 
 /// What a game supplies to get its command line, built as a struct literal ending in
 /// `..GameCli::new(name, evaluator)`.

@@ -63,10 +63,12 @@ pub mod arena;
 mod arena_command;
 mod args;
 mod bench;
+mod endgame;
 mod engine;
 mod error;
 mod files;
 mod game_cli;
+mod input;
 mod logging;
 mod memory;
 mod perft;
@@ -88,12 +90,15 @@ use plies::Notation;
 use plies_view::View;
 
 pub use bench::{BenchProof, BenchSignature, BenchSuite};
-pub use engine::{EvaluatorFactory, evaluator, tunable_evaluator};
-pub use error::{CliError, one_line, utf8_args};
+pub use endgame::{EndgameTables, TableBuilder};
+pub use engine::{EngineError, EvaluatorFactory, evaluator, tunable_evaluator};
+pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
+pub use input::ChannelInput;
 pub use serve::page_router;
-pub use tables::{EndgameTables, LockedKeyDir, TableBuilder, lock_key_dir};
+pub use tables::{KeyDirError, LockedKeyDir, lock_key_dir};
+pub use text::one_line;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
@@ -131,7 +136,7 @@ pub fn run<G: View>(
     output: &mut (dyn Write + Send),
 ) -> Result<(), CliError> {
     let args: Vec<String> = args.into_iter().collect();
-    let matches = match command_of(spec).try_get_matches_from(&args) {
+    let matches = match command(spec).try_get_matches_from(&args) {
         Ok(matches) => matches,
         Err(err) => {
             use clap::error::ErrorKind;
@@ -198,10 +203,11 @@ pub fn run<G: View>(
     Ok(())
 }
 
-/// The whole grammar of `spec`'s command line: the generic commands, the game's own commands,
-/// its position options on every command that takes `--position`, `--eval` when it has
-/// presets, and `tune`/`--weights` only for a tunable evaluator.
-fn command_of<G: Notation>(spec: &GameCli<G>) -> clap::Command {
+/// The whole grammar of `spec`'s command line, as [`run`] parses it: the generic commands, the
+/// game's own commands, its position options on every command that takes `--position`, `--eval`
+/// when it has presets, and `tune`/`--weights` only for a tunable evaluator (hidden otherwise).
+/// Tools that generate command lines (the fuzzer) walk it instead of copying the grammar.
+pub fn command<G: Notation>(spec: &GameCli<G>) -> clap::Command {
     let mut command = Cli::command().name(spec.name).bin_name(spec.name);
     for extra in spec.commands {
         command = command.subcommand((extra.command)());

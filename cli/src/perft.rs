@@ -18,6 +18,13 @@ use plies::harness::{PerftConvention, perft, perft_divide};
 /// The deepest `perft` accepted: far beyond what any game finishes in a day, and small enough
 /// that a typo (`--depth 4000000000`) is an error rather than a run that never ends.
 pub(crate) const MAX_PERFT_DEPTH: u32 = 64;
+/// The `--convention` parser: one of the names [`PerftConvention`] parses, listed for clap.
+fn convention() -> impl clap::builder::TypedValueParser<Value = PerftConvention> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["leaf", "stop"])
+        .try_map(|name| name.parse::<PerftConvention>())
+}
+
 /// `perft`.
 #[derive(Args, Debug)]
 pub(crate) struct PerftArgs {
@@ -29,8 +36,8 @@ pub(crate) struct PerftArgs {
     /// How finished games before the last ply count: `stop` (only positions at the full depth
     /// count, as in chess and in perft data files; the default) or `leaf` (a game-ending move
     /// is one leaf at any depth, the Onitama community's numbers).
-    #[arg(long, default_value = "stop")]
-    pub convention: String,
+    #[arg(long, default_value = "stop", ignore_case = true, value_parser = convention())]
+    pub convention: PerftConvention,
     /// Also print the count below each root move.
     #[arg(long)]
     pub divide: bool,
@@ -41,10 +48,7 @@ pub(crate) struct PerftArgs {
 
 /// Runs `perft`.
 pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Result<(), CliError> {
-    let convention: PerftConvention = args
-        .convention
-        .parse()
-        .map_err(|e| CliError::Invalid(format!("bad --convention: {e}")))?;
+    let convention = args.convention;
     let state: G = start_position(&args.start)?;
     let depth = args.depth;
     if depth > MAX_PERFT_DEPTH {
@@ -85,7 +89,7 @@ pub(super) fn run<G: Notation>(args: &PerftArgs, output: &mut dyn Write) -> Resu
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{last_json, run_invalid, run_ok};
+    use super::super::test_support::{last_json, run_invalid, run_ok, run_usage};
 
     /// Perft of TwoPiles counted by hand: from (2,1) the moves are a1, a2, b1; their
     /// children (1,1), (0,1), (2,0) have 2, 1 and 2 moves (no game ends before depth 2).
@@ -149,7 +153,7 @@ mod tests {
 
     #[test]
     fn bad_convention() {
-        let err = run_invalid("perft --depth 1 --convention both");
+        let err = run_usage("perft --depth 1 --convention both");
         assert!(
             err.contains("--convention") && err.contains("both"),
             "{err}"

@@ -27,25 +27,36 @@ use plies::search::{PonderOutcome, Ponderer, SearchLimits};
 use plies::spec::SearcherSpec;
 use plies::{GameHistory, Side};
 
+/// The side the human plays in `play`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Human {
+    /// The side that moves first.
+    First,
+    /// The side that moves second.
+    Second,
+    /// Neither: the engine plays itself.
+    None,
+}
+
 /// `play`.
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub start: PositionArgs,
     /// Which side the human plays: first, second, or none (engine against engine).
-    #[arg(long, default_value = "first")]
-    pub human: String,
+    #[arg(long, value_enum, default_value_t = Human::First, ignore_case = true)]
+    pub human: Human,
     /// Milliseconds per engine move (default 1000 unless --depth is given). As for `analyze`:
     /// minimax and alphabeta search one depth (--depth, default 4) and, stopped by the time
     /// before finishing it, play a fallback move with no score. At most 86400000 (one day): more
     /// is cut to it.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub time: Option<u64>,
     /// Plies per engine move (1..=999). Not for mcts, which has no search depth.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// End the game as a draw after this many plies (for games without a draw rule).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub max_plies: u32,
     /// The engine's searcher: minimax, alphabeta, pvs or mcts (as for `analyze`).
     /// Options as `NAME:key=value,...` (`pvs:tt=64,threads=2`).
@@ -70,15 +81,10 @@ pub(super) fn run<G: Notation>(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let human = match args.human.to_ascii_lowercase().as_str() {
-        "first" => Some(Side::First),
-        "second" => Some(Side::Second),
-        "none" => None,
-        other => {
-            return Err(CliError::Invalid(format!(
-                "bad --human '{other}': expected first, second or none"
-            )));
-        }
+    let human = match args.human {
+        Human::First => Some(Side::First),
+        Human::Second => Some(Side::Second),
+        Human::None => None,
     };
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
@@ -292,8 +298,8 @@ mod tests {
 
     #[test]
     fn bad_options() {
-        assert!(run_invalid("play --human both").contains("both"));
-        assert!(run_invalid("play --depth 0").contains("--depth"));
+        assert!(run_usage("play --human both").contains("both"));
+        assert!(run_usage("play --depth 0").contains("--depth"));
         assert!(run_usage("play --threads 0").contains("--threads"));
         let err = run_invalid("play --threads 2 --searcher minimax");
         assert!(err.contains("one thread"), "{err}");

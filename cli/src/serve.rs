@@ -70,7 +70,7 @@ pub(crate) struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// Games kept in memory (a new game beyond that replaces the one left alone longest).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=usize::MAX as u64))]
     pub max_games: usize,
     /// Megabytes the tables of all running searches may take together (a PVS search counts
     /// its transposition table, `tt=`, 16 by default; MCTS 64 a thread). A search that does
@@ -117,9 +117,6 @@ pub(crate) fn run<G: View>(
 ) -> Result<(), CliError> {
     let start: G = start_position(&args.start)?;
     return_large_allocations();
-    if args.max_games == 0 {
-        return Err(CliError::Invalid("bad --max-games 0: expected >= 1".into()));
-    }
     let address = SocketAddr::new(args.listen, args.port);
     let listener = std::net::TcpListener::bind(address)
         .map_err(|e| CliError::Invalid(format!("cannot listen on {address}: {e}")))?;

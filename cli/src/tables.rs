@@ -27,51 +27,12 @@ use plies::search::{SearchLimits, Searcher, SearcherError};
 use plies::solve::Probe;
 use plies::{Game, GameHistory, Notation};
 
+use crate::endgame::EndgameTables;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 
 pub(crate) use cache::ByteSize;
 pub(crate) use source::{Note, NoteSink, SourceSettings, TableSource};
-
-/// Builds a game's tables: for the position, the most pieces, a cache directory (the key's
-/// own: every table of that key, and only those, go there), threads, and where to tell
-/// progress (one line at a time). An error is one line.
-pub type TableBuilder<G> = fn(
-    position: &G,
-    pieces: u8,
-    dir: Option<&std::path::Path>,
-    threads: usize,
-    log: &mut dyn FnMut(&str),
-) -> Result<Arc<dyn Probe<G>>, String>;
-
-/// What a game with endgame tables gives the command line ([`GameCli::endgame_tables`]).
-pub struct EndgameTables<G: Game> {
-    /// The piece count used when `--tables` is not given (what builds in a second or two).
-    pub default_pieces: u8,
-    /// The fewest and the most pieces `--tables` accepts.
-    pub pieces: (u8, u8),
-    /// What tables built for a position serve: positions with the same key (Onitama: the
-    /// deal) share them, and their files share a directory of the cache.
-    pub key: fn(&G) -> String,
-    /// Builds the tables for a position's key, reading what its directory holds.
-    pub build: TableBuilder<G>,
-    /// The names of the files a build of a position's tables up to N pieces leaves in its
-    /// directory: when all are there, the tables are read at once instead of built in the
-    /// background (none: always built).
-    pub files: fn(&G, u8) -> Vec<String>,
-    /// A position of every key whose tables `precompute` builds into a shared directory (on a
-    /// cluster), in a fixed order: Onitama's canonical card sets. `None`: the game has no
-    /// such list.
-    pub sets: Option<fn() -> Vec<G>>,
-}
-
-impl<G: Game> Clone for EndgameTables<G> {
-    fn clone(&self) -> EndgameTables<G> {
-        *self
-    }
-}
-
-impl<G: Game> Copy for EndgameTables<G> {}
 
 /// The table options of `analyze`, `play`, `arena`, `ugi` and `serve`.
 #[derive(Args, Debug, Clone, Default)]
@@ -207,20 +168,52 @@ pub fn lock_key_dir(
     game: &str,
     dir: Option<&std::path::Path>,
     key: &str,
-) -> Result<LockedKeyDir, String> {
+) -> Result<LockedKeyDir, KeyDirError> {
     let root = match dir {
         Some(dir) => dir.to_path_buf(),
-        None => cache::default_root(game)
-            .ok_or("no cache directory on this platform: give --tables-dir")?,
+        None => cache::default_root(game).ok_or(KeyDirError::NoCacheDir)?,
     };
     let cache = cache::TablesCache::new(root, ByteSize::DEFAULT_CACHE_LIMIT);
-    let path = cache.key_dir(key).map_err(|e| e.to_string())?;
-    let lock = cache
-        .lock_build(&path)
-        .map_err(|e| format!("tables of {key}: {e}"))?;
+    let path = cache
+        .key_dir(key)
+        .map_err(|e| KeyDirError::Dir(e.to_string()))?;
+    let lock = cache.lock_build(&path).map_err(|e| KeyDirError::Lock {
+        key: key.to_string(),
+        why: e.to_string(),
+    })?;
     cache.touch(&path);
     Ok(LockedKeyDir { path, _lock: lock })
 }
+
+/// Why [`lock_key_dir`] gave no directory. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyDirError {
+    /// No `--tables-dir` and no cache directory on this platform.
+    NoCacheDir,
+    /// The key's directory cannot be made: why.
+    Dir(String),
+    /// The key's build lock cannot be taken (another process holds it): the key and why.
+    Lock {
+        /// The key.
+        key: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for KeyDirError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyDirError::NoCacheDir => {
+                f.write_str("no cache directory on this platform: give --tables-dir")
+            }
+            KeyDirError::Dir(why) => f.write_str(why),
+            KeyDirError::Lock { key, why } => write!(f, "tables of {key}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for KeyDirError {}
 
 /// Tables that hold nothing (the tests' stand-in for tables read or built).
 #[cfg(test)]

@@ -1,10 +1,25 @@
-//! How results are written for people: scores, lines of moves, outcomes, rates.
+//! How results are written for people: scores, lines of moves, outcomes, rates, and any text
+//! made one line ([`one_line`]) before it is shown.
 //!
 //! Key invariant: a score is never shown without a completed search behind it (`none`
 //! otherwise), and side names come from the game ([`Notation::side_name`]).
 
 use plies::Notation;
 use plies::{Outcome, Side};
+
+/// `text` on one line: control characters (newlines, tabs, escapes) written as Rust escapes
+/// (`\n`), so an error quoting the user's input stays one line whatever the input held.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 /// Each move of `line` formatted in the position it is played from.
 pub(crate) fn move_texts<G: Notation>(state: &G, line: &[G::Move]) -> Vec<String> {

@@ -87,7 +87,10 @@ fn send(out: &Output<'_>, line: &str) {
 }
 
 fn error(out: &Output<'_>, what: &str) {
-    send(out, &format!("info string error {}", crate::one_line(what)));
+    send(
+        out,
+        &format!("info string error {}", crate::text::one_line(what)),
+    );
 }
 
 /// One line of input.
@@ -468,11 +471,11 @@ fn wait_for_tables<G: Game>(
 fn relay_sink(relay: Sender<String>) -> NoteSink {
     Arc::new(move |note| {
         let line = match note {
-            Note::Line(line) => format!("info string tables {}", crate::one_line(&line)),
+            Note::Line(line) => format!("info string tables {}", crate::text::one_line(&line)),
             Note::Ready(_) => "info string tables ready for the next search".to_string(),
             Note::Failed(why) => format!(
                 "info string error endgame tables not used: {}",
-                crate::one_line(&why)
+                crate::text::one_line(&why)
             ),
         };
         let _ = relay.send(line);
@@ -698,7 +701,8 @@ impl<'a, G: View> Engine<'a, G> {
                 } else {
                     self.spec
                         .evaluator
-                        .with_weights_path(std::path::Path::new(value))?
+                        .with_weights_path(std::path::Path::new(value))
+                        .map_err(|e| e.to_string())?
                 };
             }
             "multipv" => {

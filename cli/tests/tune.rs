@@ -311,7 +311,7 @@ fn bad_tuning_input_is_a_one_line_error() {
     );
     expect_error(
         &["tune", "init", "--dir", &d, "--depth", "0"],
-        "bad --depth 0",
+        "invalid value '0' for '--depth <DEPTH>'",
     );
     expect_error(
         &["tune", "init", "--dir", &d, "--nodes", "9", "--r-end=-1"],
@@ -393,13 +393,16 @@ fn bad_tuning_input_is_a_one_line_error() {
     );
     expect_error(
         &["tune", "play", "--dir", &d, "--shard", "4/4"],
-        "bad --shard '4/4'",
+        "invalid value '4/4' for '--shard <SHARD>': expected K/N with 0 <= K < N",
     );
     expect_error(
         &["tune", "play", "--dir", &d, "--shard", "x"],
-        "bad --shard 'x'",
+        "invalid value 'x' for '--shard <SHARD>'",
     );
-    expect_error(&["tune", "run", "--dir", &d, "--jobs", "0"], "bad --jobs 0");
+    expect_error(
+        &["tune", "run", "--dir", &d, "--jobs", "0"],
+        "invalid value '0' for '--jobs <JOBS>'",
+    );
     // Damaged run files are refused with the file named, never a panic or an endless search.
     let config_path = dir.join("tune.json");
     let state_path = dir.join("state.json");

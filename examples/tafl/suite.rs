@@ -67,7 +67,7 @@ pub(crate) fn run(context: CommandContext<'_, Tafl>) -> Result<(), CliError> {
             .game
             .evaluator
             .searcher(&spec, None)
-            .map_err(CliError::Invalid)?;
+            .map_err(CliError::from)?;
         let result = searcher.search(&tactic.position, &limits);
         nodes += result.stats.nodes;
         let answer = judge(tactic.proof, result.known_score());

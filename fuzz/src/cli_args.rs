@@ -1,5 +1,6 @@
-//! Command lines for the game bots, generated from a seed: every command of the generic command
-//! line (`perft`, `analyze`, `play`, `bench`, `arena`, every `tune` subcommand, `--help`…), its
+//! Command lines for the game bots, generated from a seed by walking the grammar the bot itself
+//! parses ([`plies_cli::command`], see [`grammar`]): every command of the generic command line
+//! (`perft`, `analyze`, `play`, `bench`, `arena`, every `tune` subcommand, `--help`…), its
 //! flags with valid, edge and nonsense values, positions and moves of the game (real ones, and
 //! mutants of them), weights files (`--weights`, the arena's `weights=`), tuning run directories
 //! and positions files (real content and mutants, see `tune`), file inputs that are FIFOs,
@@ -8,7 +9,9 @@
 //! for `play`. Used in process (the `*-cli` targets, through [`plies_cli::run`]) and
 //! as processes ([`crate::process`]).
 //!
-//! Key invariants: every invocation carries a budget that keeps a correct program fast (search
+//! Key invariants: no flag or subcommand is written here (they come from the `clap::Command`);
+//! this module knows only what the grammar cannot (the `Bot` knowledge). Every invocation
+//! carries a budget that keeps a correct program fast (search
 //! time, node, game and ply caps appended last and never mutated; work-setting numbers such as a
 //! perft depth, and those of a tuning run's files, are drawn only from cheap or out-of-range
 //! values), so an invocation that runs past the time limit is a hang of the program, not of the
@@ -25,7 +28,10 @@ use plies_cli::{EvaluatorFactory, GameCli, evaluator, tunable_evaluator};
 use crate::driver::Target;
 use crate::mutate::{BAD_UTF8, Rng, mutate, pick};
 
-mod tune;
+pub mod grammar;
+mod tune_files;
+
+use grammar::{Choice, Knowledge};
 
 /// A game whose command line is fuzzed in process: the evaluator its bot uses.
 pub trait BotGame: plies_view::View {
@@ -254,6 +260,8 @@ fn temporary_files(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) {
 pub struct BotSpec {
     /// The program name.
     pub name: String,
+    /// The grammar of the bot's command line, as the bot parses it ([`plies_cli::command`]).
+    pub command: clap::Command,
     /// Position texts.
     pub positions: Vec<String>,
     /// Lines of legal moves from the start position.
@@ -300,8 +308,10 @@ impl BotSpec {
             .parameter_names()
             .zip(factory.parameters())
             .map(|(names, values)| (names.to_vec(), values.to_vec()));
+        let cli = GameCli::<G>::new("bot", G::bot_evaluator());
         BotSpec {
             name: name.to_string(),
+            command: plies_cli::command(&cli),
             positions,
             lines,
             game_flags: Vec::new(),
@@ -425,147 +435,49 @@ pub fn bytes_to_os(bytes: Vec<u8>) -> OsString {
     }
 }
 
-/// Pushes `flag value` with probability `p` percent: the value is the first of `values` (a
-/// valid one) half of the time, any of them otherwise, so most command lines get past the
-/// argument checks into the commands.
-fn maybe(rng: &mut Rng, p: usize, out: &mut Vec<OsString>, flag: &str, values: &[&str]) {
-    if rng.below(100) < p {
-        out.push(flag.into());
-        let value = if rng.below(2) == 0 {
-            values[0]
-        } else {
-            *pick(rng, values)
-        };
-        out.push(value.into());
-    }
+/// Picks one of `values`: the first (a valid one) half of the time, any of them otherwise, so
+/// most command lines get past the argument checks into the commands.
+fn one_of(rng: &mut Rng, values: &[&str]) -> Choice {
+    let value = if rng.below(2) == 0 {
+        values[0]
+    } else {
+        *pick(rng, values)
+    };
+    Choice::Values(vec![value.into()])
 }
 
-/// One invocation of the bot described by `spec`; its scratch files and directories go under
-/// `dir`, the invocation's own scratch directory (created by [`Invocation::prepare`]).
-pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
-    let commands = [
-        "tune",
-        "tune",
-        "tune",
-        "tune",
-        "tune",
-        "tune",
-        "perft",
-        "analyze",
-        "play",
-        "bench",
-        "arena",
-        "perft",
-        "analyze",
-        "play",
-        "arena",
-        "perft",
-        "analyze",
-        "play",
-        "arena",
-        "bench",
-        "--help",
-        "help",
-        "--version",
-        "",
-        "perf",
-    ];
-    let command = *pick(rng, &commands);
-    let mut inv = Invocation::default();
-    let mut free: Vec<OsString> = Vec::new();
-    // The budget and the paths written to: appended last, never mutated.
-    let mut budget: Vec<OsString> = Vec::new();
-    let mut subcommand = None;
-    match command {
-        "perft" => {
-            maybe(rng, 90, &mut free, "--depth", PERFT_DEPTHS);
-            maybe(
-                rng,
-                20,
-                &mut free,
-                "--convention",
-                &["stop", "leaf", "both", ""],
-            );
-            maybe(rng, 10, &mut free, "-d", PERFT_DEPTHS);
-            if rng.below(3) == 0 {
-                free.push("--divide".into());
-            }
+/// What the generator knows of the bot's commands beyond their grammar: the budgets, the values
+/// with meaning (positions, moves, searchers, engine specs), cheap values of the numbers that
+/// set work, and the files (see [`tune_files`]).
+struct Bot<'a> {
+    spec: &'a BotSpec,
+    dir: &'a Path,
+    inv: &'a mut Invocation,
+}
+
+impl Knowledge for Bot<'_> {
+    fn weight(&self, path: &[String], name: &str) -> usize {
+        match (path.len(), name) {
+            // A server and a protocol loop wait for input (UGI has targets of its own), and
+            // precomputing tables takes minutes.
+            (0, "serve" | "ugi" | "precompute") => 0,
+            (0, "tune") => 6,
+            (0, "bench") => 2,
+            _ => 3,
         }
-        "analyze" => {
-            budget.extend(os(&["--time", "30"]));
-            if !spec.table_files.is_empty() && rng.below(6) == 0 {
-                // A tables directory whose files (those of the start position's deal) are
-                // sometimes FIFOs, devices, huge or unreadable.
-                let tables = scratch_path(dir, "tables");
-                inv.dirs.push(tables.clone());
-                for name in &spec.table_files {
-                    let file = tables.join(name);
-                    if let Some(parent) = file.parent()
-                        && !inv.dirs.iter().any(|d| d == parent)
-                    {
-                        inv.dirs.push(parent.to_path_buf());
-                    }
-                    if rng.below(2) == 0 {
-                        inv.odd.push((file, *pick(rng, &OddFile::ALL)));
-                    }
-                }
-                free.extend(os(&["--tables", &TABLE_PIECES.to_string(), "--tables-dir"]));
-                free.push(tables.into());
+    }
+
+    fn budget(&mut self, rng: &mut Rng, path: &[String]) -> Vec<OsString> {
+        let (spec, dir) = (self.spec, self.dir);
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        match path.as_slice() {
+            ["analyze"] => os(&["--time", "30"]),
+            ["play"] => {
+                self.inv.stdin = play_stdin(rng, spec);
+                os(&["--time", "5", "--max-plies", "6"])
             }
-            maybe(rng, 50, &mut free, "--depth", SEARCH_DEPTHS);
-            maybe(rng, 30, &mut free, "--nodes", &["1", "5", "100", "0", "-5"]);
-            maybe(rng, 60, &mut free, "--searcher", SEARCHERS);
-            maybe(
-                rng,
-                15,
-                &mut free,
-                "--threads",
-                &["1", "2", "0", "257", "x"],
-            );
-        }
-        "play" => {
-            budget.extend(os(&["--time", "5", "--max-plies", "6"]));
-            maybe(
-                rng,
-                70,
-                &mut free,
-                "--human",
-                &["first", "second", "none", "x"],
-            );
-            maybe(rng, 30, &mut free, "--depth", SEARCH_DEPTHS);
-            maybe(rng, 40, &mut free, "--searcher", SEARCHERS);
-            maybe(rng, 10, &mut free, "--threads", &["1", "2", "0"]);
-            if rng.below(5) == 0 {
-                free.push("--ponder".into());
-            }
-            let mut stdin = Vec::new();
-            for _ in 0..rng.below(8) {
-                let line = match rng.below(5) {
-                    0 => "moves".to_string(),
-                    1 => "quit".to_string(),
-                    _ => pick(rng, &spec.lines)
-                        .split_whitespace()
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                };
-                let line = if rng.below(3) == 0 {
-                    mutate(rng, line.as_bytes(), &[], &[])
-                } else {
-                    line.into_bytes()
-                };
-                stdin.extend(line);
-                stdin.push(b'\n');
-            }
-            inv.stdin = stdin;
-        }
-        "bench" => {
-            budget.extend(os(&["--depth", "1"]));
-            maybe(rng, 10, &mut free, "--depths", &["1", "1,2", ",", "0", "x"]);
-            maybe(rng, 10, &mut free, "--threads", &["1", "2", "0", "999"]);
-        }
-        "arena" => {
-            budget.extend(os(&[
+            ["bench"] => os(&["--depth", "1"]),
+            ["arena"] => os(&[
                 "--nodes",
                 "200",
                 "--games",
@@ -575,49 +487,55 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                 "--concurrency",
                 "1",
                 "--no-progress",
-            ]));
-            for _ in 0..(2 + rng.below(2)).min(1 + rng.below(8)) {
-                free.push("--engine".into());
-                let names = if rng.below(4) == 0 {
-                    SEARCHERS.len()
-                } else {
-                    6
-                };
-                let name = *pick(rng, &SEARCHERS[..names]);
-                let options = if rng.below(4) == 0 {
-                    ENGINE_OPTIONS.len()
-                } else {
-                    12
-                };
-                let option = *pick(rng, &ENGINE_OPTIONS[..options]);
-                let mut engine = format!("{name}{option}");
-                if rng.below(6) == 0 {
-                    let file = weights_file(rng, spec, dir, &mut inv);
-                    engine.push_str(&format!(":weights={}", file.display()));
-                }
-                free.push(engine.into());
+            ]),
+            ["tune", "init"] => {
+                let target = tune_files::init_dir(rng, spec, dir, self.inv);
+                vec!["--dir".into(), target.into()]
             }
-            maybe(rng, 20, &mut free, "--depth", &["1", "2", "0", "1000"]);
-            maybe(rng, 20, &mut free, "--time", &["5", "0"]);
-            maybe(
+            ["tune", sub @ ("run" | "play" | "merge" | "status")] => {
+                let run = tune_files::run_dir(rng, spec, dir, self.inv, *sub == "status");
+                vec!["--dir".into(), run.into()]
+            }
+            ["tune", "positions"] => {
+                let out = tune_files::output_path(rng, dir, self.inv, "positions.txt");
+                let mut budget = vec!["--out".into(), out.into()];
+                budget.extend(os(&["--games", "1", "--depth", "1", "--max-plies", "10"]));
+                budget
+            }
+            ["tune", "texel"] => {
+                let out = tune_files::output_path(rng, dir, self.inv, "weights-out.txt");
+                let mut budget = vec!["--out".into(), out.into()];
+                budget.extend(os(&["--passes", "1"]));
+                budget
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn choose(&mut self, rng: &mut Rng, path: &[String], arg: &clap::Arg) -> Choice {
+        let (spec, dir) = (self.spec, self.dir);
+        let command = path.join(" ");
+        // `tune init` plays nothing: its numbers come from the whole range.
+        let init = command == "tune init";
+        match arg.get_id().as_str() {
+            "position" => Choice::Values(vec![value(rng, &spec.positions, &["/", ",", " "])]),
+            "moves" => Choice::Values(vec![value(rng, &spec.lines, &[])]),
+            "searcher" => one_of(rng, SEARCHERS),
+            "depth" if command == "perft" => one_of(rng, PERFT_DEPTHS),
+            "depth" if !init => one_of(rng, SEARCH_DEPTHS),
+            "nodes" if !init => one_of(rng, &["50", "1", "5", "100", "0", "-5", "x"]),
+            "time" if !init => one_of(rng, &["5", "0", "1", "x"]),
+            "threads" => one_of(rng, &["1", "2", "0", "257", "999", "x"]),
+            "jobs" if spec.processes => one_of(rng, &["1", "2", "3", "0", "-1", "x", "4294967296"]),
+            // `--jobs N` starts N copies of the running program: in process, the fuzzer.
+            "jobs" => one_of(rng, &["1", "0", "-1", "x", "4294967296"]),
+            "openings" => one_of(rng, &["1", "2", "0", "x", "18446744073709551616"]),
+            "opening_plies" => one_of(rng, &["2", "0", "1", "999", "4294967295", "x"]),
+            "every" => one_of(rng, &["1", "2", "0", "4294967295", "4294967296", "x"]),
+            "file_plies" => one_of(rng, &["0", "1", "2", "999", "x"]),
+            "shard" => one_of(rng, SHARDS),
+            "sprt" => one_of(
                 rng,
-                15,
-                &mut free,
-                "--opening-plies",
-                &["2", "0", "1", "999", "4294967295", "x"],
-            );
-            maybe(
-                rng,
-                15,
-                &mut free,
-                "--seed",
-                &["7", "0", "18446744073709551615", "-1", "x"],
-            );
-            maybe(
-                rng,
-                15,
-                &mut free,
-                "--sprt",
                 &[
                     "0,20",
                     "-5,5",
@@ -628,85 +546,170 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
                     "",
                     "inf,1e308",
                 ],
-            );
-            if rng.below(16) == 0 {
-                free.push("--openings-file".into());
-                free.push(odd_file(rng, dir, &mut inv, "openings.txt").into());
-            } else if rng.below(8) == 0 {
-                let path = scratch_path(dir, "openings.txt");
-                let mut text = Vec::new();
-                for _ in 0..(1 + rng.below(3)) {
-                    let p = pick(rng, &spec.positions).clone();
-                    let p = if rng.below(2) == 0 {
-                        mutate(rng, p.as_bytes(), &["#"], &[])
-                    } else {
-                        p.into_bytes()
-                    };
-                    text.extend(p);
-                    text.push(b'\n');
-                }
-                free.push("--openings-file".into());
-                free.push(path.clone().into());
-                inv.files.push((path, text));
-            }
-            if rng.below(16) == 0 {
-                free.push("--results".into());
-                free.push(odd_file(rng, dir, &mut inv, "results.jsonl").into());
-            } else if rng.below(8) == 0 {
-                let path = scratch_path(dir, "results.jsonl");
-                let line = br#"{"id":0,"opening":0,"engines":[0,1],"names":["pvs","random"],"result":"Draw","termination":"PlyCap","plies":8,"moves":[]}"#;
-                let text = if rng.below(2) == 0 {
-                    mutate(rng, line, &["null", "{", "}", "\"id\""], &[])
-                } else {
-                    line.to_vec()
-                };
-                free.push("--results".into());
-                free.push(path.clone().into());
-                inv.files.push((path, text));
-            }
-        }
-        "tune" => {
-            subcommand = Some(tune::generate(
+            ),
+            "tc" => one_of(
                 rng,
-                spec,
-                dir,
-                &mut inv,
-                &mut free,
-                &mut budget,
-            ));
+                &["0.05+0.01", "0.02", "0+1", "86401+0", "x", "", "1+x"],
+            ),
+            "log" => one_of(rng, &["off", "error", "x", "nosuch=debug", "="]),
+            "engines" => {
+                let engines = (0..(2 + rng.below(2)).min(1 + rng.below(8)))
+                    .map(|_| engine(rng, spec, dir, self.inv))
+                    .collect();
+                Choice::Values(engines)
+            }
+            "fixed" => Choice::Values(vec![tune_files::fixed(rng, spec).into()]),
+            "weights" => Choice::Values(vec![weights_file(rng, spec, dir, self.inv).into()]),
+            "openings_file" => Choice::Values(vec![
+                tune_files::openings_file(rng, spec, dir, self.inv).into(),
+            ]),
+            "positions" => Choice::Values(vec![
+                tune_files::positions_file(rng, spec, dir, self.inv).into(),
+            ]),
+            "results" => Choice::Values(vec![results_file(rng, dir, self.inv).into()]),
+            "tables_dir" if !spec.table_files.is_empty() => {
+                Choice::Args(tables(rng, spec, dir, self.inv))
+            }
+            // Tables are built only into a scratch directory (see `tables_dir`); the whole
+            // benchmark runs the game's own depths.
+            "tables" | "tables_dir" | "full" => Choice::Skip,
+            _ => Choice::Grammar,
         }
-        _ => {}
     }
-    let takes_position = ["perft", "analyze", "play", "bench", "arena"].contains(&command)
-        || matches!(subcommand, Some("init" | "positions"));
-    // Moves are lines from the start position: given with another position they are mostly
-    // refused, so they go with the start position or none.
-    let position = rng.below(3) == 0 && takes_position;
-    if position {
-        free.push("--position".into());
-        free.push(value(rng, &spec.positions, &["/", ",", " "]));
+}
+
+/// Good, edge and malformed shards `K/N`.
+const SHARDS: &[&str] = &[
+    "0/1",
+    "0/2",
+    "1/2",
+    "2/2",
+    "1/0",
+    "0/0",
+    " 0 / 1 ",
+    "-1/2",
+    "0/1/2",
+    "x",
+    "",
+    "0/4294967295",
+    "4294967295/4294967296",
+    "4294967296/1",
+];
+
+/// Lines for `play`'s stdin: moves of the game (sometimes mutated), `moves` and `quit`.
+fn play_stdin(rng: &mut Rng, spec: &BotSpec) -> Vec<u8> {
+    let mut stdin = Vec::new();
+    for _ in 0..rng.below(8) {
+        let line = match rng.below(5) {
+            0 => "moves".to_string(),
+            1 => "quit".to_string(),
+            _ => pick(rng, &spec.lines)
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        };
+        let line = if rng.below(3) == 0 {
+            mutate(rng, line.as_bytes(), &[], &[])
+        } else {
+            line.into_bytes()
+        };
+        stdin.extend(line);
+        stdin.push(b'\n');
     }
-    if (!position || rng.below(5) == 0) && rng.below(2) == 0 && takes_position {
-        free.push("--moves".into());
-        free.push(value(rng, &spec.lines, &[]));
+    stdin
+}
+
+/// An arena engine spec: a searcher and options (rarely odd ones), sometimes a weights file.
+fn engine(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> OsString {
+    let names = if rng.below(4) == 0 {
+        SEARCHERS.len()
+    } else {
+        6
+    };
+    let name = *pick(rng, &SEARCHERS[..names]);
+    let options = if rng.below(4) == 0 {
+        ENGINE_OPTIONS.len()
+    } else {
+        12
+    };
+    let option = *pick(rng, &ENGINE_OPTIONS[..options]);
+    let mut engine = format!("{name}{option}");
+    if rng.below(6) == 0 {
+        let file = weights_file(rng, spec, dir, inv);
+        engine.push_str(&format!(":weights={}", file.display()));
     }
+    engine.into()
+}
+
+/// An arena results file to resume from: one game, sometimes mutated, or an [`OddFile`].
+fn results_file(rng: &mut Rng, dir: &Path, inv: &mut Invocation) -> PathBuf {
+    if rng.below(3) == 0 {
+        return odd_file(rng, dir, inv, "results.jsonl");
+    }
+    let path = scratch_path(dir, "results.jsonl");
+    let line = br#"{"id":0,"opening":0,"engines":[0,1],"names":["pvs","random"],"result":"Draw","termination":"PlyCap","plies":8,"moves":[]}"#;
+    let text = if rng.below(2) == 0 {
+        mutate(rng, line, &["null", "{", "}", "\"id\""], &[])
+    } else {
+        line.to_vec()
+    };
+    inv.files.push((path.clone(), text));
+    path
+}
+
+/// `--tables 2 --tables-dir D`: a tables directory whose files (those of the start position's
+/// deal) are sometimes FIFOs, devices, huge or unreadable.
+fn tables(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> Vec<OsString> {
+    let tables = scratch_path(dir, "tables");
+    inv.dirs.push(tables.clone());
+    for name in &spec.table_files {
+        let file = tables.join(name);
+        if let Some(parent) = file.parent()
+            && !inv.dirs.iter().any(|d| d == parent)
+        {
+            inv.dirs.push(parent.to_path_buf());
+        }
+        if rng.below(2) == 0 {
+            inv.odd.push((file, *pick(rng, &OddFile::ALL)));
+        }
+    }
+    let mut args = os(&["--tables", &TABLE_PIECES.to_string(), "--tables-dir"]);
+    args.push(tables.into());
+    args
+}
+
+/// One invocation of the bot described by `spec`, by a walk of its command line's grammar
+/// (see [`grammar`]); its scratch files and directories go under `dir`, the invocation's own
+/// scratch directory (created by [`Invocation::prepare`]).
+pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
+    let mut inv = Invocation::default();
+    let walk = {
+        let mut bot = Bot {
+            spec,
+            dir,
+            inv: &mut inv,
+        };
+        grammar::walk(rng, &spec.command, &mut bot)
+    };
+    let mut free = walk.free;
     for (flag, values) in &spec.game_flags {
         if rng.below(4) == 0 {
             free.push(flag.into());
             free.push(value(rng, values, &[":", "dim:", "/"]));
         }
     }
-    if rng.below(10) < 2 && ["perft", "analyze", "bench", "arena"].contains(&command) {
-        free.push("--json".into());
-    }
-    // The global option: the evaluator's weights from a file, on any command.
-    if rng.below(8) == 0 && !command.is_empty() {
-        let file = weights_file(rng, spec, dir, &mut inv);
-        let at = rng.below(free.len() + 1);
-        free.insert(at, file.into());
-        free.insert(at, "--weights".into());
-    }
-    // Argument-level mutations, in about a third of the invocations.
+    mutate_args(rng, &mut free);
+    inv.args.push(spec.name.clone().into());
+    inv.args.extend(walk.words);
+    inv.args.extend(free);
+    inv.args.extend(walk.budget);
+    inv
+}
+
+/// Argument-level mutations, in about a quarter of the invocations: a flag or an argument that
+/// is not UTF-8, an argument dropped, duplicated or swapped with the next, a junk flag.
+fn mutate_args(rng: &mut Rng, free: &mut Vec<OsString>) {
     let mutations = if rng.below(4) == 0 {
         1 + rng.below(2)
     } else {
@@ -748,16 +751,6 @@ pub fn generate(rng: &mut Rng, spec: &BotSpec, dir: &Path) -> Invocation {
             }
         }
     }
-    inv.args.push(spec.name.clone().into());
-    if !command.is_empty() {
-        inv.args.push(command.into());
-    }
-    if let Some(word) = subcommand.filter(|w| !w.is_empty()) {
-        inv.args.push(word.into());
-    }
-    inv.args.extend(free);
-    inv.args.extend(budget);
-    inv
 }
 
 /// Words as arguments.
@@ -886,124 +879,4 @@ pub fn target_for<G: BotGame>(name: &'static str) -> Target {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The generated tuning files are real: every `tune` subcommand gets through all its checks
-    /// on some generated command lines (a tuning run directory, a positions file, weights files
-    /// as the tuner writes them), and each invocation's scratch directory is gone after it.
-    /// (Coverage only: panics are caught here, the `*-cli` targets report them.)
-    #[test]
-    fn every_tune_subcommand_gets_through_sometimes() {
-        let spec = BotSpec::of::<plies_hus::Hus>("bot");
-        let cli = GameCli::<plies_hus::Hus>::new("bot", plies_hus::Hus::bot_evaluator());
-        let mut passed = std::collections::BTreeMap::new();
-        for seed in 0..1500 {
-            let mut rng = Rng::new(seed);
-            let root = std::env::temp_dir().join(format!(
-                "plies-fuzz-tune-test-{}-{seed}",
-                std::process::id()
-            ));
-            let inv = generate(&mut rng, &spec, &root);
-            let Ok(args) = plies_cli::utf8_args(inv.args.clone()) else {
-                continue;
-            };
-            if args.get(1).is_none_or(|a| a != "tune") {
-                continue;
-            }
-            inv.prepare(&root).expect("scratch files");
-            // Panics are the fuzz targets' to report; this test counts the runs that succeed.
-            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                plies_cli::run(&cli, args.clone(), &mut &b""[..], &mut Vec::new())
-            }));
-            if matches!(ran, Ok(Ok(()))) {
-                let sub = args.get(2).cloned().unwrap_or_default();
-                *passed.entry(sub).or_insert(0) += 1;
-            }
-            inv.clean_up(&root);
-            assert!(!root.exists(), "{} is left", root.display());
-        }
-        for sub in [
-            "init",
-            "run",
-            "play",
-            "merge",
-            "status",
-            "positions",
-            "texel",
-        ] {
-            assert!(passed.get(sub).is_some_and(|&n| n > 0), "{sub}: {passed:?}");
-        }
-    }
-
-    /// File inputs that are FIFOs, links to `/dev/zero`, huge or unreadable are generated for
-    /// every flag that reads a file, and a run given one ends at once (a FIFO once hung the
-    /// reader, a device was read until the kernel killed the process).
-    #[cfg(unix)]
-    #[test]
-    fn odd_file_inputs_are_generated_and_refused_at_once() {
-        let onitama = BotSpec::of::<plies_onitama::Onitama>("bot");
-        assert!(!onitama.table_files.is_empty());
-        let hus = BotSpec::of::<plies_hus::Hus>("bot");
-        let mut flags = std::collections::BTreeSet::new();
-        let mut ran = 0;
-        for seed in 0..4000 {
-            let mut rng = Rng::new(seed);
-            let root = std::env::temp_dir()
-                .join(format!("plies-fuzz-odd-test-{}-{seed}", std::process::id()));
-            let spec = if seed % 2 == 0 { &onitama } else { &hus };
-            let inv = generate(&mut rng, spec, &root);
-            if inv.odd.is_empty() {
-                continue;
-            }
-            for (i, arg) in inv.args.iter().enumerate().skip(1) {
-                let Some(next) = inv.args.get(i + 1) else {
-                    continue;
-                };
-                // A file, or a directory holding it (a tables directory: in its deal's).
-                let names_odd = inv
-                    .odd
-                    .iter()
-                    .any(|(path, _)| path.ancestors().take(3).any(|p| p.as_os_str() == next))
-                    || arg == "--dir";
-                if names_odd && arg.to_str().is_some_and(|a| a.starts_with("--")) {
-                    flags.insert(arg.to_string_lossy().into_owned());
-                }
-            }
-            // Run some (of the cheap game) in process: each must end, with one line.
-            if seed % 2 == 1 && ran < 40 {
-                let Ok(args) = plies_cli::utf8_args(inv.args.clone()) else {
-                    continue;
-                };
-                ran += 1;
-                inv.prepare(&root).expect("scratch files");
-                let (sender, receiver) = std::sync::mpsc::channel();
-                let shown = inv.describe();
-                std::thread::spawn(move || {
-                    let cli =
-                        GameCli::<plies_hus::Hus>::new("bot", plies_hus::Hus::bot_evaluator());
-                    let result = plies_cli::run(&cli, args, &mut &b""[..], &mut Vec::new());
-                    let _ = sender.send(result.err().map(|e| e.to_string()));
-                });
-                let error = receiver
-                    .recv_timeout(std::time::Duration::from_secs(60))
-                    .unwrap_or_else(|_| panic!("no end in 60 s: {shown}"));
-                if let Some(error) = error {
-                    assert!(!error.contains('\n'), "{error}");
-                }
-                inv.clean_up(&root);
-            }
-        }
-        for flag in [
-            "--weights",
-            "--openings-file",
-            "--results",
-            "--tables-dir",
-            "--positions",
-            "--dir",
-        ] {
-            assert!(flags.contains(flag), "{flag}: {flags:?}");
-        }
-        assert!(ran >= 20, "{ran}");
-    }
-}
+mod tests;

@@ -166,6 +166,49 @@ fn onitama_deals(count: usize, seed: u64) -> Vec<plies_onitama::Onitama> {
         .collect()
 }
 
+/// `replay`: runs `target` once on the input in `file`.
+fn replay_command(target: &str, file: &std::path::Path) -> ExitCode {
+    let Some(t) = all().into_iter().find(|t| t.name == target) else {
+        eprintln!("error: no target named {target}; see `plies-fuzz list`");
+        return ExitCode::from(2);
+    };
+    let input = match std::fs::read(file) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    match replay(&t, &input) {
+        Ok(()) => {
+            println!("no failure");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("panic: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a UGI match's report; the exit code says whether it was clean.
+fn match_exit(game: &str, report: std::io::Result<plies_fuzz::ugi_match::MatchReport>) -> ExitCode {
+    match report {
+        Ok(report) => {
+            println!("{game}: {report}");
+            if report.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("error: cannot start the engine: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(std::env::args_os()) {
         Ok(cli) => cli,
@@ -271,44 +314,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            return match report {
-                Ok(report) => {
-                    println!("{game}: {report}");
-                    if report.is_clean() {
-                        ExitCode::SUCCESS
-                    } else {
-                        ExitCode::FAILURE
-                    }
-                }
-                Err(e) => {
-                    eprintln!("error: cannot start the engine: {e}");
-                    ExitCode::from(2)
-                }
-            };
+            return match_exit(&game, report);
         }
-        Cmd::Replay { target, file } => {
-            let Some(t) = all().into_iter().find(|t| t.name == target) else {
-                eprintln!("error: no target named {target}; see `plies-fuzz list`");
-                return ExitCode::from(2);
-            };
-            let input = match std::fs::read(&file) {
-                Ok(input) => input,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", file.display());
-                    return ExitCode::from(2);
-                }
-            };
-            return match replay(&t, &input) {
-                Ok(()) => {
-                    println!("no failure");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    println!("panic: {e}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
+        Cmd::Replay { target, file } => return replay_command(&target, &file),
     }
     print("total", &total);
     if total.failures.is_empty() {

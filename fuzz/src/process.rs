@@ -173,76 +173,80 @@ fn invocation(name: &str, bin_dir: &Path, rng: &mut Rng, dir: &Path) -> Invocati
                 ..Invocation::default()
             }
         }
-        "tafl" if rng.below(10) < 3 => {
-            let spec = bot_spec("tafl");
-            let mut inv = Invocation::default();
-            inv.args.push(name.into());
-            let variants = ["--variant", "brandub", "--rules", "dim:7", "--eval", "x"];
-            match rng.below(4) {
-                0 => {
-                    inv.args.push("otep".into());
-                    inv.args.extend(free_args(rng, &["--move-time", "3", "x"]));
-                    inv.args.extend(otep_budget.map(OsString::from));
-                    inv.stdin = otep_session(rng, &seeds);
-                }
-                1 => {
-                    inv.args.push("speed".into());
-                    inv.args.extend(free_args(rng, &variants));
-                    inv.args.extend(["--time", "10"].map(OsString::from));
-                }
-                2 => {
-                    inv.args.push("eval-arena".into());
-                    for _ in 0..rng.below(4) {
-                        inv.args.push("-e".into());
-                        inv.args.push(
-                            (*pick(rng, &["full", "material", "classic", "distance", "x"])).into(),
-                        );
-                    }
-                    inv.args.extend(free_args(
-                        rng,
-                        &["--variant", "brandub", "--depth", "1", "0", "--seed", "x"],
-                    ));
-                    inv.args.extend(
-                        [
-                            "--games",
-                            "2",
-                            "--time",
-                            "5",
-                            "--max-plies",
-                            "8",
-                            "--concurrency",
-                            "1",
-                        ]
-                        .map(OsString::from),
-                    );
-                }
-                _ => {
-                    let out = scratch_path(dir, "referee");
-                    inv.args.push("referee".into());
-                    inv.args.extend(free_args(rng, &variants));
-                    if let Some((_, values)) = spec.game_flags.iter().find(|(f, _)| f == "--rules")
-                        && rng.below(3) == 0
-                    {
-                        inv.args.push("--rules".into());
-                        inv.args.push(pick(rng, values).into());
-                    }
-                    for _ in 0..2 {
-                        inv.args.push("--engine".into());
-                        inv.args.push(engine.clone().into());
-                    }
-                    inv.args.extend(
-                        ["--games", "1", "--move-time", "20", "--max-plies", "6"]
-                            .map(OsString::from),
-                    );
-                    inv.args.push("--out".into());
-                    inv.args.push(out.clone().into());
-                    inv.outputs.push(out);
-                }
-            }
-            inv
-        }
+        "tafl" if rng.below(10) < 3 => tafl_command(rng, dir, &seeds, &engine),
         _ => generate(rng, &bot_spec(name), dir),
     }
+}
+
+/// One of the tafl bot's own commands (`otep`, `speed`, `eval-arena`, `referee`), each with a
+/// budget: OTEP sessions on stdin, short times, two games, an output file of the invocation.
+fn tafl_command(rng: &mut Rng, dir: &Path, seeds: &[Vec<u8>], engine: &str) -> Invocation {
+    let name = "tafl";
+    let otep_budget = ["--move-time", "5", "--max-time", "20"];
+    let spec = bot_spec("tafl");
+    let mut inv = Invocation::default();
+    inv.args.push(name.into());
+    let variants = ["--variant", "brandub", "--rules", "dim:7", "--eval", "x"];
+    match rng.below(4) {
+        0 => {
+            inv.args.push("otep".into());
+            inv.args.extend(free_args(rng, &["--move-time", "3", "x"]));
+            inv.args.extend(otep_budget.map(OsString::from));
+            inv.stdin = otep_session(rng, seeds);
+        }
+        1 => {
+            inv.args.push("speed".into());
+            inv.args.extend(free_args(rng, &variants));
+            inv.args.extend(["--time", "10"].map(OsString::from));
+        }
+        2 => {
+            inv.args.push("eval-arena".into());
+            for _ in 0..rng.below(4) {
+                inv.args.push("-e".into());
+                inv.args
+                    .push((*pick(rng, &["full", "material", "classic", "distance", "x"])).into());
+            }
+            inv.args.extend(free_args(
+                rng,
+                &["--variant", "brandub", "--depth", "1", "0", "--seed", "x"],
+            ));
+            inv.args.extend(
+                [
+                    "--games",
+                    "2",
+                    "--time",
+                    "5",
+                    "--max-plies",
+                    "8",
+                    "--concurrency",
+                    "1",
+                ]
+                .map(OsString::from),
+            );
+        }
+        _ => {
+            let out = scratch_path(dir, "referee");
+            inv.args.push("referee".into());
+            inv.args.extend(free_args(rng, &variants));
+            if let Some((_, values)) = spec.game_flags.iter().find(|(f, _)| f == "--rules")
+                && rng.below(3) == 0
+            {
+                inv.args.push("--rules".into());
+                inv.args.push(pick(rng, values).into());
+            }
+            for _ in 0..2 {
+                inv.args.push("--engine".into());
+                inv.args.push(engine.into());
+            }
+            inv.args.extend(
+                ["--games", "1", "--move-time", "20", "--max-plies", "6"].map(OsString::from),
+            );
+            inv.args.push("--out".into());
+            inv.args.push(out.clone().into());
+            inv.outputs.push(out);
+        }
+    }
+    inv
 }
 
 /// What one process did.

@@ -11,7 +11,7 @@
 //! [`RACE_GOS`] `go`s, each sent the moment the previous `bestmove` is read, the input's lines
 //! in between; every `go` must get exactly one `bestmove` and none may be refused.
 
-use std::io::{BufRead, Read, Write};
+use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -115,37 +115,6 @@ const RACE_GAMES: usize = 2;
 /// How long a race waits for a `bestmove` before calling it lost.
 const RACE_WAIT: Duration = Duration::from_secs(10);
 
-/// The engine's stdin in a race: lines from the host, as they come.
-struct HostLines {
-    from: Receiver<String>,
-    pending: Vec<u8>,
-    at: usize,
-}
-
-impl Read for HostLines {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for HostLines {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        if self.at >= self.pending.len() {
-            // A closed channel is the end of the input.
-            self.pending = self.from.recv().map(String::into_bytes).unwrap_or_default();
-            self.at = 0;
-        }
-        Ok(&self.pending[self.at..])
-    }
-    fn consume(&mut self, n: usize) {
-        self.at += n;
-    }
-}
-
 /// The engine's stdout in a race, waking the host at each write. The flush of a `bestmove`
 /// takes [`SLOW_FLUSH`]: a slow pipe, where the host reads the line while the engine's write
 /// of it has not returned yet (the window in which the old engine refused the next `go`).
@@ -233,11 +202,7 @@ fn race(lines: &[u8]) {
     let mut output = out.clone();
     let engine = std::thread::spawn(move || {
         let spec = GameCli::new("kalah", evaluator(StoreDifference::default()));
-        let mut input = HostLines {
-            from,
-            pending: Vec::new(),
-            at: 0,
-        };
+        let mut input = plies_cli::ChannelInput::new(from);
         let args = ["kalah", "ugi"].map(String::from);
         plies_cli::run(&spec, args, &mut input, &mut output).expect("the engine runs");
     });

@@ -388,38 +388,8 @@ fn play_game<G: Notation>(
             format!("position fen {fen} moves {}", moves.join(" "))
         };
         engine.send(&position);
-        // Now and then the host checks on the engine first, as managers do.
-        match rng.below(10) {
-            0 if !ready(engine, report, refusals) => return false,
-            1 => {
-                engine.send("query gameover");
-                if engine
-                    .wait_for("response", Duration::from_secs(1), refusals)
-                    .is_err()
-                {
-                    report.hangs += 1;
-                    report.fail("query gameover unanswered for 1 s".into());
-                }
-            }
-            _ => {}
-        }
-        // Now and then an analysis the host ends with `stop`: the answer must come at once.
-        if rng.below(10) == 0 {
-            engine.send("go infinite");
-            std::thread::sleep(Duration::from_millis(10 + rng.below(40) as u64));
-            let stopped = Instant::now();
-            engine.send("stop");
-            match engine.wait_for("bestmove", Duration::from_secs(1), refusals) {
-                Ok(_) => {
-                    report.worst_stop_ms = report.worst_stop_ms.max(stopped.elapsed().as_millis());
-                }
-                Err(Wait::Timeout) => {
-                    report.hangs += 1;
-                    report.fail(format!("stop unanswered for 1 s: {}", engine.transcript()));
-                    return false;
-                }
-                Err(Wait::Gone) => return false,
-            }
+        if !probe_before_go(engine, rng, report, refusals) {
+            return false;
         }
         let sent = Instant::now();
         engine.send(&format!(
@@ -465,28 +435,8 @@ fn play_game<G: Notation>(
             Err(Wait::Gone) => return false,
         };
         let used = sent.elapsed().as_millis() as i64;
-        // Now and then a second `go` on the same position right after `bestmove` (an
-        // analysis of the move just made, off the clock): it must be searched, not refused.
-        if rng.below(4) == 0 {
-            engine.send("go movetime 5");
-            match engine.wait_for("bestmove", Duration::from_secs(5), refusals) {
-                Ok(_) => {}
-                Err(Wait::Timeout) => {
-                    report.hangs += 1;
-                    let transcript = engine.transcript();
-                    report.fail(format!(
-                        "a go right after bestmove unanswered: {transcript}"
-                    ));
-                    engine.send("stop");
-                    if engine
-                        .wait_for("bestmove", Duration::from_secs(5), refusals)
-                        .is_err()
-                    {
-                        return false;
-                    }
-                }
-                Err(Wait::Gone) => return false,
-            }
+        if !go_after_bestmove(engine, rng, report, refusals) {
+            return false;
         }
         clock[mover] -= used;
         if clock[mover] < 0 {
@@ -513,6 +463,85 @@ fn play_game<G: Notation>(
         moves.push(token);
         if history.play(mover_side, &state).is_some() {
             break; // a repetition ends the game
+        }
+    }
+    true
+}
+
+/// Before a `go`, now and then: `isready`, `query gameover`, or an analysis the host ends with
+/// `stop`, each of which must be answered at once. False when the engine is gone or hung.
+fn probe_before_go(
+    engine: &mut Engine,
+    rng: &mut SplitMix64,
+    report: &mut MatchReport,
+    refusals: &mut Vec<String>,
+) -> bool {
+    // Now and then the host checks on the engine first, as managers do.
+    match rng.below(10) {
+        0 if !ready(engine, report, refusals) => return false,
+        1 => {
+            engine.send("query gameover");
+            if engine
+                .wait_for("response", Duration::from_secs(1), refusals)
+                .is_err()
+            {
+                report.hangs += 1;
+                report.fail("query gameover unanswered for 1 s".into());
+            }
+        }
+        _ => {}
+    }
+    // Now and then an analysis the host ends with `stop`: the answer must come at once.
+    if rng.below(10) == 0 {
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(10 + rng.below(40) as u64));
+        let stopped = Instant::now();
+        engine.send("stop");
+        match engine.wait_for("bestmove", Duration::from_secs(1), refusals) {
+            Ok(_) => {
+                report.worst_stop_ms = report.worst_stop_ms.max(stopped.elapsed().as_millis());
+            }
+            Err(Wait::Timeout) => {
+                report.hangs += 1;
+                report.fail(format!("stop unanswered for 1 s: {}", engine.transcript()));
+                return false;
+            }
+            Err(Wait::Gone) => return false,
+        }
+    }
+    true
+}
+
+/// Right after a `bestmove`, now and then: a second `go` on the same position (an analysis of
+/// the move just made, off the clock), which must be searched, not refused. False when the
+/// engine is gone or hung.
+fn go_after_bestmove(
+    engine: &mut Engine,
+    rng: &mut SplitMix64,
+    report: &mut MatchReport,
+    refusals: &mut Vec<String>,
+) -> bool {
+    // Now and then a second `go` on the same position right after `bestmove` (an
+    // analysis of the move just made, off the clock): it must be searched, not refused.
+    if rng.below(4) == 0 {
+        engine.send("go movetime 5");
+        match engine.wait_for("bestmove", Duration::from_secs(5), refusals) {
+            Ok(_) => {}
+            Err(Wait::Timeout) => {
+                report.hangs += 1;
+                let transcript = engine.transcript();
+                report.fail(format!(
+                    "a go right after bestmove unanswered: {transcript}"
+                ));
+                engine.send("stop");
+                if engine
+                    .wait_for("bestmove", Duration::from_secs(5), refusals)
+                    .is_err()
+                {
+                    return false;
+                }
+            }
+            Err(Wait::Gone) => return false,
         }
     }
     true

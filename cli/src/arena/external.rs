@@ -69,7 +69,12 @@ impl UgiEngine {
     ///
     /// # Errors
     /// A bad setting or no command, in one line naming it.
-    pub fn parse(text: &str) -> Result<UgiEngine, String> {
+    pub fn parse(text: &str) -> Result<UgiEngine, UgiEngineError> {
+        Self::parse_text(text).map_err(UgiEngineError::Spec)
+    }
+
+    /// [`UgiEngine::parse`], with the reason as text.
+    fn parse_text(text: &str) -> Result<UgiEngine, String> {
         let mut engine = UgiEngine {
             command: Vec::new(),
             options: Vec::new(),
@@ -123,10 +128,31 @@ impl UgiEngine {
     ///
     /// # Errors
     /// What went wrong, in one line.
-    pub fn check(&self) -> Result<(), String> {
-        Process::start(self, Instant::now() + self.timeout).map(drop)
+    pub fn check(&self) -> Result<(), UgiEngineError> {
+        Process::start(self, Instant::now() + self.timeout)
+            .map(drop)
+            .map_err(UgiEngineError::Start)
     }
 }
+
+/// Why an external UGI engine cannot be used. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UgiEngineError {
+    /// The spec after `ugi:` is bad (a setting, or no command): why, naming the part.
+    Spec(String),
+    /// The engine cannot be started, or does not complete the handshake: why.
+    Start(String),
+}
+
+impl std::fmt::Display for UgiEngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UgiEngineError::Spec(why) | UgiEngineError::Start(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for UgiEngineError {}
 
 /// One engine process: its input, and its output lines arriving on a channel from a reader
 /// thread (which ends when the process closes its output).

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::arena::record::GameRecord;
+use crate::arena::record::{GameRecord, RecordError};
 use crate::arena::runner::Schedule;
 use crate::files::{LockedAppend, RESULTS_LIMIT};
 
@@ -28,25 +28,32 @@ impl Journal {
     /// already in it. A last line without its newline (a write cut off by a kill) is dropped from
     /// the file; any other line that is not a record is an error naming its line number. The
     /// file must be a regular file of at most 1024 MB (checked before it is opened).
-    pub fn open(path: &Path) -> Result<(Journal, Vec<GameRecord>), String> {
+    ///
+    /// # Errors
+    /// A [`JournalError::File`] or [`JournalError::Line`].
+    pub fn open(path: &Path) -> Result<(Journal, Vec<GameRecord>), JournalError> {
         let shown = path.display();
         let LockedAppend { file, bytes } = crate::files::open_locked_append(path, RESULTS_LIMIT)
-            .map_err(|e| e.of("results file"))?;
+            .map_err(|e| JournalError::File(e.of("results file")))?;
         let text = String::from_utf8(bytes)
-            .map_err(|_| format!("results file {shown} is not UTF-8 text"))?;
+            .map_err(|_| JournalError::File(format!("results file {shown} is not UTF-8 text")))?;
         let complete = text.rfind('\n').map_or(0, |end| end + 1);
         let mut records = Vec::new();
         for (number, line) in text[..complete].lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let record = GameRecord::from_json_line(line)
-                .map_err(|e| format!("{shown} line {}: {e}", number + 1))?;
+            let record = GameRecord::from_json_line(line).map_err(|why| JournalError::Line {
+                path: path.to_path_buf(),
+                line: number + 1,
+                why,
+            })?;
             records.push(record);
         }
         if complete < text.len() {
-            file.set_len(complete as u64)
-                .map_err(|e| format!("cannot drop the partial last line of {shown}: {e}"))?;
+            file.set_len(complete as u64).map_err(|e| {
+                JournalError::File(format!("cannot drop the partial last line of {shown}: {e}"))
+            })?;
         }
         let journal = Journal {
             file,
@@ -71,7 +78,20 @@ impl Journal {
 
     /// Checks that `records` are games of `schedule` played by engines called `names` from
     /// openings written as `openings` (when records carry opening text), each at most once.
+    ///
+    /// # Errors
+    /// A [`JournalError::Mismatch`] naming the first game that does not belong.
     pub fn check(
+        records: &[GameRecord],
+        schedule: &Schedule,
+        names: &[String],
+        openings: Option<&[String]>,
+    ) -> Result<(), JournalError> {
+        Self::check_games(records, schedule, names, openings).map_err(JournalError::Mismatch)
+    }
+
+    /// [`Journal::check`], with the reason as text.
+    fn check_games(
         records: &[GameRecord],
         schedule: &Schedule,
         names: &[String],
@@ -120,116 +140,36 @@ impl Journal {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::arena::record::{GameResult, SideStats, Termination};
-    use std::fs::OpenOptions;
+/// Why a results file cannot be resumed. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalError {
+    /// The file cannot be opened, locked, read or cut back (the text names it and says why).
+    File(String),
+    /// A complete line of the file is not a game record.
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// Why it is not a record.
+        why: RecordError,
+    },
+    /// The records are not games of this match (another match's results?): why.
+    Mismatch(String),
+}
 
-    fn record(id: usize, engines: [usize; 2]) -> GameRecord {
-        let names = ["a".to_string(), "b".to_string()];
-        GameRecord {
-            id,
-            opening: id / 2,
-            opening_position: Some(format!("pos{}", id / 2)),
-            engines,
-            names: engines.map(|e| names[e].clone()),
-            result: GameResult::Draw,
-            termination: Termination::Rules,
-            plies: 3,
-            moves: vec!["x".into()],
-            stats: [SideStats::default(); 2],
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JournalError::File(why) | JournalError::Mismatch(why) => f.write_str(why),
+            JournalError::Line { path, line, why } => {
+                write!(f, "{} line {line}: {why}", path.display())
+            }
         }
     }
-
-    fn temp(name: &str) -> PathBuf {
-        let path =
-            std::env::temp_dir().join(format!("plies-journal-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
-    #[test]
-    fn appended_records_come_back_and_a_cut_line_is_dropped() {
-        let path = temp("cut");
-        let (mut journal, old) = Journal::open(&path).unwrap();
-        assert!(old.is_empty());
-        journal.append(&record(0, [0, 1])).unwrap();
-        journal.append(&record(1, [1, 0])).unwrap();
-        drop(journal);
-        // A kill in the middle of the third line.
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"{\"id\":2,\"open").unwrap();
-        drop(file);
-        let (mut journal, old) = Journal::open(&path).unwrap();
-        assert_eq!(old, vec![record(0, [0, 1]), record(1, [1, 0])]);
-        journal.append(&record(2, [0, 1])).unwrap();
-        drop(journal);
-        let (_, all) = Journal::open(&path).unwrap();
-        assert_eq!(all.len(), 3);
-        assert_eq!(all[2], record(2, [0, 1]));
-        let _ = std::fs::remove_file(&path);
-    }
-
-    #[test]
-    fn a_second_writer_is_refused_while_the_first_has_the_file_open() {
-        let path = temp("locked");
-        let (mut first, _) = Journal::open(&path).unwrap();
-        first.append(&record(0, [0, 1])).unwrap();
-        let err = Journal::open(&path).err().unwrap();
-        assert_eq!(
-            err,
-            format!(
-                "results file {} is locked by another process: one writer at a time",
-                path.display()
-            )
-        );
-        drop(first);
-        let (_, all) = Journal::open(&path).unwrap();
-        assert_eq!(all, vec![record(0, [0, 1])]);
-        let _ = std::fs::remove_file(&path);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_device_or_fifo_is_refused_as_a_results_file() {
-        let err = Journal::open(Path::new("/dev/zero")).err().unwrap();
-        assert_eq!(
-            err,
-            "results file /dev/zero is not a regular file (a character device)"
-        );
-    }
-
-    #[test]
-    fn a_broken_middle_line_is_an_error_naming_it() {
-        let path = temp("bad");
-        std::fs::write(&path, "not json\n{}\n").unwrap();
-        let err = Journal::open(&path).err().unwrap();
-        assert!(err.contains("line 1"), "{err}");
-        let _ = std::fs::remove_file(&path);
-    }
-
-    #[test]
-    fn records_of_another_schedule_are_refused() {
-        let schedule = Schedule::head_to_head(2);
-        let names = ["a".to_string(), "b".to_string()];
-        let openings = ["pos0".to_string(), "pos1".to_string()];
-        let good = [record(0, [0, 1]), record(3, [1, 0])];
-        assert!(Journal::check(&good, &schedule, &names, Some(&openings)).is_ok());
-        let swapped = [record(0, [1, 0])];
-        assert!(Journal::check(&swapped, &schedule, &names, None).is_err());
-        let twice = [record(1, [1, 0]), record(1, [1, 0])];
-        assert!(
-            Journal::check(&twice, &schedule, &names, None)
-                .unwrap_err()
-                .contains("twice")
-        );
-        let beyond = [record(4, [0, 1])];
-        assert!(Journal::check(&beyond, &schedule, &names, None).is_err());
-        let renamed = ["a".to_string(), "c".to_string()];
-        assert!(Journal::check(&good, &schedule, &renamed, None).is_err());
-        let moved = ["pos0".to_string(), "other".to_string()];
-        let err = Journal::check(&good, &schedule, &names, Some(&moved)).unwrap_err();
-        assert!(err.contains("game 3"), "{err}");
-    }
 }
+
+impl std::error::Error for JournalError {}
+
+#[cfg(test)]
+mod tests;

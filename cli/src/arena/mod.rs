@@ -1,16 +1,16 @@
 //! The arena: matches between engine configurations, with results, Elo and a table.
 //!
-//! - [`runner`]: engines as named factories ([`Engine`]), a [`Schedule`] (each opening played
+//! - `runner`: engines as named factories ([`Engine`]), a [`Schedule`] (each opening played
 //!   twice with colours swapped, for one pairing or a round robin), and an [`Arena`] that plays
 //!   it on N worker threads and can resume from the records of an interrupted run;
-//! - [`play`]: one game ([`play_game`]): asks the agent whose side is to move (extra turns
+//! - `play`: one game ([`play_game`]): asks the agent whose side is to move (extra turns
 //!   included), checks legality, applies the ply cap;
-//! - [`record`]: the serde-serializable [`GameRecord`] (JSON lines);
-//! - [`standings`]: W/D/L, score and Elo per engine and pairing, the printable table;
-//! - [`journal`]: the JSON-lines results file that lets a killed run resume;
-//! - [`elo`]: the Elo formula and its 95% interval (documented there);
-//! - [`openings`]: seeded random openings;
-//! - [`sprt`]: the sequential probability ratio test (to stop a match once it is decided);
+//! - `record`: the serde-serializable [`GameRecord`] (JSON lines);
+//! - `standings`: W/D/L, score and Elo per engine and pairing, the printable table;
+//! - `journal`: the JSON-lines results file that lets a killed run resume;
+//! - `elo`: the Elo formula and its 95% interval (documented there);
+//! - `openings`: seeded random openings;
+//! - `sprt`: the sequential probability ratio test (to stop a match once it is decided);
 //! - `external`: an engine process speaking UGI as an agent ([`UgiAgent`], [`UgiEngine`]),
 //!   plies the arbiter.
 //!
@@ -59,22 +59,22 @@
 //! println!("{}", standings.table());
 //! ```
 
-pub mod elo;
+mod elo;
 mod external;
-pub mod journal;
-pub mod openings;
-pub mod play;
-pub mod record;
-pub mod runner;
-pub mod sprt;
-pub mod standings;
+mod journal;
+mod openings;
+mod play;
+mod record;
+mod runner;
+mod sprt;
+mod standings;
 
 pub use elo::{EloEstimate, Wdl, elo_of_score};
-pub use external::{Restart, UgiAgent, UgiEngine};
-pub use journal::Journal;
+pub use external::{Restart, UgiAgent, UgiEngine, UgiEngineError};
+pub use journal::{Journal, JournalError};
 pub use openings::random_openings;
 pub use play::{GameSpec, GameTask, TextHooks, play_game};
-pub use record::{GameRecord, GameResult, SideName, SideStats, Termination};
+pub use record::{GameRecord, GameResult, RecordError, SideName, SideStats, Termination};
 pub use runner::{AgentFactory, Arena, ArenaConfig, Engine, Progress, Schedule};
 pub use sprt::{Sprt, SprtVerdict};
 pub use standings::{EngineLine, Standings};

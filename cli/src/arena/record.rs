@@ -236,10 +236,33 @@ impl GameRecord {
     }
 
     /// Reads a record written by [`GameRecord::to_json_line`].
-    pub fn from_json_line(line: &str) -> Result<GameRecord, String> {
-        serde_json::from_str(line).map_err(|e| format!("bad game record '{line}': {e}"))
+    ///
+    /// # Errors
+    /// The line is not a game record ([`RecordError`], quoting it).
+    pub fn from_json_line(line: &str) -> Result<GameRecord, RecordError> {
+        serde_json::from_str(line).map_err(|e| RecordError {
+            line: line.to_string(),
+            why: e.to_string(),
+        })
     }
 }
+
+/// A line that is not a [`GameRecord`]: the line and serde's reason. Displays as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// The line read.
+    pub line: String,
+    /// Why it is not a record.
+    pub why: String,
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad game record '{}': {}", self.line, self.why)
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 #[cfg(test)]
 mod tests {
@@ -283,7 +306,9 @@ mod tests {
         let line = r.to_json_line();
         assert!(!line.contains('\n'));
         assert_eq!(GameRecord::from_json_line(&line).unwrap(), r);
-        let err = GameRecord::from_json_line("{\"id\": 1}").unwrap_err();
+        let err = GameRecord::from_json_line("{\"id\": 1}")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("bad game record"), "{err}");
     }
 }

@@ -23,7 +23,7 @@ mod setup;
 mod tests;
 
 use crate::arena::{
-    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, SprtVerdict, Standings, Wdl,
+    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, Sprt, SprtVerdict, Standings, Wdl,
 };
 use crate::engine::{describe, limits};
 use crate::error::CliError;
@@ -31,8 +31,9 @@ use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
 use crate::tables::TablesArgs;
 use plies::Notation;
+use plies::search::SearchLimits;
 use progress::{ProgressLine, Tally};
-use setup::{engines, openings, parse_sprt, parse_tc};
+use setup::{SprtBounds, TimeControl, engines, openings, parse_sprt, parse_tc, sprt};
 
 /// The most openings one arena plays (twice each): every game of a match is scheduled, and
 /// journalled, up front.
@@ -88,36 +89,36 @@ pub(crate) struct ArenaArgs {
     pub file_plies: u32,
     /// Milliseconds per move. minimax and alphabeta search one depth (--depth, default 4) and,
     /// stopped by the time before finishing it, play a fallback move.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub time: Option<u64>,
     /// A clock for each side, BASE+INC in seconds: `10+0.1` gives each side ten seconds and
     /// adds 0.1 s after each of its moves; a side whose move takes more than it has left loses
     /// on time. Engines budget each move from their clock (external ones are sent it). With
     /// --depth or --nodes both apply.
-    #[arg(long, value_name = "BASE+INC", conflicts_with = "time")]
-    pub tc: Option<String>,
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "time", value_parser = parse_tc)]
+    pub tc: Option<TimeControl>,
     /// Plies per move (1..=999). Not for mcts, which has no search depth.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Positions per move.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub nodes: Option<u64>,
     /// A game still running after this many plies is a draw (the arena's draw rule).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub max_plies: u32,
     /// Seed of the openings and of random engines.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at the same time (default: one per core).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=usize::MAX as u64))]
     pub concurrency: Option<usize>,
     /// Append each finished game to this JSON-lines file; rerun to resume a killed match.
     #[arg(long)]
     pub results: Option<PathBuf>,
     /// Stop a two-engine match once an SPRT (α = β = 0.05) decides between "the first engine is
     /// ELO0 stronger" and "it is ELO1 stronger", e.g. `--sprt 0,20` (games in progress finish).
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_sprt)]
+    pub sprt: Option<SprtBounds>,
     /// End with one JSON line: games, per-engine W/D/L, score and Elo with its interval (no
     /// progress bar then).
     #[arg(long)]
@@ -138,7 +139,7 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let limits = limits(args.depth, args.time, args.nodes, "--")?;
-    let clock = args.tc.as_deref().map(parse_tc).transpose()?;
+    let clock = args.tc.as_ref().map(|tc| tc.clock);
     let engines = engines(spec, &args.engines, &limits, &args.tables)?;
     let openings = openings::<G>(args)?;
     let schedule = if engines.len() == 2 {
@@ -146,22 +147,13 @@ pub(super) fn run<G: Notation>(
     } else {
         Schedule::round_robin(engines.len(), openings.len())
     };
-    if args.max_plies == 0 {
-        return Err(CliError::Invalid("bad --max-plies 0: expected >= 1".into()));
-    }
-    let workers = match args.concurrency {
-        Some(0) => {
-            return Err(CliError::Invalid(
-                "bad --concurrency 0: expected >= 1".into(),
-            ));
-        }
-        Some(n) => n,
-        None => ArenaConfig::default_workers(),
-    };
-    let sprt = match &args.sprt {
-        Some(text) => Some(parse_sprt(text, engines.len())?),
-        None => None,
-    };
+    let workers = args
+        .concurrency
+        .unwrap_or_else(ArenaConfig::default_workers);
+    let sprt = args
+        .sprt
+        .map(|bounds| sprt(bounds, engines.len()))
+        .transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     let config = ArenaConfig {
         limits: limits.clone(),
@@ -176,9 +168,7 @@ pub(super) fn run<G: Notation>(
     let names = arena.names();
     let (mut journal, done) = match &args.results {
         Some(path) => {
-            let (journal, done) = Journal::open(path).map_err(CliError::Invalid)?;
-            Journal::check(&done, &schedule, &names, Some(&opening_texts))
-                .map_err(|e| CliError::Invalid(format!("cannot resume {}: {e}", path.display())))?;
+            let (journal, done) = resume(path, &schedule, &names, &opening_texts)?;
             (Some(journal), done)
         }
         None => (None, Vec::new()),
@@ -194,11 +184,7 @@ pub(super) fn run<G: Notation>(
         } else {
             format!(" ({} already played)", done.len())
         },
-        match (&args.tc, describe(&limits)) {
-            (Some(tc), per_move) if per_move.is_empty() => format!("clock {tc}"),
-            (Some(tc), per_move) => format!("clock {tc}, {per_move} per move"),
-            (None, per_move) => format!("{per_move} per move"),
-        },
+        limits_text(args.tc.as_ref(), &limits),
         args.max_plies,
         workers
     )?;
@@ -210,21 +196,11 @@ pub(super) fn run<G: Notation>(
         args.json,
         args.no_progress,
     );
-    // The first engine's results so far, for the SPRT.
-    let mut first = Wdl::default();
-    for record in &done {
-        first.add(record.wdl_for(0));
-    }
-    // The first decisive verdict with the games and LLR it came at (games in progress then still
-    // finish and count in the table).
-    let mut decided: Option<(SprtVerdict, u64, f64)> = None;
-    if let Some(test) = &sprt {
-        // A resumed match may be decided already.
-        let verdict = test.verdict(first);
-        if verdict != SprtVerdict::Continue {
-            decided = Some((verdict, first.games(), test.llr(first)));
-            stop.store(true, Ordering::Relaxed);
-        }
+    // The first engine's results so far, and the first decisive verdict (games in progress
+    // then still finish and count in the table).
+    let (mut first, mut decided) = resumed_sprt(sprt.as_ref(), &done);
+    if decided.is_some() {
+        stop.store(true, Ordering::Relaxed);
     }
     let mut on_game = |record: &GameRecord, progress: Progress| {
         if failure.is_some() {
@@ -262,70 +238,124 @@ pub(super) fn run<G: Notation>(
     }
     let standings = Standings::new(&names, &records);
     write!(output, "{}", standings.table())?;
-    let (verdict, decided_after, decided_llr) =
-        decided.unwrap_or((SprtVerdict::Continue, first.games(), 0.0));
     if let Some(test) = &sprt {
-        let (lower, upper) = test.bounds();
-        let llr = if decided.is_some() {
-            decided_llr
-        } else {
-            test.llr(first)
-        };
-        writeln!(
-            output,
-            "SPRT elo0 {} elo1 {} (alpha {}, beta {}): {} after {} games, LLR {:.2} (bounds {:.2}, {:.2})",
-            test.elo0,
-            test.elo1,
-            test.alpha,
-            test.beta,
-            verdict_text(verdict),
-            decided_after,
-            llr,
-            lower,
-            upper
-        )?;
+        writeln!(output, "{}", sprt_line(test, first, decided))?;
     }
     if args.json {
-        let engines: Vec<_> = standings
-            .engines
-            .iter()
-            .map(|e| {
-                json!({
-                    "name": e.name,
-                    "games": e.wdl.games(),
-                    "wins": e.wdl.wins,
-                    "draws": e.wdl.draws,
-                    "losses": e.wdl.losses,
-                    "score": e.elo.score,
-                    "elo": e.elo.elo,
-                    "elo_lower": e.elo.lower,
-                    "elo_upper": e.elo.upper,
-                    "mean_ms": e.stats.mean_ms(),
-                    "mean_open_ms": e.stats.mean_open_ms(),
-                    "max_ms": 1e3 * e.stats.max_seconds,
-                })
-            })
-            .collect();
-        let line = json!({
-            "games": standings.games,
-            "engines": engines,
-            "first_wins": standings.first_wins,
-            "second_wins": standings.second_wins,
-            "draws": standings.draws,
-            "ply_caps": standings.ply_caps,
-            "forfeits": standings.forfeits,
-            "time_losses": standings.time_losses,
-            "sprt": sprt.map(|test| json!({
-                "elo0": test.elo0,
-                "elo1": test.elo1,
-                "llr": test.llr(first),
-                "verdict": verdict_text(verdict),
-                "decided_after": decided.map(|(_, games, _)| games),
-            })),
-        });
-        writeln!(output, "{line}")?;
+        writeln!(
+            output,
+            "{}",
+            json_line(&standings, sprt.as_ref(), first, decided)
+        )?;
     }
     Ok(())
+}
+
+/// The limits of the summary line: `clock 10+0.1, 5000 nodes per move`, `depth 4 per move`.
+fn limits_text(tc: Option<&TimeControl>, limits: &SearchLimits) -> String {
+    match (tc, describe(limits)) {
+        (Some(tc), per_move) if per_move.is_empty() => format!("clock {}", tc.text),
+        (Some(tc), per_move) => format!("clock {}, {per_move} per move", tc.text),
+        (None, per_move) => format!("{per_move} per move"),
+    }
+}
+
+/// The first engine's results in the games `done` already, and the SPRT's decision on them
+/// (a resumed match may be decided already).
+fn resumed_sprt(sprt: Option<&Sprt>, done: &[GameRecord]) -> (Wdl, Option<Decision>) {
+    let mut first = Wdl::default();
+    for record in done {
+        first.add(record.wdl_for(0));
+    }
+    let decided = sprt.and_then(|test| {
+        let verdict = test.verdict(first);
+        (verdict != SprtVerdict::Continue).then(|| (verdict, first.games(), test.llr(first)))
+    });
+    (first, decided)
+}
+
+/// The results file `path` of a match to resume: its journal and the games it holds, checked
+/// against the schedule, the engines' names and the openings.
+fn resume(
+    path: &std::path::Path,
+    schedule: &Schedule,
+    names: &[String],
+    opening_texts: &[String],
+) -> Result<(Journal, Vec<GameRecord>), CliError> {
+    let (journal, done) = Journal::open(path).map_err(|e| CliError::Invalid(e.to_string()))?;
+    Journal::check(&done, schedule, names, Some(opening_texts))
+        .map_err(|e| CliError::Invalid(format!("cannot resume {}: {e}", path.display())))?;
+    Ok((journal, done))
+}
+
+/// A decisive SPRT verdict with the games and the LLR it came at.
+type Decision = (SprtVerdict, u64, f64);
+
+/// The SPRT's line after the table: bounds, verdict, games and LLR (the decision's, once
+/// decided; else the LLR of the first engine's results `first`).
+fn sprt_line(test: &Sprt, first: Wdl, decided: Option<Decision>) -> String {
+    let (verdict, decided_after, llr) =
+        decided.unwrap_or((SprtVerdict::Continue, first.games(), test.llr(first)));
+    let (lower, upper) = test.bounds();
+    format!(
+        "SPRT elo0 {} elo1 {} (alpha {}, beta {}): {} after {} games, LLR {:.2} (bounds {:.2}, {:.2})",
+        test.elo0,
+        test.elo1,
+        test.alpha,
+        test.beta,
+        verdict_text(verdict),
+        decided_after,
+        llr,
+        lower,
+        upper
+    )
+}
+
+/// The last line with `--json`: games, per-engine W/D/L, score and Elo, and the SPRT.
+fn json_line(
+    standings: &Standings,
+    sprt: Option<&Sprt>,
+    first: Wdl,
+    decided: Option<Decision>,
+) -> serde_json::Value {
+    let verdict = decided.map_or(SprtVerdict::Continue, |(verdict, _, _)| verdict);
+    let engines: Vec<_> = standings
+        .engines
+        .iter()
+        .map(|e| {
+            json!({
+                "name": e.name,
+                "games": e.wdl.games(),
+                "wins": e.wdl.wins,
+                "draws": e.wdl.draws,
+                "losses": e.wdl.losses,
+                "score": e.elo.score,
+                "elo": e.elo.elo,
+                "elo_lower": e.elo.lower,
+                "elo_upper": e.elo.upper,
+                "mean_ms": e.stats.mean_ms(),
+                "mean_open_ms": e.stats.mean_open_ms(),
+                "max_ms": 1e3 * e.stats.max_seconds,
+            })
+        })
+        .collect();
+    json!({
+        "games": standings.games,
+        "engines": engines,
+        "first_wins": standings.first_wins,
+        "second_wins": standings.second_wins,
+        "draws": standings.draws,
+        "ply_caps": standings.ply_caps,
+        "forfeits": standings.forfeits,
+        "time_losses": standings.time_losses,
+        "sprt": sprt.map(|test| json!({
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "llr": test.llr(first),
+            "verdict": verdict_text(verdict),
+            "decided_after": decided.map(|(_, games, _)| games),
+        })),
+    })
 }
 
 /// One line per finished game: `[done/total] game id (opening o): first - second  result  why`.

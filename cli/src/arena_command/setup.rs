@@ -94,7 +94,10 @@ pub(super) fn engines<G: Notation>(
                 }
                 // Built once now, so that a table the machine cannot hold is refused here,
                 // not in a game.
-                let trial = spec.evaluator.searcher(&searcher, None).map_err(bad)?;
+                let trial = spec
+                    .evaluator
+                    .searcher(&searcher, None)
+                    .map_err(|e| bad(e.to_string()))?;
                 if source.is_some() && !trial.supports_endgame_tables() {
                     // Only a searcher that uses tables accepts them: asked now, not in a game.
                     let e = SearcherError::NoEndgameTables {
@@ -106,7 +109,7 @@ pub(super) fn engines<G: Notation>(
                     Some(path) => spec
                         .evaluator
                         .with_weights_path(std::path::Path::new(path))
-                        .map_err(bad)?,
+                        .map_err(|e| bad(e.to_string()))?,
                     None => spec.evaluator.clone(),
                 };
                 Engine::new(shown, move || -> Box<dyn Agent<G>> {
@@ -133,8 +136,8 @@ pub(super) fn engines<G: Notation>(
 /// `--engine ugi:...`, the engine protocol every game speaks: an external UGI engine, checked
 /// to start and answer before the first game.
 fn ugi_engine<G: Notation>(text: &str) -> Result<AgentFactory<G>, String> {
-    let engine = UgiEngine::parse(text)?;
-    engine.check()?;
+    let engine = UgiEngine::parse(text).map_err(|e| e.to_string())?;
+    engine.check().map_err(|e| e.to_string())?;
     Ok(std::sync::Arc::new(move || -> Box<dyn Agent<G>> {
         Box::new(UgiAgent::new(engine.clone()))
     }))
@@ -339,51 +342,77 @@ pub(super) fn openings<G: Notation>(args: &ArenaArgs) -> Result<Vec<G>, CliError
     Ok(openings)
 }
 
-/// `BASE+INC` (or `BASE`) in seconds: the clock both sides start each game with.
-pub(super) fn parse_tc(text: &str) -> Result<Clock, CliError> {
-    let bad = |why: &str| CliError::Invalid(format!("bad --tc '{text}': {why}"));
+/// `--tc BASE+INC`: the clock both sides start each game with, and the text it was given as.
+#[derive(Clone, Debug)]
+pub(crate) struct TimeControl {
+    /// The text as given (for the summary line).
+    pub text: String,
+    /// The clock.
+    pub clock: Clock,
+}
+
+/// `BASE+INC` (or `BASE`) in seconds: the `--tc` parser, for clap.
+pub(super) fn parse_tc(text: &str) -> Result<TimeControl, String> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-    let seconds = |word: &str| -> Result<Duration, CliError> {
+    let seconds = |word: &str| -> Result<Duration, String> {
         word.trim()
             .parse::<f64>()
             .ok()
             .filter(|s| s.is_finite() && (0.0..=86_400.0).contains(s))
             .map(Duration::from_secs_f64)
             .ok_or_else(|| {
-                bad(&format!(
+                format!(
                     "'{}' is not seconds (0 to 86400), e.g. 10+0.1",
                     plies::excerpt(word.trim())
-                ))
+                )
             })
     };
     let base = seconds(base)?;
     if base.is_zero() {
-        return Err(bad("the base time must be more than 0"));
+        return Err("the base time must be more than 0".to_string());
     }
-    Ok(Clock::new(base, seconds(increment)?))
+    Ok(TimeControl {
+        text: text.to_string(),
+        clock: Clock::new(base, seconds(increment)?),
+    })
 }
 
-/// `ELO0,ELO1` (ELO0 < ELO1) for a two-engine match.
-pub(super) fn parse_sprt(text: &str, engines: usize) -> Result<Sprt, CliError> {
-    let bad = |why: &str| CliError::Invalid(format!("bad --sprt '{text}': {why}"));
-    if engines != 2 {
-        return Err(bad("an SPRT needs exactly two engines"));
-    }
+/// `--sprt ELO0,ELO1`: the bounds of a sequential test (ELO0 < ELO1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SprtBounds {
+    /// The Elo difference of the null hypothesis.
+    pub elo0: f64,
+    /// The Elo difference of the alternative.
+    pub elo1: f64,
+}
+
+/// `ELO0,ELO1` (ELO0 < ELO1): the `--sprt` parser, for clap.
+pub(super) fn parse_sprt(text: &str) -> Result<SprtBounds, String> {
     let (a, b) = text
         .split_once(',')
-        .ok_or_else(|| bad("expected ELO0,ELO1, e.g. 0,20"))?;
-    let number = |word: &str| -> Result<f64, CliError> {
+        .ok_or_else(|| "expected ELO0,ELO1, e.g. 0,20".to_string())?;
+    let number = |word: &str| -> Result<f64, String> {
         word.trim()
             .parse::<f64>()
             .ok()
             .filter(|x| x.is_finite() && x.abs() < 2000.0)
-            .ok_or_else(|| bad(&format!("'{}' is not an Elo value", word.trim())))
+            .ok_or_else(|| format!("'{}' is not an Elo value", plies::excerpt(word.trim())))
     };
     let (elo0, elo1) = (number(a)?, number(b)?);
     if elo0 >= elo1 {
-        return Err(bad("ELO0 must be below ELO1"));
+        return Err("ELO0 must be below ELO1".to_string());
     }
-    Ok(Sprt::new(elo0, elo1))
+    Ok(SprtBounds { elo0, elo1 })
+}
+
+/// The SPRT of `bounds` for a match of `engines` engines (exactly two).
+pub(super) fn sprt(bounds: SprtBounds, engines: usize) -> Result<Sprt, CliError> {
+    if engines != 2 {
+        return Err(CliError::Invalid(
+            "bad --sprt: an SPRT needs exactly two engines".to_string(),
+        ));
+    }
+    Ok(Sprt::new(bounds.elo0, bounds.elo1))
 }
 
 #[cfg(test)]

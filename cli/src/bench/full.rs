@@ -33,38 +33,89 @@ struct Rung {
     best: String,
 }
 
-/// Runs the ladder `depths` over `positions`, then the `proofs`; checks totals against
-/// `expected` when given (the game's own positions).
+/// What a full bench runs: the ladder `depths` over `positions`, then the `proofs`; totals are
+/// checked against `expected` when given (the game's own positions).
+pub(super) struct Plan<'a, G> {
+    /// The positions of the ladder.
+    pub positions: &'a [G],
+    /// The ladder's depths (any order, repeats allowed).
+    pub depths: &'a [u32],
+    /// The positions searched until proven.
+    pub proofs: &'a [BenchProof],
+    /// The suite whose signatures the totals must match.
+    pub expected: Option<&'a BenchSuite>,
+}
+
+/// Node and second totals, and the JSON of what made them.
+struct Totals {
+    nodes: u64,
+    seconds: f64,
+    json: Vec<Value>,
+}
+
+/// Runs `plan`: the ladder, then the proofs, then the totals and checks.
 pub(super) fn run<G: Notation>(
     make: &Engine<'_, G>,
-    expected: Option<&BenchSuite>,
-    positions: &[G],
-    depths: &[u32],
-    proofs: &[BenchProof],
+    plan: &Plan<'_, G>,
     json: bool,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut depths = depths.to_vec();
+    let mut depths = plan.depths.to_vec();
     for &depth in &depths {
         check_depth(depth)?;
     }
     depths.sort_unstable();
     depths.dedup();
-    let deepest = *depths
-        .last()
-        .ok_or_else(|| CliError::Invalid("bad --depths: no depth given".into()))?;
+    if depths.is_empty() {
+        return Err(CliError::Invalid("bad --depths: no depth given".into()));
+    }
     let name = make()?.name();
     writeln!(
         output,
         "ladder: {} positions, depths {}, {name}, one search per position (time to depth)",
-        positions.len(),
+        plan.positions.len(),
         depths
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(", ")
     )?;
-    // rungs[position][depth index]
+    let rungs = climb(make, plan.positions, &depths, output)?;
+    let mut checks = Checks::default();
+    let ladder = ladder_totals(&rungs, &depths, plan.expected, &mut checks, output)?;
+    let proofs = prove_all(make, plan.proofs, plan.expected, &mut checks, output)?;
+    let (total_nodes, total_seconds) =
+        (ladder.nodes + proofs.nodes, ladder.seconds + proofs.seconds);
+    let nps = rate(total_nodes, total_seconds);
+    writeln!(
+        output,
+        "total (deepest rung + proofs): {total_seconds:.3} s, {total_nodes} states, {:.2} M states/s",
+        nps / 1e6
+    )?;
+    checks.report(output)?;
+    if json {
+        let line = json!({
+            "ladder": ladder.json,
+            "proofs": proofs.json,
+            "nodes": total_nodes,
+            "seconds": total_seconds,
+            "nodes_per_second": nps,
+            "signature": checks.summary(),
+        });
+        writeln!(output, "{line}")?;
+    }
+    checks.finish()
+}
+
+/// One search per position to the deepest of `depths` (sorted, not empty), printing each
+/// rung; returns `rungs[position][depth index]`.
+fn climb<G: Notation>(
+    make: &Engine<'_, G>,
+    positions: &[G],
+    depths: &[u32],
+    output: &mut dyn Write,
+) -> Result<Vec<Vec<Option<Rung>>>, CliError> {
+    let deepest = depths[depths.len() - 1];
     let mut rungs: Vec<Vec<Option<Rung>>> = Vec::with_capacity(positions.len());
     for (number, state) in positions.iter().enumerate() {
         let mut engine = make()?;
@@ -78,7 +129,7 @@ pub(super) fn run<G: Notation>(
                 // over another's deeper iteration), by the first deeper one.
                 for (rung, _) in found
                     .iter_mut()
-                    .zip(&depths)
+                    .zip(depths)
                     .filter(|(rung, depth)| **depth <= it.depth && rung.is_none())
                 {
                     *rung = Some(Rung {
@@ -116,10 +167,24 @@ pub(super) fn run<G: Notation>(
         }
         rungs.push(found);
     }
+    Ok(rungs)
+}
 
-    let mut checks = Checks::default();
-    let mut ladder_json = Vec::new();
-    let (mut total_nodes, mut total_seconds) = (0u64, 0.0f64);
+/// Prints and checks each depth's total over the positions; the totals are the deepest
+/// rung's.
+fn ladder_totals(
+    rungs: &[Vec<Option<Rung>>],
+    depths: &[u32],
+    expected: Option<&BenchSuite>,
+    checks: &mut Checks,
+    output: &mut dyn Write,
+) -> Result<Totals, CliError> {
+    let deepest = depths[depths.len() - 1];
+    let mut totals = Totals {
+        nodes: 0,
+        seconds: 0.0,
+        json: Vec::new(),
+    };
     for (i, &depth) in depths.iter().enumerate() {
         let reached: Vec<&Rung> = rungs.iter().filter_map(|r| r[i].as_ref()).collect();
         let nodes: u64 = reached.iter().map(|r| r.nodes).sum();
@@ -134,7 +199,7 @@ pub(super) fn run<G: Notation>(
             "depth {depth:>2} total: {seconds:>9.3} s {nodes:>12} states {:>8.2} M states/s  ({note})",
             rate(nodes, seconds) / 1e6
         )?;
-        ladder_json.push(json!({
+        totals.json.push(json!({
             "depth": depth,
             "nodes": nodes,
             "seconds": seconds,
@@ -142,12 +207,26 @@ pub(super) fn run<G: Notation>(
             "positions": reached.iter().map(|r| json!({"nodes": r.nodes, "seconds": r.seconds})).collect::<Vec<Value>>(),
         }));
         if depth == deepest {
-            total_nodes += nodes;
-            total_seconds += seconds;
+            totals.nodes += nodes;
+            totals.seconds += seconds;
         }
     }
+    Ok(totals)
+}
 
-    let mut proofs_json = Vec::new();
+/// Searches each proof position until proven, printing and checking each.
+fn prove_all<G: Notation>(
+    make: &Engine<'_, G>,
+    proofs: &[BenchProof],
+    expected: Option<&BenchSuite>,
+    checks: &mut Checks,
+    output: &mut dyn Write,
+) -> Result<Totals, CliError> {
+    let mut totals = Totals {
+        nodes: 0,
+        seconds: 0.0,
+        json: Vec::new(),
+    };
     for (number, proof) in proofs.iter().enumerate() {
         let found = prove(make, proof)?;
         let label = format!("proof {}", number + 1);
@@ -170,9 +249,9 @@ pub(super) fn run<G: Notation>(
             rate(found.nodes, found.seconds) / 1e6,
             found.best
         )?;
-        total_nodes += found.nodes;
-        total_seconds += found.seconds;
-        proofs_json.push(json!({
+        totals.nodes += found.nodes;
+        totals.seconds += found.seconds;
+        totals.json.push(json!({
             "position": proof.position,
             "proven": found.proven,
             "depth": found.depth,
@@ -184,25 +263,7 @@ pub(super) fn run<G: Notation>(
             "nodes_per_second": rate(found.nodes, found.seconds),
         }));
     }
-    let nps = rate(total_nodes, total_seconds);
-    writeln!(
-        output,
-        "total (deepest rung + proofs): {total_seconds:.3} s, {total_nodes} states, {:.2} M states/s",
-        nps / 1e6
-    )?;
-    checks.report(output)?;
-    if json {
-        let line = json!({
-            "ladder": ladder_json,
-            "proofs": proofs_json,
-            "nodes": total_nodes,
-            "seconds": total_seconds,
-            "nodes_per_second": nps,
-            "signature": checks.summary(),
-        });
-        writeln!(output, "{line}")?;
-    }
-    checks.finish()
+    Ok(totals)
 }
 
 /// What a proof search found.

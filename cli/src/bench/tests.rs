@@ -1,7 +1,7 @@
 //! Tests of `bench`: the quick bench, the ladder and proofs, and the signature checks (a changed
 //! node count must be reported and fail the command).
 
-use super::super::test_support::{last_json, run_invalid, run_ok, spec};
+use super::super::test_support::{last_json, run_invalid, run_ok, run_usage, spec};
 use super::{BenchProof, BenchSignature, BenchSuite};
 use crate::{CliError, GameCli, run};
 
@@ -52,8 +52,8 @@ fn one_position_and_depth() {
     let out = run_ok("bench --position \"3 3 1\" --depth 2 --json");
     assert_eq!(out.lines().filter(|l| l.starts_with("position")).count(), 1);
     assert_eq!(last_json(&out)["depth"], 2);
-    assert!(run_invalid("bench --depth 0").contains("--depth"));
-    assert!(run_invalid("bench --depths 3,0").contains("--depth"));
+    assert!(run_usage("bench --depth 0").contains("--depth"));
+    assert!(run_usage("bench --depths 3,0").contains("--depth"));
 }
 
 #[test]

@@ -258,7 +258,7 @@ impl ApiError {
         let message: String = message.into();
         ApiError {
             status,
-            message: crate::one_line(&message),
+            message: crate::text::one_line(&message),
         }
     }
     fn bad(message: impl Into<String>) -> ApiError {

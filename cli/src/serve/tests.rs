@@ -1892,7 +1892,8 @@ fn recording_tables(
 /// (they are built in the background), a search after they are ready uses them.
 #[tokio::test]
 async fn searches_take_the_tables_once_ready() {
-    use crate::tables::{EndgameTables, TableSource, TablesArgs};
+    use crate::endgame::EndgameTables;
+    use crate::tables::{TableSource, TablesArgs};
     let spec = GameCli {
         endgame_tables: Some(EndgameTables {
             default_pieces: 2,

@@ -22,8 +22,8 @@ use clap::{Args, Subcommand};
 use plies::Notation;
 use serde::{Deserialize, Serialize};
 
-use super::EndgameTables;
 use super::cache::{ByteSize, TablesCache};
+use crate::endgame::EndgameTables;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 

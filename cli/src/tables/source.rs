@@ -19,8 +19,8 @@ use std::time::Duration;
 use plies::Game;
 use plies::solve::Probe;
 
-use super::EndgameTables;
 use super::cache::{BuildLock, ByteSize, CacheError, ReadLock, TablesCache, default_root};
+use crate::endgame::EndgameTables;
 
 /// What a source tells as it goes (the command decides how to show it).
 #[derive(Clone, Debug, PartialEq, Eq)]

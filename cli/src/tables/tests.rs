@@ -13,7 +13,8 @@ use plies::solve::Probe;
 use plies::testing::TwoPiles;
 
 use super::cache::{ByteSize, TablesCache};
-use super::{EndgameTables, NoTables, Note, SourceSettings, TableSource};
+use super::{NoTables, Note, SourceSettings, TableSource};
+use crate::endgame::EndgameTables;
 
 /// An empty directory of this test process named after `name`.
 fn temp_dir(name: &str) -> PathBuf {

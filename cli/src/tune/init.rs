@@ -29,7 +29,7 @@ pub(crate) struct InitArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// SPSA iterations.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub iterations: u32,
     /// Games per iteration (even: each opening with both colours).
     #[arg(long, default_value_t = 16)]
@@ -42,7 +42,7 @@ pub(crate) struct InitArgs {
     #[arg(long)]
     pub check_games: Option<u32>,
     /// A game still running after this many plies is a draw.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub max_plies: u32,
     /// The seed of perturbations and openings.
     #[arg(long, default_value_t = 1)]

@@ -44,7 +44,7 @@ use init::{InitArgs, run_init};
 use merge::{Merged, Mode, check_elo, merge, summary};
 use plies::Notation;
 use run::{RunArgs, run_run};
-use setup::{DirArgs, load_config, parse_shard};
+use setup::{DirArgs, load_config};
 use shard::{PlayArgs, play_shard};
 
 /// `tune`.
@@ -98,7 +98,7 @@ pub(crate) fn run<G: Notation>(
         }
         TuneCommand::Texel(texel) => texel::run_texel(spec, texel, command_line, output),
         TuneCommand::Play(play) => {
-            let shard = parse_shard(&play.shard)?;
+            let shard = play.shard;
             let run = RunDir::new(&play.dir);
             let config = load_config(spec, &run)?;
             let state = run.read_state(&config).map_err(CliError::Invalid)?;

@@ -26,7 +26,7 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub dir: PathBuf,
     /// Shard processes playing each iteration at once (this program run as `tune play`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub jobs: u32,
 }
 /// `tune run`: play and merge iterations until the run is finished; with `--jobs N` each
@@ -36,9 +36,6 @@ pub(super) fn run_run<G: Notation>(
     args: &RunArgs,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if args.jobs == 0 {
-        return Err(CliError::Invalid("bad --jobs 0: expected >= 1".into()));
-    }
     let run = RunDir::new(&args.dir);
     let config = load_config(spec, &run)?;
     // Held until the run ends: a second `tune run` or a `tune merge` is refused at once.

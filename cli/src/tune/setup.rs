@@ -29,13 +29,13 @@ pub(crate) struct EngineArgs {
     #[arg(long, default_value = "pvs", value_parser = clap::value_parser!(SearcherSpec))]
     pub searcher: SearcherSpec,
     /// Plies per move. With depth or node limits the games are reproducible.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Milliseconds per move (games then vary from run to run).
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub time: Option<u64>,
     /// Positions per move.
-    #[arg(long, short = 'n')]
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
     pub nodes: Option<u64>,
 }
 impl EngineArgs {
@@ -53,13 +53,9 @@ pub(crate) struct DirArgs {
     #[arg(long)]
     pub dir: PathBuf,
 }
-/// `K/N` -> (K, N), K < N.
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), CliError> {
-    let bad = || {
-        CliError::Invalid(format!(
-            "bad --shard '{text}': expected K/N with 0 <= K < N"
-        ))
-    };
+/// `K/N` -> (K, N), K < N: the `--shard` parser, for clap.
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || "expected K/N with 0 <= K < N".to_string();
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let k: u32 = k.trim().parse().map_err(|_| bad())?;
     let n: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -24,8 +24,8 @@ pub(crate) struct PlayArgs {
     #[arg(long)]
     pub dir: PathBuf,
     /// `K/N`: play the games whose number is K modulo N (K from 0, as job-array indices).
-    #[arg(long, default_value = "0/1")]
-    pub shard: String,
+    #[arg(long, default_value = "0/1", value_parser = super::setup::parse_shard)]
+    pub shard: (u32, u32),
 }
 /// The first pair number of check games.
 pub(super) const CHECK_PAIRS: u32 = 1_000_000;

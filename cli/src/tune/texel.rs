@@ -43,7 +43,7 @@ pub(crate) struct PositionsArgs {
     #[command(flatten)]
     pub start: PositionArgs,
     /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub games: u32,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -54,10 +54,10 @@ pub(crate) struct PositionsArgs {
     #[arg(long)]
     pub openings_file: Option<PathBuf>,
     /// Keep every this many quiet positions of a game.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub every: u32,
     /// A game still running after this many plies is a draw.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub max_plies: u32,
     /// The seed of the openings.
     #[arg(long, default_value_t = 1)]
@@ -80,7 +80,7 @@ pub(crate) struct TexelArgs {
     #[arg(long, default_value_t = 4)]
     pub step: i32,
     /// At most this many passes over the weights.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub passes: u32,
     /// Leave these weights alone (comma-separated names; `prefix*` names every weight starting
     /// with `prefix`), e.g. one that fixes the scale.
@@ -123,11 +123,6 @@ pub(crate) fn run_positions<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let (searcher, limits) = args.engine.checked()?;
-    if args.every == 0 || args.games == 0 || args.max_plies == 0 {
-        return Err(CliError::Invalid(
-            "bad --every, --games or --max-plies 0: expected >= 1".into(),
-        ));
-    }
     let start: G = start_position(&args.start)?;
     let bases: Vec<G> = match &args.openings_file {
         Some(path) => read_openings::<G>(path)?,
@@ -158,7 +153,7 @@ pub(crate) fn run_positions<G: Notation>(
             let searcher = spec
                 .evaluator
                 .searcher(&searcher, None)
-                .map_err(CliError::Invalid)?;
+                .map_err(|e| CliError::Invalid(e.to_string()))?;
             Ok(SearchAgent::with_limits(searcher, limits.clone()))
         };
         let (mut first, mut second) = (agent()?, agent()?);
@@ -299,9 +294,6 @@ pub(crate) fn run_texel<G: Notation>(
 ) -> Result<(), CliError> {
     let (names, mut weights) = start_weights(spec, args.weights.as_deref())?;
     let fixed = fixed_weights(names, &args.fixed)?;
-    if args.passes == 0 {
-        return Err(CliError::Invalid("bad --passes 0: expected >= 1".into()));
-    }
     if !(args.shrink > 0.0 && args.shrink <= 1.0) {
         return Err(CliError::Invalid(format!(
             "bad --shrink {}: expected a number in (0, 1]",

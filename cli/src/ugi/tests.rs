@@ -970,9 +970,9 @@ fn endless_tables(
     Ok(solved())
 }
 
-fn spec_with_tables(build: crate::tables::TableBuilder<TwoPiles>) -> GameCli<TwoPiles> {
+fn spec_with_tables(build: crate::endgame::TableBuilder<TwoPiles>) -> GameCli<TwoPiles> {
     GameCli {
-        endgame_tables: Some(crate::tables::EndgameTables {
+        endgame_tables: Some(crate::endgame::EndgameTables {
             default_pieces: 2,
             pieces: (2, 4),
             key: |_| "all".to_string(),
@@ -1069,7 +1069,7 @@ fn quit_during_a_table_build_ends_the_engine() {
 #[test]
 fn onitama_tables_are_built_for_the_position() {
     let cli = GameCli {
-        endgame_tables: Some(crate::tables::EndgameTables {
+        endgame_tables: Some(crate::endgame::EndgameTables {
             default_pieces: 3,
             pieces: (2, 10),
             key: plies_onitama::tables::deal_key,

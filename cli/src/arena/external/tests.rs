@@ -26,7 +26,7 @@ fn specs_take_settings_then_the_command() {
         ("timeout=x:e", "seconds"),
         ("option.=3:e", "no option name"),
     ] {
-        let err = UgiEngine::parse(text).unwrap_err();
+        let err = UgiEngine::parse(text).unwrap_err().to_string();
         assert!(err.contains(word), "{text}: {err}");
     }
 }

@@ -1,48 +1,24 @@
-//! The `tune` command of the generated command lines: every subcommand (`init`, `run`, `play`,
-//! `merge`, `status`, `positions`, `texel`) with valid, edge and nonsense values, and the files
-//! they read: tuning run directories holding a run's files (`tune.json`, `state.json`, games
-//! files, `journal.jsonl`, `weights.txt`) as a run writes them, made here from the bot's weight
-//! names without running anything, and mutants of them; positions files of the game's real
-//! positions and mutants; weights files and openings files.
+//! The files the `tune` commands of generated command lines read and write: tuning run
+//! directories holding a run's files (`tune.json`, `state.json`, games files, `journal.jsonl`,
+//! `weights.txt`) as a run writes them, made here from the bot's weight names without running
+//! anything, and mutants of them; positions files of the game's real positions and mutants;
+//! openings files; output paths. (The flags and their values come from the grammar, see
+//! [`super::grammar`].)
 //!
-//! Key invariants: a correct program finishes every generated `tune` command fast. `init` plays
-//! no game, so its numbers are drawn from the whole range; `positions` and `texel` end with a
-//! budget (`--games 1 --depth 1 --max-plies 10`, `--passes 1`); `run`, `play` and `merge` do
-//! the work their run directory's files set, whose work-setting numbers (iterations, games,
-//! limits, plies) are drawn only from cheap or out-of-range values, also in mutants (byte-level
-//! damage of those files only truncates or inserts a non-digit), and only `status`, which plays
-//! nothing, reads freely mutated bytes. The paths a command writes to (`--dir`, `--out`) are in
-//! the budget, never mutated, and are directories or outputs of the invocation, so they are
+//! Key invariants: a correct program finishes every generated `tune` command fast. `run`,
+//! `play` and `merge` do the work their run directory's files set, whose work-setting numbers
+//! (iterations, games, limits, plies) are drawn only from cheap or out-of-range values, also in
+//! mutants (byte-level damage of those files only truncates or inserts a non-digit), and only
+//! `status`, which plays nothing, reads freely mutated bytes. Every path lies in the
+//! invocation's scratch directory and is one of its directories, files or outputs, so it is
 //! removed after the run.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{BotSpec, Invocation, OddFile, SEARCHERS, maybe, odd_file, scratch_path, weights_file};
+use super::{BotSpec, Invocation, OddFile, odd_file, scratch_path};
 use crate::mutate::{Rng, mutate, pick};
-
-/// The subcommands, good and bad.
-const SUBCOMMANDS: &[&str] = &[
-    "init",
-    "run",
-    "play",
-    "merge",
-    "status",
-    "positions",
-    "texel",
-    "init",
-    "run",
-    "play",
-    "merge",
-    "status",
-    "positions",
-    "texel",
-    "",
-    "nosuch",
-    "--help",
-];
 
 /// Words of the tuning files, for the free mutations of files that `status` reads.
 const JSON_WORDS: &[&str] = &[
@@ -67,80 +43,10 @@ const JSON_WORDS: &[&str] = &[
     "0.5",
 ];
 
-/// Pushes a `tune` subcommand's arguments to `free` (mutable) and `budget` (appended last,
-/// never mutated), and its files and directories to `inv`; returns the subcommand's word.
-pub(super) fn generate(
-    rng: &mut Rng,
-    spec: &BotSpec,
-    dir: &Path,
-    inv: &mut Invocation,
-    free: &mut Vec<OsString>,
-    budget: &mut Vec<OsString>,
-) -> &'static str {
-    let sub = *pick(rng, SUBCOMMANDS);
-    match sub {
-        "init" => init(rng, spec, dir, inv, free, budget),
-        "run" => {
-            // `--jobs N` starts N copies of the running program: in process, the fuzzer.
-            let jobs: &[&str] = if spec.processes {
-                &["1", "2", "3", "0", "-1", "x", "4294967296"]
-            } else {
-                &["1", "0", "-1", "x", "4294967296"]
-            };
-            maybe(rng, 40, free, "--jobs", jobs);
-            run_dir(rng, spec, dir, inv, budget, false);
-        }
-        "play" => {
-            maybe(
-                rng,
-                80,
-                free,
-                "--shard",
-                &[
-                    "0/1",
-                    "0/2",
-                    "1/2",
-                    "2/2",
-                    "1/0",
-                    "0/0",
-                    " 0 / 1 ",
-                    "-1/2",
-                    "0/1/2",
-                    "x",
-                    "",
-                    "0/4294967295",
-                    "4294967295/4294967296",
-                    "4294967296/1",
-                ],
-            );
-            run_dir(rng, spec, dir, inv, budget, false);
-        }
-        "merge" => run_dir(rng, spec, dir, inv, budget, false),
-        "status" => {
-            if rng.below(3) == 0 {
-                free.push("--json".into());
-            }
-            run_dir(rng, spec, dir, inv, budget, true);
-        }
-        "positions" => positions(rng, spec, dir, inv, free, budget),
-        "texel" => texel(rng, spec, dir, inv, free, budget),
-        _ => {}
-    }
-    sub
-}
-
-/// `tune init`: every option, with values from the whole range (init plays nothing); `--dir`
-/// new, nested in a directory that does not exist, empty, holding a run, or a file.
-fn init(
-    rng: &mut Rng,
-    spec: &BotSpec,
-    dir: &Path,
-    inv: &mut Invocation,
-    free: &mut Vec<OsString>,
-    budget: &mut Vec<OsString>,
-) {
+/// The `--dir` of `tune init`: new, nested in a directory that does not exist, an empty
+/// directory, one that holds a run already, or a file.
+pub(super) fn init_dir(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
     let path = scratch_path(dir, "tune");
-    let mut target = path.clone();
     match rng.below(8) {
         0 => inv.dirs.push(path.clone()),
         1 => {
@@ -152,136 +58,23 @@ fn init(
             .push((path.clone(), b"not a directory\n".to_vec())),
         3 => {
             inv.outputs.push(path.clone());
-            target = path.join("sub").join("run");
+            return path.join("sub").join("run");
         }
         _ => inv.outputs.push(path.clone()),
     }
-    // One limit or more, mostly; none is a usage error.
-    let limit = rng.below(10);
-    if limit < 6 {
-        maybe(
-            rng,
-            100,
-            free,
-            "--depth",
-            &["1", "2", "0", "64", "1000", "4294967296", "-1", "x"],
-        );
-    }
-    if (4..8).contains(&limit) {
-        maybe(
-            rng,
-            100,
-            free,
-            "--nodes",
-            &["50", "1", "0", "-5", "18446744073709551616", "x"],
-        );
-    }
-    if (7..9).contains(&limit) {
-        maybe(rng, 100, free, "--time", &["5", "0", "1", "x"]);
-    }
-    maybe(
-        rng,
-        50,
-        free,
-        "--iterations",
-        &["1", "2", "200", "0", "4294967295", "4294967296", "-1", "x"],
-    );
-    maybe(
-        rng,
-        50,
-        free,
-        "--games",
-        &[
-            "2",
-            "4",
-            "16",
-            "0",
-            "1",
-            "3",
-            "4294967294",
-            "4294967295",
-            "x",
-        ],
-    );
-    maybe(
-        rng,
-        30,
-        free,
-        "--check-every",
-        &["1", "10", "0", "4294967295", "x"],
-    );
-    maybe(
-        rng,
-        30,
-        free,
-        "--check-games",
-        &["2", "0", "1", "3", "4294967294", "x"],
-    );
-    maybe(
-        rng,
-        30,
-        free,
-        "--max-plies",
-        &["10", "200", "0", "4294967295", "x"],
-    );
-    maybe(
-        rng,
-        20,
-        free,
-        "--seed",
-        &[
-            "7",
-            "0",
-            "18446744073709551615",
-            "18446744073709551616",
-            "-1",
-            "x",
-        ],
-    );
-    maybe(
-        rng,
-        20,
-        free,
-        "--opening-plies",
-        &["4", "0", "1", "4294967295", "4294967296", "x"],
-    );
-    maybe(
-        rng,
-        20,
-        free,
-        "--c-end",
-        &["2", "0.5", "0", "-1", "NaN", "inf", "1e308", "1e-320", "x"],
-    );
-    maybe(
-        rng,
-        20,
-        free,
-        "--r-end",
-        &["0.002", "1", "0", "-0.1", "NaN", "inf", "1e308", "x"],
-    );
-    maybe(rng, 30, free, "--searcher", SEARCHERS);
-    if rng.below(6) == 0 {
-        free.push("--openings-file".into());
-        free.push(openings_file(rng, spec, dir, inv).into());
-    }
-    if rng.below(5) == 0 {
-        free.push("--weights".into());
-        free.push(weights_file(rng, spec, dir, inv).into());
-    }
-    budget.push("--dir".into());
-    budget.push(target.into());
+    path
 }
 
-/// The `--dir` of `run`, `play`, `merge` and `status`, pushed to the budget: a directory that
-/// does not exist, an empty one, a file, or (mostly) a directory holding a run's files.
-fn run_dir(
+/// The `--dir` of `run`, `play`, `merge` and `status`: a directory that does not exist, an
+/// empty one, a file, or (mostly) a directory holding a run's files (freely mutated for
+/// `status`, which plays nothing).
+pub(super) fn run_dir(
     rng: &mut Rng,
     spec: &BotSpec,
     dir: &Path,
     inv: &mut Invocation,
-    budget: &mut Vec<OsString>,
     status: bool,
-) {
+) -> PathBuf {
     let path = scratch_path(dir, "run");
     match rng.below(16) {
         0 => {}
@@ -294,121 +87,29 @@ fn run_dir(
             run_files(rng, spec, &path, inv, status);
         }
     }
-    budget.push("--dir".into());
-    budget.push(path.into());
+    path
 }
 
-/// `tune positions`: the searcher, limits, openings, sampling and seed; the budget
-/// `--out F --games 1 --depth 1 --max-plies 10`.
-fn positions(
-    rng: &mut Rng,
-    spec: &BotSpec,
-    dir: &Path,
-    inv: &mut Invocation,
-    free: &mut Vec<OsString>,
-    budget: &mut Vec<OsString>,
-) {
-    maybe(rng, 40, free, "--searcher", SEARCHERS);
-    maybe(rng, 20, free, "--nodes", &["50", "1", "0", "-5", "x"]);
-    maybe(rng, 15, free, "--time", &["5", "0", "x"]);
-    maybe(
-        rng,
-        30,
-        free,
-        "--opening-plies",
-        &["6", "0", "1", "99", "4294967296", "-1", "x"],
-    );
-    maybe(
-        rng,
-        30,
-        free,
-        "--every",
-        &["1", "2", "0", "4294967295", "4294967296", "x"],
-    );
-    maybe(
-        rng,
-        20,
-        free,
-        "--seed",
-        &["7", "0", "18446744073709551615", "-1", "x"],
-    );
-    if rng.below(6) == 0 {
-        free.push("--openings-file".into());
-        free.push(openings_file(rng, spec, dir, inv).into());
+/// A `--fixed` value of `tune init` and `tune texel`: a weight name, two of them, an unknown
+/// name or an empty list.
+pub(super) fn fixed(rng: &mut Rng, spec: &BotSpec) -> String {
+    let names = spec
+        .weights
+        .as_ref()
+        .map(|(n, _)| n.clone())
+        .unwrap_or_default();
+    match rng.below(5) {
+        0 => "nosuch".to_string(),
+        1 => String::new(),
+        2 if names.len() >= 2 => format!("{},{}", names[0], names[names.len() - 1]),
+        _ if !names.is_empty() => pick(rng, &names).clone(),
+        _ => ",".to_string(),
     }
-    let out = output_path(rng, dir, inv, "positions.txt");
-    budget.push("--out".into());
-    budget.push(out.into());
-    budget.extend(super::os(&[
-        "--games",
-        "1",
-        "--depth",
-        "1",
-        "--max-plies",
-        "10",
-    ]));
-}
-
-/// `tune texel`: a positions file, a weights file, the step and fixed weights; the budget
-/// `--out F --passes 1`.
-fn texel(
-    rng: &mut Rng,
-    spec: &BotSpec,
-    dir: &Path,
-    inv: &mut Invocation,
-    free: &mut Vec<OsString>,
-    budget: &mut Vec<OsString>,
-) {
-    if rng.below(10) != 0 {
-        free.push("--positions".into());
-        free.push(positions_file(rng, spec, dir, inv).into());
-    }
-    if rng.below(3) == 0 {
-        free.push("--weights".into());
-        free.push(weights_file(rng, spec, dir, inv).into());
-    }
-    maybe(
-        rng,
-        30,
-        free,
-        "--step",
-        &[
-            "4",
-            "1",
-            "2",
-            "0",
-            "-1",
-            "2147483647",
-            "-2147483648",
-            "2147483648",
-            "x",
-        ],
-    );
-    if rng.below(4) == 0 {
-        let names = spec
-            .weights
-            .as_ref()
-            .map(|(n, _)| n.clone())
-            .unwrap_or_default();
-        let fixed = match rng.below(5) {
-            0 => "nosuch".to_string(),
-            1 => String::new(),
-            2 if names.len() >= 2 => format!("{},{}", names[0], names[names.len() - 1]),
-            _ if !names.is_empty() => pick(rng, &names).clone(),
-            _ => ",".to_string(),
-        };
-        free.push("--fixed".into());
-        free.push(fixed.into());
-    }
-    let out = output_path(rng, dir, inv, "weights-out.txt");
-    budget.push("--out".into());
-    budget.push(out.into());
-    budget.extend(super::os(&["--passes", "1"]));
 }
 
 /// A path for a command to write: new (mostly), an existing file, an existing directory, or in
 /// a directory that does not exist.
-fn output_path(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> PathBuf {
+pub(super) fn output_path(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> PathBuf {
     let path = scratch_path(dir, what);
     match rng.below(8) {
         0 => {
@@ -432,7 +133,12 @@ fn output_path(rng: &mut Rng, dir: &Path, inv: &mut Invocation, what: &str) -> P
 
 /// An openings file: positions of the game, sometimes mutated; or a path that does not exist,
 /// or an [`OddFile`].
-fn openings_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
+pub(super) fn openings_file(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+) -> PathBuf {
     let path = scratch_path(dir, "openings.txt");
     match rng.below(16) {
         0 | 1 => return path,
@@ -457,7 +163,12 @@ fn openings_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation
 /// A positions file of `tune texel`: a comment, then the game's positions each with a result
 /// (as `tune positions` writes them), sometimes mutated; or empty, a path that does not exist,
 /// or an [`OddFile`].
-fn positions_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
+pub(super) fn positions_file(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    dir: &Path,
+    inv: &mut Invocation,
+) -> PathBuf {
     let path = scratch_path(dir, "positions.txt");
     match rng.below(12) {
         0 => return path,
@@ -496,17 +207,108 @@ fn positions_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocatio
 /// course, as `tune init` and the merges would have left it, some files missing and some
 /// mutated. With `status` (which plays nothing) the files' bytes are also freely mutated.
 fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, status: bool) {
+    let (mut config, shape) = run_config(rng, spec, run);
+    let RunShape {
+        iterations,
+        check_games,
+        by_nodes,
+        ..
+    } = shape;
+    let initial = spec.weights.clone().unwrap_or_default().1;
+    // The iterations merged so far (all of them: the run is finished).
+    let done = rng.below(iterations as usize + 1) as u32;
+    let mut theta: Vec<f64> = initial.iter().map(|&v| f64::from(v)).collect();
+    let mut journal = Vec::new();
+    let mut merged = 0u64;
+    let mut last_check = Value::Null;
+    let shards = 1 + rng.below(2);
+    let mut shard_lines: Vec<Vec<Value>> = vec![Vec::new(); shards];
+    for k in 0..=done.min(iterations - 1) {
+        let lines: Vec<Value> = (0..shape.games_of(k))
+            .map(|g| game_line(rng, k, g))
+            .collect();
+        for (g, line) in lines.iter().enumerate() {
+            // The current iteration's games are only partly played.
+            if k < done || rng.below(3) != 0 {
+                shard_lines[g % shards].push(line.clone());
+            }
+        }
+        if k < done {
+            for t in &mut theta {
+                *t += (rng.below(5) as f64 - 2.0) * 0.37;
+            }
+            merged += u64::from(shape.games_of(k));
+            if shape.check_due(k) {
+                last_check = json!({"iteration": k, "wins": 1, "draws": check_games - 2,
+                    "losses": 1});
+            }
+            let weights: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
+            journal.push(json!({"iteration": k, "games": lines, "difference": 0.0,
+                "weights": weights}));
+        }
+    }
+    let mut state = json!({"iteration": done, "theta": theta, "games": merged,
+        "last_check": last_check});
+    if rng.below(3) == 0 {
+        for _ in 0..(1 + rng.below(2)) {
+            mutate_config(rng, spec, &mut config, by_nodes);
+        }
+    }
+    if rng.below(3) == 0 {
+        mutate_state(rng, &mut state);
+    }
+    write_run_files(
+        rng,
+        spec,
+        run,
+        inv,
+        status,
+        RunFiles {
+            config,
+            state,
+            shard_lines,
+            journal,
+            theta,
+        },
+    );
+}
+
+/// The shape of a generated tuning run: a cheap one (one or two iterations of two or four
+/// games, depth 1 or 50 nodes, ten plies).
+struct RunShape {
+    iterations: u32,
+    games: u32,
+    check_every: u32,
+    check_games: u32,
+    by_nodes: bool,
+}
+
+impl RunShape {
+    /// Whether iteration `k` ends with check games.
+    fn check_due(&self, k: u32) -> bool {
+        self.check_every > 0
+            && self.check_games > 0
+            && ((k + 1).is_multiple_of(self.check_every) || k + 1 == self.iterations)
+    }
+
+    /// The games of iteration `k`, check games included.
+    fn games_of(&self, k: u32) -> u32 {
+        self.games
+            + if self.check_due(k) {
+                self.check_games
+            } else {
+                0
+            }
+    }
+}
+
+/// A run's `tune.json` (as `tune init` writes it) and its shape.
+fn run_config(rng: &mut Rng, spec: &BotSpec, run: &Path) -> (Value, RunShape) {
     let (names, initial) = spec.weights.clone().unwrap_or_default();
     let iterations = 1 + rng.below(2) as u32;
     let games = 2 * (1 + rng.below(2) as u32);
     let check_every = rng.below(3) as u32;
     let check_games = 2 * rng.below(2) as u32;
-    let check_due = |k: u32| {
-        check_every > 0
-            && check_games > 0
-            && ((k + 1).is_multiple_of(check_every) || k + 1 == iterations)
-    };
-    let games_of = |k: u32| games + if check_due(k) { check_games } else { 0 };
     let by_nodes = rng.below(3) == 0;
     let (depth, nodes, time) = match rng.below(3) {
         _ if by_nodes => (Value::Null, json!(50), Value::Null),
@@ -522,7 +324,7 @@ fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, st
     } else {
         Vec::new()
     };
-    let mut config = json!({
+    let config = json!({
         "game": spec.name,
         "command": format!(
             "{} tune init --dir {} --depth 1 --iterations {iterations} --games {games}",
@@ -545,46 +347,44 @@ fn run_files(rng: &mut Rng, spec: &BotSpec, run: &Path, inv: &mut Invocation, st
         "initial": initial,
         "gains": {"iterations": iterations, "c_end": c_end, "r_end": 0.002},
     });
-    // The iterations merged so far (all of them: the run is finished).
-    let done = rng.below(iterations as usize + 1) as u32;
-    let mut theta: Vec<f64> = initial.iter().map(|&v| f64::from(v)).collect();
-    let mut journal = Vec::new();
-    let mut merged = 0u64;
-    let mut last_check = Value::Null;
-    let shards = 1 + rng.below(2);
-    let mut shard_lines: Vec<Vec<Value>> = vec![Vec::new(); shards];
-    for k in 0..=done.min(iterations - 1) {
-        let lines: Vec<Value> = (0..games_of(k)).map(|g| game_line(rng, k, g)).collect();
-        for (g, line) in lines.iter().enumerate() {
-            // The current iteration's games are only partly played.
-            if k < done || rng.below(3) != 0 {
-                shard_lines[g % shards].push(line.clone());
-            }
-        }
-        if k < done {
-            for t in &mut theta {
-                *t += (rng.below(5) as f64 - 2.0) * 0.37;
-            }
-            merged += u64::from(games_of(k));
-            if check_due(k) {
-                last_check = json!({"iteration": k, "wins": 1, "draws": check_games - 2,
-                    "losses": 1});
-            }
-            let weights: Vec<i32> = theta.iter().map(|t| t.round() as i32).collect();
-            journal.push(json!({"iteration": k, "games": lines, "difference": 0.0,
-                "weights": weights}));
-        }
-    }
-    let mut state = json!({"iteration": done, "theta": theta, "games": merged,
-        "last_check": last_check});
-    if rng.below(3) == 0 {
-        for _ in 0..(1 + rng.below(2)) {
-            mutate_config(rng, spec, &mut config, by_nodes);
-        }
-    }
-    if rng.below(3) == 0 {
-        mutate_state(rng, &mut state);
-    }
+    let shape = RunShape {
+        iterations,
+        games,
+        check_every,
+        check_games,
+        by_nodes,
+    };
+    (config, shape)
+}
+
+/// The files of a run as written so far: games files by shard, journal lines, current weights.
+struct RunFiles {
+    config: Value,
+    state: Value,
+    shard_lines: Vec<Vec<Value>>,
+    journal: Vec<Value>,
+    theta: Vec<f64>,
+}
+
+/// Writes `files` into `run` (a directory of `inv`), some missing, some damaged or odd; with
+/// `status` (which plays nothing) also freely mutated.
+fn write_run_files(
+    rng: &mut Rng,
+    spec: &BotSpec,
+    run: &Path,
+    inv: &mut Invocation,
+    status: bool,
+    files: RunFiles,
+) {
+    let RunFiles {
+        config,
+        state,
+        shard_lines,
+        journal,
+        theta,
+    } = files;
+    let names = spec.weights.clone().unwrap_or_default().0;
+    let shards = shard_lines.len();
     let write = |rng: &mut Rng, name: &str, text: String, inv: &mut Invocation| {
         if rng.below(25) == 0 {
             // A run file that is a FIFO, a device, huge or unreadable.
@@ -742,13 +542,51 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
     if let Some(first) = renamed.first_mut() {
         *first = json!("nosuch");
     }
-    let table: Vec<(&str, Vec<Value>)> = vec![
+    let mut table: Vec<(&str, Vec<Value>)> = vec![
         (
             "/game",
             vec![json!("other"), json!(""), json!(spec.name.to_uppercase())],
         ),
         ("/command", vec![json!(""), json!("x\ny"), json!(5)]),
         ("/searcher", searchers),
+        (
+            "/start",
+            vec![mutated_start.clone(), json!(""), json!(spec.positions[1])],
+        ),
+        (
+            "/openings",
+            vec![
+                json!([]),
+                json!(spec.positions),
+                json!([mutated_start]),
+                json!(["x"]),
+                json!("x"),
+            ],
+        ),
+        ("/names", {
+            let mut v = list_variants(&names, json!("nosuch"));
+            v.push(json!(renamed));
+            v
+        }),
+        (
+            "/initial",
+            list_variants(&array(config, "/initial"), json!(i32::MAX)),
+        ),
+        ("/gains/c_end", {
+            let mut v = list_variants(&array(config, "/gains/c_end"), json!(1e308));
+            v.push(json!(c_end_zero));
+            v.push(json!(c_end_negative));
+            v
+        }),
+    ];
+    table.extend(number_edits());
+    set_one(rng, config, &table, 10);
+}
+
+/// Edits of the numbers of `tune.json`: zero, one, past their type's range, negative, text.
+/// None sets a work-setting number to more than a cheap run does (out of range is refused).
+fn number_edits() -> Vec<(&'static str, Vec<Value>)> {
+    vec![
         (
             "/depth",
             vec![
@@ -804,29 +642,6 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
             vec![json!(0), json!(1), json!(9), json!(4294967296u64)],
         ),
         (
-            "/start",
-            vec![mutated_start.clone(), json!(""), json!(spec.positions[1])],
-        ),
-        (
-            "/openings",
-            vec![
-                json!([]),
-                json!(spec.positions),
-                json!([mutated_start]),
-                json!(["x"]),
-                json!("x"),
-            ],
-        ),
-        ("/names", {
-            let mut v = list_variants(&names, json!("nosuch"));
-            v.push(json!(renamed));
-            v
-        }),
-        (
-            "/initial",
-            list_variants(&array(config, "/initial"), json!(i32::MAX)),
-        ),
-        (
             "/gains/iterations",
             vec![
                 json!(0),
@@ -836,12 +651,6 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
                 json!(-1),
             ],
         ),
-        ("/gains/c_end", {
-            let mut v = list_variants(&array(config, "/gains/c_end"), json!(1e308));
-            v.push(json!(c_end_zero));
-            v.push(json!(c_end_negative));
-            v
-        }),
         (
             "/gains/r_end",
             vec![
@@ -852,8 +661,7 @@ fn mutate_config(rng: &mut Rng, spec: &BotSpec, config: &mut Value, by_nodes: bo
                 json!("x"),
             ],
         ),
-    ];
-    set_one(rng, config, &table, 10);
+    ]
 }
 
 /// One mutation of `state.json`: the iteration, the weights, the games or the last check set to
