@@ -73,6 +73,7 @@ mod perft;
 mod play;
 mod position;
 mod serve;
+mod store;
 mod tables;
 mod text;
 mod tune;
@@ -106,6 +107,8 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
             return err.exit_code();
         }
     };
+    // The program keeps its analyses in the user's data directory unless told otherwise.
+    store::use_data_directory_by_default();
     // Unlocked handles: `ugi` reads on while its search thread writes.
     let mut input = io::BufReader::new(io::stdin());
     let mut output = io::stdout();
@@ -181,12 +184,17 @@ pub fn run<G: View>(
     }
     match cli.command {
         Command::Perft(args) => perft::run::<G>(&args, output),
-        Command::Analyze(args) => analyze::run(spec, &args, output),
+        Command::Analyze(mut args) => {
+            args.evaluator =
+                store::EvaluatorKind::of(spec.presets, cli.eval.as_deref(), cli.weights.is_some());
+            analyze::run(spec, &args, output)
+        }
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
+        Command::Store(args) => store::command::run(spec, &args, output),
         Command::Precompute(args) => tables::precompute::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];
