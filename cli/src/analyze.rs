@@ -58,7 +58,7 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub multipv: u16,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits (and lines
-    /// with --multipv).
+    /// with --multipv), source (`search`, or `store` for an answer from the store).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

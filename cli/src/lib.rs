@@ -36,13 +36,16 @@
 //!
 //! Commands (a contract: other tools drive plies through them):
 //! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
-//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]`
+//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]
+//!   [--store PATH|off] [--no-store-read]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
 //!   differs from the signature the game recorded in its [`BenchSuite`])
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
+//! - `store stats|export [FILE]|import FILE|prune [--max-size SIZE]`: the position store
+//!   `analyze` writes to and answers from (`--store PATH|off`, `--store-limit SIZE`)
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
 //!   [`plies_view::View`] (which `main` and `run` require)
@@ -98,7 +101,8 @@ pub use tables::{EndgameTables, LockedKeyDir, TableBuilder, lock_key_dir};
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
-/// parse, 1 for any other error.
+/// parse, 1 for any other error. `analyze` keeps its results in the position store of the
+/// user's data directory unless told otherwise (`--store PATH|off`).
 pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
     let args = match utf8_args(std::env::args_os()) {
         Ok(args) => args,
@@ -126,7 +130,8 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
 
 /// Runs one command. `args` are the program name followed by its arguments (as
 /// [`utf8_args`] gives them); `play` reads moves and `ugi` its commands from `input`; everything is printed to
-/// `output`. `--help` and `--version` print to `output` and succeed.
+/// `output`. `--help` and `--version` print to `output` and succeed. Unlike [`main`], `analyze`
+/// uses no position store unless one is named (`--store PATH`, `PLIES_STORE`).
 pub fn run<G: View>(
     spec: &GameCli<G>,
     args: impl IntoIterator<Item = String>,
