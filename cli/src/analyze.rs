@@ -1,8 +1,12 @@
 //! `analyze`: iterative search of one position, one Crafty-style line per completed iteration
 //! and a summary built from [`SearchStats`].
 //!
+//! With a position store ([`crate::store`]), a position stored at least as deep as `--depth`
+//! is answered from it without a search, and every search's result is written to it.
+//!
 //! Key invariant: every line is printed from what the searcher reported (the iteration callback
-//! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
+//! and the final [`plies::search::SearchResult`]), or from the stored analysis, said to be one;
+//! nothing here recomputes a score or a PV.
 
 use std::io::Write;
 use std::sync::Arc;
