@@ -118,6 +118,11 @@ impl Store {
     /// of another application, a damaged one, one of a newer schema. Writes are skipped once
     /// the files hold `limit` bytes.
     pub(crate) fn open(path: &Path, limit: u64) -> Result<Store, StoreError> {
+        retrying(|| Store::open_once(path, limit))
+    }
+
+    /// One try of [`Store::open`].
+    fn open_once(path: &Path, limit: u64) -> Result<Store, StoreError> {
         check_file(path)?;
         let sqlite = |action| move |e| StoreError::sqlite(path, action, e);
         let connection = Connection::open(path).map_err(sqlite("open"))?;
@@ -130,7 +135,18 @@ impl Store {
             limit,
         };
         // Read-only looks first: a foreign database is refused before anything is written.
-        let (id, version, marked, tables) = store.identity()?;
+        // One read transaction, so that the looks see one state of the file (not a store half
+        // way through its creation by another process: tables but no id yet).
+        let (id, version, marked, tables) = {
+            let read = rusqlite::Transaction::new_unchecked(
+                &store.connection,
+                TransactionBehavior::Deferred,
+            )
+            .map_err(sqlite("read"))?;
+            let identity = store.identity()?;
+            read.commit().map_err(sqlite("read"))?;
+            identity
+        };
         let new = id == 0 && tables == 0;
         if !new && (id != APPLICATION_ID || !marked) {
             return Err(StoreError::Foreign {
@@ -144,10 +160,16 @@ impl Store {
                 known: schema_version(),
             });
         }
-        store
+        let mode: String = store
             .connection
-            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+            .pragma_query_value(None, "journal_mode", |row| row.get(0))
             .map_err(sqlite("open"))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            store
+                .connection
+                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+                .map_err(sqlite("open"))?;
+        }
         // In WAL mode NORMAL loses no committed write when a process dies (only a power loss
         // may lose the last few), and spares a sync per commit.
         store
@@ -233,6 +255,17 @@ impl Store {
         position: &str,
         family: &str,
     ) -> Result<Option<Analysis>, StoreError> {
+        retrying(|| self.get_once(game, variant, position, family))
+    }
+
+    /// One try of [`Store::get`].
+    fn get_once(
+        &self,
+        game: &str,
+        variant: &str,
+        position: &str,
+        family: &str,
+    ) -> Result<Option<Analysis>, StoreError> {
         let mut statement = self
             .connection
             .prepare_cached(&format!(
@@ -260,11 +293,15 @@ impl Store {
         if size >= self.limit {
             return Ok(Put::OverLimit { size });
         }
+        retrying(|| self.put_once(analysis))
+    }
+
+    /// One try of [`Store::put`]'s transaction.
+    fn put_once(&self, analysis: &Analysis) -> Result<Put, StoreError> {
         let write = |e| StoreError::sqlite(&self.path, "write", e);
-        let transaction = self
-            .connection
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(write)?;
+        let transaction =
+            rusqlite::Transaction::new_unchecked(&self.connection, TransactionBehavior::Immediate)
+                .map_err(write)?;
         let changed = upsert(&transaction, analysis).map_err(write)?;
         transaction.commit().map_err(write)?;
         Ok(if changed { Put::Written } else { Put::Kept })
@@ -423,6 +460,24 @@ impl Store {
         self.connection
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
             .map_err(fail)
+    }
+}
+
+/// Runs `attempt` again while SQLite says the database is busy or locked, for at most
+/// [`BUSY_TIMEOUT`]: SQLite answers some of those at once, without waiting in its busy handler
+/// (a connection opening while the last one closes and checkpoints, a reader meeting a WAL
+/// being recovered).
+fn retrying<T>(mut attempt: impl FnMut() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match attempt() {
+            Err(err) if err.is_busy() && std::time::Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
     }
 }
 

@@ -103,6 +103,16 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// Whether SQLite said the database is busy or locked (another connection holds it).
+    pub(crate) fn is_busy(&self) -> bool {
+        use rusqlite::ErrorCode;
+        matches!(self, StoreError::Sqlite { source, .. }
+            if matches!(source.sqlite_error_code(),
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)))
+    }
+}
+
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = match self {
