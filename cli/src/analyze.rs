@@ -1,8 +1,12 @@
 //! `analyze`: iterative search of one position, one Crafty-style line per completed iteration
 //! and a summary built from [`SearchStats`].
 //!
+//! With a position store ([`crate::store`]), a position stored at least as deep as `--depth`
+//! is answered from it without a search, and every search's result is written to it.
+//!
 //! Key invariant: every line is printed from what the searcher reported (the iteration callback
-//! and the final [`plies::search::SearchResult`]); nothing here recomputes a score or a PV.
+//! and the final [`plies::search::SearchResult`]), or from the stored analysis, said to be one;
+//! nothing here recomputes a score or a PV.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -13,6 +17,8 @@ use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, t
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::store::lookup::{AnalysisStore, Stored};
+use crate::store::{EvaluatorKind, StoreArgs, utc_text};
 use crate::tables::{TableSource, TablesArgs, check_searcher, print_notes, tables_now};
 use crate::text::{move_texts, outcome_text, score_for, side_name};
 use clap::Args;
@@ -56,11 +62,21 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub multipv: u16,
     /// End with one JSON line: depth, score, best, pv, nodes, seconds, table_hits (and lines
-    /// with --multipv).
+    /// with --multipv), source (`search`, or `store` for an answer from the store).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
     pub tables: TablesArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Search even when the store holds the position at least as deep as --depth (the result
+    /// is still written to the store).
+    #[arg(long)]
+    pub no_store_read: bool,
+    /// Which evaluator the command line set (`--eval`, `--weights`): analyses are stored per
+    /// evaluator.
+    #[arg(skip)]
+    pub evaluator: EvaluatorKind,
 }
 
 /// Runs `analyze`.
@@ -69,6 +85,7 @@ pub(super) fn run<G: Notation>(
     args: &AnalyzeArgs,
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let started = std::time::Instant::now();
     let limits = limits(args)?;
     check_mcts_depth(&args.searcher, &limits)
         .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
@@ -86,6 +103,15 @@ pub(super) fn run<G: Notation>(
             "nothing to analyze: the game is over ({})",
             outcome_text::<G>(outcome)
         )));
+    }
+    let mut store = AnalysisStore::open(&args.store, &args.evaluator, &args.searcher, spec.name)?;
+    if let (Some(store), Some(depth)) = (&store, args.depth)
+        && !args.no_store_read
+        && args.multipv == 1
+        && let Some(stored) = store.lookup(&state, depth)?
+    {
+        let name = searcher.name();
+        return print_stored(&state, &name, &stored, args.json, started, output);
     }
     let tables = TableSource::new(
         spec,
@@ -171,9 +197,69 @@ pub(super) fn run<G: Notation>(
             });
             line["lines"] = std::iter::once(first).chain(others).collect();
         }
+        line["source"] = "search".into();
         writeln!(output, "{line}")?;
     }
+    if let Some(store) = &mut store {
+        output.flush()?;
+        store.save(&state, &result, &searcher.name());
+    }
     finish_tables(&tables, &state, output)
+}
+
+/// Prints an analysis from the store as a search's answer, said to be from the store: the
+/// header, where it comes from, the `best` line and (with `json`) the JSON line, its
+/// `source` `store`.
+fn print_stored<G: Notation>(
+    state: &G,
+    searcher: &str,
+    stored: &Stored<G>,
+    json: bool,
+    started: std::time::Instant,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let analysis = &stored.analysis;
+    writeln!(
+        output,
+        "{searcher} analyzing {} (scores for {}, to move)",
+        state.format_position(),
+        side_name::<G>(state.side_to_move())
+    )?;
+    writeln!(
+        output,
+        "from the store: depth {} by {} {} {}, {} nodes, written {} (--no-store-read searches \
+         again)",
+        analysis.depth,
+        analysis.engine,
+        analysis.version,
+        analysis.searcher,
+        analysis.nodes,
+        utc_text(analysis.written)
+    )?;
+    writeln!(
+        output,
+        "best {} score {} depth {} pv {}",
+        state.format_move(stored.best),
+        score_for::<G>(Some(analysis.score), state.side_to_move()),
+        analysis.depth,
+        state.format_line(&stored.pv)
+    )?;
+    if json {
+        let line = json!({
+            "depth": analysis.depth,
+            "score": score_json(analysis.score),
+            "best": state.format_move(stored.best),
+            "pv": move_texts(state, &stored.pv),
+            "nodes": analysis.nodes,
+            "seconds": started.elapsed().as_secs_f64(),
+            "source": "store",
+            "searcher": analysis.searcher,
+            "engine": format!("{} {}", analysis.engine, analysis.version),
+            "written": analysis.written,
+        });
+        writeln!(output, "{line}")?;
+    }
+    Ok(())
 }
 
 /// After the answer: a build the search went without is finished (said in one line), so that

@@ -54,6 +54,10 @@ pub(crate) enum Command {
     /// Run as an engine speaking UGI (the Universal Game Interface) on stdin and stdout, for
     /// GUIs and tournament managers: one process for a whole match.
     Ugi(crate::ugi::UgiArgs),
+    /// The position store of analyses (`analyze` writes to it and answers from it): counts
+    /// and size, export and import as JSON lines, prune to a size (`store stats`, `export`,
+    /// `import`, `prune`).
+    Store(crate::store::command::StoreCommandArgs),
 }
 
 impl Command {
@@ -73,7 +77,7 @@ impl Command {
                 _ => None,
             },
             // Positions come over the protocol; the sets are the game's own.
-            Command::Ugi(_) | Command::Precompute(_) => None,
+            Command::Ugi(_) | Command::Precompute(_) | Command::Store(_) => None,
         }
     }
 }

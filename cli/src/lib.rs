@@ -36,13 +36,16 @@
 //!
 //! Commands (a contract: other tools drive plies through them):
 //! - `perft --depth D [--convention leaf|stop] [--divide] [--json]`
-//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]`
+//! - `analyze (--depth D | --time MS | --nodes N) [--searcher minimax|alphabeta|pvs|mcts] [--json]
+//!   [--store PATH|off] [--no-store-read]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
 //!   differs from the signature the game recorded in its [`BenchSuite`])
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
+//! - `store stats|export [FILE]|import FILE|prune [--max-size SIZE]`: the position store
+//!   `analyze` writes to and answers from (`--store PATH|off`, `--store-limit SIZE`)
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
 //!   [`plies_view::View`] (which `main` and `run` require)
@@ -75,6 +78,7 @@ mod perft;
 mod play;
 mod position;
 mod serve;
+mod store;
 mod tables;
 mod text;
 mod tune;
@@ -102,7 +106,8 @@ pub use text::one_line;
 
 /// Runs the command line of the game described by `spec` on the process's arguments, stdin and
 /// stdout; errors go to stderr as one line. Exit code 0 on success, 2 when the arguments do not
-/// parse, 1 for any other error.
+/// parse, 1 for any other error. `analyze` keeps its results in the position store of the
+/// user's data directory unless told otherwise (`--store PATH|off`).
 pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
     let args = match utf8_args(std::env::args_os()) {
         Ok(args) => args,
@@ -111,6 +116,8 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
             return err.exit_code();
         }
     };
+    // The program keeps its analyses in the user's data directory unless told otherwise.
+    store::use_data_directory_by_default();
     // Unlocked handles: `ugi` reads on while its search thread writes.
     let mut input = io::BufReader::new(io::stdin());
     let mut output = io::stdout();
@@ -128,7 +135,8 @@ pub fn main<G: View>(spec: GameCli<G>) -> ExitCode {
 
 /// Runs one command. `args` are the program name followed by its arguments (as
 /// [`utf8_args`] gives them); `play` reads moves and `ugi` its commands from `input`; everything is printed to
-/// `output`. `--help` and `--version` print to `output` and succeed.
+/// `output`. `--help` and `--version` print to `output` and succeed. Unlike [`main`], `analyze`
+/// uses no position store unless one is named (`--store PATH`, `PLIES_STORE`).
 pub fn run<G: View>(
     spec: &GameCli<G>,
     args: impl IntoIterator<Item = String>,
@@ -186,12 +194,17 @@ pub fn run<G: View>(
     }
     match cli.command {
         Command::Perft(args) => perft::run::<G>(&args, output),
-        Command::Analyze(args) => analyze::run(spec, &args, output),
+        Command::Analyze(mut args) => {
+            args.evaluator =
+                store::EvaluatorKind::of(spec.presets, cli.eval.as_deref(), cli.weights.is_some());
+            analyze::run(spec, &args, output)
+        }
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
+        Command::Store(args) => store::command::run(spec, &args, output),
         Command::Precompute(args) => tables::precompute::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];

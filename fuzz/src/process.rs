@@ -291,6 +291,8 @@ fn run_process(
         .current_dir(root)
         // Endgame tables go to the scratch directory, never to the user's cache.
         .env("PLIES_TABLES_DIR", root.join("tables-cache"))
+        // Analyses go nowhere, never to the user's position store.
+        .env("PLIES_STORE", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
