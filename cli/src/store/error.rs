@@ -7,7 +7,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use crate::error::one_line;
+use crate::text::one_line;
 
 /// Why the position store could not be used. Displays as one line naming the file.
 #[derive(Debug)]

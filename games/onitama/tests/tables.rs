@@ -326,9 +326,6 @@ fn the_checks_catch_a_wrong_plane_value() {
         wrong,
     };
     let err = check_table_successors(&bad, &[wrong]).unwrap_err();
-    assert!(
-        err.to_string().contains(&wrong.format_position()),
-        "{err}"
-    );
+    assert!(err.to_string().contains(&wrong.format_position()), "{err}");
     assert_eq!(check_table_successors(&planes, &[wrong]).unwrap(), 1);
 }
