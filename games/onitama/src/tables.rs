@@ -30,24 +30,6 @@ use plies::solve::{PositionSet, Probe, Table, TableError, TableValue};
 use crate::card::Card;
 use crate::state::{BLUE_TEMPLE, Onitama, RED_TEMPLE};
 
-/// Binomial coefficients up to 25 choose 25.
-const fn binomials() -> [[u64; 26]; 26] {
-    let mut table = [[0u64; 26]; 26];
-    let mut n = 0;
-    while n < 26 {
-        table[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            table[n][k] = table[n - 1][k - 1] + if k < n { table[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-}
-
-static CHOOSE: [[u64; 26]; 26] = binomials();
-
 /// Every position of one deal with both masters, `students[0]` red and `students[1]` blue
 /// students (see the module docs).
 #[derive(Clone, Debug)]
@@ -125,43 +107,6 @@ impl MaterialSet {
             .iter()
             .position(|&(r, b, s)| r == red && b == blue && s == side)
     }
-}
-
-/// The rank of the set bits of `bits` among the squares not in `taken`, in the combinatorial
-/// number system (the i-th smallest free square, the c-th free one, contributes C(c, i + 1)).
-#[inline]
-fn rank(bits: u32, taken: u32) -> u64 {
-    let mut rank = 0;
-    for (i, square) in set_bits(bits).enumerate() {
-        let free_index = square - (taken & ((1 << square) - 1)).count_ones();
-        rank += CHOOSE[free_index as usize][i + 1];
-    }
-    rank
-}
-
-/// The `count` squares not in `taken` whose rank ([`rank`]) is `rank`.
-#[inline]
-fn unrank(mut rank: u64, count: usize, taken: u32) -> u32 {
-    let mut bits = 0;
-    let mut n = 25 - taken.count_ones() as usize;
-    for k in (1..=count).rev() {
-        // The largest n with C(n, k) <= rank is the k-th chosen free index.
-        n -= 1;
-        while CHOOSE[n][k] > rank {
-            n -= 1;
-        }
-        rank -= CHOOSE[n][k];
-        // The n-th free square: n, moved up past every taken square at or below it.
-        let mut square = n as u32;
-        for t in set_bits(taken) {
-            if t > square {
-                break;
-            }
-            square += 1;
-        }
-        bits |= 1 << square;
-    }
-    bits
 }
 
 impl PositionSet<Onitama> for MaterialSet {
@@ -1167,11 +1112,13 @@ pub fn files_for(position: &Onitama, pieces: u8) -> Vec<String> {
 }
 
 mod build;
+mod numbering;
 mod planes;
 mod stats;
 mod sweep;
 mod wdl;
 
+use numbering::{CHOOSE, rank, unrank};
 use planes::Stored;
 
 pub use stats::MaterialStats;

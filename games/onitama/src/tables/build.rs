@@ -23,7 +23,7 @@ use plies::bits::set_bits;
 use plies::solve::{MAX_LOSS, MAX_WIN, Table, TableError, TableValue};
 use rayon::prelude::*;
 
-use super::{CHOOSE, rank, unrank};
+use super::numbering::{CHOOSE, rank, unrank};
 use crate::card::{Card, TARGETS};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
@@ -145,7 +145,7 @@ impl Cards {
 
     /// The cards red can move some piece with (a set over the deal's indices).
     #[inline]
-    fn movable(&self, board: &Board) -> usize {
+    pub(super) fn movable(&self, board: &Board) -> usize {
         let mut m = 0;
         for c in 0..5 {
             let t = &self.targets[c][0];

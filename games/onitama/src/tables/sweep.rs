@@ -35,7 +35,7 @@ use plies::solve::{MAX_LOSS, MAX_WIN, Table, TableError, TableValue};
 use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
-use super::{CHOOSE, unrank};
+use super::numbering::{CHOOSE, unrank};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
 /// All 30 arrangements.
@@ -635,7 +635,7 @@ impl Solver<'_, '_> {
                 Phase::Win => {
                     let passes = passes & open & !moves;
                     let passing = if passes != 0 {
-                        self.cards.passing[self.movable(&board)]
+                        self.cards.passing[self.cards.movable(&board)]
                     } else {
                         0
                     };
@@ -720,19 +720,6 @@ impl Solver<'_, '_> {
         }
     }
 
-    /// The cards red can move some piece with on `board` (a set over the deal's indices).
-    #[inline]
-    fn movable(&self, board: &Board) -> usize {
-        let mut movable = 0;
-        for c in 0..5 {
-            let targets = &self.cards.targets[c][0];
-            if set_bits(board.red).any(|s| targets[s as usize] & !board.red != 0) {
-                movable |= 1 << c;
-            }
-        }
-        movable
-    }
-
     /// The arrangements of `open` whose every move leads to a win of the opponent in less
     /// than `d` plies; those held up only by a capture into a longer win go to `held` as
     /// `(distance of the loss, material, layout, arrangement)`.
@@ -773,7 +760,7 @@ impl Solver<'_, '_> {
         if lost == 0 {
             return 0;
         }
-        let passing = cards.passing[self.movable(board)] & lost;
+        let passing = cards.passing[self.cards.movable(board)] & lost;
         if passing != 0 {
             let won = won_after(board.red, board.red_master);
             for c in 0..5 {

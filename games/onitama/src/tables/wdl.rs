@@ -29,8 +29,8 @@ use plies::bits::set_bits;
 use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
+use super::numbering::{CHOOSE, unrank};
 use super::sweep::{after, free_indices, rank_in, set_bits64, split, turn};
-use super::{CHOOSE, unrank};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
 /// All 30 arrangements.
@@ -515,7 +515,7 @@ impl Solver<'_, '_> {
                 blue_master,
             };
             let passing = if (marks.pass_wins | marks.check) & touched != 0 {
-                cards.passing[movable(cards, &board)]
+                cards.passing[cards.movable(&board)]
             } else {
                 0
             };
@@ -530,19 +530,6 @@ impl Solver<'_, '_> {
         }
         decided
     }
-}
-
-/// The cards red can move some piece with on `board` (a set over the deal's indices).
-#[inline]
-fn movable(cards: &Cards, board: &Board) -> usize {
-    let mut movable = 0;
-    for c in 0..5 {
-        let targets = &cards.targets[c][0];
-        if set_bits(board.red).any(|s| targets[s as usize] & !board.red != 0) {
-            movable |= 1 << c;
-        }
-    }
-    movable
 }
 
 /// The arrangements of `check` whose every quiet move and pass leads into a win of the
