@@ -9,10 +9,12 @@
 //!   counter-clockwise into the following pits and the mover's own store, **skipping the
 //!   opponent's store**.
 //! - **Extra turn**: if the last seed lands in the mover's own store, the mover moves again.
-//! - **Capture** (the standard "empty-capture" rule): if the last seed lands in one of the
+//! - **Capture** ([`CaptureRule::Opposite`], the default): if the last seed lands in one of the
 //!   mover's own pits that was empty *and the opposite pit holds seeds*, that seed and all seeds
 //!   of the opposite pit go to the mover's store. If the opposite pit is empty nothing is
-//!   captured and the seed stays.
+//!   captured and the seed stays. With [`CaptureRule::Empty`] (the "empty capture" variant) the
+//!   last seed in an own empty pit is captured even when the opposite pit is empty: it goes to
+//!   the store alone.
 //! - **End**: the game ends when the side to move has no seed in its pits. Every seed still in
 //!   a pit then goes to the store of that pit's owner (so the *other* side sweeps its own row).
 //!   The larger store wins; equal stores are a draw.
@@ -22,11 +24,13 @@
 //!   from its store, `f` (in Kalah(6,4)) the one next to it. `A` reads the same as `a`.
 //! - Position: `<south row> <north row> <side to move>`, a row being its pit counts from `a`
 //!   onwards separated by commas, then `|` and the store; the side is `s` or `n`. The start:
-//!   `4,4,4,4,4,4|0 4,4,4,4,4,4|0 s`. The number of pits is the length of the rows.
+//!   `4,4,4,4,4,4|0 4,4,4,4,4,4|0 s`. The number of pits is the length of the rows. The empty
+//!   capture variant adds a fourth word, `empty-capture`: `4,4,4,4,4,4|0 4,4,4,4,4,4|0 s
+//!   empty-capture`; without it the rules are the default.
 //!
 //! # Engine view
-//! - Hash: Zobrist, one key per (slot, seed count), one for North to move, one per board size;
-//!   [`Game::play`] updates it seed by seed.
+//! - Hash: Zobrist, one key per (slot, seed count), one for North to move, one per board size,
+//!   one for the empty capture rule; [`Game::play`] updates it seed by seed.
 //! - [`Game::classify`]: a move that ends the game with the mover ahead is a win; a capture is
 //!   a capture; everything else, extra turns included, is quiet (an extra turn keeps the same
 //!   side to move, so quiescence would gain nothing from it but length).
@@ -50,7 +54,25 @@ const SLOTS: usize = 2 * MAX_PITS + 2;
 const COUNTS: usize = MAX_SEEDS + 1;
 const SIDE_KEY: usize = SLOTS * COUNTS;
 const SIZE_KEY: usize = SIDE_KEY + 1;
-static KEYS: [u64; SIZE_KEY + MAX_PITS + 1] = random_keys(0x6b61_6c61_6800_0001);
+const RULE_KEY: usize = SIZE_KEY + MAX_PITS + 1;
+static KEYS: [u64; RULE_KEY + 1] = random_keys(0x6b61_6c61_6800_0001);
+
+/// What the last seed sown into one of the mover's own empty pits captures.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum CaptureRule {
+    /// That seed and the opposite pit's seeds, only when the opposite pit holds seeds (plies'
+    /// default); otherwise the seed stays.
+    #[default]
+    Opposite,
+    /// The "empty capture" variant: that seed and the opposite pit's seeds, also when the
+    /// opposite pit is empty (then the seed goes to the store alone).
+    Empty,
+}
+
+impl CaptureRule {
+    /// The word position text names the rule with (none for the default).
+    pub const EMPTY_WORD: &'static str = "empty-capture";
+}
 
 /// Sow from one of the mover's pits: 0 is pit `a`, the farthest from the mover's store.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -65,6 +87,7 @@ pub struct Kalah {
     board: [u8; SLOTS],
     pits: u8,
     to_move: Side,
+    capture: CaptureRule,
     hash: u64,
 }
 
@@ -78,6 +101,20 @@ impl Kalah {
     pub fn new(pits: usize, seeds: u8) -> Result<Kalah, String> {
         let row = vec![seeds; pits];
         Kalah::from_rows(&row, 0, &row, 0, Side::First)
+    }
+
+    /// The same position under the capture rule `capture`.
+    #[must_use]
+    pub fn with_capture(mut self, capture: CaptureRule) -> Kalah {
+        self.capture = capture;
+        self.hash = self.hash_from_scratch();
+        self
+    }
+
+    /// The capture rule this game is played with.
+    #[inline]
+    pub fn capture_rule(&self) -> CaptureRule {
+        self.capture
     }
 
     /// A position from its rows (pits from `a`, then the store) and the side to move. If that
@@ -111,6 +148,7 @@ impl Kalah {
             board: [0; SLOTS],
             pits: pits as u8,
             to_move,
+            capture: CaptureRule::Opposite,
             hash: 0,
         };
         state.board[..pits].copy_from_slice(south);
@@ -219,7 +257,7 @@ impl Kalah {
         let own_pit = (first..first + self.pits()).contains(&slot);
         if own_pit && next.board[slot] == 1 {
             let opposite = 2 * self.pits() - slot;
-            if next.board[opposite] > 0 {
+            if next.board[opposite] > 0 || self.capture == CaptureRule::Empty {
                 let gain = next.board[opposite] + 1;
                 next.set(slot, 0);
                 next.set(opposite, 0);
@@ -283,6 +321,9 @@ impl Game for Kalah {
         }
         if self.to_move == Side::Second {
             hash ^= KEYS[SIDE_KEY];
+        }
+        if self.capture == CaptureRule::Empty {
+            hash ^= KEYS[RULE_KEY];
         }
         hash
     }
@@ -351,10 +392,23 @@ impl Notation for Kalah {
                 "expected '<south row> <north row> <s|n>', e.g. 4,4,4,4,4,4|0 4,4,4,4,4,4|0 s",
             ));
         }
-        if let Some(extra) = tokens.get(3) {
+        let capture = match tokens.get(3) {
+            None => CaptureRule::Opposite,
+            Some(word) if word.eq_ignore_ascii_case(CaptureRule::EMPTY_WORD) => CaptureRule::Empty,
+            Some(word) => {
+                return Err(NotationError::new(
+                    *word,
+                    format!(
+                        "unexpected text after the side to move (the only rules word is {})",
+                        CaptureRule::EMPTY_WORD
+                    ),
+                ));
+            }
+        };
+        if let Some(extra) = tokens.get(4) {
             return Err(NotationError::new(
                 *extra,
-                "unexpected text after the side to move",
+                "unexpected text after the rules",
             ));
         }
         let (south, south_store) = parse_row(tokens[0])?;
@@ -376,6 +430,7 @@ impl Notation for Kalah {
             ));
         }
         Kalah::from_rows(&south, south_store, &north, north_store, to_move)
+            .map(|state| state.with_capture(capture))
             .map_err(|reason| NotationError::new(text.trim(), reason))
     }
 
@@ -391,7 +446,11 @@ impl Notation for Kalah {
         } else {
             'n'
         };
-        format!("{} {} {side}", row(Side::First), row(Side::Second))
+        let rules = match self.capture {
+            CaptureRule::Opposite => String::new(),
+            CaptureRule::Empty => format!(" {}", CaptureRule::EMPTY_WORD),
+        };
+        format!("{} {} {side}{rules}", row(Side::First), row(Side::Second))
     }
 
     fn parse_move(&self, text: &str) -> Result<Sow, NotationError> {

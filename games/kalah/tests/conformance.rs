@@ -8,7 +8,7 @@
 use plies::harness::Check;
 use plies::harness::check_conformance;
 use plies::{Game, MoveClass, Notation, NotationError, Outcome, Side};
-use plies_kalah::{Kalah, Sow};
+use plies_kalah::{CaptureRule, Kalah, Sow};
 
 fn position(text: &str) -> Kalah {
     Kalah::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -26,6 +26,52 @@ fn kalah_conforms_on_several_sizes() {
     // Kalah games end: all of them within 200 plies.
     assert_eq!(report.finished_games, 180);
     assert_eq!(report.max_moves, 8);
+}
+
+#[test]
+fn the_empty_capture_variant_conforms() {
+    let starts: Vec<Kalah> = [(6, 4), (6, 5), (4, 3), (1, 1)]
+        .iter()
+        .map(|&(pits, seeds)| {
+            Kalah::new(pits, seeds)
+                .unwrap()
+                .with_capture(CaptureRule::Empty)
+        })
+        .collect();
+    let report = check_conformance(&starts, 2027, 30, 200).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.games, 120);
+    assert_eq!(report.finished_games, 120);
+}
+
+#[test]
+fn empty_capture_takes_the_lone_seed() {
+    // As in `capture_takes_the_opposite_pit`, north's e empty: under the variant south's seed
+    // landing in its empty b goes to the store alone, and the move is a capture.
+    let state = position("1,0,3,0,0,0|0 0,0,0,0,0,2|0 s empty-capture");
+    assert_eq!(state.capture_rule(), CaptureRule::Empty);
+    let mv = state.parse_move("a").unwrap();
+    assert_eq!(state.classify(mv), MoveClass::Capture);
+    let next = state.play(mv);
+    assert_eq!(
+        next.format_position(),
+        "0,0,3,0,0,0|1 0,0,0,0,0,2|0 n empty-capture"
+    );
+    // The rule is part of the position: the same board under each rule hashes differently.
+    let plain = position("1,0,3,0,0,0|0 0,0,0,0,0,2|0 s");
+    assert_ne!(plain.hash(), state.hash());
+    assert_eq!(state.hash(), state.hash_from_scratch());
+    // The word is case-insensitive; any other fourth word, or a fifth, is refused.
+    assert_eq!(
+        position("1,0,3,0,0,0|0 0,0,0,0,0,2|0 s Empty-Capture"),
+        state
+    );
+    for (text, token) in [
+        ("4,4,4|0 4,4,4|0 s empty", "empty"),
+        ("4,4,4|0 4,4,4|0 s empty-capture x", "x"),
+    ] {
+        let err = Kalah::parse_position(text).unwrap_err();
+        assert_eq!(err.token, token, "{text}: {err}");
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use plies::harness::random_playout_positions;
 use plies::harness::{PerftConvention, perft};
 use plies::{Game, Notation};
-use plies_kalah::Kalah;
+use plies_kalah::{CaptureRule, Kalah};
 
 /// A hole seeds can be dropped into: a pit of one side, or a store.
 #[derive(Copy, Clone, PartialEq)]
@@ -25,6 +25,9 @@ struct Naive {
     rows: [Vec<u32>; 2],
     stores: [u32; 2],
     mover: usize,
+    /// The "empty capture" variant: a last seed in an own empty pit is taken to the store even
+    /// when the facing pit is empty.
+    empty_capture: bool,
 }
 
 impl Naive {
@@ -43,6 +46,7 @@ impl Naive {
             rows: [south, north],
             stores: [s, n],
             mover: usize::from(words[2] == "n"),
+            empty_capture: words.get(3) == Some(&"empty-capture"),
         }
     }
 
@@ -52,7 +56,12 @@ impl Naive {
             format!("{}|{}", pits.join(","), self.stores[side])
         };
         let side = if self.mover == 0 { "s" } else { "n" };
-        format!("{} {} {side}", row(0), row(1))
+        let rules = if self.empty_capture {
+            " empty-capture"
+        } else {
+            ""
+        };
+        format!("{} {} {side}{rules}", row(0), row(1))
     }
 
     fn over(&self) -> bool {
@@ -101,7 +110,8 @@ impl Naive {
                 Hole::Pit(side, p) => {
                     // My pit p faces the opponent's pit n-1-p.
                     let facing = n - 1 - p;
-                    if side == me && next.rows[me][p] == 1 && next.rows[you][facing] > 0 {
+                    let takes = next.rows[you][facing] > 0 || self.empty_capture;
+                    if side == me && next.rows[me][p] == 1 && takes {
                         next.stores[me] += 1 + next.rows[you][facing];
                         next.rows[me][p] = 0;
                         next.rows[you][facing] = 0;
@@ -169,6 +179,50 @@ fn start_positions_match_the_naive_generator() {
             );
         }
         same_children(&start, 3);
+    }
+}
+
+#[test]
+fn the_empty_capture_variant_matches_the_naive_generator() {
+    // Whether the rule changed some count (else this would test nothing).
+    let mut differs = false;
+    for (pits, seeds, depth) in [(6, 4, 6), (6, 5, 5), (4, 3, 6), (3, 2, 7)] {
+        let start = Kalah::new(pits, seeds)
+            .unwrap()
+            .with_capture(CaptureRule::Empty);
+        let text = start.format_position();
+        assert!(text.ends_with(" empty-capture"), "{text}");
+        let naive = Naive::from_text(&text);
+        assert!(naive.empty_capture);
+        let plain = Naive::from_text(&Kalah::new(pits, seeds).unwrap().format_position());
+        for d in 1..=depth {
+            let expected = naive.perft(d);
+            assert_eq!(
+                game_perft(&start, d),
+                expected,
+                "Kalah({pits},{seeds}) empty capture, depth {d}"
+            );
+            differs |= expected != plain.perft(d);
+        }
+        same_children(&start, 3);
+    }
+    assert!(differs, "the rules never differ");
+    for position in random_playout_positions(
+        &Kalah::start_position().with_capture(CaptureRule::Empty),
+        23,
+        40,
+        40,
+    ) {
+        let naive = Naive::from_text(&position.format_position());
+        for d in 1..=4 {
+            assert_eq!(
+                game_perft(&position, d),
+                naive.perft(d),
+                "{} depth {d}",
+                position.format_position()
+            );
+        }
+        same_children(&position, 2);
     }
 }
 
