@@ -44,6 +44,7 @@
 use plies::rng::random_keys;
 use plies::{Evaluator, Game, MoveClass, Notation, NotationError, Outcome, Score, Side};
 
+pub mod solve;
 mod view;
 
 /// The most pits per side.
