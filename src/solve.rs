@@ -425,137 +425,17 @@ impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
         &self,
         progress: &mut dyn FnMut(SolveProgress),
     ) -> Result<Table, TableError> {
-        let size = self.set.size();
-        let count = usize::try_from(size).expect("a set that fits in memory");
-        let mut entries = vec![UNKNOWN; count];
-        // Per undecided position: moves not yet known to lose, and the longest known loss.
-        let mut remaining = vec![0u16; count];
-        let mut longest_loss = vec![0u32; count];
-        // `queue[d]`: positions whose value may be decided at distance `d` (checked when taken).
-        let mut queue: Vec<Vec<u64>> = Vec::new();
-        let push = |queue: &mut Vec<Vec<u64>>, d: u32, index: u64| {
-            let d = d as usize;
-            if queue.len() <= d {
-                queue.resize_with(d + 1, Vec::new);
-            }
-            queue[d].push(index);
-        };
-        // A win candidate per undecided position (its shortest known win), `u32::MAX` if none.
-        let mut best_win = vec![u32::MAX; count];
-        let mut positions = 0;
-        let mut moves = Vec::new();
-        for index in 0..size {
-            let i = index as usize;
-            let Some(state) = self.set.position(index) else {
-                entries[i] = HOLE;
-                continue;
-            };
-            if self.set.index(&state) != Some(index) {
-                return Err(TableError::BadNumbering { index });
-            }
-            positions += 1;
-            if let Some(outcome) = state.outcome() {
-                let value = TableValue::terminal(&state, outcome);
-                if value != TableValue::Draw {
-                    entries[i] = Entry::encode(value).expect("distance 0 fits");
-                    push(&mut queue, 0, index);
-                }
-                continue;
-            }
-            // Successors inside the set (finished or not) tell it their value later; finished
-            // games and positions outside it are known now.
-            moves.clear();
-            state.generate_moves(&mut moves);
-            let mover = state.side_to_move();
-            let mut open = 0u16;
-            for &mv in &moves {
-                let next = state.play(mv);
-                let known = if self.set.index(&next).is_some() {
-                    open += 1;
-                    continue;
-                } else if let Some(outcome) = next.outcome() {
-                    Some(TableValue::terminal(&next, outcome))
-                } else {
-                    self.outside.and_then(|probe| probe(&next))
-                };
-                match known.map(|v| v.seen_by_mover(next.side_to_move() == mover)) {
-                    Some(TableValue::Win(d)) => best_win[i] = best_win[i].min(d),
-                    Some(TableValue::Loss(d)) => longest_loss[i] = longest_loss[i].max(d),
-                    // A draw or an unknown value: this move is never lost.
-                    _ => open += 1,
-                }
-            }
-            remaining[i] = open;
-            if best_win[i] != u32::MAX {
-                push(&mut queue, best_win[i], index);
-            } else if open == 0 && !moves.is_empty() {
-                push(&mut queue, longest_loss[i], index);
-            }
-        }
-        let mut decided: u64 = queue.first().map_or(0, |q| q.len() as u64);
+        let mut state = Retrograde::new(self.set.size());
+        let positions = self.retrograde_start(&mut state)?;
+        let mut decided: u64 = state.queue.first().map_or(0, |q| q.len() as u64);
         progress(SolveProgress {
             pass: 0,
             decided,
             positions,
         });
-        let mut before = Vec::new();
         let mut distance = 0u32;
-        while (distance as usize) < queue.len() {
-            let bucket = std::mem::take(&mut queue[distance as usize]);
-            for index in bucket {
-                let i = index as usize;
-                // Decide it now if this is its distance (distance 0: decided at the start).
-                if distance > 0 {
-                    if entries[i] != UNKNOWN {
-                        continue;
-                    }
-                    let value = if best_win[i] == distance {
-                        TableValue::Win(distance)
-                    } else if remaining[i] == 0 && best_win[i] == u32::MAX {
-                        TableValue::Loss(distance)
-                    } else {
-                        continue;
-                    };
-                    entries[i] = Entry::encode(value).ok_or(TableError::TooLong {
-                        index,
-                        plies: distance,
-                    })?;
-                    decided += 1;
-                }
-                let Some(state) = self.set.position(index) else {
-                    continue;
-                };
-                let value = Entry::decode(entries[i]).expect("not a hole");
-                before.clear();
-                self.set.predecessors(&state, &mut before);
-                for &from in &before {
-                    let j = from as usize;
-                    if entries[j] != UNKNOWN {
-                        continue;
-                    }
-                    let Some(prev) = self.set.position(from) else {
-                        continue;
-                    };
-                    let same = prev.side_to_move() == state.side_to_move();
-                    match value.seen_by_mover(same) {
-                        TableValue::Win(d) => {
-                            if d < best_win[j] {
-                                best_win[j] = d;
-                                push(&mut queue, d, from);
-                            }
-                        }
-                        TableValue::Loss(d) => {
-                            longest_loss[j] = longest_loss[j].max(d);
-                            remaining[j] -= 1;
-                            if remaining[j] == 0 && best_win[j] == u32::MAX {
-                                push(&mut queue, longest_loss[j], from);
-                            }
-                        }
-                        // (A table's own values always carry their distance.)
-                        TableValue::Draw | TableValue::Won | TableValue::Lost => {}
-                    }
-                }
-            }
+        while (distance as usize) < state.queue.len() {
+            decided += self.retrograde_distance(&mut state, distance)?;
             if distance > 0 {
                 progress(SolveProgress {
                     pass: distance,
@@ -566,9 +446,179 @@ impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
             distance += 1;
         }
         Ok(Table {
-            entries,
+            entries: state.entries,
             wide: false,
         })
+    }
+
+    /// The first step: holes, finished games (queued at distance 0), the numbering checked, and
+    /// for every other position its moves counted and those leaving the set (finished games,
+    /// probes) taken into account. Returns the number of positions (holes not counted).
+    fn retrograde_start(&self, state: &mut Retrograde) -> Result<u64, TableError> {
+        let mut positions = 0;
+        let mut moves = Vec::new();
+        for index in 0..self.set.size() {
+            let i = index as usize;
+            let Some(position) = self.set.position(index) else {
+                state.entries[i] = HOLE;
+                continue;
+            };
+            if self.set.index(&position) != Some(index) {
+                return Err(TableError::BadNumbering { index });
+            }
+            positions += 1;
+            if let Some(outcome) = position.outcome() {
+                let value = TableValue::terminal(&position, outcome);
+                if value != TableValue::Draw {
+                    state.entries[i] = Entry::encode(value).expect("distance 0 fits");
+                    state.push(0, index);
+                }
+                continue;
+            }
+            moves.clear();
+            position.generate_moves(&mut moves);
+            self.count_moves(state, index, &position, &moves);
+        }
+        Ok(positions)
+    }
+
+    /// Counts the moves of a position not finished: successors inside the set (finished or not)
+    /// tell it their value later; finished games and positions outside it are known now.
+    fn count_moves(&self, state: &mut Retrograde, index: u64, position: &G, moves: &[G::Move]) {
+        let i = index as usize;
+        let mover = position.side_to_move();
+        let mut open = 0u16;
+        for &mv in moves {
+            let next = position.play(mv);
+            let known = if self.set.index(&next).is_some() {
+                open += 1;
+                continue;
+            } else if let Some(outcome) = next.outcome() {
+                Some(TableValue::terminal(&next, outcome))
+            } else {
+                self.outside.and_then(|probe| probe(&next))
+            };
+            match known.map(|v| v.seen_by_mover(next.side_to_move() == mover)) {
+                Some(TableValue::Win(d)) => state.best_win[i] = state.best_win[i].min(d),
+                Some(TableValue::Loss(d)) => {
+                    state.longest_loss[i] = state.longest_loss[i].max(d);
+                }
+                // A draw or an unknown value: this move is never lost.
+                _ => open += 1,
+            }
+        }
+        state.remaining[i] = open;
+        if state.best_win[i] != u32::MAX {
+            state.push(state.best_win[i], index);
+        } else if open == 0 && !moves.is_empty() {
+            state.push(state.longest_loss[i], index);
+        }
+    }
+
+    /// Takes the positions queued at `distance`: decides those whose distance it is (distance
+    /// 0 was decided at the start) and tells their predecessors. Returns how many it decided.
+    fn retrograde_distance(
+        &self,
+        state: &mut Retrograde,
+        distance: u32,
+    ) -> Result<u64, TableError> {
+        let bucket = std::mem::take(&mut state.queue[distance as usize]);
+        let mut decided = 0;
+        let mut before = Vec::new();
+        for index in bucket {
+            let i = index as usize;
+            if distance > 0 {
+                if state.entries[i] != UNKNOWN {
+                    continue;
+                }
+                let value = if state.best_win[i] == distance {
+                    TableValue::Win(distance)
+                } else if state.remaining[i] == 0 && state.best_win[i] == u32::MAX {
+                    TableValue::Loss(distance)
+                } else {
+                    continue;
+                };
+                state.entries[i] = Entry::encode(value).ok_or(TableError::TooLong {
+                    index,
+                    plies: distance,
+                })?;
+                decided += 1;
+            }
+            let Some(position) = self.set.position(index) else {
+                continue;
+            };
+            before.clear();
+            self.set.predecessors(&position, &mut before);
+            self.tell_predecessors(state, &position, i, &before);
+        }
+        Ok(decided)
+    }
+
+    /// Tells the predecessors `before` of the decided `position` (number `i`) its value: a
+    /// shorter win for some, one more lost move for others (queued once all are lost).
+    fn tell_predecessors(&self, state: &mut Retrograde, position: &G, i: usize, before: &[u64]) {
+        let value = Entry::decode(state.entries[i]).expect("not a hole");
+        for &from in before {
+            let j = from as usize;
+            if state.entries[j] != UNKNOWN {
+                continue;
+            }
+            let Some(prev) = self.set.position(from) else {
+                continue;
+            };
+            let same = prev.side_to_move() == position.side_to_move();
+            match value.seen_by_mover(same) {
+                TableValue::Win(d) => {
+                    if d < state.best_win[j] {
+                        state.best_win[j] = d;
+                        state.push(d, from);
+                    }
+                }
+                TableValue::Loss(d) => {
+                    state.longest_loss[j] = state.longest_loss[j].max(d);
+                    state.remaining[j] -= 1;
+                    if state.remaining[j] == 0 && state.best_win[j] == u32::MAX {
+                        state.push(state.longest_loss[j], from);
+                    }
+                }
+                // (A table's own values always carry their distance.)
+                TableValue::Draw | TableValue::Won | TableValue::Lost => {}
+            }
+        }
+    }
+}
+
+/// What [`Solver::solve_retrograde`] keeps per position while it works.
+struct Retrograde {
+    entries: Vec<u8>,
+    /// Per undecided position: moves not yet known to lose.
+    remaining: Vec<u16>,
+    /// The longest known loss.
+    longest_loss: Vec<u32>,
+    /// A win candidate (its shortest known win), `u32::MAX` if none.
+    best_win: Vec<u32>,
+    /// `queue[d]`: positions whose value may be decided at distance `d` (checked when taken).
+    queue: Vec<Vec<u64>>,
+}
+
+impl Retrograde {
+    fn new(size: u64) -> Retrograde {
+        let count = usize::try_from(size).expect("a set that fits in memory");
+        Retrograde {
+            entries: vec![UNKNOWN; count],
+            remaining: vec![0; count],
+            longest_loss: vec![0; count],
+            best_win: vec![u32::MAX; count],
+            queue: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, d: u32, index: u64) {
+        let d = d as usize;
+        if self.queue.len() <= d {
+            self.queue.resize_with(d + 1, Vec::new);
+        }
+        self.queue[d].push(index);
     }
 }
 
