@@ -158,7 +158,7 @@ impl PositionSet<Kalah> for Level {
     }
 
     fn position(&self, index: u64) -> Option<Kalah> {
-        let side = if index % 2 == 0 {
+        let side = if index.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -214,4 +214,43 @@ fn the_generic_solver_agrees_with_the_margins() {
         }
         assert!(counts.iter().all(|&c| c > 100), "{counts:?}");
     }
+}
+
+#[test]
+fn the_library_search_plays_with_the_margin_tables() {
+    use plies::search::{PvsConfig, SearchLimits};
+    use plies::spec::SearcherSpec;
+    use plies_kalah::StoreDifference;
+    use std::sync::Arc;
+    let capture = CaptureRule::Empty;
+    let start = Kalah::new(3, 3).unwrap().with_capture(capture);
+    let tables = Arc::new(MarginTables::build(3, capture, 6, 1, &mut |_| {}));
+    let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
+    let mut search = SearcherSpec::Pvs(exact)
+        .build::<Kalah, StoreDifference>(StoreDifference::default())
+        .unwrap();
+    search
+        .set_endgame_tables(Some(tables.clone() as Arc<dyn Probe<Kalah>>))
+        .unwrap();
+    let mut memo = HashMap::new();
+    let mut decisive = 0;
+    for position in random_playout_positions(&start, 11, 40, 40) {
+        if position.outcome().is_some() || seeds_in_pits(&position) > 12 {
+            continue;
+        }
+        let south = minimax(&position, &mut memo);
+        let mine = if position.side_to_move() == Side::First {
+            south
+        } else {
+            -south
+        };
+        search.clear();
+        let score = search.search(&position, &SearchLimits::depth(14)).score;
+        if score.is_decisive() {
+            decisive += 1;
+            assert_eq!(score.is_win(), mine > 0, "{}", position.format_position());
+            assert_eq!(score.is_loss(), mine < 0, "{}", position.format_position());
+        }
+    }
+    assert!(decisive > 10, "only {decisive} decided");
 }
