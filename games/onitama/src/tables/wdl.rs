@@ -4,15 +4,17 @@
 //!
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
-//! positions. The solver works by events, not by plies:
+//! positions. While solving, a layout also holds the arrangements already pulled back (4
+//! bytes): 12 bytes per layout, which is what lets 8 pieces fit. The solver works by events,
+//! not by plies:
 //! - a start pass decides the finished layouts and the captures (into the smaller materials,
-//!   already solved), and notes per layout which arrangements a capture keeps from losing;
+//!   already solved);
 //! - every change (arrangements newly won or lost) is marked on the changed layout; a task
 //!   owning one set of blue pieces takes the marks of the block of the mirror material that its
 //!   layouts move into, consumes them, and pulls them back through each move undone: a new loss
 //!   makes its predecessors won at once, a new win makes them candidates, and a candidate is
 //!   lost when every move leads to a won successor (checked for its 30 arrangements at once,
-//!   stopped as soon as each escapes);
+//!   quiet moves first, stopped as soon as each escapes, captures read only for what is left);
 //! - tasks read what other tasks write while the pass runs: a mark is published after the word
 //!   it announces (release), and consumed before the words are read (acquire), so a change
 //!   missed by a reader is marked again for the next pass; the passes end when a pass finds no
@@ -23,7 +25,7 @@
 //! order of the tasks: the same planes for any thread count, and equal to the wins and losses of
 //! the distance solver.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use plies::bits::set_bits;
 use rayon::prelude::*;
@@ -40,16 +42,6 @@ const SQUARES: u32 = (1 << 25) - 1;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
-/// A layout's state: its word (wins in bits 0-29, losses in bits 32-61), written by the task
-/// that owns the layout, and beside it, in the same cache line, the arrangements already
-/// pulled back (bits 0-29, written by the one task that reads the layout's block) and those a
-/// capture keeps from losing (bits 32-61, written once by the owner in the start pass).
-#[repr(C, align(16))]
-struct Slot {
-    word: AtomicU64,
-    aux: AtomicU64,
-}
-
 /// A material being solved.
 struct Work<'a> {
     material: Material,
@@ -57,7 +49,12 @@ struct Work<'a> {
     mirror: usize,
     /// The words of the material red's captures lead into (`None`: blue has no student).
     capture: Option<(Material, &'a [u64])>,
-    slots: Vec<Slot>,
+    /// Per layout: its word (wins in bits 0-29, losses in bits 32-61), written by the task
+    /// that owns the layout.
+    words: Vec<AtomicU64>,
+    /// Per layout: the arrangements already pulled back, written by the one task that reads
+    /// the layout's block.
+    pulled: Vec<AtomicU32>,
     /// The layouts changed since their block was last read (a bit each).
     changed: Vec<AtomicU64>,
 }
@@ -74,9 +71,7 @@ impl Work<'_> {
         if wins | losses == 0 {
             return 0;
         }
-        self.slots[layout]
-            .word
-            .store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
+        self.words[layout].store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
         // Release, after the store: a reader that takes the mark sees the word; a mark taken
         // before the store is set again, for the next pass.
         self.changed[layout / 64].fetch_or(1u64 << (layout % 64), Ordering::Release);
@@ -89,8 +84,8 @@ impl Work<'_> {
 struct Scratch {
     marks: Vec<Marks>,
     list: Vec<(u32, u32, u32)>,
-    /// Per candidate of `list`: its layout, word and aux.
-    loaded: Vec<(usize, u64, u64)>,
+    /// Per candidate of `list`: its layout and word.
+    loaded: Vec<(usize, u64)>,
     /// The win bits of the block of successors, when copied.
     block: Vec<u32>,
 }
@@ -129,12 +124,8 @@ pub(super) fn solve_group<'a>(
                     let m = Material::new(material.blue - 1, material.red);
                     (m, smaller(m))
                 }),
-                slots: (0..layouts)
-                    .map(|_| Slot {
-                        word: AtomicU64::new(0),
-                        aux: AtomicU64::new(0),
-                    })
-                    .collect(),
+                words: (0..layouts).map(|_| AtomicU64::new(0)).collect(),
+                pulled: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
                 changed: (0..layouts.div_ceil(64))
                     .map(|_| AtomicU64::new(0))
                     .collect(),
@@ -167,7 +158,7 @@ pub(super) fn solve_group<'a>(
     }
     works
         .into_iter()
-        .map(|w| w.slots.into_iter().map(|s| s.word.into_inner()).collect())
+        .map(|w| w.words.into_iter().map(AtomicU64::into_inner).collect())
         .collect()
 }
 
@@ -243,13 +234,13 @@ impl Solver<'_, '_> {
             board.red_master == BLUE_TEMPLE,
         ) {
             (true, true) => {
-                own.slots[layout].word.store(all | all << 32, RELAXED);
+                own.words[layout].store(all | all << 32, RELAXED);
                 return 0;
             }
             (true, false) => return own.decide(layout, 0, 0, ALL),
             // Not reachable by play (red moved last), but finished: won, and no predecessor.
             (false, true) => {
-                own.slots[layout].word.store(all, RELAXED);
+                own.words[layout].store(all, RELAXED);
                 return 0;
             }
             (false, false) => {}
@@ -281,7 +272,6 @@ impl Solver<'_, '_> {
                 }
             }
         }
-        own.slots[layout].aux.store(u64::from(saved) << 32, RELAXED);
         // Arrangements with no quiet move and no pass: every move is a capture, and unless one
         // is saved by it, every one leads into a win of the opponent.
         let passing = cards.passing[movable];
@@ -382,14 +372,13 @@ impl Solver<'_, '_> {
             let bits = changed.fetch_and(!mask, Ordering::Acquire) & mask;
             for bit in set_bits64(bits) {
                 let index = word * 64 + bit as usize;
-                let slot = &other.slots[index];
-                let aux = slot.aux.load(RELAXED);
-                let (won, lost) = split(slot.word.load(RELAXED));
-                let (won, lost) = (won & !(aux as u32), lost & !(aux as u32));
+                let pulled = other.pulled[index].load(RELAXED);
+                let (won, lost) = split(other.words[index].load(RELAXED));
+                let (won, lost) = (won & !pulled, lost & !pulled);
                 if won | lost == 0 {
                     continue;
                 }
-                slot.aux.store(aux | u64::from(won | lost), RELAXED);
+                other.pulled[index].store(pulled | won | lost, RELAXED);
                 let opponent = (index - base) as u32;
                 let pieces = unrank(u64::from(opponent / n), n as usize, set);
                 let red = turn(pieces);
@@ -466,9 +455,9 @@ impl Solver<'_, '_> {
         if local {
             scratch.block.clear();
             scratch.block.extend(
-                other.slots[base..base + size]
+                other.words[base..base + size]
                     .iter()
-                    .map(|s| s.word.load(RELAXED) as u32),
+                    .map(|w| w.load(RELAXED) as u32),
             );
         }
         let block_wins = &scratch.block;
@@ -477,10 +466,10 @@ impl Solver<'_, '_> {
             if local {
                 block_wins[at]
             } else {
-                other.slots[base + at].word.load(RELAXED) as u32
+                other.words[base + at].load(RELAXED) as u32
             }
         };
-        // The candidates' layouts, then their slots: independent loads, issued together.
+        // The candidates' layouts, then their words: independent loads, issued together.
         scratch.loaded.clear();
         scratch
             .loaded
@@ -491,17 +480,15 @@ impl Solver<'_, '_> {
                     red_master,
                     blue_master,
                 };
-                (own.material.layout(&board) as usize, 0, 0)
+                (own.material.layout(&board) as usize, 0)
             }));
-        for (layout, word, aux) in &mut scratch.loaded {
-            let slot = &own.slots[*layout];
-            *word = slot.word.load(RELAXED);
-            *aux = slot.aux.load(RELAXED);
+        for (layout, word) in &mut scratch.loaded {
+            *word = own.words[*layout].load(RELAXED);
         }
         let mut decided = 0;
         for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
             let marks = std::mem::take(&mut scratch.marks[i as usize]);
-            let (layout, word, aux) = scratch.loaded[k];
+            let (layout, word) = scratch.loaded[k];
             let (won, lost) = split(word);
             let open = ALL & !(won | lost);
             let touched = open & (marks.wins | marks.pass_wins | marks.check);
@@ -520,9 +507,12 @@ impl Solver<'_, '_> {
                 0
             };
             let wins = open & (marks.wins | (marks.pass_wins & passing));
-            let check = open & marks.check & !wins & !((aux >> 32) as u32);
+            let check = open & marks.check & !wins;
             let losses = if check != 0 {
-                losses(cards, &board, check, passing, won_after)
+                losses(cards, &board, check, passing, won_after, |next| {
+                    let (material, words) = own.capture.expect("a student to capture");
+                    words[material.layout(next) as usize] as u32 & ALL
+                })
             } else {
                 0
             };
@@ -532,15 +522,17 @@ impl Solver<'_, '_> {
     }
 }
 
-/// The arrangements of `check` whose every quiet move and pass leads into a win of the
-/// opponent (`won_after`: the win bits after red's pieces are as given); `passing` the
-/// arrangements in which red must pass. Captures are the caller's (`saved`).
+/// The arrangements of `check` whose every move and pass leads into a win of the opponent
+/// (`won_after`: the win bits after red's pieces are as given, by a quiet move;
+/// `won_after_capture`: after a capture, the board given); `passing` the arrangements in which
+/// red must pass.
 fn losses(
     cards: &Cards,
     board: &Board,
     check: u32,
     passing: u32,
     won_after: impl Fn(u32, u32) -> u32,
+    won_after_capture: impl Fn(&Board) -> u32,
 ) -> u32 {
     let mut escape = 0u32;
     let pass = check & passing;
@@ -566,6 +558,22 @@ fn losses(
                 escape |= cards.pull(c, ALL & !won_after(red, red_master));
                 if check & !escape == 0 {
                     break 'cards;
+                }
+            }
+        }
+    }
+    // Left unescaped by the quiet moves: a capture of a student may still save it (taking
+    // the master wins, so such an arrangement is never open).
+    if check & !escape != 0 {
+        for c in 0..5 {
+            if check & cards.holds[c] & !escape == 0 {
+                continue;
+            }
+            for from in set_bits(board.red) {
+                let to = cards.targets[c][0][from as usize] & board.blue & !board.blue_master;
+                for to in set_bits(to) {
+                    let won = won_after_capture(&after(board, from, to));
+                    escape |= cards.pull(c, ALL & !won);
                 }
             }
         }
