@@ -453,8 +453,21 @@ pub fn solve_margin(state: &Kalah, tables: &MarginTables, tt_bits: u32) -> Solut
         }
     }
     let root = search.tt[search.slot(&cells)];
-    let best = (root.used && root.board == Search::key(&cells) && !tables.rules.over(&cells))
-        .then_some(Sow(root.best));
+    let best = if root.used && root.board == Search::key(&cells) {
+        Some(Sow(root.best))
+    } else {
+        // The root was a table look-up (or its slot was taken): the first move keeping the value.
+        (0..tables.rules.pits)
+            .filter(|&pit| cells[pit] > 0)
+            .find(|&pit| {
+                let sown = tables.rules.sow(&cells, pit);
+                let gain = i32::from(sown.gain);
+                let left = seeds - gain;
+                let after = search.search(&sown.next, left, -left - 1, left + 1);
+                gain + if sown.again { after } else { -after } == lower
+            })
+            .map(|pit| Sow(pit as u8))
+    };
     let mine = stores + lower;
     Solution {
         south_margin: if me == Side::First { mine } else { -mine },

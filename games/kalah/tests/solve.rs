@@ -51,8 +51,10 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
             let mut memo = HashMap::new();
             let tables = MarginTables::build(pits, capture, table_seeds, 2, &mut |_| {});
             let tiny = MarginTables::build(pits, capture, 0, 1, &mut |_| {});
+            let whole =
+                MarginTables::build(pits, capture, pits * 2 * usize::from(seeds), 1, &mut |_| {});
             let expected = minimax(&start, &mut memo);
-            for t in [&tables, &tiny] {
+            for t in [&tables, &tiny, &whole] {
                 let got = solve_margin(&start, t, 12);
                 assert_eq!(
                     got.south_margin, expected,
