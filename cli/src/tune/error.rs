@@ -134,10 +134,20 @@ pub(crate) enum SettingError {
     NoIterations,
     /// A game of no plies.
     NoMaxPlies,
-    /// Games per iteration not an even number from 2 to [`super::files::MAX_GAMES`].
-    Games(u32),
-    /// Check games not an even number up to [`super::files::MAX_GAMES`].
-    CheckGames(u32),
+    /// Games per iteration not an even number from 2 to `max`.
+    Games {
+        /// The games asked for.
+        games: u32,
+        /// The most games of an iteration.
+        max: u32,
+    },
+    /// Check games not an even number up to `max`.
+    CheckGames {
+        /// The games asked for.
+        games: u32,
+        /// The most games of a check match.
+        max: u32,
+    },
     /// No per-move limit.
     NoLimit,
     /// A per-move limit out of range.
@@ -146,7 +156,6 @@ pub(crate) enum SettingError {
 
 impl fmt::Display for SettingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::files::MAX_GAMES;
         match self {
             SettingError::Lengths {
                 names,
@@ -168,14 +177,14 @@ impl fmt::Display for SettingError {
             SettingError::REnd(r) => write!(f, "bad --r-end {r}: expected a number in (0, 1]"),
             SettingError::NoIterations => f.write_str("bad --iterations 0: expected >= 1"),
             SettingError::NoMaxPlies => f.write_str("bad --max-plies 0: expected >= 1"),
-            SettingError::Games(games) => write!(
+            SettingError::Games { games, max } => write!(
                 f,
-                "bad --games {games}: expected an even number from 2 to {MAX_GAMES} (each \
-                 opening with both colours)"
+                "bad --games {games}: expected an even number from 2 to {max} (each opening \
+                 with both colours)"
             ),
-            SettingError::CheckGames(games) => write!(
+            SettingError::CheckGames { games, max } => write!(
                 f,
-                "bad --check-games {games}: expected an even number up to {MAX_GAMES}"
+                "bad --check-games {games}: expected an even number up to {max}"
             ),
             SettingError::NoLimit => f.write_str("no per-move limit (--depth, --nodes or --time)"),
             SettingError::LimitRange => write!(

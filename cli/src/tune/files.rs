@@ -128,10 +128,16 @@ impl TuneConfig {
             return Err(SettingError::NoMaxPlies);
         }
         if self.games == 0 || !self.games.is_multiple_of(2) || self.games > MAX_GAMES {
-            return Err(SettingError::Games(self.games));
+            return Err(SettingError::Games {
+                games: self.games,
+                max: MAX_GAMES,
+            });
         }
         if !self.check_games.is_multiple_of(2) || self.check_games > MAX_GAMES {
-            return Err(SettingError::CheckGames(self.check_games));
+            return Err(SettingError::CheckGames {
+                games: self.check_games,
+                max: MAX_GAMES,
+            });
         }
         if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
             return Err(SettingError::NoLimit);
