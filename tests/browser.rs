@@ -21,10 +21,6 @@
 //! run one after another, one browser session each; each game's server runs in this process
 //! on a thread of its own, to the end of the test process.
 
-#[allow(dead_code)]
-#[path = "../examples/tafl.rs"]
-mod tafl_bot;
-
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -125,7 +121,7 @@ fn onitama_is_played_in_the_browser() {
 fn brandub_is_played_in_the_browser() {
     browser_game(&Case {
         name: "tafl",
-        cli: tafl_bot::tafl_cli,
+        cli: plies_tafl_cli::tafl_cli,
         args: &["--variant", "brandub"],
         mode: "second",
         max_plies: 300,
@@ -204,7 +200,12 @@ fn records_are_shown_and_set_up() {
 /// description shown and its full rules on demand.
 #[test]
 fn a_tafl_variant_is_picked() {
-    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 0);
+    let case = Case::humans(
+        "tafl",
+        plies_tafl_cli::tafl_cli,
+        &["--variant", "brandub"],
+        0,
+    );
     with_page(&case, variant_picked);
 }
 
@@ -220,7 +221,12 @@ fn a_position_and_moves_are_set_up_on_one_line() {
 fn moves_are_dragged_and_dropped() {
     let case = Case::humans("onitama", onitama, &[], 21);
     with_page(&case, dragged);
-    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 22);
+    let case = Case::humans(
+        "tafl",
+        plies_tafl_cli::tafl_cli,
+        &["--variant", "brandub"],
+        22,
+    );
     with_page(&case, dragged);
 }
 
@@ -279,7 +285,7 @@ macro_rules! page_tests {
 
 page_tests! {
     onitama_page: "onitama", onitama, &[], 11;
-    tafl_page: "tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 12;
+    tafl_page: "tafl", plies_tafl_cli::tafl_cli, &["--variant", "brandub"], 12;
     hus_page: "hus", hus, &[], 13;
     yinsh_page: "yinsh", yinsh, &[], 14;
     kalah_page: "kalah", kalah, &[], 15;
