@@ -19,6 +19,7 @@ use super::super::session::Session;
 use super::super::tree::NodeId;
 use super::reply::{ApiError, GameId, Reply, body, ok};
 use super::search::ENGINE;
+use super::stored::{game_json, game_reply};
 use super::{App, SEARCHERS, lock};
 
 pub(super) async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
@@ -94,7 +95,7 @@ pub(super) async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes
         }
     };
     let (id, game) = app.insert(session)?;
-    let value = lock(&game).to_json(id);
+    let value = game_json(&app, &game, id).await;
     Ok((StatusCode::CREATED, axum::Json(value)).into_response())
 }
 
@@ -110,8 +111,7 @@ pub(super) async fn record<G: View>(State(app): State<Arc<App<G>>>, GameId(id): 
 
 pub(super) async fn show<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
     let game = app.game(&id)?;
-    let value = lock(&game).to_json(id.parse().unwrap_or(0));
-    ok(value)
+    game_reply(&app, &game, &id).await
 }
 
 pub(super) async fn remove<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
@@ -125,21 +125,23 @@ pub(super) async fn remove<G: View>(State(app): State<Arc<App<G>>>, GameId(id): 
 
 /// Runs `change` on the game `id` unless an engine search runs on it (an analysis goes on, on
 /// its node); answers the changed game.
-fn change<G: View>(
+async fn change<G: View>(
     app: &App<G>,
     id: &str,
     change: impl FnOnce(&mut Session<G>) -> Result<(), String>,
 ) -> Reply {
     let game = app.game(id)?;
-    let mut session = lock(&game);
-    if let Some(running) = session.running.as_ref().filter(|r| r.kind == ENGINE) {
-        return Err(ApiError::conflict(format!(
-            "a search ({}) is running on this game; stop it first",
-            running.kind
-        )));
+    {
+        let mut session = lock(&game);
+        if let Some(running) = session.running.as_ref().filter(|r| r.kind == ENGINE) {
+            return Err(ApiError::conflict(format!(
+                "a search ({}) is running on this game; stop it first",
+                running.kind
+            )));
+        }
+        change(&mut session).map_err(ApiError::bad)?;
     }
-    change(&mut session).map_err(ApiError::bad)?;
-    ok(session.to_json(id.parse().unwrap_or(0)))
+    game_reply(app, &game, id).await
 }
 
 #[derive(Deserialize)]
@@ -150,13 +152,17 @@ struct MoveRequest {
     moves: Option<Vec<String>>,
 }
 
-pub(super) async fn play<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
+pub(super) async fn play<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
     let request: MoveRequest = body(&bytes)?;
     match (request.text, request.moves) {
-        (Some(text), None) => change(&app, &id, |session| session.play_text(&text)),
+        (Some(text), None) => change(&app, &id, |session| session.play_text(&text)).await,
         (None, Some(moves)) => {
             let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-            change(&app, &id, |session| session.play_texts(&texts))
+            change(&app, &id, |session| session.play_texts(&texts)).await
         }
         (Some(_), Some(_)) => Err(ApiError::bad(
             "bad request body: give move or moves, not both",
@@ -168,7 +174,7 @@ pub(super) async fn play<G: View>(State(app): State<Arc<App<G>>>, GameId(id): Ga
 }
 
 pub(super) async fn undo<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
-    change(&app, &id, Session::undo)
+    change(&app, &id, Session::undo).await
 }
 
 #[derive(Deserialize)]
@@ -178,11 +184,15 @@ struct GotoRequest {
     node: Option<NodeId>,
 }
 
-pub(super) async fn goto<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId, bytes: Bytes) -> Reply {
+pub(super) async fn goto<G: View>(
+    State(app): State<Arc<App<G>>>,
+    GameId(id): GameId,
+    bytes: Bytes,
+) -> Reply {
     let request: GotoRequest = body(&bytes)?;
     match (request.ply, request.node) {
-        (Some(ply), None) => change(&app, &id, |session| session.goto(ply)),
-        (None, Some(node)) => change(&app, &id, |session| session.goto_node(node)),
+        (Some(ply), None) => change(&app, &id, |session| session.goto(ply)).await,
+        (None, Some(node)) => change(&app, &id, |session| session.goto_node(node)).await,
         (Some(_), Some(_)) => Err(ApiError::bad(
             "bad request body: give ply or node, not both",
         )),
@@ -204,7 +214,7 @@ pub(super) async fn promote<G: View>(
     bytes: Bytes,
 ) -> Reply {
     let request: NodeRequest = body(&bytes)?;
-    change(&app, &id, |session| session.promote(request.node))
+    change(&app, &id, |session| session.promote(request.node)).await
 }
 
 pub(super) async fn delete<G: View>(
@@ -213,5 +223,5 @@ pub(super) async fn delete<G: View>(
     bytes: Bytes,
 ) -> Reply {
     let request: NodeRequest = body(&bytes)?;
-    change(&app, &id, |session| session.remove(request.node))
+    change(&app, &id, |session| session.remove(request.node)).await
 }

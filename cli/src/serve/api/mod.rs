@@ -65,7 +65,10 @@
 //! move changed and of the panel items it moved to another panel (empty at the start);
 //! `scores` the engine's score of each position of the current line (from the first player's
 //! view); `searching` the running search's kind (`engine`, `analysis`) or `null`, `search` it
-//! as `{id, kind, node}` (ids count up from 1 in each game) or `null`.
+//! as `{id, kind, node}` (ids count up from 1 in each game) or `null`; `stored` the position
+//! store's deepest analysis of the position shown (`{depth, score, best, pv, pv_moves, clicks,
+//! family, searcher, engine, version, nodes, written, written_text}`, the score from the first
+//! player's view), or `null` (no store, none stored, the game over there): see [`stored`].
 //!
 //! An analysis runs on the node it started on while the game changes; its score goes to that
 //! node when it ends (if it is still there: deleting it stops the analysis). While an engine
@@ -75,6 +78,8 @@
 //! `iteration` and `done` event carries `search`, `kind` and `node`; an iteration also
 //! `pv_moves` (the principal variation's move texts) and `clicks` (its first move's), and so
 //! does each of its `lines`.
+//! With a position store (`serve --store`), every finished search with a completed iteration
+//! (not MCTS) is written to it before its `done` event.
 //!
 //! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
 //! threads, the game lock is held only to read or change a game); one search at a time per
@@ -82,10 +87,10 @@
 //! back before its game's next search reserves one); every bad request is answered, never a
 //! panic.
 
-
 mod games;
 mod reply;
 mod search;
+mod stored;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,6 +108,7 @@ use super::access::Access;
 use super::budget::MemoryBudget;
 use super::session::Session;
 use crate::engine::EvaluatorFactory;
+use crate::store::shared::SharedStore;
 use crate::tables::TableSource;
 use reply::ApiError;
 
@@ -141,6 +147,9 @@ pub(super) struct App<G: View> {
     /// The endgame tables of every search (one source for all requests), if any: each
     /// search takes those ready at its start, for a searcher that uses them.
     pub tables: Option<Arc<TableSource<G>>>,
+    /// The position store, if any: the game answers carry its analysis of the position shown,
+    /// and every finished search is written to it.
+    pub store: Option<Arc<SharedStore>>,
     budget: Arc<MemoryBudget>,
     games: Mutex<HashMap<u64, Shared<G>>>,
     next_id: AtomicU64,
@@ -160,6 +169,7 @@ impl<G: View> App<G> {
             budget: MemoryBudget::new(limits.max_memory_mb),
             limits,
             tables: None,
+            store: None,
             games: Mutex::new(HashMap::new()),
             // Ids that are not small counters, so a guessed id rarely names another tab's game.
             next_id: AtomicU64::new(seed_id()),
@@ -244,7 +254,10 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .merge(super::page::routes())
         .route("/api/info", get(games::info::<G>))
         .route("/api/games", post(games::create::<G>))
-        .route("/api/games/{id}", get(games::show::<G>).delete(games::remove::<G>))
+        .route(
+            "/api/games/{id}",
+            get(games::show::<G>).delete(games::remove::<G>),
+        )
         .route("/api/games/{id}/move", post(games::play::<G>))
         .route("/api/games/{id}/undo", post(games::undo::<G>))
         .route("/api/games/{id}/goto", post(games::goto::<G>))

@@ -83,10 +83,13 @@ pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Api
     serde_json::from_value(value).map_err(bad)
 }
 
-
 /// Refuses a request the access rules do not allow (see [`super::access`]), before any
 /// handler reads it.
-pub(super) async fn guard(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
+pub(super) async fn guard(
+    State(access): State<Arc<Access>>,
+    request: Request,
+    next: Next,
+) -> Response {
     match access.check(request.method(), request.uri(), request.headers()) {
         Ok(()) => next.run(request).await,
         Err(refusal) => ApiError::new(refusal.status(), refusal.to_string()).into_response(),

@@ -24,8 +24,12 @@ use serde_json::json;
 
 use super::super::budget::{OverBudget, Reservation, searcher_mb};
 use super::super::session::{SearchTag, Session, done_event, iteration_event};
-use super::reply::{ApiError, GameId, Reply, body, ok};
+use super::reply::{ApiError, GameId, Reply, body};
+use super::stored::game_reply;
 use super::{App, Shared, lock};
+use crate::store::EvaluatorKind;
+use crate::store::lookup::family_of;
+use crate::store::shared::SharedStore;
 use crate::tables::TableSource;
 
 /// The longest wait for a running analysis to stop before another search of its game starts.
@@ -88,6 +92,8 @@ struct Prepared<G: View> {
     /// Declared first: dropped before the reservation that accounts for its tables.
     searcher: Box<dyn Searcher<G>>,
     _reservation: Reservation,
+    /// The searcher family its results are stored under, or `None` when they are not (MCTS).
+    family: Option<String>,
 }
 
 /// Reserves the tables of `spec` in the memory budget, then builds its searcher on a blocking
@@ -105,6 +111,7 @@ async fn prepare<G: View>(app: &App<G>, spec: SearcherSpec) -> Result<Prepared<G
         ApiError::new(status, e.to_string())
     })?;
     let evaluator = app.evaluator.clone();
+    let family = family_of(&EvaluatorKind::Default, &spec);
     let built = tokio::task::spawn_blocking(move || evaluator.searcher(&spec, None))
         .await
         .map_err(|e| {
@@ -122,6 +129,7 @@ async fn prepare<G: View>(app: &App<G>, spec: SearcherSpec) -> Result<Prepared<G
     Ok(Prepared {
         searcher,
         _reservation: reservation,
+        family,
     })
 }
 
@@ -192,6 +200,8 @@ struct Started<G: View> {
     events: tokio::sync::broadcast::Sender<String>,
     /// Where its endgame tables come from, if any.
     tables: Option<Arc<TableSource<G>>>,
+    /// Where its result is written, if anywhere.
+    store: Option<Arc<SharedStore>>,
 }
 
 /// Starts a search of kind `kind` on the node the game `id` shows, or says why not.
@@ -234,6 +244,7 @@ fn start_search<G: View>(
         events: session.sender(),
         game: Arc::clone(&game),
         tables: app.tables.clone(),
+        store: app.store.clone(),
     };
     drop(session);
     Ok(started)
@@ -242,7 +253,9 @@ fn start_search<G: View>(
 /// Runs the search of `started` with `prepared`'s searcher on this (blocking) thread,
 /// streaming its iterations; records its score on its node (if still there) and clears the
 /// running mark. An engine search plays its best move, if the game is still where the search
-/// began (under the same lock that checks it). The searcher and its share of the memory
+/// began (under the same lock that checks it). Its result is written to the store (if any, and
+/// the search has a completed iteration) before the running mark is cleared, so a game read
+/// after the `done` event has it as `stored`. The searcher and its share of the memory
 /// budget go before the running mark and the `done` event, which goes last, so a page that
 /// reads the game on it finds the search over, and the next search finds the memory free.
 fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'static str) {
@@ -283,7 +296,11 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
                 // No reader is not an error: the page may not be listening.
                 let _ = events.send(iteration_event(state, it, tag));
             });
+    let (name, family) = (prepared.searcher.name(), prepared.family.take());
     drop(prepared);
+    if let (Some(store), Some(family)) = (&started.store, family) {
+        store.save(state, &result, &family, &name);
+    }
     {
         let mut session = lock(&started.game);
         session.running = None;
@@ -335,8 +352,7 @@ pub(super) async fn engine<G: View>(
                 format!("search failed: {e}"),
             )
         })?;
-    let session = lock(&game);
-    ok(session.to_json(id.parse().unwrap_or(0)))
+    game_reply(&app, &game, &id).await
 }
 
 pub(super) async fn analyze<G: View>(
@@ -367,11 +383,10 @@ pub(super) async fn analyze<G: View>(
 
 pub(super) async fn stop<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {
     let game = app.game(&id)?;
-    let session = lock(&game);
-    if let Some(running) = &session.running {
+    if let Some(running) = &lock(&game).running {
         running.stop.store(true, Ordering::Relaxed);
     }
-    ok(session.to_json(id.parse().unwrap_or(0)))
+    game_reply(&app, &game, &id).await
 }
 
 pub(super) async fn events<G: View>(
