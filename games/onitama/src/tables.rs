@@ -506,7 +506,7 @@ impl DealTables {
     /// Bytes a build of `pieces` pieces holds at its peak, about: every table (a byte a
     /// position with distances, a word a layout without), and while the largest pair of
     /// materials is solved, what its solver holds (with distances: a move count a position,
-    /// two words a layout and the frontiers; without: a slot of two words a layout).
+    /// two words a layout and the frontiers; without: the arrangements pulled back, half a word a layout, beside the word).
     fn memory_needed(pieces: u8, max_side: u8, distances: u8) -> u64 {
         let groups = DealTables::groups(pieces, max_side);
         let layouts =
@@ -528,7 +528,7 @@ impl DealTables {
                 if exact(g) {
                     layouts(g) * 68
                 } else {
-                    layouts(g) * 17
+                    layouts(g) * 5
                 }
             })
             .max()

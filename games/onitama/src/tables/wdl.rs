@@ -4,15 +4,17 @@
 //!
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
-//! positions. The solver works by events, not by plies:
+//! positions. While solving, a layout also holds the arrangements already pulled back (4
+//! bytes): 12 bytes per layout, which is what lets 8 pieces fit. The solver works by events,
+//! not by plies:
 //! - a start pass decides the finished layouts and the captures (into the smaller materials,
-//!   already solved), and notes per layout which arrangements a capture keeps from losing;
+//!   already solved);
 //! - every change (arrangements newly won or lost) is marked on the changed layout; a task
 //!   owning one set of blue pieces takes the marks of the block of the mirror material that its
 //!   layouts move into, consumes them, and pulls them back through each move undone: a new loss
 //!   makes its predecessors won at once, a new win makes them candidates, and a candidate is
 //!   lost when every move leads to a won successor (checked for its 30 arrangements at once,
-//!   stopped as soon as each escapes);
+//!   quiet moves first, stopped as soon as each escapes, captures read only for what is left);
 //! - tasks read what other tasks write while the pass runs: a mark is published after the word
 //!   it announces (release), and consumed before the words are read (acquire), so a change
 //!   missed by a reader is marked again for the next pass; the passes end when a pass finds no
@@ -23,7 +25,7 @@
 //! order of the tasks: the same planes for any thread count, and equal to the wins and losses of
 //! the distance solver.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use plies::bits::set_bits;
 use rayon::prelude::*;
@@ -40,16 +42,6 @@ const SQUARES: u32 = (1 << 25) - 1;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
-/// A layout's state: its word (wins in bits 0-29, losses in bits 32-61), written by the task
-/// that owns the layout, and beside it, in the same cache line, the arrangements already
-/// pulled back (bits 0-29, written by the one task that reads the layout's block) and those a
-/// capture keeps from losing (bits 32-61, written once by the owner in the start pass).
-#[repr(C, align(16))]
-struct Slot {
-    word: AtomicU64,
-    aux: AtomicU64,
-}
-
 /// A material being solved.
 struct Work<'a> {
     material: Material,
@@ -57,7 +49,12 @@ struct Work<'a> {
     mirror: usize,
     /// The words of the material red's captures lead into (`None`: blue has no student).
     capture: Option<(Material, &'a [u64])>,
-    slots: Vec<Slot>,
+    /// Per layout: its word (wins in bits 0-29, losses in bits 32-61), written by the task
+    /// that owns the layout.
+    words: Vec<AtomicU64>,
+    /// Per layout: the arrangements already pulled back, written by the one task that reads
+    /// the layout's block.
+    pulled: Vec<AtomicU32>,
     /// The layouts changed since their block was last read (a bit each).
     changed: Vec<AtomicU64>,
 }
@@ -74,9 +71,7 @@ impl Work<'_> {
         if wins | losses == 0 {
             return 0;
         }
-        self.slots[layout]
-            .word
-            .store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
+        self.words[layout].store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
         // Release, after the store: a reader that takes the mark sees the word; a mark taken
         // before the store is set again, for the next pass.
         self.changed[layout / 64].fetch_or(1u64 << (layout % 64), Ordering::Release);
@@ -89,10 +84,10 @@ impl Work<'_> {
 struct Scratch {
     marks: Vec<Marks>,
     list: Vec<(u32, u32, u32)>,
-    /// Per candidate of `list`: its layout, word and aux.
-    loaded: Vec<(usize, u64, u64)>,
-    /// The win bits of the block of successors, when copied.
-    block: Vec<u32>,
+    /// Per candidate of `list`: its layout and word.
+    loaded: Vec<(usize, u64)>,
+    /// The words of the block of successors, when copied.
+    block: Vec<u64>,
 }
 
 /// What a predecessor layout was marked with.
@@ -129,12 +124,8 @@ pub(super) fn solve_group<'a>(
                     let m = Material::new(material.blue - 1, material.red);
                     (m, smaller(m))
                 }),
-                slots: (0..layouts)
-                    .map(|_| Slot {
-                        word: AtomicU64::new(0),
-                        aux: AtomicU64::new(0),
-                    })
-                    .collect(),
+                words: (0..layouts).map(|_| AtomicU64::new(0)).collect(),
+                pulled: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
                 changed: (0..layouts.div_ceil(64))
                     .map(|_| AtomicU64::new(0))
                     .collect(),
@@ -167,7 +158,7 @@ pub(super) fn solve_group<'a>(
     }
     works
         .into_iter()
-        .map(|w| w.slots.into_iter().map(|s| s.word.into_inner()).collect())
+        .map(|w| w.words.into_iter().map(AtomicU64::into_inner).collect())
         .collect()
 }
 
@@ -191,6 +182,49 @@ struct Block<'a, 'b> {
     /// Per square of red's pieces (seen by red): the free index, in the successor's numbering,
     /// of the square it turns into.
     next_free: [u8; 25],
+}
+
+impl Block<'_, '_> {
+    /// The local number, in the block, of the successor where red's pieces are `red` with
+    /// the master on `red_master`: red's pieces turned round are its opponent's, ranked from
+    /// the top square down (the lowest once turned), the master counted from the top.
+    #[inline]
+    fn next(&self, red: u32, red_master: u32) -> usize {
+        (self.rank(red) * self.n + above(red, red_master)) as usize
+    }
+
+    /// The rank of red's pieces `red`, turned round, as the successor's opponent set.
+    #[inline]
+    fn rank(&self, red: u32) -> u32 {
+        let mut rank = 0;
+        let mut bits = red;
+        let mut i = 1;
+        while bits != 0 {
+            let square = 31 - bits.leading_zeros();
+            rank += CHOOSE[usize::from(self.next_free[square as usize])][i] as u32;
+            bits ^= 1 << square;
+            i += 1;
+        }
+        rank
+    }
+}
+
+/// Calls `f(word, mask)` for each word of a `changed` bit set that holds bits of the block
+/// `base..base + size`, `mask` selecting the block's bits (the words at the ends are shared
+/// with the next blocks).
+#[inline]
+fn for_block_words(base: usize, size: usize, mut f: impl FnMut(usize, u64)) {
+    let (first, last) = (base / 64, (base + size - 1) / 64);
+    for word in first..=last {
+        let lo = base.max(word * 64) - word * 64;
+        let hi = (base + size).min(word * 64 + 64) - word * 64;
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        f(word, mask);
+    }
 }
 
 /// A task of material `w`: the blue pieces of its layouts, as the mover of the mirror.
@@ -221,17 +255,22 @@ impl Solver<'_, '_> {
         let n = u32::from(own.material.red) + 1;
         let (set, set_master) = other.mover_pieces(task.mover);
         let (blue, blue_master) = (turn(set), turn(set_master));
+        let stride = own.material.opponents as usize;
         let mut decided = 0;
-        for i in 0..other.opponents {
-            let red = unrank(u64::from(i / n), n as usize, blue);
-            let board = Board {
+        // A red piece set at a time: its layouts (one per master) are `opponents` apart.
+        for set in 0..other.opponents / n {
+            let red = unrank(u64::from(set), n as usize, blue);
+            let mut board = Board {
                 red,
                 blue,
-                red_master: nth(red, i % n),
+                red_master: red & red.wrapping_neg(),
                 blue_master,
             };
-            let layout = own.material.layout(&board) as usize;
-            decided += self.start_layout(own, layout, &board);
+            let first = own.material.layout(&board) as usize;
+            for j in 0..n {
+                board.red_master = nth(red, j);
+                decided += self.start_layout(own, first + j as usize * stride, &board);
+            }
         }
         decided
     }
@@ -243,13 +282,13 @@ impl Solver<'_, '_> {
             board.red_master == BLUE_TEMPLE,
         ) {
             (true, true) => {
-                own.slots[layout].word.store(all | all << 32, RELAXED);
+                own.words[layout].store(all | all << 32, RELAXED);
                 return 0;
             }
             (true, false) => return own.decide(layout, 0, 0, ALL),
             // Not reachable by play (red moved last), but finished: won, and no predecessor.
             (false, true) => {
-                own.slots[layout].word.store(all, RELAXED);
+                own.words[layout].store(all, RELAXED);
                 return 0;
             }
             (false, false) => {}
@@ -281,7 +320,6 @@ impl Solver<'_, '_> {
                 }
             }
         }
-        own.slots[layout].aux.store(u64::from(saved) << 32, RELAXED);
         // Arrangements with no quiet move and no pass: every move is a capture, and unless one
         // is saved by it, every one leads into a win of the opponent.
         let passing = cards.passing[movable];
@@ -333,9 +371,117 @@ impl Solver<'_, '_> {
                 std::array::from_fn(|square| free[24 - square])
             },
         };
+        if self.is_dense(&block) {
+            return self.pull_all(&block, scratch);
+        }
         self.gather(&block, scratch);
         let decided = self.evaluate(&block, scratch);
         scratch.list.clear();
+        decided
+    }
+
+    /// Whether so many layouts of the block changed that pulling every move of the task's open
+    /// layouts costs less than pulling each change back (a quarter of the block or more).
+    fn is_dense(&self, block: &Block<'_, '_>) -> bool {
+        let size = block.other.material.opponents as usize;
+        let mut changed = 0;
+        for_block_words(block.base, size, |word, mask| {
+            changed += (block.other.changed[word].load(RELAXED) & mask).count_ones() as usize;
+        });
+        changed * 4 >= size
+    }
+
+    /// The dense pass of a task: takes every mark of its block, copies the block, and decides
+    /// each open layout of the task from all its moves (a win from any move into a loss, a loss
+    /// when no move escapes).
+    fn pull_all(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
+        let Block {
+            own,
+            other,
+            base,
+            blue,
+            blue_master,
+            n,
+            ..
+        } = *block;
+        let size = other.material.opponents as usize;
+        for_block_words(base, size, |word, mask| {
+            if other.changed[word].load(RELAXED) & mask != 0 {
+                other.changed[word].fetch_and(!mask, Ordering::Acquire);
+            }
+        });
+        scratch.block.clear();
+        scratch.block.extend(
+            other.words[base..base + size]
+                .iter()
+                .map(|w| w.load(RELAXED)),
+        );
+        for (pulled, &word) in other.pulled[base..base + size].iter().zip(&scratch.block) {
+            let (won, lost) = split(word);
+            if pulled.load(RELAXED) != won | lost {
+                pulled.store(won | lost, RELAXED);
+            }
+        }
+        // The task's layouts, then their words: independent loads, issued together. The
+        // layouts of one red piece set (its masters) are `opponents` apart.
+        let stride = own.material.opponents as usize;
+        scratch.loaded.clear();
+        for set in 0..size as u32 / n {
+            let red = unrank(u64::from(set), n as usize, blue);
+            let board = Board {
+                red,
+                blue,
+                red_master: red & red.wrapping_neg(),
+                blue_master,
+            };
+            let first = own.material.layout(&board) as usize;
+            scratch
+                .loaded
+                .extend((0..n as usize).map(|j| (first + j * stride, u64::from(red))));
+        }
+        for (layout, word) in &mut scratch.loaded {
+            *word = own.words[*layout].load(RELAXED);
+        }
+        let cards = self.cards;
+        let words = &scratch.block;
+        let mut decided = 0;
+        let mut moves = Moves::default();
+        for (set, layouts) in scratch.loaded.chunks_exact(n as usize).enumerate() {
+            if layouts.iter().all(|&(_, word)| {
+                let (won, lost) = split(word);
+                won | lost == ALL
+            }) {
+                continue;
+            }
+            let red = unrank(set as u64, n as usize, blue);
+            moves.generate(cards, red, blue, |red| block.rank(red));
+            for (j, &(layout, word)) in layouts.iter().enumerate() {
+                let (won, lost) = split(word);
+                let open = ALL & !(won | lost);
+                // Finished layouts (a master on its goal, holes) were decided at the start.
+                if open == 0 {
+                    continue;
+                }
+                let board = Board {
+                    red,
+                    blue,
+                    red_master: nth(red, j as u32),
+                    blue_master,
+                };
+                let (wins, escape) = moves.pulled(cards, &board, open, |at| words[at], n);
+                let losses = open & !wins & !escape;
+                let losses = if losses != 0 {
+                    losses
+                        & !capture_escapes(cards, &board, losses, |next| {
+                            let (material, words) = own.capture.expect("a student to capture");
+                            words[material.layout(next) as usize] as u32 & ALL
+                        })
+                } else {
+                    0
+                };
+                decided += own.decide(layout, word, wins, losses);
+            }
+        }
         decided
     }
 
@@ -382,14 +528,13 @@ impl Solver<'_, '_> {
             let bits = changed.fetch_and(!mask, Ordering::Acquire) & mask;
             for bit in set_bits64(bits) {
                 let index = word * 64 + bit as usize;
-                let slot = &other.slots[index];
-                let aux = slot.aux.load(RELAXED);
-                let (won, lost) = split(slot.word.load(RELAXED));
-                let (won, lost) = (won & !(aux as u32), lost & !(aux as u32));
+                let pulled = other.pulled[index].load(RELAXED);
+                let (won, lost) = split(other.words[index].load(RELAXED));
+                let (won, lost) = (won & !pulled, lost & !pulled);
                 if won | lost == 0 {
                     continue;
                 }
-                slot.aux.store(aux | u64::from(won | lost), RELAXED);
+                other.pulled[index].store(pulled | won | lost, RELAXED);
                 let opponent = (index - base) as u32;
                 let pieces = unrank(u64::from(opponent / n), n as usize, set);
                 let red = turn(pieces);
@@ -439,26 +584,10 @@ impl Solver<'_, '_> {
             base,
             blue,
             blue_master,
-            n,
-            ref next_free,
             ..
         } = *block;
         let cards = self.cards;
-        // The successor's local number: red's pieces turned round are its opponent's, ranked
-        // from the top square down (the lowest once turned), the master counted from the top.
-        let next = |red: u32, red_master: u32| {
-            let mut rank = 0;
-            let mut bits = red;
-            let mut i = 1;
-            while bits != 0 {
-                let square = 31 - bits.leading_zeros();
-                rank += CHOOSE[usize::from(next_free[square as usize])][i] as u32;
-                bits ^= 1 << square;
-                i += 1;
-            }
-            let above = (red & !((red_master << 1) - 1)).count_ones();
-            (rank * n + above) as usize
-        };
+        let next = |red: u32, red_master: u32| block.next(red, red_master);
         // Many candidates: the win bits of the block copied at once (a sequential read); a win
         // written after the copy is marked, and read in the next pass.
         let size = other.material.opponents as usize;
@@ -466,21 +595,21 @@ impl Solver<'_, '_> {
         if local {
             scratch.block.clear();
             scratch.block.extend(
-                other.slots[base..base + size]
+                other.words[base..base + size]
                     .iter()
-                    .map(|s| s.word.load(RELAXED) as u32),
+                    .map(|w| w.load(RELAXED)),
             );
         }
         let block_wins = &scratch.block;
         let won_after = |red: u32, red_master: u32| {
             let at = next(red, red_master);
             if local {
-                block_wins[at]
+                block_wins[at] as u32
             } else {
-                other.slots[base + at].word.load(RELAXED) as u32
+                other.words[base + at].load(RELAXED) as u32
             }
         };
-        // The candidates' layouts, then their slots: independent loads, issued together.
+        // The candidates' layouts, then their words: independent loads, issued together.
         scratch.loaded.clear();
         scratch
             .loaded
@@ -491,17 +620,15 @@ impl Solver<'_, '_> {
                     red_master,
                     blue_master,
                 };
-                (own.material.layout(&board) as usize, 0, 0)
+                (own.material.layout(&board) as usize, 0)
             }));
-        for (layout, word, aux) in &mut scratch.loaded {
-            let slot = &own.slots[*layout];
-            *word = slot.word.load(RELAXED);
-            *aux = slot.aux.load(RELAXED);
+        for (layout, word) in &mut scratch.loaded {
+            *word = own.words[*layout].load(RELAXED);
         }
         let mut decided = 0;
         for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
             let marks = std::mem::take(&mut scratch.marks[i as usize]);
-            let (layout, word, aux) = scratch.loaded[k];
+            let (layout, word) = scratch.loaded[k];
             let (won, lost) = split(word);
             let open = ALL & !(won | lost);
             let touched = open & (marks.wins | marks.pass_wins | marks.check);
@@ -520,9 +647,12 @@ impl Solver<'_, '_> {
                 0
             };
             let wins = open & (marks.wins | (marks.pass_wins & passing));
-            let check = open & marks.check & !wins & !((aux >> 32) as u32);
+            let check = open & marks.check & !wins;
             let losses = if check != 0 {
-                losses(cards, &board, check, passing, won_after)
+                losses(cards, &board, check, passing, won_after, |next| {
+                    let (material, words) = own.capture.expect("a student to capture");
+                    words[material.layout(next) as usize] as u32 & ALL
+                })
             } else {
                 0
             };
@@ -532,15 +662,138 @@ impl Solver<'_, '_> {
     }
 }
 
-/// The arrangements of `check` whose every quiet move and pass leads into a win of the
-/// opponent (`won_after`: the win bits after red's pieces are as given); `passing` the
-/// arrangements in which red must pass. Captures are the caller's (`saved`).
+/// The index of the master `master` among the pieces `set` counted from the top square: the
+/// successor numbers the turned pieces from the lowest square, which was the top one.
+#[inline]
+fn above(set: u32, master: u32) -> u32 {
+    (set & !((master << 1) - 1)).count_ones()
+}
+
+/// The quiet moves of one red piece set, card by card, with the rank of the pieces after each
+/// (as the successor's opponent set): shared by every choice of red's master.
+#[derive(Default)]
+struct Moves {
+    /// Per card: how many quiet moves, and where they start in `list`.
+    cards: [(u8, u8); 5],
+    /// `(from, to, red's pieces after, their rank)`.
+    list: Vec<(u32, u32, u32, u32)>,
+    /// The cards red can move a piece with (captures included).
+    movable: usize,
+    /// Red's pieces, and their rank (a pass leaves them).
+    red: u32,
+    rank: u32,
+}
+
+impl Moves {
+    /// The quiet moves of `red` against `blue`, `rank` ranking a successor's red pieces.
+    #[inline]
+    fn generate(&mut self, cards: &Cards, red: u32, blue: u32, rank: impl Fn(u32) -> u32) {
+        self.list.clear();
+        self.movable = 0;
+        self.red = red;
+        self.rank = rank(red);
+        for c in 0..5 {
+            let start = self.list.len();
+            for from in set_bits(red) {
+                let targets = cards.targets[c][0][from as usize] & !red;
+                if targets != 0 {
+                    self.movable |= 1 << c;
+                }
+                let from_bit = 1u32 << from;
+                for to in set_bits(targets & !blue) {
+                    let after = red ^ from_bit ^ (1 << to);
+                    self.list.push((from_bit, 1 << to, after, rank(after)));
+                }
+            }
+            self.cards[c] = (start as u8, (self.list.len() - start) as u8);
+        }
+    }
+
+    /// What the moves and the pass make of the `open` arrangements of `board` (red's pieces
+    /// the generated ones), with `word(at)` the successor's word at local number `at` and `n`
+    /// red's pieces: the arrangements won (a move into a loss) and those that escape (a move
+    /// into a position not won by the opponent). Moves of one card are gathered before they
+    /// are pulled back: a card's pull is a map of bits, so it commutes with `|`.
+    #[inline]
+    fn pulled(
+        &self,
+        cards: &Cards,
+        board: &Board,
+        open: u32,
+        word: impl Fn(usize) -> u64,
+        n: u32,
+    ) -> (u32, u32) {
+        let (mut wins, mut escape) = (0u32, 0u32);
+        for c in 0..5 {
+            let (start, count) = self.cards[c];
+            if open & cards.holds[c] == 0 || count == 0 {
+                continue;
+            }
+            let (mut lost_any, mut won_all) = (0u32, ALL);
+            for &(from, to, after, rank) in
+                &self.list[usize::from(start)..usize::from(start + count)]
+            {
+                let master = if board.red_master == from {
+                    to
+                } else {
+                    board.red_master
+                };
+                let (won, lost) = split(word((rank * n + above(after, master)) as usize));
+                lost_any |= lost;
+                won_all &= won;
+            }
+            wins |= cards.pull(c, lost_any);
+            escape |= cards.pull(c, ALL & !won_all);
+        }
+        let passing = cards.passing[self.movable] & open;
+        if passing != 0 {
+            let at = self.rank * n + above(self.red, board.red_master);
+            let (won, lost) = split(word(at as usize));
+            for c in 0..5 {
+                wins |= cards.pull(c, lost) & passing;
+                escape |= cards.pull(c, ALL & !won) & passing;
+            }
+        }
+        (wins & open, escape & open)
+    }
+}
+
+/// The arrangements of `check` that a capture of a student saves (leads into a position not
+/// won by the opponent: `won_after_capture` gives its win bits); taking the master wins, so
+/// such an arrangement is never open.
+fn capture_escapes(
+    cards: &Cards,
+    board: &Board,
+    check: u32,
+    won_after_capture: impl Fn(&Board) -> u32,
+) -> u32 {
+    let mut escape = 0u32;
+    for c in 0..5 {
+        if check & cards.holds[c] & !escape == 0 {
+            continue;
+        }
+        for from in set_bits(board.red) {
+            let to = cards.targets[c][0][from as usize] & board.blue & !board.blue_master;
+            for to in set_bits(to) {
+                let won = won_after_capture(&after(board, from, to));
+                escape |= cards.pull(c, ALL & !won);
+            }
+        }
+    }
+    escape & check
+}
+
+/// The arrangements of `check` whose every move and pass leads into a win of the opponent
+/// (`won_after`: the win bits after red's pieces are as given, by a quiet move;
+/// `won_after_capture`: after a capture, the board given); `passing` the arrangements in which
+/// red must pass.
 fn losses(
     cards: &Cards,
     board: &Board,
     check: u32,
     passing: u32,
     won_after: impl Fn(u32, u32) -> u32,
+    won_after_capture: impl Fn(&Board) -> u32,
 ) -> u32 {
     let mut escape = 0u32;
     let pass = check & passing;
@@ -569,6 +822,10 @@ fn losses(
                 }
             }
         }
+    }
+    // Left unescaped by the quiet moves: a capture of a student may still save it.
+    if check & !escape != 0 {
+        escape |= capture_escapes(cards, board, check & !escape, won_after_capture);
     }
     (check | pass) & !escape
 }
