@@ -73,8 +73,8 @@
 //! An analysis runs on the node it started on while the game changes; its score goes to that
 //! node when it ends (if it is still there: deleting it stops the analysis). While an engine
 //! search runs, changes get 409. A new analysis or engine search stops a running analysis and
-//! waits for it (409 if it does not end within [`STOP_WAIT`]); a running engine search is a
-//! 409. The engine's move is played only if nothing changed while it searched. Every
+//! waits for it (409 if it does not end within 5 s, `STOP_WAIT` of `search`); a running
+//! engine search is a 409. The engine's move is played only if nothing changed while it searched. Every
 //! `iteration` and `done` event carries `search`, `kind` and `node`; an iteration also
 //! `pv_moves` (the principal variation's move texts) and `clicks` (its first move's), and so
 //! does each of its `lines`.

@@ -83,7 +83,7 @@ pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &Bytes) -> Result<T, Api
     serde_json::from_value(value).map_err(bad)
 }
 
-/// Refuses a request the access rules do not allow (see [`super::access`]), before any
+/// Refuses a request the access rules do not allow (see [`super::super::access`]), before any
 /// handler reads it.
 pub(super) async fn guard(
     State(access): State<Arc<Access>>,
