@@ -11,11 +11,16 @@
 //! - with a depth or node budget and a fixed seed, an agent's moves depend only on the positions
 //!   it was shown since [`Agent::new_game`] — not on earlier games or on the worker thread
 //!   (unless it searches with several threads or ponders: both depend on timing).
+//!
+//! Agents that drive another engine's process (the arena's UGI and OTEP agents) share its
+//! lifecycle through [`process::EngineProcess`].
 
 use crate::eval::Score;
 use crate::game::{Game, GameHistory};
 use crate::rng::SplitMix64;
 use crate::search::{Ponderer, SearchLimits, Searcher, SearcherError};
+
+pub mod process;
 
 /// A chosen move with what the agent knows about it (zeros/`None` where it knows nothing).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -9,7 +9,8 @@
 //! (a reload, and the address opened in a second browser session on a restarted server, show
 //! the same move; the reloaded page's old game and its search are let go), the keys (arrows,
 //! Home, End, `f`) and the Flip button, and the layout (no horizontal scrolling 390 and 1280 px
-//! wide, light and dark; the dark scheme's background dark).
+//! wide, light and dark; the dark scheme's background dark). And for Kalah: a position analysed
+//! shows its stored evaluation after the server restarts on the same position store.
 //!
 //! Key invariant: every human move is made only by clicking the page's elements, the ids of
 //! the chosen legal move's `clicks` in order, exactly as a person would; after every human
@@ -20,10 +21,6 @@
 //! installs them) and fails when they are missing, unless `PLIES_SKIP_BROWSER=1`. The games
 //! run one after another, one browser session each; each game's server runs in this process
 //! on a thread of its own, to the end of the test process.
-
-#[allow(dead_code)]
-#[path = "../examples/tafl.rs"]
-mod tafl_bot;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -125,7 +122,7 @@ fn onitama_is_played_in_the_browser() {
 fn brandub_is_played_in_the_browser() {
     browser_game(&Case {
         name: "tafl",
-        cli: tafl_bot::tafl_cli,
+        cli: plies_tafl_cli::tafl_cli,
         args: &["--variant", "brandub"],
         mode: "second",
         max_plies: 300,
@@ -204,7 +201,12 @@ fn records_are_shown_and_set_up() {
 /// description shown and its full rules on demand.
 #[test]
 fn a_tafl_variant_is_picked() {
-    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 0);
+    let case = Case::humans(
+        "tafl",
+        plies_tafl_cli::tafl_cli,
+        &["--variant", "brandub"],
+        0,
+    );
     with_page(&case, variant_picked);
 }
 
@@ -220,8 +222,35 @@ fn a_position_and_moves_are_set_up_on_one_line() {
 fn moves_are_dragged_and_dropped() {
     let case = Case::humans("onitama", onitama, &[], 21);
     with_page(&case, dragged);
-    let case = Case::humans("tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 22);
+    let case = Case::humans(
+        "tafl",
+        plies_tafl_cli::tafl_cli,
+        &["--variant", "brandub"],
+        22,
+    );
     with_page(&case, dragged);
+}
+
+/// A position analysed on the page is in the store: after the server restarts on the same
+/// store file, the address opened in another browser shows the stored evaluation (the depth
+/// and the score of the analysis's last iteration) at once, with no search running.
+#[test]
+fn a_stored_evaluation_is_shown_after_a_restart() {
+    let store = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("browser-store-{}.sqlite", std::process::id()));
+    let remove = || {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", store.display()));
+        }
+    };
+    remove();
+    let path: &'static str = Box::leak(store.display().to_string().into_boxed_str());
+    let args: &'static [&'static str] = Box::leak(Box::new(["--store", path]));
+    with_page(
+        &Case::humans("kalah", kalah, args, 16),
+        stored_after_restart,
+    );
+    remove();
 }
 
 /// The page's address, the keys and the layout, for every game: each test plays a few moves by
@@ -279,7 +308,7 @@ macro_rules! page_tests {
 
 page_tests! {
     onitama_page: "onitama", onitama, &[], 11;
-    tafl_page: "tafl", tafl_bot::tafl_cli, &["--variant", "brandub"], 12;
+    tafl_page: "tafl", plies_tafl_cli::tafl_cli, &["--variant", "brandub"], 12;
     hus_page: "hus", hus, &[], 13;
     yinsh_page: "yinsh", yinsh, &[], 14;
     kalah_page: "kalah", kalah, &[], 15;
@@ -707,6 +736,8 @@ struct Seen {
     analysis: String,
     /// The node of the move tree shown (`data-node` on the body).
     node: Option<u64>,
+    /// The stored analysis of the position shown, in words (`#stored`).
+    stored: String,
 }
 
 /// Reads what the page shows.
@@ -724,6 +755,7 @@ const SEEN: &str = r##"
         lines: document.querySelectorAll("#lines .pv-line").length,
         analysis: document.getElementById("analysis-state").textContent,
         node: document.body.dataset.node ?? null,
+        stored: document.getElementById("stored").textContent,
         ply: document.body.dataset.ply ?? null,
         url: location.href,
         flipped: document.getElementById("board").classList.contains("flipped"),
@@ -775,6 +807,7 @@ impl Page {
             lines: value["lines"].as_u64().unwrap_or(0) as usize,
             analysis: text("analysis"),
             node: value["node"].as_str().and_then(|node| node.parse().ok()),
+            stored: text("stored"),
         })
     }
 
@@ -2365,4 +2398,85 @@ async fn marks_and_movers(page: &Page, game: &Value) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Analyses a position reached by clicking until the analysis is done; restarts the server
+/// (on the same store) and opens the address in another browser: the stored evaluation shows
+/// the analysis's depth and score, and nothing searches.
+async fn stored_after_restart(client: Client, setup: Setup) -> Result<(), String> {
+    let (page, id) = Page::open(client, &setup).await?;
+    page.choose_mode("humans").await?;
+    let mut rng = SplitMix64::new(setup.seed);
+    let game = play_by_clicking(&page, &id, 3, &mut rng).await?;
+    let seen = page.seen().await?;
+    if !seen.stored.is_empty() {
+        return Err(format!(
+            "a stored evaluation before any analysis: {}",
+            seen.stored
+        ));
+    }
+    page.type_into("analysis-time", &ANALYSIS_MS.to_string())
+        .await?;
+    page.click("#analyze").await?;
+    page.wait_for("the analysis done", |seen| seen.analysis.contains("done"))
+        .await?;
+    // The newest row of the iterations: the depth and score the search ended with.
+    let row = page
+        .js(
+            r##"const cells = document.querySelectorAll("#analysis tbody tr:first-child td");
+               return Array.from(cells, (cell) => cell.textContent);"##,
+        )
+        .await?;
+    let (depth, score) = (
+        row[0].as_str().unwrap_or_default().to_string(),
+        row[1].as_str().unwrap_or_default().to_string(),
+    );
+    if depth.is_empty() || score.is_empty() {
+        return Err(format!("no iteration row after the analysis: {row}"));
+    }
+    let wanted = format!("Stored: {score} at depth {depth} ");
+    page.wait_for("the stored evaluation on the first server", |seen| {
+        seen.stored.starts_with(&wanted)
+    })
+    .await?;
+    page.click("#analyze").await?;
+    page.wait_for("the analysis off", |seen| seen.analysis.is_empty())
+        .await?;
+    let url = page.seen().await?.url;
+    let base = (setup.restart)();
+    let copied = format!(
+        "{}/?{}",
+        base.trim_end_matches('/'),
+        url.split_once('?').map_or("", |(_, q)| q)
+    );
+    let browser = setup.browser.as_ref().ok_or("no browser to open")?;
+    let other = session(browser, "stored-profile").await?;
+    let answer = async {
+        let page = Page {
+            client: other.clone(),
+            base: base.clone(),
+        };
+        page.client
+            .goto(&copied)
+            .await
+            .map_err(|e| format!("loading {copied}: {e}"))?;
+        let position = game["position"].as_str().unwrap_or_default();
+        let seen = page
+            .wait_for("the stored evaluation after the restart", |seen| {
+                seen.position == position && seen.stored.starts_with(&wanted)
+            })
+            .await?;
+        let shown = page.game(seen.game.as_deref().unwrap_or_default())?;
+        if !shown["searching"].is_null() || seen.rows > 0 {
+            return Err(format!(
+                "a search ran for the stored evaluation: {} with {} rows",
+                shown["searching"], seen.rows
+            ));
+        }
+        page.no_console_errors().await
+    }
+    .await;
+    let closed = other.close().await;
+    answer?;
+    closed.map_err(|e| format!("closing the second session: {e}"))
 }

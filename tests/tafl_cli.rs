@@ -3,13 +3,9 @@
 //! `eval-arena`, `otep`, `referee`), their help and their one-line errors, and the command
 //! lines documented in the bot's header and the tafl README.
 //!
-//! Key invariant: every case runs the bot's own `GameCli` (the example file, compiled in)
-//! through `plies_cli::run`, exactly as its `main` does; expected counts come from
+//! Key invariant: every case runs the bot's own `GameCli` (`plies_tafl_cli::tafl_cli`, which
+//! the example's `main` runs) through `plies_cli::run`; expected counts come from
 //! docs/rules/tafl.md, not from the code under test.
-
-#[allow(dead_code)]
-#[path = "../examples/tafl.rs"]
-mod tafl_bot;
 
 use plies_cli::{CliError, GameCli, run};
 use plies_tafl::{Tafl, VARIANTS};
@@ -19,7 +15,7 @@ const BRANDUB_RECORD: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 
 /// Runs the tafl bot with `args` (after the program name) and `input`.
 fn tafl(args: &[&str], input: &[u8]) -> Result<String, CliError> {
-    let spec: GameCli<Tafl> = tafl_bot::tafl_cli();
+    let spec: GameCli<Tafl> = plies_tafl_cli::tafl_cli();
     let argv = std::iter::once("tafl".to_string()).chain(args.iter().map(|a| a.to_string()));
     let mut out = Vec::new();
     let mut reader = input;
@@ -378,7 +374,7 @@ fn otep_child() {
     if std::env::var(OTEP_CHILD_ENV).is_err() {
         return;
     }
-    let spec: GameCli<Tafl> = tafl_bot::tafl_cli();
+    let spec: GameCli<Tafl> = plies_tafl_cli::tafl_cli();
     let argv = ["tafl", "otep", "--move-time", "20"].map(String::from);
     let mut input = std::io::BufReader::new(std::io::stdin());
     let mut output = std::io::stdout();

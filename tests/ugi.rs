@@ -40,13 +40,20 @@ struct Host {
 
 impl Host {
     fn start<G: View>(cli: fn() -> GameCli<G>) -> Host {
+        Host::start_with(cli, Vec::new())
+    }
+
+    /// The engine of `cli` started with `extra` arguments after `ugi`.
+    fn start_with<G: View>(cli: fn() -> GameCli<G>, extra: Vec<String>) -> Host {
         let (to, from) = channel();
         let out = Shared::default();
         let mut output = out.clone();
         std::thread::spawn(move || {
             let spec = cli();
             let mut input = plies_cli::ChannelInput::new(from);
-            let args = [spec.name, "ugi"].map(String::from);
+            let args = [spec.name.to_string(), "ugi".to_string()]
+                .into_iter()
+                .chain(extra);
             plies_cli::run(&spec, args, &mut input, &mut output).unwrap();
         });
         Host { to, out, read: 0 }
@@ -241,4 +248,107 @@ fn kalah_through_ugi_is_the_in_process_game() {
         5,
         200,
     );
+}
+
+fn kalah() -> GameCli<plies_kalah::Kalah> {
+    GameCli::new("kalah", evaluator(plies_kalah::StoreDifference::default()))
+}
+
+/// A store file of its own for the test `name` (its directory removed when dropped).
+struct StoreDir(std::path::PathBuf);
+
+impl StoreDir {
+    fn new(name: &str) -> StoreDir {
+        let dir = std::env::temp_dir().join(format!("plies-ugi-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        StoreDir(dir)
+    }
+
+    fn file(&self) -> String {
+        self.0.join("store.sqlite").display().to_string()
+    }
+}
+
+impl Drop for StoreDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// With `OwnBook` on, a `go` of a position `analyze` stored is answered from the store: the
+/// stored depth, best move and line, said to be from the store; a deeper `go depth`, `go
+/// infinite` or the option off search instead.
+#[test]
+fn own_book_answers_from_the_store() {
+    let dir = StoreDir::new("book");
+    let spec = kalah();
+    let args = [
+        "kalah",
+        "analyze",
+        "--depth",
+        "6",
+        "--json",
+        "--store",
+        &dir.file(),
+    ];
+    let mut out = Vec::new();
+    let args = args.map(String::from);
+    plies_cli::run(&spec, args, &mut std::io::empty(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["source"], "search", "{text}");
+    let best = last["best"].as_str().unwrap().replace(' ', ":");
+
+    let mut host = Host::start_with(kalah, vec!["--store".into(), dir.file()]);
+    host.send("ugi");
+    assert!(
+        host.expect("option name OwnBook")
+            .contains("type check default false")
+    );
+    host.expect("ugiok");
+    host.send("position startpos");
+    // Off: it searches (its first info line is depth 1).
+    host.send("go depth 6");
+    assert!(!host.expect("info depth").contains("from the store"));
+    host.expect("bestmove");
+    host.send("setoption name OwnBook value true");
+    host.send("go depth 6");
+    let info = host.expect("info depth");
+    assert!(info.starts_with("info depth 6 "), "{info}");
+    assert!(info.contains("string from the store"), "{info}");
+    let pv: Vec<String> = last["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv.as_str().unwrap().replace(' ', ":"))
+        .collect();
+    assert!(
+        info.contains(&format!(" pv {} string", pv.join(" "))),
+        "{info} {pv:?}"
+    );
+    assert_eq!(host.expect("bestmove"), format!("bestmove {best}"));
+    // Deeper than stored: searched.
+    host.send("go depth 7");
+    assert!(!host.expect("info depth").contains("from the store"));
+    host.expect("bestmove");
+    // A position not stored: searched.
+    host.send(&format!("position startpos moves {best}"));
+    host.send("go depth 2");
+    assert!(!host.expect("info depth").contains("from the store"));
+    host.expect("bestmove");
+    host.send("setoption name OwnBook value maybe");
+    host.send("isready");
+    let mut said = String::new();
+    let since = Instant::now();
+    while !said.contains("readyok") {
+        assert!(since.elapsed() < Duration::from_secs(60), "{said}");
+        said = String::from_utf8_lossy(&host.out.0.lock().unwrap()).into_owned();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        said.contains("OwnBook 'maybe': expected true or false"),
+        "{said}"
+    );
+    host.send("quit");
 }

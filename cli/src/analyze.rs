@@ -25,7 +25,7 @@ use clap::Args;
 use plies::GameHistory;
 use plies::Notation;
 use plies::Score;
-use plies::search::{Iteration, SearchLimits, SearchStats};
+use plies::search::{Iteration, RootLine, SearchLimits, SearchResult, SearchStats, Searcher};
 use plies::solve::TableValue;
 use plies::spec::SearcherSpec;
 
@@ -86,15 +86,7 @@ pub(super) fn run<G: Notation>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let started = std::time::Instant::now();
-    let limits = limits(args)?;
-    check_mcts_depth(&args.searcher, &limits)
-        .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
-    if args.multipv > 1 && !matches!(args.searcher, SearcherSpec::Pvs(_)) {
-        return Err(CliError::Invalid(format!(
-            "bad --multipv {}: only pvs reports more than one line, not {}",
-            args.multipv, args.searcher
-        )));
-    }
+    let limits = checked_limits(args)?;
     let threads = args.threads.map(usize::from);
     let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let state: G = start_position(&args.start)?;
@@ -119,21 +111,7 @@ pub(super) fn run<G: Notation>(
         searcher_threads(&args.searcher, threads).max(2),
     )?;
     check_searcher(&tables, searcher.as_mut(), &state)?;
-    // What is ready now: tables still being built are not waited for (unless asked).
-    let probe = tables_now(&tables, &state, output)?;
-    if let Some(probe) = &probe {
-        searcher
-            .set_endgame_tables(Some(Arc::clone(probe)))
-            .map_err(|e| CliError::Invalid(e.to_string()))?;
-    }
-    if let Some(value) = probe.and_then(|probe| probe.probe(&state)) {
-        writeln!(
-            output,
-            "tables: this position is {} (for {}, to move)",
-            table_value_text(value),
-            side_name::<G>(state.side_to_move())
-        )?;
-    }
+    use_tables(&tables, searcher.as_mut(), &state, output)?;
     writeln!(
         output,
         "{} analyzing {} (scores for {}, to move)",
@@ -162,49 +140,105 @@ pub(super) fn run<G: Notation>(
     if let Some(err) = failure {
         return Err(err.into());
     }
-    let stats = &result.stats;
-    let pv = move_texts(&state, &result.pv);
     let best = result.best_move.map(|mv| state.format_move(mv));
-    let score = result.known_score();
     writeln!(
         output,
         "best {} score {} depth {} pv {}",
         best.as_deref().unwrap_or("(none)"),
-        score_for::<G>(score, state.side_to_move()),
+        score_for::<G>(result.known_score(), state.side_to_move()),
         result.depth,
         state.format_line(&result.pv)
     )?;
-    summary(stats, output)?;
+    summary(&result.stats, output)?;
     if args.json {
-        let mut line = json!({
-            "depth": result.depth,
-            "score": score.map(score_json),
-            "best": best,
-            "pv": pv,
-            "nodes": stats.nodes,
-            "seconds": stats.elapsed.as_secs_f64(),
-            "table_hits": stats.endgame_hits,
-        });
-        if args.multipv > 1 {
-            // The first line is the answer's; the others come from the last completed
-            // iteration (an iteration a limit cut reports none).
-            let first = json!({ "score": score.map(score_json), "pv": pv });
-            let others = more_lines.iter().map(|more| {
-                json!({
-                    "score": score_json(more.score),
-                    "pv": move_texts(&state, &more.pv),
-                })
-            });
-            line["lines"] = std::iter::once(first).chain(others).collect();
-        }
-        line["source"] = "search".into();
-        writeln!(output, "{line}")?;
+        writeln!(
+            output,
+            "{}",
+            json_line(&state, &result, &more_lines, args.multipv)
+        )?;
     }
     if let Some(store) = &mut store {
         output.flush()?;
         store.save(&state, &result, &searcher.name());
     }
     finish_tables(&tables, &state, output)
+}
+
+/// The limits of `args`, checked against the searcher: no `--depth` for MCTS, more than one
+/// line (`--multipv`) only from pvs.
+fn checked_limits(args: &AnalyzeArgs) -> Result<SearchLimits, CliError> {
+    let limits = limits(args)?;
+    check_mcts_depth(&args.searcher, &limits)
+        .map_err(|e| CliError::Invalid(format!("bad --depth: {e}")))?;
+    if args.multipv > 1 && !matches!(args.searcher, SearcherSpec::Pvs(_)) {
+        return Err(CliError::Invalid(format!(
+            "bad --multipv {}: only pvs reports more than one line, not {}",
+            args.multipv, args.searcher
+        )));
+    }
+    Ok(limits)
+}
+
+/// Gives the searcher the tables ready now (tables still being built are not waited for,
+/// unless asked) and says what they hold for `state`, when they hold it.
+fn use_tables<G: Notation>(
+    tables: &TableSource<G>,
+    searcher: &mut dyn Searcher<G>,
+    state: &G,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let probe = tables_now(tables, state, output)?;
+    if let Some(probe) = &probe {
+        searcher
+            .set_endgame_tables(Some(Arc::clone(probe)))
+            .map_err(|e| CliError::Invalid(e.to_string()))?;
+    }
+    if let Some(value) = probe.and_then(|probe| probe.probe(state)) {
+        writeln!(
+            output,
+            "tables: this position is {} (for {}, to move)",
+            table_value_text(value),
+            side_name::<G>(state.side_to_move())
+        )?;
+    }
+    Ok(())
+}
+
+/// The `--json` line of a search's `result` in `state` (with `multipv` lines, the others from
+/// `more_lines`, the last completed iteration's).
+fn json_line<G: Notation>(
+    state: &G,
+    result: &SearchResult<G::Move>,
+    more_lines: &[RootLine<G::Move>],
+    multipv: u16,
+) -> Value {
+    let stats = &result.stats;
+    let pv = move_texts(state, &result.pv);
+    let best = result.best_move.map(|mv| state.format_move(mv));
+    let score = result.known_score();
+    let mut line = json!({
+        "depth": result.depth,
+        "score": score.map(score_json),
+        "best": best,
+        "pv": pv,
+        "nodes": stats.nodes,
+        "seconds": stats.elapsed.as_secs_f64(),
+        "table_hits": stats.endgame_hits,
+    });
+    if multipv > 1 {
+        // The first line is the answer's; the others come from the last completed
+        // iteration (an iteration a limit cut reports none).
+        let first = json!({ "score": score.map(score_json), "pv": pv });
+        let others = more_lines.iter().map(|more| {
+            json!({
+                "score": score_json(more.score),
+                "pv": move_texts(state, &more.pv),
+            })
+        });
+        line["lines"] = std::iter::once(first).chain(others).collect();
+    }
+    line["source"] = "search".into();
+    line
 }
 
 /// Prints an analysis from the store as a search's answer, said to be from the store: the

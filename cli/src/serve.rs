@@ -40,6 +40,7 @@ use plies_view::View;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::store::StoreArgs;
 use crate::tables::{TableSource, TablesArgs, log_sink};
 
 /// The default of `--read-timeout-ms`.
@@ -90,6 +91,8 @@ pub(crate) struct ServeArgs {
     pub allow_host: Vec<access::AllowedHost>,
     #[command(flatten)]
     pub tables: TablesArgs,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Runs the server until the process is interrupted.
@@ -116,6 +119,7 @@ pub(crate) fn run<G: View>(
     output: &mut dyn Write,
 ) -> Result<(), CliError> {
     let start: G = start_position(&args.start)?;
+    let store = args.store.open_shared(spec.name)?;
     return_large_allocations();
     let address = SocketAddr::new(args.listen, args.port);
     let listener = std::net::TcpListener::bind(address)
@@ -124,6 +128,13 @@ pub(crate) fn run<G: View>(
     let bound = listener.local_addr()?;
     let url = format!("http://{bound}/");
     writeln!(output, "{} page at {url} (Ctrl-C stops)", spec.name)?;
+    if let Some(store) = &store {
+        writeln!(
+            output,
+            "analyses read from and written to the store {}",
+            store.path().display()
+        )?;
+    }
     output.flush()?;
     if args.open {
         open_browser(&url, output)?;
@@ -139,6 +150,7 @@ pub(crate) fn run<G: View>(
     let tables = TableSource::new(spec, &args.tables, 2)?.with_sink(log_sink());
     let mut app = api::App::new(spec.name, spec.evaluator.clone(), start, limits);
     app.tables = (tables.pieces() > 0).then(|| Arc::new(tables));
+    app.store = store.map(Arc::new);
     let app = Arc::new(app);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -21,6 +21,7 @@ mod db;
 mod error;
 pub(crate) mod lookup;
 mod record;
+pub(crate) mod shared;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -124,6 +125,19 @@ impl StoreArgs {
             Some(StoreLocation::Off) => Ok(None),
             Some(StoreLocation::File(path)) => Ok(Some(path.clone())),
             None if DATA_DIRECTORY_BY_DEFAULT.load(Ordering::Relaxed) => default_path().map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Opens the store a long-running host (the page, the UGI engine) uses for the game
+    /// `game`: the one named, the data directory's when the program runs without `--store`,
+    /// or none.
+    pub(crate) fn open_shared(
+        &self,
+        game: &'static str,
+    ) -> Result<Option<shared::SharedStore>, StoreError> {
+        match self.analyze_path()? {
+            Some(path) => shared::SharedStore::open(&path, self.store_limit.0, game).map(Some),
             None => Ok(None),
         }
     }

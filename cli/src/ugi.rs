@@ -42,6 +42,7 @@ use plies_view::View;
 use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use crate::store::StoreArgs;
 use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_layers};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
@@ -55,6 +56,9 @@ pub(crate) struct UgiArgs {
     /// background for the position of a `position` command whose tables are not at hand yet.
     #[command(flatten)]
     pub tables: TablesArgs,
+    /// The position store the `OwnBook` option answers from.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// The most bytes a line may hold before its newline; longer ones are an error.
@@ -147,6 +151,7 @@ pub(crate) fn run<G: View>(
     let source = TableSource::new(spec, &args.tables, 2)?.with_sink(relay_sink(relay_to));
     let mut engine = Engine::new(spec, args.searcher.clone(), source)
         .map_err(|e| CliError::Invalid(format!("bad --searcher: {e}")))?;
+    engine.book.store = args.store.open_shared(spec.name)?;
     let out: Output<'_> = Mutex::new(output);
     let closing = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -501,6 +506,8 @@ struct Engine<'a, G: View> {
     /// The position to search; `None` after a `position` that failed.
     position: Option<Position<G>>,
     tables: Tables<G>,
+    /// The position store as a book (the `OwnBook` option).
+    book: book::Book,
 }
 
 impl<'a, G: View> Engine<'a, G> {
@@ -528,6 +535,10 @@ impl<'a, G: View> Engine<'a, G> {
             tables: Tables {
                 source: Arc::new(source),
                 key: None,
+            },
+            book: book::Book {
+                store: None,
+                on: false,
             },
         })
     }
@@ -661,6 +672,7 @@ impl<'a, G: View> Engine<'a, G> {
             send(out, "option name Weights type string default <empty>");
         }
         send(out, "option name Ponder type check default false");
+        send(out, "option name OwnBook type check default false");
         if self.spec.endgame_tables.is_some() {
             // `off`, the most pieces (the game's range, checked when set), or `N,M`.
             let current = match (
@@ -718,6 +730,19 @@ impl<'a, G: View> Engine<'a, G> {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
                 }
+                return Ok(());
+            }
+            "ownbook" => {
+                self.book.on = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "OwnBook '{}': expected true or false",
+                            plies::excerpt(value)
+                        ));
+                    }
+                };
                 return Ok(());
             }
             "ponder" => {
@@ -851,6 +876,13 @@ impl<'a, G: View> Engine<'a, G> {
         let Some(mut searcher) = self.searcher.take() else {
             return Err("no searcher could be built".into());
         };
+        if !(go.infinite || go.ponder) {
+            match self.book.answer(&state, go.depth) {
+                Ok(Some(lines)) => return Ok(answered(scope, out, searcher, lines)),
+                Ok(None) => {}
+                Err(line) => send(out, &line),
+            }
+        }
         let wait = self.tables.equip(&mut *searcher, &state, out);
         let side = state.side_to_move();
         let budget = go.budget(side, self.overhead);
@@ -908,6 +940,34 @@ impl<'a, G: View> Engine<'a, G> {
             infinite: go.infinite,
             budget,
         })
+    }
+}
+
+/// A `go` answered without searching: `lines` written on a thread of its own (the last one
+/// `bestmove`), which hands `searcher` back as a search's does.
+fn answered<'scope, 'env, G: View + 'scope>(
+    scope: &'scope Scope<'scope, 'env>,
+    out: &'scope Output<'env>,
+    searcher: Box<dyn Searcher<G>>,
+    lines: Vec<String>,
+) -> Running<'scope, G> {
+    let flags = Arc::new(Flags::default());
+    let thread_flags = Arc::clone(&flags);
+    let handle = scope.spawn(move || {
+        thread_flags.done.store(true, Ordering::Release);
+        thread_flags.answered.store(true, Ordering::Release);
+        for line in &lines {
+            send(out, line);
+        }
+        searcher
+    });
+    Running {
+        handle,
+        stop: Arc::new(AtomicBool::new(false)),
+        flags,
+        pondering: false,
+        infinite: false,
+        budget: None,
     }
 }
 
@@ -1189,6 +1249,8 @@ fn info_line<G: Notation>(state: &G, it: &Iteration<G::Move>, multipv: &str) -> 
         pv_text(state, &it.pv)
     )
 }
+
+mod book;
 
 #[cfg(test)]
 mod tests;

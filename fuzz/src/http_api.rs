@@ -49,7 +49,7 @@ use crate::driver::Target;
 /// Lines per script.
 const MAX_REQUESTS: usize = 32;
 
-/// The server's largest request body (`MAX_BODY` of `serve/api.rs`): a round trip that would
+/// The server's largest request body (`MAX_BODY` of `serve/api/mod.rs`): a round trip that would
 /// need a larger one is not tried.
 const MAX_BODY: usize = 64 * 1024;
 
@@ -600,7 +600,7 @@ fn judge(
 }
 
 /// How long the server waits for a running analysis to stop before it answers a new search
-/// with 409 (`STOP_WAIT` of `serve/api.rs`), less a margin for a slow machine.
+/// with 409 (`STOP_WAIT` of `serve/api/search.rs`), less a margin for a slow machine.
 const STOP_WAIT: Duration = Duration::from_millis(4500);
 
 /// A new analysis or engine search answered 409 because an analysis runs, sooner than the

@@ -175,14 +175,20 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn search_stats(&self, start: Instant) -> SearchStats {
-        SearchStats {
-            nodes: self.last.nodes,
-            leaves: self.last.leaves,
-            seldepth: self.last.seldepth,
-            elapsed: start.elapsed(),
-            endgame_hits: self.last.endgame_hits,
-            ..SearchStats::default()
-        }
+        self.last.search_stats(start.elapsed())
+    }
+}
+
+/// The iteration a search reports: its line and score, its depth the line's length (a tree has
+/// no search depth).
+fn iteration<M: Copy>(score: Score, pv: Pv<M>, stats: SearchStats) -> Iteration<M> {
+    Iteration {
+        depth: pv.len() as u32,
+        seldepth: stats.seldepth,
+        score,
+        pv,
+        more_lines: Vec::new(),
+        stats,
     }
 }
 
@@ -275,21 +281,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         let main = &mut main[0];
         let mut report = |stats: &MctsStats, tree: &Tree<G::Move>| {
             let (_, score, pv) = snapshot(tree, config.eval_scale);
-            on_iteration(&Iteration {
-                depth: pv.len() as u32,
-                seldepth: stats.seldepth,
-                score,
-                pv,
-                more_lines: Vec::new(),
-                stats: SearchStats {
-                    nodes: stats.nodes,
-                    leaves: stats.leaves,
-                    seldepth: stats.seldepth,
-                    elapsed: start.elapsed(),
-                    endgame_hits: stats.endgame_hits,
-                    ..SearchStats::default()
-                },
-            });
+            on_iteration(&iteration(score, pv, stats.search_stats(start.elapsed())));
         };
         std::thread::scope(|scope| {
             let budget = &budget;
@@ -304,22 +296,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         }
         self.last = total;
         let (best_move, score, pv) = self.answer();
-        let stats = self.search_stats(start);
-        let depth = pv.len() as u32;
-        on_iteration(&Iteration {
-            depth,
-            seldepth: stats.seldepth,
-            score,
-            pv: pv.clone(),
-            more_lines: Vec::new(),
-            stats: stats.clone(),
-        });
+        let last = iteration(score, pv, self.search_stats(start));
+        on_iteration(&last);
         SearchResult {
             best_move,
             score,
-            pv,
-            depth,
-            stats,
+            depth: last.depth,
+            pv: last.pv,
+            stats: last.stats,
         }
     }
 

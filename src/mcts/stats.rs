@@ -5,6 +5,8 @@
 //! plies and the look-ahead of heavy playouts), the same meaning as `SearchStats::nodes`, so the
 //! node limit of [`crate::search::SearchLimits`] means the same for MCTS as for alpha-beta.
 
+use crate::search::SearchStats;
+
 /// Counters of one MCTS search (summed over the trees of a parallel search).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MctsStats {
@@ -31,6 +33,18 @@ pub struct MctsStats {
 }
 
 impl MctsStats {
+    /// These counters as a search's statistics, `elapsed` after the search started.
+    pub(crate) fn search_stats(&self, elapsed: std::time::Duration) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes,
+            leaves: self.leaves,
+            seldepth: self.seldepth,
+            elapsed,
+            endgame_hits: self.endgame_hits,
+            ..SearchStats::default()
+        }
+    }
+
     /// Adds the counters of another tree (maxima for depth).
     pub fn merge(&mut self, other: &MctsStats) {
         self.iterations += other.iterations;

@@ -12,20 +12,12 @@
 //! [`AgentError::Failed`] saying what happened, and the process killed, so the next game starts a fresh one. A
 //! process is always told `quit` and reaped (killed when it lingers) when the agent lets it go.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
+use plies::agent::process::{EngineProcess, ProcessError};
 use plies::agent::{Agent, AgentError, Choice};
 use plies::search::SearchLimits;
 use plies::{GameHistory, Notation, Score, Side, excerpt};
-
-/// The longest line read from an engine; the rest of a longer line is dropped.
-const MAX_LINE: usize = 1 << 16;
-
-/// Output lines held for the host before the engine has to wait for it to read them.
-const LINES_QUEUED: usize = 4096;
 
 /// How long an engine may take to finish after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
@@ -154,62 +146,18 @@ impl std::fmt::Display for UgiEngineError {
 
 impl std::error::Error for UgiEngineError {}
 
-/// One engine process: its input, and its output lines arriving on a channel from a reader
-/// thread (which ends when the process closes its output).
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The program, for messages.
-    program: String,
-}
+/// A UGI engine process: the shared process lifecycle ([`EngineProcess`]) with UGI's
+/// handshake, and `quit` when it is let go.
+struct Process(EngineProcess);
 
 impl Process {
     /// Starts the process and completes the handshake by `deadline`: `ugi` until `ugiok`, the
     /// options, then `isready` until `readyok`.
     fn start(engine: &UgiEngine, deadline: Instant) -> Result<Process, String> {
-        let Some((program, args)) = engine.command.split_first() else {
-            return Err("no engine command".into());
-        };
-        let program = program.clone();
-        let mut child = Command::new(&program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", engine.command.join(" ")))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("the engine's pipes could not be opened".into());
-        };
-        // Bounded: an engine flooding its output waits for the host to read it.
-        let (sender, lines) = sync_channel(LINES_QUEUED);
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                match read_line(&mut reader, &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
-                        if sender.send(text).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let mut process = Process {
-            child,
-            stdin,
-            lines,
-            program,
-        };
+        let mut process = Process(EngineProcess::spawn(&engine.command).map_err(one_line)?);
         process.send("ugi")?;
         process
+            .0
             .wait_for(deadline, |line| (line == "ugiok").then_some(()))
             .map_err(|e| format!("no ugiok: {e}"))?;
         for (name, value) in &engine.options {
@@ -221,105 +169,27 @@ impl Process {
 
     /// Sends one line.
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| format!("the engine no longer reads its input{}", self.exit_note()))
-    }
-
-    /// Drops the lines already waiting (late output of an earlier move), so that an answer is
-    /// always one to the last command.
-    fn drain(&mut self) {
-        for _ in 0..LINES_QUEUED {
-            if self.lines.try_recv().is_err() {
-                break;
-            }
-        }
+        self.0.send(line).map_err(one_line)
     }
 
     /// `isready` until `readyok`.
     fn ready(&mut self, deadline: Instant) -> Result<(), String> {
         self.send("isready")?;
-        self.wait_for(deadline, |line| (line == "readyok").then_some(()))
+        self.0
+            .wait_for(deadline, |line| (line == "readyok").then_some(()))
             .map_err(|e| format!("no readyok: {e}"))
-    }
-
-    /// Reads lines until `pick` takes one, the process ends or `deadline` passes.
-    fn wait_for<T>(
-        &mut self,
-        deadline: Instant,
-        mut pick: impl FnMut(&str) -> Option<T>,
-    ) -> Result<T, String> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    if let Some(value) = pick(&line) {
-                        return Ok(value);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err("the engine said nothing in time (it hangs)".to_string());
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("the engine ended{}", self.exit_note()));
-                }
-            }
-        }
-    }
-
-    /// ` (exit status 3)`, ` (killed by signal 9)` once the process has ended, else nothing.
-    fn exit_note(&mut self) -> String {
-        // Its output closed: the process is ending; give it a moment to be reaped.
-        let until = Instant::now() + Duration::from_millis(100);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return format!(" ({status})"),
-                Ok(None) if Instant::now() < until => {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                _ => return String::new(),
-            }
-        }
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
-        let until = Instant::now() + QUIT_GRACE;
-        while Instant::now() < until {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        tracing::debug!(program = %self.program, "the engine lingered after quit: killed");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.quit("quit", QUIT_GRACE);
     }
 }
 
-/// Reads one line (up to [`MAX_LINE`] bytes of it; the rest is skipped) into `line`; `Ok(0)` at
-/// the end of the output.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
-    let read = reader
-        .by_ref()
-        .take(MAX_LINE as u64)
-        .read_until(b'\n', line)?;
-    if read == MAX_LINE && line.last() != Some(&b'\n') {
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let n = reader
-                .by_ref()
-                .take(MAX_LINE as u64)
-                .read_until(b'\n', &mut rest)?;
-            if n == 0 || rest.last() == Some(&b'\n') {
-                break;
-            }
-        }
-    }
-    Ok(read)
+/// A process error as the agent's one-line reason.
+fn one_line(error: ProcessError) -> String {
+    error.to_string()
 }
 
 /// What an engine's `info` lines said about its search.
@@ -452,11 +322,12 @@ impl UgiAgent {
             position.push_str(" moves ");
             position.push_str(&self.moves.join(" "));
         }
-        process.drain();
+        process.0.drain();
         process.send(&position)?;
         process.send(&go)?;
         let mut seen = Seen::default();
         let token = process
+            .0
             .wait_for(deadline, |line| {
                 let mut words = line.split_whitespace();
                 match words.next() {

@@ -526,7 +526,7 @@ pub(super) struct SearchTag {
 
 /// A line of moves from `state` for the page: its text, its moves one by one, and the clicks
 /// of its first move (none for an empty line).
-fn pv_json<G: View>(state: &G, pv: &[G::Move]) -> (String, Vec<String>, Vec<String>) {
+pub(super) fn pv_json<G: View>(state: &G, pv: &[G::Move]) -> (String, Vec<String>, Vec<String>) {
     let mut texts = Vec::with_capacity(pv.len());
     let mut position = state.clone();
     for &mv in pv {

@@ -1930,3 +1930,5 @@ async fn searches_take_the_tables_once_ready() {
     change(&router, &game, "engine", r#"{"time_ms": 50}"#).await;
     assert!(PROBED.load(std::sync::atomic::Ordering::SeqCst));
 }
+
+mod store;

@@ -26,6 +26,48 @@ pub(crate) struct Stored<G: Notation> {
     pub pv: Vec<G::Move>,
 }
 
+impl<G: Notation> Stored<G> {
+    /// `analysis` read back in `state`, the position it is of; `None` when its moves no longer
+    /// read there (a miss, never an answer).
+    pub(crate) fn read(analysis: Analysis, state: &G) -> Option<Stored<G>> {
+        let best = state.parse_move(&analysis.best).ok()?;
+        let pv = state.parse_line(&analysis.pv).ok()?;
+        Some(Stored { analysis, best, pv })
+    }
+}
+
+/// The analysis a search of `state` by `searcher` (its name as set) in the searcher family
+/// `family` of the game `game` found, to store; `None` when it has no completed iteration.
+pub(crate) fn analysis_of<G: Notation>(
+    game: &str,
+    family: &str,
+    state: &G,
+    result: &SearchResult<G::Move>,
+    searcher: &str,
+) -> Option<Analysis> {
+    let (Some(score), Some(best), true) =
+        (result.known_score(), result.best_move, result.depth > 0)
+    else {
+        return None;
+    };
+    Some(Analysis {
+        game: game.to_string(),
+        variant: game.to_string(),
+        position: state.format_position(),
+        family: family.to_string(),
+        depth: result.depth,
+        score,
+        bound: Bound::Exact,
+        best: state.format_move(best),
+        pv: state.format_line(&result.pv),
+        nodes: result.stats.nodes,
+        engine: game.to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        searcher: searcher.to_string(),
+        written: now_ms(),
+    })
+}
+
 /// The store of one `analyze`: the open file and the key's fixed parts.
 pub(crate) struct AnalysisStore {
     store: Store,
@@ -45,10 +87,8 @@ impl AnalysisStore {
         searcher: &SearcherSpec,
         game: &'static str,
     ) -> Result<Option<AnalysisStore>, StoreError> {
-        let family = match (evaluator, searcher) {
-            (_, SearcherSpec::Mcts { .. }) | (EvaluatorKind::Weights, _) => return Ok(None),
-            (EvaluatorKind::Default, _) => searcher.family().to_string(),
-            (EvaluatorKind::Preset(name), _) => format!("{} eval={name}", searcher.family()),
+        let Some(family) = family_of(evaluator, searcher) else {
+            return Ok(None);
         };
         let Some(path) = args.analyze_path()? else {
             return Ok(None);
@@ -77,13 +117,7 @@ impl AnalysisStore {
         if analysis.depth < depth && !analysis.score.is_decisive() {
             return Ok(None);
         }
-        let (Ok(best), Ok(pv)) = (
-            state.parse_move(&analysis.best),
-            state.parse_line(&analysis.pv),
-        ) else {
-            return Ok(None);
-        };
-        Ok(Some(Stored { analysis, best, pv }))
+        Ok(Stored::read(analysis, state))
     }
 
     /// Writes the result of a search of `state` by `searcher` (its name as set), unless it has
@@ -95,36 +129,36 @@ impl AnalysisStore {
         result: &SearchResult<G::Move>,
         searcher: &str,
     ) {
-        let (Some(score), Some(best), true) =
-            (result.known_score(), result.best_move, result.depth > 0)
-        else {
+        let Some(analysis) = analysis_of(self.game, &self.family, state, result, searcher) else {
             return;
         };
-        let analysis = Analysis {
-            game: self.game.to_string(),
-            variant: self.game.to_string(),
-            position: state.format_position(),
-            family: self.family.clone(),
-            depth: result.depth,
-            score,
-            bound: Bound::Exact,
-            best: state.format_move(best),
-            pv: state.format_line(&result.pv),
-            nodes: result.stats.nodes,
-            engine: self.game.to_string(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            searcher: searcher.to_string(),
-            written: now_ms(),
-        };
-        match self.store.put(&analysis) {
-            Ok(Put::Written | Put::Kept) => {}
-            Ok(Put::OverLimit { size }) => eprintln!(
-                "warning: store {} holds {size} bytes, at or over its limit of {} \
-                 (--store-limit): this analysis was not stored; `store prune` makes room",
-                self.store.path().display(),
-                self.store.limit()
-            ),
-            Err(err) => eprintln!("warning: this analysis was not stored: {err}"),
-        }
+        let put = self.store.put(&analysis);
+        warn_unless_stored(&self.store, put);
+    }
+}
+
+/// The key's searcher family of a search by `searcher` with `evaluator`: the family, with a
+/// non-default evaluator preset; `None` for a search the store does not keep (MCTS has no
+/// depth; weights from a file may change under the same name).
+pub(crate) fn family_of(evaluator: &EvaluatorKind, searcher: &SearcherSpec) -> Option<String> {
+    match (evaluator, searcher) {
+        (_, SearcherSpec::Mcts { .. }) | (EvaluatorKind::Weights, _) => None,
+        (EvaluatorKind::Default, _) => Some(searcher.family().to_string()),
+        (EvaluatorKind::Preset(name), _) => Some(format!("{} eval={name}", searcher.family())),
+    }
+}
+
+/// Says on stderr, in one line, why a write to `store` stored nothing: its size limit, or an
+/// error; nothing when it was written or a better analysis kept.
+pub(crate) fn warn_unless_stored(store: &Store, put: Result<Put, StoreError>) {
+    match put {
+        Ok(Put::Written | Put::Kept) => {}
+        Ok(Put::OverLimit { size }) => eprintln!(
+            "warning: store {} holds {size} bytes, at or over its limit of {} \
+             (--store-limit): this analysis was not stored; `store prune` makes room",
+            store.path().display(),
+            store.limit()
+        ),
+        Err(err) => eprintln!("warning: this analysis was not stored: {err}"),
     }
 }

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use plies::spec::SearcherSpec;
 use serde::{Deserialize, Serialize};
 
+use super::error::{SettingError, TuneError};
 use super::spsa::Gains;
 use crate::files::{self, DirLock, LockedAppend, RESULTS_LIMIT, SETTINGS_LIMIT};
 
@@ -94,16 +95,16 @@ pub(crate) struct TuneConfig {
 impl TuneConfig {
     /// The settings `tune init` accepts: checked when it creates a run and whenever a run's
     /// file is read back. Errors name the `init` option of the field.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), SettingError> {
         let n = self.names.len();
         if n == 0 || self.initial.len() != n || self.gains.c_end.len() != n {
-            return Err(format!(
-                "{n} weight names, {} start values, {} perturbations",
-                self.initial.len(),
-                self.gains.c_end.len()
-            ));
+            return Err(SettingError::Lengths {
+                names: n,
+                initial: self.initial.len(),
+                perturbations: self.gains.c_end.len(),
+            });
         }
-        plies::weights::check_range(&self.names, &self.initial).map_err(|e| e.to_string())?;
+        plies::weights::check_range(&self.names, &self.initial).map_err(SettingError::Range)?;
         let max = f64::from(plies::weights::MAX_WEIGHT);
         // 0 marks a weight left alone (`--fixed`).
         if let Some(c) = self
@@ -112,48 +113,41 @@ impl TuneConfig {
             .iter()
             .find(|c| !(**c >= 0.0 && **c <= max))
         {
-            return Err(format!("bad --c-end {c}: expected a number in (0, {max}]"));
+            return Err(SettingError::CEnd(*c));
         }
         if self.gains.c_end.iter().all(|&c| c == 0.0) {
-            return Err("bad --fixed: every weight is fixed, none left to tune".into());
+            return Err(SettingError::AllFixed);
         }
         if !(self.gains.r_end > 0.0 && self.gains.r_end <= 1.0) {
-            return Err(format!(
-                "bad --r-end {}: expected a number in (0, 1]",
-                self.gains.r_end
-            ));
+            return Err(SettingError::REnd(self.gains.r_end));
         }
         if self.gains.iterations == 0 {
-            return Err("bad --iterations 0: expected >= 1".into());
+            return Err(SettingError::NoIterations);
         }
         if self.max_plies == 0 {
-            return Err("bad --max-plies 0: expected >= 1".into());
+            return Err(SettingError::NoMaxPlies);
         }
         if self.games == 0 || !self.games.is_multiple_of(2) || self.games > MAX_GAMES {
-            return Err(format!(
-                "bad --games {}: expected an even number from 2 to {MAX_GAMES} (each opening \
-                 with both colours)",
-                self.games
-            ));
+            return Err(SettingError::Games {
+                games: self.games,
+                max: MAX_GAMES,
+            });
         }
         if !self.check_games.is_multiple_of(2) || self.check_games > MAX_GAMES {
-            return Err(format!(
-                "bad --check-games {}: expected an even number up to {MAX_GAMES}",
-                self.check_games
-            ));
+            return Err(SettingError::CheckGames {
+                games: self.check_games,
+                max: MAX_GAMES,
+            });
         }
         if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
-            return Err("no per-move limit (--depth, --nodes or --time)".into());
+            return Err(SettingError::NoLimit);
         }
         let max_depth = plies::Score::MAX_PLY - 1;
         if self.depth.is_some_and(|d| d == 0 || d > max_depth)
             || self.nodes == Some(0)
             || self.time_ms == Some(0)
         {
-            return Err(format!(
-                "a per-move limit out of range (--depth 1..={max_depth}, --nodes and --time at \
-                 least 1)"
-            ));
+            return Err(SettingError::LimitRange);
         }
         Ok(())
     }
@@ -278,33 +272,36 @@ impl RunDir {
     /// Takes the run's exclusive lock (the file `lock` in its directory, holding the pid of the
     /// process that has it), held until the returned value is dropped: a second `tune run` or
     /// `tune merge` of the directory is refused at once, naming the holder.
-    pub(crate) fn lock(&self) -> Result<DirLock, String> {
-        DirLock::take(&self.dir).map_err(|e| e.of("tuning run"))
+    pub(crate) fn lock(&self) -> Result<DirLock, TuneError> {
+        DirLock::take(&self.dir).map_err(|error| TuneError::File {
+            what: "tuning run",
+            error,
+        })
     }
 
     /// Reads `tune.json` and checks it holds what `tune init` would have accepted.
-    pub(crate) fn read_config(&self) -> Result<TuneConfig, String> {
+    pub(crate) fn read_config(&self) -> Result<TuneConfig, TuneError> {
         let config: TuneConfig = read_json(&self.config_path()).map_err(|e| {
             if self.config_path().exists() {
                 e
             } else {
-                format!(
-                    "{} holds no tuning run (no tune.json): start one with `tune init --dir {}`",
-                    self.dir.display(),
-                    self.dir.display()
-                )
+                TuneError::NoRun(self.dir.clone())
             }
         })?;
-        config
-            .check()
-            .map_err(|why| format!("{} is damaged: {why}", self.config_path().display()))?;
+        config.check().map_err(|error| TuneError::Settings {
+            path: self.config_path(),
+            error,
+        })?;
         Ok(config)
     }
 
     /// Reads `state.json`, checked against the run's settings.
-    pub(crate) fn read_state(&self, config: &TuneConfig) -> Result<TuneState, String> {
+    pub(crate) fn read_state(&self, config: &TuneConfig) -> Result<TuneState, TuneError> {
         let state: TuneState = read_json(&self.state_path())?;
-        let bad = |why: String| format!("{} is damaged: {why}", self.state_path().display());
+        let bad = |why: String| TuneError::Damaged {
+            path: self.state_path(),
+            why,
+        };
         if state.theta.len() != config.names.len() {
             return Err(bad(format!(
                 "{} weights for the {} of tune.json",
@@ -333,7 +330,7 @@ impl RunDir {
     }
 
     /// The games of iteration `k` found in every games file, by game number.
-    pub(crate) fn games_of(&self, k: u32) -> Result<BTreeMap<u32, GameLine>, String> {
+    pub(crate) fn games_of(&self, k: u32) -> Result<BTreeMap<u32, GameLine>, TuneError> {
         let mut games = BTreeMap::new();
         for path in self.shard_files()? {
             for line in read_lines::<GameLine>(&path)? {
@@ -346,7 +343,7 @@ impl RunDir {
     }
 
     /// Whether any games file exists (false when the directory does not).
-    pub(crate) fn has_games(&self) -> Result<bool, String> {
+    pub(crate) fn has_games(&self) -> Result<bool, TuneError> {
         if !self.dir.exists() {
             return Ok(false);
         }
@@ -354,9 +351,11 @@ impl RunDir {
     }
 
     /// The games files in the directory, in name order.
-    fn shard_files(&self) -> Result<Vec<PathBuf>, String> {
-        let entries = fs::read_dir(&self.dir)
-            .map_err(|e| format!("cannot list {}: {e}", self.dir.display()))?;
+    fn shard_files(&self) -> Result<Vec<PathBuf>, TuneError> {
+        let entries = fs::read_dir(&self.dir).map_err(|error| TuneError::List {
+            dir: self.dir.clone(),
+            error,
+        })?;
         let mut paths: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|entry| entry.path())
@@ -371,34 +370,38 @@ impl RunDir {
     }
 
     /// The merged iterations.
-    pub(crate) fn journal(&self) -> Result<Vec<JournalLine>, String> {
+    pub(crate) fn journal(&self) -> Result<Vec<JournalLine>, TuneError> {
         read_lines(&self.journal_path())
     }
 }
 
 /// A value from a JSON file (a regular file of at most [`SETTINGS_LIMIT`] bytes).
-pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
-    let text = files::read_text(path, SETTINGS_LIMIT).map_err(|e| e.to_string())?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is damaged: {e}", path.display()))
+pub(crate) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, TuneError> {
+    let text = files::read_text(path, SETTINGS_LIMIT).map_err(TuneError::file)?;
+    serde_json::from_str(&text).map_err(|error| TuneError::Json {
+        path: path.to_path_buf(),
+        line: None,
+        error,
+    })
 }
 
 /// Writes `value` as JSON to `path` atomically (see [`write_atomic`]).
-pub(crate) fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+pub(crate) fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), TuneError> {
     let text = serde_json::to_string_pretty(value).expect("tuning files serialize");
     write_atomic(path, &(text + "\n"))
 }
 
 /// Writes `text` to `path` atomically ([`files::write_atomic`]: a regular file is replaced by
 /// a temporary file renamed over it; a link's target is written; a device is written directly).
-pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
-    files::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), TuneError> {
+    files::write_atomic(path, text.as_bytes()).map_err(TuneError::file)
 }
 
 /// The complete JSON lines of `path` (none if it does not exist); a partial last line (a write
 /// cut off by a kill) is ignored, any other bad line is an error naming it. The file must be a
 /// regular file of at most [`RESULTS_LIMIT`] bytes.
-pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
-    let Some(text) = files::read_text_if_exists(path, RESULTS_LIMIT).map_err(|e| e.to_string())?
+pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, TuneError> {
+    let Some(text) = files::read_text_if_exists(path, RESULTS_LIMIT).map_err(TuneError::file)?
     else {
         return Ok(Vec::new());
     };
@@ -408,8 +411,11 @@ pub(crate) fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Ve
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
         .map(|(number, line)| {
-            serde_json::from_str(line)
-                .map_err(|e| format!("{} line {}: {e}", path.display(), number + 1))
+            serde_json::from_str(line).map_err(|error| TuneError::Json {
+                path: path.to_path_buf(),
+                line: Some(number + 1),
+                error,
+            })
         })
         .collect()
 }
@@ -423,17 +429,19 @@ pub(crate) struct LineFile {
 
 impl LineFile {
     /// Opens `path` for appending, creating it, takes its lock and drops a partial last line.
-    pub(crate) fn open(path: &Path) -> Result<LineFile, String> {
-        let shown = path.display();
+    pub(crate) fn open(path: &Path) -> Result<LineFile, TuneError> {
         let LockedAppend { file, bytes: text } =
-            files::open_locked_append(path, RESULTS_LIMIT).map_err(|e| e.to_string())?;
+            files::open_locked_append(path, RESULTS_LIMIT).map_err(TuneError::file)?;
         let complete = text
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |end| end + 1);
         if complete < text.len() {
             file.set_len(complete as u64)
-                .map_err(|e| format!("cannot drop the partial last line of {shown}: {e}"))?;
+                .map_err(|error| TuneError::Write {
+                    path: path.to_path_buf(),
+                    error,
+                })?;
         }
         Ok(LineFile {
             file,
@@ -442,13 +450,16 @@ impl LineFile {
     }
 
     /// Appends `value` as one JSON line with a single write, and flushes it.
-    pub(crate) fn append<T: Serialize>(&mut self, value: &T) -> Result<(), String> {
+    pub(crate) fn append<T: Serialize>(&mut self, value: &T) -> Result<(), TuneError> {
         let mut line = serde_json::to_string(value).expect("tuning lines serialize");
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|error| TuneError::Write {
+                path: self.path.clone(),
+                error,
+            })
     }
 }
 
@@ -506,7 +517,11 @@ mod tests {
         let path = dir.join("games-0-of-1.jsonl");
         fs::write(&path, "{\"iteration\":0,\"game\":0,\"points\":1.0,\"plies\":3,\"termination\":\"rules\"}\nnonsense\n").unwrap();
         let err = read_lines::<GameLine>(&path).unwrap_err();
-        assert!(err.contains("line 2"), "{err}");
+        assert!(
+            matches!(err, TuneError::Json { line: Some(2), .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("line 2"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -531,7 +546,12 @@ mod tests {
         let taken = dir.join("taken");
         fs::create_dir_all(&taken).unwrap();
         let err = write_atomic(&taken, "x").unwrap_err();
-        assert!(err.contains("is not a regular file (a directory)"), "{err}");
+        assert!(matches!(err, TuneError::File { .. }), "{err:?}");
+        assert!(
+            err.to_string()
+                .contains("is not a regular file (a directory)"),
+            "{err}"
+        );
         assert_eq!(
             fs::read_dir(&dir).unwrap().count(),
             2,

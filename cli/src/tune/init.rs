@@ -83,7 +83,7 @@ pub(super) fn run_init<G: Notation>(
             args.dir.display()
         )));
     }
-    if run.journal_path().exists() || run.has_games().map_err(CliError::Invalid)? {
+    if run.journal_path().exists() || run.has_games()? {
         return Err(CliError::Invalid(format!(
             "{} holds games of an earlier run (journal.jsonl or games-*.jsonl): use an empty \
              directory",
@@ -142,7 +142,7 @@ pub(super) fn run_init<G: Notation>(
         },
     };
     // One check of the settings: the one a run's file gets whenever it is read back.
-    config.check().map_err(CliError::Invalid)?;
+    config.check()?;
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| CliError::Invalid(format!("cannot create {}: {e}", args.dir.display())))?;
     let state = TuneState {
@@ -152,9 +152,9 @@ pub(super) fn run_init<G: Notation>(
         last_check: None,
     };
     // The state first: a directory with tune.json always has a state.
-    files::write_json_atomic(&run.state_path(), &state).map_err(CliError::Invalid)?;
+    files::write_json_atomic(&run.state_path(), &state)?;
     write_weights(&run, &config, &state, Mode::Start)?;
-    files::write_json_atomic(&run.config_path(), &config).map_err(CliError::Invalid)?;
+    files::write_json_atomic(&run.config_path(), &config)?;
     writeln!(
         output,
         "tune: {} weights, {} iterations of {} games ({} per move, searcher {}) in {}",

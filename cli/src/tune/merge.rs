@@ -29,12 +29,12 @@ pub(super) enum Merged {
 /// new state (atomically, last). Idempotent: a merge killed before the state was written is
 /// redone, and its journal line is not written twice.
 pub(super) fn merge(run: &RunDir, config: &TuneConfig, mode: Mode) -> Result<Merged, CliError> {
-    let state = run.read_state(config).map_err(CliError::Invalid)?;
+    let state = run.read_state(config)?;
     let k = state.iteration;
     if k >= config.gains.iterations {
         return Ok(Merged::Finished);
     }
-    let games = run.games_of(k).map_err(CliError::Invalid)?;
+    let games = run.games_of(k)?;
     let total = config.games_of(k);
     let present = (0..total).filter(|g| games.contains_key(g)).count() as u32;
     if present < total {
@@ -72,19 +72,18 @@ pub(super) fn merge(run: &RunDir, config: &TuneConfig, mode: Mode) -> Result<Mer
         games: state.games.saturating_add(u64::from(total)),
         last_check,
     };
-    let journal = run.journal().map_err(CliError::Invalid)?;
+    let journal = run.journal()?;
     if !journal.iter().any(|line| line.iteration == k) {
-        let mut file = LineFile::open(&run.journal_path()).map_err(CliError::Invalid)?;
+        let mut file = LineFile::open(&run.journal_path())?;
         file.append(&JournalLine {
             iteration: k,
             games,
             difference,
             weights: spsa::rounded(&new_state.theta),
-        })
-        .map_err(CliError::Invalid)?;
+        })?;
     }
     write_weights(run, config, &new_state, mode)?;
-    files::write_json_atomic(&run.state_path(), &new_state).map_err(CliError::Invalid)?;
+    files::write_json_atomic(&run.state_path(), &new_state)?;
     tracing::info!(
         iteration = new_state.iteration,
         of = config.gains.iterations,
@@ -144,7 +143,7 @@ pub(super) fn write_weights(
     }
     let text =
         plies::weights::format_weights(&config.names, &spsa::rounded(&state.theta), &comment);
-    files::write_atomic(&run.weights_path(), &text).map_err(CliError::Invalid)
+    Ok(files::write_atomic(&run.weights_path(), &text)?)
 }
 /// The Elo of a check match.
 pub(super) fn check_elo(check: Check) -> EloEstimate {

@@ -23,6 +23,7 @@
 //! is a flushed line in its shard's file, `state.json` is replaced atomically and a merge is
 //! idempotent), and rerunning the same command goes on from there.
 
+mod error;
 mod files;
 mod init;
 mod merge;
@@ -101,7 +102,7 @@ pub(crate) fn run<G: Notation>(
             let shard = play.shard;
             let run = RunDir::new(&play.dir);
             let config = load_config(spec, &run)?;
-            let state = run.read_state(&config).map_err(CliError::Invalid)?;
+            let state = run.read_state(&config)?;
             if state.iteration >= config.gains.iterations {
                 writeln!(
                     output,
@@ -123,7 +124,7 @@ pub(crate) fn run<G: Notation>(
         TuneCommand::Merge(dir) => {
             let run = RunDir::new(&dir.dir);
             let config = load_config(spec, &run)?;
-            let _lock = run.lock().map_err(CliError::Invalid)?;
+            let _lock = run.lock()?;
             match merge(&run, &config, Mode::Sharded)? {
                 Merged::Done(state) => writeln!(output, "{}", summary(&config, &state))?,
                 Merged::Finished => writeln!(output, "tune: the run is finished")?,
@@ -141,7 +142,7 @@ pub(crate) fn run<G: Notation>(
         TuneCommand::Status(status) => {
             let run = RunDir::new(&status.dir);
             let config = load_config(spec, &run)?;
-            let state = run.read_state(&config).map_err(CliError::Invalid)?;
+            let state = run.read_state(&config)?;
             if status.json {
                 let check = state.last_check.map(|c| {
                     let elo = check_elo(c);

@@ -39,8 +39,8 @@ pub(super) fn run_run<G: Notation>(
     let run = RunDir::new(&args.dir);
     let config = load_config(spec, &run)?;
     // Held until the run ends: a second `tune run` or a `tune merge` is refused at once.
-    let _lock = run.lock().map_err(CliError::Invalid)?;
-    let mut state = run.read_state(&config).map_err(CliError::Invalid)?;
+    let _lock = run.lock()?;
+    let mut state = run.read_state(&config)?;
     let remaining: u64 = (state.iteration..config.gains.iterations)
         .map(|k| u64::from(config.games_of(k)))
         .sum();

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::error::ShardError;
 use super::files::{RunDir, TuneConfig};
 use crate::arena::random_openings;
 use crate::engine::{check_mcts_depth, limits};
@@ -54,13 +55,12 @@ pub(crate) struct DirArgs {
     pub dir: PathBuf,
 }
 /// `K/N` -> (K, N), K < N: the `--shard` parser, for clap.
-pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), String> {
-    let bad = || "expected K/N with 0 <= K < N".to_string();
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let k: u32 = k.trim().parse().map_err(|_| bad())?;
-    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+pub(super) fn parse_shard(text: &str) -> Result<(u32, u32), ShardError> {
+    let (k, n) = text.split_once('/').ok_or(ShardError)?;
+    let k: u32 = k.trim().parse().map_err(|_| ShardError)?;
+    let n: u32 = n.trim().parse().map_err(|_| ShardError)?;
     if n == 0 || k >= n {
-        return Err(bad());
+        return Err(ShardError);
     }
     Ok((k, n))
 }
@@ -69,7 +69,7 @@ pub(super) fn load_config<G: Notation>(
     spec: &GameCli<G>,
     run: &RunDir,
 ) -> Result<TuneConfig, CliError> {
-    let config = run.read_config().map_err(CliError::Invalid)?;
+    let config = run.read_config()?;
     if config.game != spec.name {
         return Err(CliError::Invalid(format!(
             "{} is a tuning run of {}, not {}",

@@ -40,8 +40,8 @@ pub(super) fn play_shard<G: Notation>(
     on_game: &mut dyn FnMut(&GameLine),
 ) -> Result<u32, CliError> {
     let k = state.iteration;
-    let done = run.games_of(k).map_err(CliError::Invalid)?;
-    let mut file = LineFile::open(&run.shard_path(shard.0, shard.1)).map_err(CliError::Invalid)?;
+    let done = run.games_of(k)?;
+    let mut file = LineFile::open(&run.shard_path(shard.0, shard.1))?;
     let [plus, minus] = spsa::perturbed(&config.gains, config.seed, k, &state.theta);
     let tuned = spsa::rounded(&state.theta);
     let limits = limits_of(config);
@@ -116,7 +116,7 @@ pub(super) fn play_shard<G: Notation>(
                 Termination::OutOfTime { .. } => "lost on time".into(),
             },
         };
-        file.append(&line).map_err(CliError::Invalid)?;
+        file.append(&line)?;
         on_game(&line);
         played += 1;
     }

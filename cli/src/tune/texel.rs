@@ -188,7 +188,7 @@ pub(crate) fn run_positions<G: Notation>(
             state = state.play(mv);
         }
     }
-    write_atomic(&args.out, &text).map_err(CliError::Invalid)?;
+    write_atomic(&args.out, &text)?;
     writeln!(
         output,
         "tune positions: {kept} quiet positions of {} games in {}",
@@ -354,7 +354,7 @@ pub(crate) fn run_texel<G: Notation>(
         );
         let written = shrunk(&initial, &weights, args.shrink);
         let text = plies::weights::format_weights(names, &written, &comment);
-        write_atomic(&args.out, &text).map_err(CliError::Invalid)?;
+        write_atomic(&args.out, &text)?;
         writeln!(output, "pass {pass}: step {step}, error {best:.6}")?;
         if !improved {
             if step == 1 {

@@ -145,6 +145,10 @@ fn args() -> UgiArgs {
     UgiArgs {
         searcher: "pvs".parse().unwrap(),
         tables: crate::tables::TablesArgs::default(),
+        store: crate::store::StoreArgs {
+            store: Some(crate::store::StoreLocation::Off),
+            store_limit: crate::store::DEFAULT_LIMIT.parse().unwrap(),
+        },
     }
 }
 

@@ -17,87 +17,50 @@
 //! statistics after its move and crashes when a command arrives meanwhile; an opponent that
 //! answers at once would otherwise send it `play` while it still prints.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
 use std::time::{Duration, Instant};
 
+use plies::agent::process::EngineProcess;
 use plies::{Game, Notation, Outcome, Side};
 
 use plies_tafl::record::GameRecord;
 use plies_tafl::state::Tafl;
 
-/// One engine process and its output lines (the agent of [`crate::agent`] drives one too).
-pub(crate) struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The command line that started it, naming the engine in trace events.
-    command: String,
-}
+/// One OTEP engine process (the agent of [`crate::agent`] drives one too): the shared process
+/// lifecycle ([`EngineProcess`]) with OTEP's `hello` and `goodbye`.
+pub(crate) struct Engine(EngineProcess);
+
+/// How long an engine may take to say `hello`.
+const HELLO_WAIT: Duration = Duration::from_secs(10);
+
+/// How long an engine may take to end after `goodbye` before it is killed.
+const GOODBYE_GRACE: Duration = Duration::from_secs(2);
 
 impl Engine {
-    /// Starts `command` and waits for its `hello`.
+    /// Starts `command` (split at whitespace) and waits for its `hello`.
     pub(crate) fn launch(command: &str) -> Result<Engine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{command}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines: rx,
-            command: command.to_string(),
-        };
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let mut engine = Engine(EngineProcess::spawn(&words).map_err(|e| e.to_string())?);
         engine
-            .expect("hello", Duration::from_secs(10))
+            .expect("hello", HELLO_WAIT)
             .map_err(|e| format!("'{command}' did not say hello: {e}"))?;
         Ok(engine)
     }
 
-    /// Sends one line (a dead engine shows up as a missing answer).
+    /// Sends one line (a dead engine shows up as a missing answer, so a failed write is not
+    /// an error here).
     pub(crate) fn send(&mut self, line: &str) {
-        // A dead engine shows up as a missing answer; writing errors are not fatal here.
-        tracing::debug!(engine = %self.command, line, "otep sent");
-        let _ = writeln!(self.stdin, "{line}");
-        let _ = self.stdin.flush();
+        let _ = self.0.send(line);
     }
 
     /// Waits for a line starting with `word`, skipping others; returns the rest of the line.
     pub(crate) fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    tracing::debug!(engine = %self.command, line = %line, "otep received");
-                    let (w, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
-                    if w == word {
-                        return Ok(rest.trim().to_string());
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err("timed out".into()),
-                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
-            }
-        }
+        self.0
+            .wait_for(Instant::now() + timeout, |line| {
+                let (w, rest) = line.split_once(' ').unwrap_or((line, ""));
+                (w == word).then(|| rest.trim().to_string())
+            })
+            .map_err(|e| e.to_string())
     }
 
     /// Lets the engine settle after its move: reads its lines (logged, otherwise ignored)
@@ -112,18 +75,13 @@ impl Engine {
         if let Some(deadline) = deadline {
             end = end.min(deadline);
         }
-        loop {
-            let wait = settle
-                .quiet
-                .min(end.saturating_duration_since(Instant::now()));
-            match self.lines.recv_timeout(wait) {
-                Ok(line) => {
-                    tracing::debug!(engine = %self.command, line = %line, "otep received while settling");
-                    if Instant::now() >= end {
-                        return;
-                    }
-                }
-                Err(_) => return,
+        while self
+            .0
+            .next_line(end.min(Instant::now() + settle.quiet))
+            .is_ok()
+        {
+            if Instant::now() >= end {
+                return;
             }
         }
     }
@@ -150,36 +108,16 @@ impl Engine {
             };
             return Some(format!("move '{text}' is not a legal move{after}: {error}"));
         }
-        tracing::info!(engine = %self.command, %text, "illegal move, asked again");
+        tracing::info!(engine = %self.0.command(), %text, "illegal move, asked again");
         if let Some(line) = last_told {
             self.send(line);
         }
         None
     }
 
-    /// `goodbye`, then waits for the process to end (killed after 2 s).
+    /// `goodbye`, then waits for the process to end (killed after [`GOODBYE_GRACE`]).
     pub(crate) fn quit(mut self) {
-        self.send("goodbye");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Engine {
-    /// An engine let go without [`Engine::quit`] (it never said hello, or its owner failed) is
-    /// killed, never left running.
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.0.quit("goodbye", GOODBYE_GRACE);
     }
 }
 
@@ -277,7 +215,7 @@ pub struct GameResult {
     pub attacker_engine: usize,
     /// How it ended (`None`: adjudicated draw at the ply cap).
     pub outcome: Option<Outcome>,
-    /// Why, in words (e.g. "king captured", "engine 1 timed out").
+    /// Why, in words (e.g. "king captured", "engine 1: the engine said nothing in time (it hangs)").
     pub reason: String,
     /// Plies played.
     pub plies: usize,
@@ -395,7 +333,7 @@ fn play_game(
             Err((why, retries)) => {
                 retried += retries;
                 outcome = Some(Outcome::Win(side.opponent()));
-                reason = format!("engine {mover} {why}");
+                reason = format!("engine {mover}: {why}");
                 break;
             }
         }

@@ -103,8 +103,8 @@ fn script(name: &str, on_play: &str) -> String {
 fn bad_otep_engines_lose_each_game_cleanly() {
     for (name, on_play, reason) in [
         ("illegal", "echo 'move a1-a7'", "is not a legal move"),
-        ("crash", "exit 3", "engine exited"),
-        ("silent", ":", "timed out"),
+        ("crash", "exit 3", "the engine ended"),
+        ("silent", ":", "the engine said nothing in time"),
         (
             "garbage",
             "echo 'move ☃☃'; echo '\u{1}\u{2}'",

@@ -71,7 +71,7 @@ fn referee_match_completes_and_records_read_back() {
     assert_eq!(results.len(), 2);
     for r in &results {
         assert!(
-            !r.reason.contains("timed out") && !r.reason.contains("illegal"),
+            !r.reason.contains("said nothing in time") && !r.reason.contains("illegal"),
             "{r:?}"
         );
         let text = std::fs::read_to_string(&r.record_path).unwrap();

@@ -294,7 +294,7 @@ fn without_settling_the_late_engine_crashes_and_loses() {
         Some(plies::Outcome::Win(Side::Second)),
         "{result:?}"
     );
-    assert!(result.reason.starts_with("engine 0 "), "{result:?}");
+    assert!(result.reason.starts_with("engine 0: "), "{result:?}");
     assert!(result.plies < 4, "{result:?}");
 }
 
@@ -308,7 +308,7 @@ fn without_retries_the_stale_move_loses() {
         "{result:?}"
     );
     assert!(
-        result.reason.starts_with("engine 1 illegal move"),
+        result.reason.starts_with("engine 1: illegal move"),
         "{result:?}"
     );
     assert_eq!(result.plies, 3, "{result:?}");

@@ -213,6 +213,16 @@ fn square_rules(
 /// king's capture, special captures, how each side wins, repetition.
 pub(crate) fn full_rules(start: &Tafl) -> String {
     let rules = start.rules();
+    let mut lines = board_lines(start);
+    lines.extend(square_lines(rules));
+    lines.extend(capture_lines(rules));
+    lines.extend(win_lines(rules));
+    lines.join("\n")
+}
+
+/// The board, the pieces and who moves first, and how pieces move.
+fn board_lines(start: &Tafl) -> Vec<String> {
+    let rules = start.rules();
     let dim = rules.dim;
     let mut lines = Vec::new();
     let name = if rules.name.is_empty() {
@@ -238,6 +248,14 @@ pub(crate) fn full_rules(start: &Tafl) -> String {
         moves += &format!(" ({limit})");
     }
     lines.push(moves + ".");
+    lines
+}
+
+/// The throne, the corners and the fortresses, each with who may stop on, pass and be
+/// captured against it.
+fn square_lines(rules: &Rules) -> Vec<String> {
+    let dim = rules.dim;
+    let mut lines = Vec::new();
     if rules.thrones.is_empty() {
         lines.push("Throne: none.".to_string());
     } else {
@@ -292,6 +310,13 @@ pub(crate) fn full_rules(start: &Tafl) -> String {
             ));
         }
     }
+    lines
+}
+
+/// Captures: the custodial rule, the king's part in captures and his own capture, and the
+/// special captures (shieldwall, Linnaean) the variant has.
+fn capture_lines(rules: &Rules) -> Vec<String> {
+    let mut lines = Vec::new();
     lines.push(
         "Capture: a piece is captured when an enemy moves to close it between two enemies (or an enemy and a hostile square) along a rank or file; several may fall at once, and moving between two enemies is safe."
             .to_string(),
@@ -335,6 +360,12 @@ pub(crate) fn full_rules(start: &Tafl) -> String {
     if rules.linnaean {
         lines.push("Linnaean capture: with the king on the throne and attackers on three sides of it, a defender on the fourth side is captured against the throne.".to_string());
     }
+    lines
+}
+
+/// How each side wins, the side without a move, and repetition.
+fn win_lines(rules: &Rules) -> Vec<String> {
+    let mut lines = Vec::new();
     let mut defenders = format!("The defenders win when the king reaches {}", escape(rules));
     if rules.edge_fort {
         defenders += ", or by an edge fort: the king on the edge, able to move, enclosed by defenders that cannot be captured";
@@ -358,5 +389,5 @@ pub(crate) fn full_rules(start: &Tafl) -> String {
         }
         .to_string(),
     );
-    lines.join("\n")
+    lines
 }

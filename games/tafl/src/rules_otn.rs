@@ -104,6 +104,21 @@ fn squares(key: &str, value: &str, dim: usize) -> Result<Vec<u16>, NotationError
     Ok(out)
 }
 
+/// The board size of a rules string's first token, `dim:<size>`.
+fn leading_dim(first: &str) -> Result<usize, NotationError> {
+    if first.is_empty() {
+        return Err(NotationError::new("", "empty rules string"));
+    }
+    let dim_text = first
+        .strip_prefix("dim:")
+        .ok_or_else(|| NotationError::new(first, "a rules string starts with dim:<size>"))?;
+    dim_text
+        .parse()
+        .ok()
+        .filter(|d| (7..=MAX_DIM).contains(d))
+        .ok_or_else(|| bad("dim", dim_text, "expected a board size 7..19"))
+}
+
 /// Every key a rules string may hold: OpenTafl's keys (its notation spec) plus this crate's
 /// extensions `name`, `spd`, `linc` and `tfrd`. `kj`, `nj`, `cj`, `mj` and `gj` (jump modes)
 /// are known but ignored: their values are checked, and only the pieces they govern (knights,
@@ -138,17 +153,7 @@ impl Rules {
     /// board may be a finished game with the king captured.
     pub(crate) fn parse_any_board(text: &str) -> Result<(Rules, Board), NotationError> {
         let mut tokens = text.split_whitespace();
-        let first = tokens
-            .next()
-            .ok_or_else(|| NotationError::new("", "empty rules string"))?;
-        let dim_text = first
-            .strip_prefix("dim:")
-            .ok_or_else(|| NotationError::new(first, "a rules string starts with dim:<size>"))?;
-        let dim: usize = dim_text
-            .parse()
-            .ok()
-            .filter(|d| (7..=MAX_DIM).contains(d))
-            .ok_or_else(|| bad("dim", dim_text, "expected a board size 7..19"))?;
+        let dim = leading_dim(tokens.next().unwrap_or(""))?;
         let mut rules = Rules::defaults(dim);
         let mut board = None;
         for token in tokens {
@@ -164,113 +169,135 @@ impl Rules {
             match key {
                 "start" => board = Some(Board::parse(value, dim, false)?),
                 "starti" => board = Some(Board::parse(value, dim, true)?),
-                "name" => rules.name = value.replace('_', " "),
-                "esc" => {
-                    rules.edge_escape = match value {
-                        "c" => false,
-                        "e" => true,
-                        _ => return Err(bad(key, value, "expected c or e")),
-                    }
-                }
-                "tfrd" => {
-                    let on = yes_no(key, value)?;
-                    rules.repetition = if on {
-                        Repetition::DefendersLose
-                    } else {
-                        rules.repetition
-                    };
-                }
-                "surf" => rules.surround_fatal = yes_no(key, value)?,
-                "atkf" => rules.attackers_first = yes_no(key, value)?,
-                "tfr" => {
-                    let repetition = match value {
-                        "d" => Repetition::Draw,
-                        "w" => Repetition::MoverLoses,
-                        "l" => Repetition::MoverWins,
-                        "i" => Repetition::Ignore,
-                        _ => return Err(bad(key, value, "expected d, w, l or i")),
-                    };
-                    // `tfrd:y` (in either order) overrides the plain repetition rule.
-                    if rules.repetition != Repetition::DefendersLose {
-                        rules.repetition = repetition;
-                    }
-                }
-                "ka" => {
-                    rules.king_armed = match value {
-                        "y" => KingArmed::Yes,
-                        "n" => KingArmed::No,
-                        "a" => KingArmed::Anvil,
-                        "h" => KingArmed::Hammer,
-                        _ => return Err(bad(key, value, "expected y, n, a or h")),
-                    }
-                }
-                "ks" => {
-                    rules.king_strength = match value {
-                        "s" | "y" => KingStrength::Strong,
-                        "c" => KingStrength::Throne,
-                        "w" | "n" => KingStrength::Weak,
-                        "m" => KingStrength::Middleweight,
-                        _ => return Err(bad(key, value, "expected s, c, m or w")),
-                    }
-                }
-                "kj" | "nj" | "cj" | "mj" | "gj" => {
-                    if !matches!(value, "n" | "r" | "j" | "c") {
-                        return Err(bad(key, value, "expected n, r, j or c"));
-                    }
-                    if key == "kj" && value != "n" {
-                        return Err(bad(key, value, "king jumps are not supported"));
-                    }
-                }
-                "spd" => rules.speed = speeds(key, value)?,
-                "ber" => match value {
-                    "n" => {}
-                    "c" | "m" => return Err(bad(key, value, "berserk is not supported")),
-                    _ => return Err(bad(key, value, "expected n, c or m")),
-                },
-                "cor" => rules.corners = squares(key, value, dim)?,
-                "cen" => rules.thrones = squares(key, value, dim)?,
-                "afor" => rules.attacker_forts = squares(key, value, dim)?,
-                "dfor" => rules.defender_forts = squares(key, value, dim)?,
-                "corh" => rules.corner_hostile = PieceSet::parse(key, value)?,
-                "cenh" => rules.throne_hostile = PieceSet::parse(key, value)?,
-                "cenhe" => rules.throne_hostile_empty = PieceSet::parse(key, value)?,
-                "corp" => rules.corner_pass = PieceSet::parse(key, value)?,
-                "cenp" => rules.throne_pass = PieceSet::parse(key, value)?,
-                "cors" => rules.corner_stop = PieceSet::parse(key, value)?,
-                "cens" => rules.throne_stop = PieceSet::parse(key, value)?,
-                "aforh" => rules.afort_hostile = PieceSet::parse(key, value)?,
-                "dforh" => rules.dfort_hostile = PieceSet::parse(key, value)?,
-                "aforp" => rules.afort_pass = PieceSet::parse(key, value)?,
-                "dforp" => rules.dfort_pass = PieceSet::parse(key, value)?,
-                "afors" => rules.afort_stop = PieceSet::parse(key, value)?,
-                "dfors" => rules.dfort_stop = PieceSet::parse(key, value)?,
-                "sw" => {
-                    rules.shieldwall = match value {
-                        "n" => Shieldwall::None,
-                        "w" => Shieldwall::Weak,
-                        "s" => Shieldwall::Strong,
-                        _ => return Err(bad(key, value, "expected n, w or s")),
-                    }
-                }
-                "swf" => rules.shieldwall_flank = yes_no(key, value)?,
-                "efe" => rules.edge_fort = yes_no(key, value)?,
-                "linc" => rules.linnaean = yes_no(key, value)?,
                 "dim" => return Err(bad(key, value, "dim: must come first, once")),
-                _ => {
-                    return Err(NotationError::new(
-                        token,
-                        format!(
-                            "unknown rules key '{key}' (known keys: {})",
-                            KNOWN_KEYS.join(" ")
-                        ),
-                    ));
-                }
+                _ => rules.set_key(token, key, value)?,
             }
         }
         let board =
             board.ok_or_else(|| NotationError::new(text.trim(), "missing start:<position>"))?;
         rules.derive_tables();
         Ok((rules, board))
+    }
+
+    /// Sets the value of one key of a rules string (`token`, split into `key` and `value`),
+    /// any key but `dim`, `start` and `starti`.
+    fn set_key(&mut self, token: &str, key: &str, value: &str) -> Result<(), NotationError> {
+        if self.set_square_key(key, value)? {
+            return Ok(());
+        }
+        match key {
+            "name" => self.name = value.replace('_', " "),
+            "esc" => {
+                self.edge_escape = match value {
+                    "c" => false,
+                    "e" => true,
+                    _ => return Err(bad(key, value, "expected c or e")),
+                }
+            }
+            "tfrd" => {
+                let on = yes_no(key, value)?;
+                self.repetition = if on {
+                    Repetition::DefendersLose
+                } else {
+                    self.repetition
+                };
+            }
+            "surf" => self.surround_fatal = yes_no(key, value)?,
+            "atkf" => self.attackers_first = yes_no(key, value)?,
+            "tfr" => {
+                let repetition = match value {
+                    "d" => Repetition::Draw,
+                    "w" => Repetition::MoverLoses,
+                    "l" => Repetition::MoverWins,
+                    "i" => Repetition::Ignore,
+                    _ => return Err(bad(key, value, "expected d, w, l or i")),
+                };
+                // `tfrd:y` (in either order) overrides the plain repetition rule.
+                if self.repetition != Repetition::DefendersLose {
+                    self.repetition = repetition;
+                }
+            }
+            "ka" => {
+                self.king_armed = match value {
+                    "y" => KingArmed::Yes,
+                    "n" => KingArmed::No,
+                    "a" => KingArmed::Anvil,
+                    "h" => KingArmed::Hammer,
+                    _ => return Err(bad(key, value, "expected y, n, a or h")),
+                }
+            }
+            "ks" => {
+                self.king_strength = match value {
+                    "s" | "y" => KingStrength::Strong,
+                    "c" => KingStrength::Throne,
+                    "w" | "n" => KingStrength::Weak,
+                    "m" => KingStrength::Middleweight,
+                    _ => return Err(bad(key, value, "expected s, c, m or w")),
+                }
+            }
+            "kj" | "nj" | "cj" | "mj" | "gj" => {
+                if !matches!(value, "n" | "r" | "j" | "c") {
+                    return Err(bad(key, value, "expected n, r, j or c"));
+                }
+                if key == "kj" && value != "n" {
+                    return Err(bad(key, value, "king jumps are not supported"));
+                }
+            }
+            "spd" => self.speed = speeds(key, value)?,
+            "ber" => match value {
+                "n" => {}
+                "c" | "m" => return Err(bad(key, value, "berserk is not supported")),
+                _ => return Err(bad(key, value, "expected n, c or m")),
+            },
+            "sw" => {
+                self.shieldwall = match value {
+                    "n" => Shieldwall::None,
+                    "w" => Shieldwall::Weak,
+                    "s" => Shieldwall::Strong,
+                    _ => return Err(bad(key, value, "expected n, w or s")),
+                }
+            }
+            "swf" => self.shieldwall_flank = yes_no(key, value)?,
+            "efe" => self.edge_fort = yes_no(key, value)?,
+            "linc" => self.linnaean = yes_no(key, value)?,
+            _ => {
+                return Err(NotationError::new(
+                    token,
+                    format!(
+                        "unknown rules key '{key}' (known keys: {})",
+                        KNOWN_KEYS.join(" ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets a key of the special squares: where they are (`cor`, `cen`, `afor`, `dfor`) and
+    /// which pieces they are hostile to, let pass or let stop. `false` for any other key.
+    fn set_square_key(&mut self, key: &str, value: &str) -> Result<bool, NotationError> {
+        let dim = self.dim;
+        match key {
+            "cor" => self.corners = squares(key, value, dim)?,
+            "cen" => self.thrones = squares(key, value, dim)?,
+            "afor" => self.attacker_forts = squares(key, value, dim)?,
+            "dfor" => self.defender_forts = squares(key, value, dim)?,
+            "corh" => self.corner_hostile = PieceSet::parse(key, value)?,
+            "cenh" => self.throne_hostile = PieceSet::parse(key, value)?,
+            "cenhe" => self.throne_hostile_empty = PieceSet::parse(key, value)?,
+            "corp" => self.corner_pass = PieceSet::parse(key, value)?,
+            "cenp" => self.throne_pass = PieceSet::parse(key, value)?,
+            "cors" => self.corner_stop = PieceSet::parse(key, value)?,
+            "cens" => self.throne_stop = PieceSet::parse(key, value)?,
+            "aforh" => self.afort_hostile = PieceSet::parse(key, value)?,
+            "dforh" => self.dfort_hostile = PieceSet::parse(key, value)?,
+            "aforp" => self.afort_pass = PieceSet::parse(key, value)?,
+            "dforp" => self.dfort_pass = PieceSet::parse(key, value)?,
+            "afors" => self.afort_stop = PieceSet::parse(key, value)?,
+            "dfors" => self.dfort_stop = PieceSet::parse(key, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The OTN rules string of these rules with `board` as its start position (every

@@ -1,5 +1,5 @@
 //! Unit tests of the UGI agent's pieces ([`super`]): spec parsing, the `go` line and its wait,
-//! `info` reading and the line reader's bound. The agent against real processes is tested in
+//! `info` reading. The agent against real processes is tested in
 //! `cli/tests/arena_ugi.rs`.
 
 use super::*;
@@ -80,18 +80,4 @@ fn info_lines_give_depth_nodes_and_score() {
     );
     seen.read("info score mate 99999999999");
     assert_eq!(seen.score, Some(Score::win_in(Score::MAX_PLY)));
-}
-
-#[test]
-fn over_long_lines_are_cut_and_the_next_line_read_whole() {
-    let mut text = vec![b'x'; MAX_LINE * 3 + 5];
-    text.extend_from_slice(b"\nbestmove a1\n");
-    let mut reader = BufReader::new(&text[..]);
-    let mut line = Vec::new();
-    assert_eq!(read_line(&mut reader, &mut line).unwrap(), MAX_LINE);
-    line.clear();
-    read_line(&mut reader, &mut line).unwrap();
-    assert_eq!(line, b"bestmove a1\n");
-    line.clear();
-    assert_eq!(read_line(&mut reader, &mut line).unwrap(), 0);
 }

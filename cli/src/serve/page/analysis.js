@@ -1,6 +1,6 @@
 // The engine's view of the positions: scores in words from one fixed side, the evaluation
-// bar, the best lines of an analysis (their moves clickable), its iterations' table and the
-// score graph of the line shown.
+// bar, the best lines of an analysis (their moves clickable), the stored analysis of the
+// position shown, its iterations' table and the score graph of the line shown.
 //
 // Key invariant: every score shown is from the first side's view (a score's `value` is; its
 // `text` names the side it is for), so a sign means the same everywhere on the page.
@@ -77,6 +77,20 @@ export function drawLines(box, iteration, sides, onPlay) {
     });
     box.appendChild(row);
   });
+}
+
+// The stored analysis of the position shown (`stored` of the game, or null), in one line:
+// its score, depth, searcher and date, and its line; empty and hidden when there is none.
+export function drawStored(box, stored, sides) {
+  box.hidden = !stored;
+  if (!stored) {
+    box.textContent = "";
+    return;
+  }
+  const when = stored.written_text.replace(/:\d\d UTC$/, " UTC");
+  box.textContent = `Stored: ${scoreText(stored.score, sides)} at depth ${stored.depth} ` +
+    `(${stored.family}, ${when}): ${(stored.pv_moves ?? []).join(" ")}`;
+  box.title = `the deepest analysis of this position in the store, by ${stored.engine} ${stored.version} ${stored.searcher}, ${stored.nodes.toLocaleString("en")} positions`;
 }
 
 // One row of the iterations' table, newest first.

@@ -9,7 +9,7 @@
 
 import { bottomSide, drawBoard, drawPanels, showBest } from "./board.js";
 import { drawMoves, onMainLine } from "./moves.js";
-import { addRow, capitalised, drawEvalBar, drawGraph, drawLines } from "./analysis.js";
+import { addRow, capitalised, drawEvalBar, drawGraph, drawLines, drawStored } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -104,9 +104,20 @@ function targetsNow() {
 // The best move of the analysis to draw: the first line's first move, while it is of the
 // position shown.
 function bestClicks() {
-  const latest = analysis.latest;
-  if (!analysis.on || !latest || latest.node !== game.node) return [];
-  return latest.clicks ?? [];
+  const shown = analysisShown();
+  if (!analysis.on || !shown) return [];
+  return shown.clicks ?? [];
+}
+
+// The analysis of the position shown: the running one's latest iteration, or the stored
+// analysis while the running one is not as deep (`fromStore` set), or null.
+function analysisShown() {
+  const latest = analysis.latest && analysis.latest.node === game.node ? analysis.latest : null;
+  const stored = game.stored;
+  if (stored && (!latest || latest.depth < stored.depth)) {
+    return { node: game.node, depth: stored.depth, score: stored.score, pv_moves: stored.pv_moves, clicks: stored.clicks, fromStore: true };
+  }
+  return latest;
 }
 
 // ---- the address ----
@@ -433,19 +444,22 @@ function drawAnalysis() {
   toggle.setAttribute("aria-pressed", analysis.on ? "true" : "false");
   toggle.textContent = analysis.on ? "Analysis on" : "Analysis off";
   const latest = analysis.latest && analysis.latest.node === game.node ? analysis.latest : null;
+  const shown = analysisShown();
   $("evalbar").hidden = !analysis.on;
-  drawEvalBar($("evalbar"), latest ? latest.score : null, bottomSide(flipped), sides());
-  drawLines($("lines"), analysis.on ? latest : null, sides(), (moves) => guarded(() => playLine(latest, moves)));
+  drawEvalBar($("evalbar"), shown ? shown.score : null, bottomSide(flipped), sides());
+  drawLines($("lines"), analysis.on ? shown : null, sides(), (moves) => guarded(() => playLine(shown, moves)));
+  drawStored($("stored"), game.stored, sides());
   const state = $("analysis-state");
   if (!analysis.on) {
     state.textContent = "";
   } else if (game.outcome) {
     state.textContent = "the game is over here";
   } else if (!latest) {
-    state.textContent = "analysing...";
+    state.textContent = shown ? "from the store; analysing..." : "analysing...";
   } else {
     const done = analysis.done ? "done" : "analysing";
-    state.textContent = `${done}: depth ${latest.depth}, ${Math.round(latest.nodes).toLocaleString("en")} positions`;
+    const store = shown && shown.fromStore ? `from the store until deeper; ` : "";
+    state.textContent = `${store}${done}: depth ${latest.depth}, ${Math.round(latest.nodes).toLocaleString("en")} positions`;
   }
 }
 

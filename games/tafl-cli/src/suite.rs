@@ -6,18 +6,80 @@
 //! depend on the positions searched before it.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::FromArgMatches;
+use clap::{FromArgMatches, Parser};
 use plies::search::SearchLimits;
 use plies::spec::SearcherSpec;
 use plies::{Game, Notation, Outcome, Side};
 use plies_cli::{CliError, CommandContext};
 use plies_tafl::suite::{Answer, Proof, Tactic, judge, parse_suite, position_text, prove_win_of};
 use plies_tafl::{GameRecord, Tafl, start_of};
+use plies_tafl_otep::engine::MAX_CLOCK_MS;
 
-use super::{SuiteArgs, SuiteBuildArgs};
+use crate::variant::known_variant;
+
+/// Search every position of a tactics suite (king escapes and captures with proven results)
+/// within a limit each, and count how many the searcher solves: the winning side finds the
+/// win, the losing side sees the loss coming.
+#[derive(Parser, Debug)]
+pub(crate) struct SuiteArgs {
+    /// The suite file (`POSITION | PROOF | SOURCE` lines, as `suite-build` writes).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "games/tafl/suite/escapes.txt"
+    )]
+    file: PathBuf,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS", conflicts_with = "nodes",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CLOCK_MS))]
+    time: Option<u64>,
+    /// Positions searched per position of the suite (deterministic).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The searcher (a spec as in `analyze --searcher`).
+    #[arg(long, default_value = "pvs")]
+    searcher: String,
+    /// Print each position's answer too.
+    #[arg(long)]
+    verbose: bool,
+    /// End with one JSON line of the counts.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Build a tactics suite from finished games: positions a few plies before a king escape or
+/// capture whose result an exhaustive search proves, the proof kept on each line.
+#[derive(Parser, Debug)]
+pub(crate) struct SuiteBuildArgs {
+    /// Game records as `moves,attacker_captures,defender_captures,status` lines (the
+    /// aagenielsen.dk Copenhagen export), played from the variant's start (repeatable).
+    #[arg(long, value_name = "FILE")]
+    csv: Vec<PathBuf>,
+    /// Games as the arena's `--results` JSON lines (repeatable).
+    #[arg(long, value_name = "FILE")]
+    arena: Vec<PathBuf>,
+    /// The built-in variant of every game read.
+    #[arg(long, value_parser = known_variant, default_value = "copenhagen")]
+    variant: String,
+    /// The longest proof looked for, in plies (positions this close to a game's end or
+    /// closer are candidates).
+    #[arg(long, value_name = "PLIES", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(2..=9))]
+    max_plies: u32,
+    /// Positions kept per proof (`win 3`, `win 5`, `loss 2`, `loss 4`, ...; one-ply wins are
+    /// left out).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    per_class: usize,
+    /// Positions the exhaustive proof search of one candidate may make before it gives up.
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    budget: u64,
+    /// Where the suite goes (`-` for standard output).
+    #[arg(long, value_name = "FILE", default_value = "-")]
+    out: PathBuf,
+}
 
 fn read(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path)

@@ -1,0 +1,96 @@
+//! The store as long-running hosts use it ([`SharedStore`]): the web page and the UGI engine
+//! open it once and use it from many threads, reading the deepest stored analysis of a
+//! position before any search and writing their searches' results after.
+//!
+//! Key invariants: a read answers only with an analysis of the game's default evaluator (the
+//! families of [`DEFAULT_FAMILIES`]) whose moves read back in the position; a write keeps the
+//! store's rule (the deeper, or as deep and newer, stays) and never fails the search that made
+//! it (a failure is one line on stderr); one thread uses the connection at a time.
+
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use plies::Notation;
+use plies::search::SearchResult;
+
+use super::lookup::{Stored, analysis_of, warn_unless_stored};
+use super::{Store, StoreError};
+
+/// The searcher families whose analyses a host shows or plays: the game's default evaluator
+/// searched by PVS, alpha-beta or plain minimax (each a completed iteration's exact value).
+pub(crate) const DEFAULT_FAMILIES: [&str; 3] = ["pvs", "alphabeta", "minimax"];
+
+/// One open store of one game, shared by threads.
+pub(crate) struct SharedStore {
+    store: Mutex<Store>,
+    /// The program's name: the game.
+    game: &'static str,
+}
+
+impl SharedStore {
+    /// Opens (or creates) the store at `path` for the game `game`, writes skipped once its
+    /// files hold `limit` bytes.
+    pub(crate) fn open(
+        path: &Path,
+        limit: u64,
+        game: &'static str,
+    ) -> Result<SharedStore, StoreError> {
+        Ok(SharedStore {
+            store: Mutex::new(Store::open(path, limit)?),
+            game,
+        })
+    }
+
+    /// The store's file.
+    pub(crate) fn path(&self) -> std::path::PathBuf {
+        self.lock().path().to_path_buf()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The deepest stored analysis of `state` among the families `families` (as deep: the
+    /// newest), read back in `state`; `None` when there is none (or its moves no longer read).
+    pub(crate) fn deepest<G: Notation>(
+        &self,
+        state: &G,
+        families: &[&str],
+    ) -> Result<Option<Stored<G>>, StoreError> {
+        let position = state.format_position();
+        let store = self.lock();
+        let mut best: Option<Stored<G>> = None;
+        for family in families {
+            let Some(analysis) = store.get(self.game, self.game, &position, family)? else {
+                continue;
+            };
+            let better = best.as_ref().is_none_or(|known| {
+                (analysis.depth, analysis.written) > (known.analysis.depth, known.analysis.written)
+            });
+            if better && let Some(stored) = Stored::read(analysis, state) {
+                best = Some(stored);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Writes the result of a search of `state` by `searcher` (its name as set) of the family
+    /// `family`, unless it has no completed iteration; a write skipped (the size limit) or
+    /// failed is one line on stderr. Whether a row was written.
+    pub(crate) fn save<G: Notation>(
+        &self,
+        state: &G,
+        result: &SearchResult<G::Move>,
+        family: &str,
+        searcher: &str,
+    ) -> bool {
+        let Some(analysis) = analysis_of(self.game, family, state, result, searcher) else {
+            return false;
+        };
+        let mut store = self.lock();
+        let put = store.put(&analysis);
+        let written = matches!(put, Ok(super::db::Put::Written));
+        warn_unless_stored(&store, put);
+        written
+    }
+}

@@ -1,0 +1,58 @@
+//! The `OwnBook` option: with it on, a `go` whose position the position store holds is
+//! answered from the stored analysis at once (an `info` line ending `string from the store`,
+//! then `bestmove`), without searching.
+//!
+//! Key invariants: only a stored analysis of the game's default evaluator by `pvs`,
+//! `alphabeta` or `minimax` answers (the deepest), and only when its best move reads back as a
+//! legal move of the position; a `go depth N` is answered only by one at least N deep (or a
+//! proven result); `go infinite` and `go ponder` always search. A store that fails to answer
+//! is a miss (said in an `info string`), never a failed `go`.
+
+use plies::Notation;
+
+use super::{pv_text, score_text};
+use crate::store::shared::{DEFAULT_FAMILIES, SharedStore};
+
+/// The position store as a book, and whether the `OwnBook` option is on.
+pub(super) struct Book {
+    /// The store (`ugi --store`), if any.
+    pub store: Option<SharedStore>,
+    /// The `OwnBook` option.
+    pub on: bool,
+}
+
+impl Book {
+    /// The lines answering a `go` of `state` (`depth`: its depth limit, if any) from the
+    /// store, the last `bestmove M`; `None` when the book is off or has no answer. A store
+    /// error is an `info string` line and no answer.
+    pub(super) fn answer<G: Notation>(
+        &self,
+        state: &G,
+        depth: Option<u32>,
+    ) -> Result<Option<Vec<String>>, String> {
+        let (true, Some(store)) = (self.on, &self.store) else {
+            return Ok(None);
+        };
+        let stored = match store.deepest(state, &DEFAULT_FAMILIES) {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return Ok(None),
+            Err(err) => return Err(format!("info string the store was not read: {err}")),
+        };
+        let analysis = &stored.analysis;
+        if depth.is_some_and(|d| analysis.depth < d) && !analysis.score.is_decisive() {
+            return Ok(None);
+        }
+        let info = format!(
+            "info depth {} score {} nodes {} pv{} string from the store: {} {} {}",
+            analysis.depth,
+            score_text(analysis.score),
+            analysis.nodes,
+            pv_text(state, &stored.pv),
+            analysis.engine,
+            analysis.version,
+            analysis.searcher,
+        );
+        let best = format!("bestmove {}", state.format_move_token(stored.best));
+        Ok(Some(vec![info, best]))
+    }
+}
