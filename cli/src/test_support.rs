@@ -147,3 +147,24 @@ fn quoting_helper_splits_like_a_shell() {
     assert_eq!(shell_words("a \"b c\" d"), ["a", "b c", "d"]);
     assert_eq!(shell_words("--moves \"\""), ["--moves", ""]);
 }
+
+/// What `take` returns once the lock it wants is free, waiting at most 10 s while its error
+/// says the path "is locked by another process". A lock is released when every descriptor of
+/// its open file is closed, and a child another test thread forks at that moment (`mkfifo`, an
+/// engine) holds a copy of each descriptor until it calls `exec`; so a lock just dropped may
+/// still be held for that instant.
+pub(crate) fn when_free<T, E: std::fmt::Display>(take: impl Fn() -> Result<T, E>) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match take() {
+            Ok(taken) => return taken,
+            Err(e)
+                if e.to_string().contains("is locked by another process")
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            Err(e) => panic!("the lock is not free again: {e}"),
+        }
+    }
+}
