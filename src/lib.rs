@@ -62,6 +62,7 @@ mod eval;
 mod game;
 pub mod harness;
 pub mod mcts;
+pub mod memory;
 mod notation;
 pub mod prelude;
 pub mod rng;

@@ -207,23 +207,15 @@ impl std::fmt::Display for TableAllocError {
 impl std::error::Error for TableAllocError {}
 
 /// `count` slots, all zero (empty), from one zeroed allocation: the operating system maps the
-/// pages lazily, so nothing is written (or even backed by memory) until a slot is used. An
-/// allocation the system refuses is an error, never an abort.
+/// pages lazily, so nothing is written (or even backed by memory) until a slot is used, and a
+/// large table asks for huge pages ([`crate::memory`]). An allocation the system refuses is an
+/// error, never an abort.
 fn zeroed_slots(count: usize) -> Result<Box<[AtomicU64]>, TableAllocError> {
-    // At least one cluster, so the layout is never zero-sized.
+    // At least one cluster, so the table is never empty.
     let count = count.max(CLUSTER_SLOTS);
-    let refused = TableAllocError {
-        bytes: count.saturating_mul(8),
-    };
-    let layout = std::alloc::Layout::array::<AtomicU64>(count).map_err(|_| refused)?;
-    // SAFETY: the layout has a non-zero size; the pointer is checked for null below.
-    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
-    if memory.is_null() {
-        return Err(refused);
-    }
-    // SAFETY: `memory` holds `count` zeroed `AtomicU64`s (all-zero bits are a valid `AtomicU64`,
-    // 0), allocated by the global allocator with the layout `Box<[AtomicU64]>` frees with.
-    Ok(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count)) })
+    crate::memory::zeroed_vec(count)
+        .map(Vec::into_boxed_slice)
+        .map_err(|e| TableAllocError { bytes: e.bytes })
 }
 
 /// The largest power of two not above `n` (at least 1).

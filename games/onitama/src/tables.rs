@@ -348,6 +348,8 @@ pub enum BuildError {
     Deal(String),
     /// The solver's error (a distance longer than a table stores).
     Solve(TableError),
+    /// The system refused the memory a solver asked for.
+    Alloc(plies::memory::AllocError),
     /// More memory than the machine has available.
     Memory {
         /// The most pieces asked for.
@@ -370,6 +372,7 @@ impl std::fmt::Display for BuildError {
             ),
             BuildError::Deal(card) => write!(f, "card '{card}' dealt twice"),
             BuildError::Solve(e) => write!(f, "{e}"),
+            BuildError::Alloc(e) => write!(f, "endgame tables: {e}"),
             BuildError::Memory {
                 pieces,
                 needed,
@@ -593,6 +596,7 @@ impl DealTables {
                     wdl::solve_group(&self.cards, &group, &smaller, pool, &mut |pass, decided| {
                         step(pass, decided);
                     })
+                    .map_err(BuildError::Alloc)?
                     .into_iter()
                     .map(|planes| (Stored::Planes(planes), None))
                     .collect()
@@ -904,6 +908,7 @@ fn wdl_planes(
             wdl::solve_group(cards, &group, &smaller, pool, &mut |pass, decided| {
                 progress(students, pass, decided);
             })
+            .expect("the test's tables fit in memory")
         };
         for (material, words) in group.iter().zip(solved) {
             planes[usize::from(material.red)][usize::from(material.blue)] = Some(words);

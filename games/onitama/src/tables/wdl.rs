@@ -28,11 +28,12 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use plies::bits::set_bits;
+use plies::memory::{AllocError, zeroed_vec};
 use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
 use super::numbering::{CHOOSE, unrank};
-use super::sweep::{after, free_indices, rank_in, set_bits64, split, turn};
+use super::sweep::{free_indices, rank_in, set_bits64, split, turn};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
 /// All 30 arrangements.
@@ -79,6 +80,72 @@ impl Work<'_> {
     }
 }
 
+/// Where red's captures lead from the layouts of one blue set: a capture of the student on a
+/// square leaves blue (the mover after the turn) one set of pieces, so every capture of that
+/// student lands in one block of the smaller material, numbered by red's pieces after the move.
+/// Read from here, a capture costs the rank of red's pieces, not the whole layout's.
+struct Captures<'a> {
+    /// The smaller material's words.
+    words: &'a [u64],
+    /// Per square of a blue student: the first layout of the block its capture leads into, and
+    /// the free-square indices of that block (blue's pieces left, turned round, taken).
+    blocks: [(usize, [u8; 25]); 25],
+    /// Red's pieces (the opponent's after the turn).
+    n: u32,
+}
+
+impl<'a> Captures<'a> {
+    /// The captures of `own`'s layouts whose blue pieces are `blue`, master `blue_master`;
+    /// `None` when blue has no student.
+    fn new(own: &Work<'a>, blue: u32, blue_master: u32) -> Option<Captures<'a>> {
+        let (material, words) = own.capture?;
+        let mut blocks = [(0, [0u8; 25]); 25];
+        for to in set_bits(blue & !blue_master) {
+            let left = turn(blue & !(1 << to));
+            let mover = material.mover(left, turn(blue_master));
+            blocks[to as usize] = (
+                mover as usize * material.opponents as usize,
+                free_indices(left),
+            );
+        }
+        Some(Captures {
+            words,
+            blocks,
+            n: u32::from(own.material.red) + 1,
+        })
+    }
+
+    /// The word of the position after red's piece on `from` captures the student on `to`
+    /// (`board`: before the move).
+    #[inline]
+    fn word(&self, board: &Board, from: u32, to: u32) -> u64 {
+        let (from_bit, to_bit) = (1u32 << from, 1u32 << to);
+        let red = board.red ^ from_bit ^ to_bit;
+        let master = if board.red_master == from_bit {
+            to_bit
+        } else {
+            board.red_master
+        };
+        let (pieces, master) = (turn(red), turn(master));
+        let (base, free) = &self.blocks[to as usize];
+        self.words[base + (rank_in(free, pieces) * self.n + place(master, pieces)) as usize]
+    }
+}
+
+/// The win bits after a capture, as [`capture_escapes`] and [`losses`] read them.
+#[inline]
+fn won_after_capture<'c>(
+    captures: &'c Option<Captures<'_>>,
+) -> impl Fn(&Board, u32, u32) -> u32 + 'c {
+    move |board, from, to| {
+        captures
+            .as_ref()
+            .expect("a student to capture")
+            .word(board, from, to) as u32
+            & ALL
+    }
+}
+
 /// A task's scratch space: per red piece set of the task, the arrangements pulled back from
 /// new losses (won) and from new wins (to check), and the list of the sets marked.
 struct Scratch {
@@ -102,19 +169,20 @@ struct Marks {
 }
 
 /// Solves `group` (one material, or a material and its mirror) to win/draw/loss words, with
-/// `smaller(material)` the words of a smaller, solved material, on `pool`.
+/// `smaller(material)` the words of a smaller, solved material, on `pool`. A refused allocation
+/// is an error.
 pub(super) fn solve_group<'a>(
     cards: &Cards,
     group: &[Material],
     smaller: &dyn Fn(Material) -> &'a [u64],
     pool: Option<&rayon::ThreadPool>,
     progress: &mut dyn FnMut(u32, u64),
-) -> Vec<Vec<u64>> {
-    let works: Vec<Work<'a>> = group
+) -> Result<Vec<Vec<u64>>, AllocError> {
+    let works = group
         .iter()
         .map(|&material| {
             let layouts = material.layouts() as usize;
-            Work {
+            Ok(Work {
                 material,
                 mirror: group
                     .iter()
@@ -124,14 +192,12 @@ pub(super) fn solve_group<'a>(
                     let m = Material::new(material.blue - 1, material.red);
                     (m, smaller(m))
                 }),
-                words: (0..layouts).map(|_| AtomicU64::new(0)).collect(),
-                pulled: (0..layouts).map(|_| AtomicU32::new(0)).collect(),
-                changed: (0..layouts.div_ceil(64))
-                    .map(|_| AtomicU64::new(0))
-                    .collect(),
-            }
+                words: zeroed_vec(layouts)?,
+                pulled: zeroed_vec(layouts)?,
+                changed: zeroed_vec(layouts.div_ceil(64))?,
+            })
         })
-        .collect();
+        .collect::<Result<Vec<Work<'a>>, AllocError>>()?;
     let solver = Solver {
         cards,
         works: &works,
@@ -156,10 +222,10 @@ pub(super) fn solve_group<'a>(
         );
         pass += 1;
     }
-    works
+    Ok(works
         .into_iter()
         .map(|w| w.words.into_iter().map(AtomicU64::into_inner).collect())
-        .collect()
+        .collect())
 }
 
 struct Solver<'a, 'b> {
@@ -179,9 +245,10 @@ struct Block<'a, 'b> {
     blue_master: u32,
     n: u32,
     own_free: [u8; 25],
-    /// Per square of red's pieces (seen by red): the free index, in the successor's numbering,
-    /// of the square it turns into.
-    next_free: [u8; 25],
+    /// Per square of red's pieces (seen by red) and `i`: what the square it turns into adds to
+    /// the successor's rank of the opponent's pieces as their `i`-th lowest (`C(free index, i)`,
+    /// the free index in the successor's numbering).
+    ranks: [[u32; 8]; 25],
 }
 
 impl Block<'_, '_> {
@@ -201,7 +268,7 @@ impl Block<'_, '_> {
         let mut i = 1;
         while bits != 0 {
             let square = 31 - bits.leading_zeros();
-            rank += CHOOSE[usize::from(self.next_free[square as usize])][i] as u32;
+            rank += self.ranks[square as usize][i];
             bits ^= 1 << square;
             i += 1;
         }
@@ -256,6 +323,7 @@ impl Solver<'_, '_> {
         let (set, set_master) = other.mover_pieces(task.mover);
         let (blue, blue_master) = (turn(set), turn(set_master));
         let stride = own.material.opponents as usize;
+        let captures = Captures::new(own, blue, blue_master);
         let mut decided = 0;
         // A red piece set at a time: its layouts (one per master) are `opponents` apart.
         for set in 0..other.opponents / n {
@@ -269,13 +337,20 @@ impl Solver<'_, '_> {
             let first = own.material.layout(&board) as usize;
             for j in 0..n {
                 board.red_master = nth(red, j);
-                decided += self.start_layout(own, first + j as usize * stride, &board);
+                let layout = first + j as usize * stride;
+                decided += self.start_layout(own, &captures, layout, &board);
             }
         }
         decided
     }
 
-    fn start_layout(&self, own: &Work<'_>, layout: usize, board: &Board) -> u64 {
+    fn start_layout(
+        &self,
+        own: &Work<'_>,
+        captures: &Option<Captures<'_>>,
+        layout: usize,
+        board: &Board,
+    ) -> u64 {
         let all = u64::from(ALL);
         match (
             board.blue_master == RED_TEMPLE,
@@ -312,9 +387,8 @@ impl Solver<'_, '_> {
                         wins |= holds;
                         continue;
                     }
-                    let (material, words) = own.capture.expect("a student to capture");
-                    let next = after(board, from, to);
-                    let (won, lost) = split(words[material.layout(&next) as usize]);
+                    let captures = captures.as_ref().expect("a student to capture");
+                    let (won, lost) = split(captures.word(board, from, to));
                     wins |= cards.pull(c, lost) & holds;
                     saved |= cards.pull(c, ALL & !won) & holds;
                 }
@@ -366,9 +440,12 @@ impl Solver<'_, '_> {
             blue_master: turn(set_master),
             n: u32::from(own.material.red) + 1,
             own_free: free_indices(turn(set)),
-            next_free: {
+            ranks: {
                 let free = free_indices(set);
-                std::array::from_fn(|square| free[24 - square])
+                std::array::from_fn(|square| {
+                    let row = &CHOOSE[usize::from(free[24 - square])];
+                    std::array::from_fn(|i| row[i] as u32)
+                })
             },
         };
         if self.is_dense(&block) {
@@ -444,6 +521,8 @@ impl Solver<'_, '_> {
         }
         let cards = self.cards;
         let words = &scratch.block;
+        let captures = Captures::new(own, blue, blue_master);
+        let won_after_capture = won_after_capture(&captures);
         let mut decided = 0;
         let mut moves = Moves::default();
         for (set, layouts) in scratch.loaded.chunks_exact(n as usize).enumerate() {
@@ -471,11 +550,7 @@ impl Solver<'_, '_> {
                 let (wins, escape) = moves.pulled(cards, &board, open, |at| words[at], n);
                 let losses = open & !wins & !escape;
                 let losses = if losses != 0 {
-                    losses
-                        & !capture_escapes(cards, &board, losses, |next| {
-                            let (material, words) = own.capture.expect("a student to capture");
-                            words[material.layout(next) as usize] as u32 & ALL
-                        })
+                    losses & !capture_escapes(cards, &board, losses, &won_after_capture)
                 } else {
                     0
                 };
@@ -488,7 +563,6 @@ impl Solver<'_, '_> {
     /// Takes the marks of the block and pulls each change back through every move undone
     /// into `scratch`: a new loss makes the predecessor's arrangement won, a new win makes it
     /// one to check.
-    #[inline(never)]
     fn gather(&self, block: &Block<'_, '_>, scratch: &mut Scratch) {
         let Block {
             other,
@@ -576,7 +650,6 @@ impl Solver<'_, '_> {
     }
 
     /// Decides the layouts marked in `scratch`: returns the positions decided.
-    #[inline(never)]
     fn evaluate(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
         let Block {
             own,
@@ -625,6 +698,8 @@ impl Solver<'_, '_> {
         for (layout, word) in &mut scratch.loaded {
             *word = own.words[*layout].load(RELAXED);
         }
+        let captures = Captures::new(own, blue, blue_master);
+        let won_after_capture = won_after_capture(&captures);
         let mut decided = 0;
         for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
             let marks = std::mem::take(&mut scratch.marks[i as usize]);
@@ -649,10 +724,7 @@ impl Solver<'_, '_> {
             let wins = open & (marks.wins | (marks.pass_wins & passing));
             let check = open & marks.check & !wins;
             let losses = if check != 0 {
-                losses(cards, &board, check, passing, won_after, |next| {
-                    let (material, words) = own.capture.expect("a student to capture");
-                    words[material.layout(next) as usize] as u32 & ALL
-                })
+                losses(cards, &board, check, passing, won_after, &won_after_capture)
             } else {
                 0
             };
@@ -759,13 +831,13 @@ impl Moves {
 }
 
 /// The arrangements of `check` that a capture of a student saves (leads into a position not
-/// won by the opponent: `won_after_capture` gives its win bits); taking the master wins, so
-/// such an arrangement is never open.
+/// won by the opponent: `won_after_capture(board, from, to)` gives its win bits); taking the
+/// master wins, so such an arrangement is never open.
 fn capture_escapes(
     cards: &Cards,
     board: &Board,
     check: u32,
-    won_after_capture: impl Fn(&Board) -> u32,
+    won_after_capture: &impl Fn(&Board, u32, u32) -> u32,
 ) -> u32 {
     let mut escape = 0u32;
     for c in 0..5 {
@@ -775,7 +847,7 @@ fn capture_escapes(
         for from in set_bits(board.red) {
             let to = cards.targets[c][0][from as usize] & board.blue & !board.blue_master;
             for to in set_bits(to) {
-                let won = won_after_capture(&after(board, from, to));
+                let won = won_after_capture(board, from, to);
                 escape |= cards.pull(c, ALL & !won);
             }
         }
@@ -785,15 +857,15 @@ fn capture_escapes(
 
 /// The arrangements of `check` whose every move and pass leads into a win of the opponent
 /// (`won_after`: the win bits after red's pieces are as given, by a quiet move;
-/// `won_after_capture`: after a capture, the board given); `passing` the arrangements in which
-/// red must pass.
+/// `won_after_capture`: after a capture, as in [`capture_escapes`]); `passing` the
+/// arrangements in which red must pass.
 fn losses(
     cards: &Cards,
     board: &Board,
     check: u32,
     passing: u32,
     won_after: impl Fn(u32, u32) -> u32,
-    won_after_capture: impl Fn(&Board) -> u32,
+    won_after_capture: &impl Fn(&Board, u32, u32) -> u32,
 ) -> u32 {
     let mut escape = 0u32;
     let pass = check & passing;
