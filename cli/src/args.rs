@@ -58,6 +58,9 @@ pub(crate) enum Command {
     /// and size, export and import as JSON lines, prune to a size (`store stats`, `export`,
     /// `import`, `prune`).
     Store(crate::store::command::StoreCommandArgs),
+    /// The opening explorer: the moves recorded games (`arena --store`) played in a position,
+    /// with their counts and results from the mover's view.
+    Explore(crate::explore::ExploreArgs),
 }
 
 impl Command {
@@ -71,6 +74,7 @@ impl Command {
             Command::Bench(args) => Some(&mut args.start),
             Command::Arena(args) => Some(&mut args.start),
             Command::Serve(args) => Some(&mut args.start),
+            Command::Explore(args) => Some(&mut args.start),
             Command::Tune(tune) => match &mut tune.command {
                 TuneCommand::Init(args) => Some(&mut args.start),
                 TuneCommand::Positions(args) => Some(&mut args.start),

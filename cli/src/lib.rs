@@ -45,7 +45,10 @@
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
 //! - `store stats|export [FILE]|import FILE|prune [--max-size SIZE]`: the position store
-//!   `analyze` writes to and answers from (`--store PATH|off`, `--store-limit SIZE`)
+//!   `analyze` writes to and answers from (`--store PATH|off`, `--store-limit SIZE`); the
+//!   arena records its games there with `arena --store PATH`
+//! - `explore [--store PATH] [--json]`: the moves recorded games played in the position, with
+//!   counts and results from the mover's view
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
 //!   [`plies_view::View`] (which `main` and `run` require)
@@ -69,6 +72,7 @@ mod bench;
 mod endgame;
 mod engine;
 mod error;
+mod explore;
 mod files;
 mod game_cli;
 mod input;
@@ -205,6 +209,7 @@ pub fn run<G: View>(
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
         Command::Store(args) => store::command::run(spec, &args, output),
+        Command::Explore(args) => explore::run(spec, &args, output),
         Command::Precompute(args) => tables::precompute::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];

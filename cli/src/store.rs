@@ -19,6 +19,7 @@
 pub(crate) mod command;
 mod db;
 mod error;
+pub(crate) mod games;
 pub(crate) mod lookup;
 mod record;
 pub(crate) mod shared;

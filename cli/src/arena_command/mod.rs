@@ -7,7 +7,9 @@
 //! input is a one-line error and never a panic in a worker; with `--depth` or `--nodes` the games
 //! are the same every run (any `--concurrency`); with `--results FILE` every finished game is
 //! appended to FILE at once and a rerun with the same arguments plays only the missing games;
-//! with `--sprt` the match stops once the test decides (games in progress finish and count).
+//! with `--sprt` the match stops once the test decides (games in progress finish and count);
+//! with `--store FILE` every finished game is also recorded in that position store (after the
+//! results file took it: a store that fails is a warning, the results file is never lost).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,15 +25,18 @@ mod setup;
 mod tests;
 
 use crate::arena::{
-    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, Sprt, SprtVerdict, Standings, Wdl,
+    Arena, ArenaConfig, GameRecord, GameResult, Journal, Progress, Schedule, Sprt, SprtVerdict,
+    Standings, Wdl,
 };
 use crate::engine::{describe, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
-use crate::tables::TablesArgs;
-use plies::Notation;
+use crate::store::games::{self, GameRow, Recorded};
+use crate::store::{Store, StoreLocation, now_ms};
+use crate::tables::{ByteSize, TablesArgs};
 use plies::search::SearchLimits;
+use plies::{Notation, Outcome, Side};
 use progress::{ProgressLine, Tally};
 use setup::{SprtBounds, TimeControl, engines, openings, parse_sprt, parse_tc, sprt};
 
@@ -126,6 +131,16 @@ pub(crate) struct ArenaArgs {
     /// Draw no progress bar (it is drawn on stderr only when stderr is a terminal).
     #[arg(long)]
     pub no_progress: bool,
+    /// Also record every finished game in this position store (an SQLite file, as `analyze
+    /// --store` takes; `explore` reads the games), or `off`. The results file stays the one
+    /// to resume from; a game the store fails to take is a one-line warning.
+    #[arg(long, value_name = "PATH|off", value_parser = clap::value_parser!(StoreLocation))]
+    pub store: Option<StoreLocation>,
+    /// The most the store may take: a game is not recorded (with a warning) while its files
+    /// hold this much. Bytes, or with K, M, G or T (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = crate::store::DEFAULT_LIMIT,
+          value_parser = clap::value_parser!(ByteSize))]
+    pub store_limit: ByteSize,
     /// Endgame tables for every searching engine (an engine's own `tables=N|off` overrides
     /// it), built when a game of a new deal starts, outside the clocks.
     #[command(flatten)]
@@ -188,6 +203,16 @@ pub(super) fn run<G: Notation>(
         args.max_plies,
         workers
     )?;
+    let mut store = match &args.store {
+        Some(StoreLocation::File(path)) => Some(Store::open(path, args.store_limit.0)?),
+        Some(StoreLocation::Off) | None => None,
+    };
+    let settings = format!(
+        "{}, cap {} plies",
+        limits_text(args.tc.as_ref(), &limits),
+        args.max_plies
+    );
+    let mut over_limit_said = false;
     let mut failure: Option<CliError> = None;
     let mut bar = ProgressLine::new(
         schedule.len(),
@@ -215,6 +240,26 @@ pub(super) fn run<G: Notation>(
             )));
             stop.store(true, Ordering::Relaxed);
             return;
+        }
+        if let Some(store) = store.as_mut() {
+            let row = game_row(spec.name, record, &opening_texts, &settings);
+            let warning = match games::record::<G>(store, &row) {
+                Ok(Recorded::Stored(_)) => None,
+                Ok(Recorded::OverLimit { size }) if !over_limit_said => {
+                    over_limit_said = true;
+                    Some(format!(
+                        "warning: store {} holds {size} bytes, at or over its limit of {} \
+                         (--store-limit): games are not recorded",
+                        store.path().display(),
+                        store.limit()
+                    ))
+                }
+                Ok(Recorded::OverLimit { .. }) => None,
+                Err(err) => Some(format!("warning: game {}: {err}", record.id)),
+            };
+            if let Some(warning) = warning {
+                bar.suspend(|| eprintln!("{warning}"));
+            }
         }
         first.add(record.wdl_for(0));
         let llr = sprt.map(|test| test.llr(first));
@@ -249,6 +294,31 @@ pub(super) fn run<G: Notation>(
         )?;
     }
     Ok(())
+}
+
+/// The store's row of the arena game `record` of the game `game`, played under `settings`.
+fn game_row(game: &str, record: &GameRecord, opening_texts: &[String], settings: &str) -> GameRow {
+    let start = record
+        .opening_position
+        .clone()
+        .or_else(|| opening_texts.get(record.opening).cloned())
+        .unwrap_or_default();
+    GameRow {
+        game: game.to_string(),
+        variant: game.to_string(),
+        start,
+        players: record.names.clone(),
+        settings: settings.to_string(),
+        result: match record.result {
+            GameResult::FirstWins => Outcome::Win(Side::First),
+            GameResult::SecondWins => Outcome::Win(Side::Second),
+            GameResult::Draw => Outcome::Draw,
+        },
+        termination: record.termination.describe(),
+        moves: record.moves.clone(),
+        source: "arena".to_string(),
+        played: now_ms(),
+    }
 }
 
 /// The limits of the summary line: `clock 10+0.1, 5000 nodes per move`, `depth 4 per move`.

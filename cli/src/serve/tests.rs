@@ -774,6 +774,8 @@ async fn the_page_and_its_files_are_served() {
         ("/", "text/html", "app.js"),
         ("/app.js", "text/javascript", "EventSource"),
         ("/style.css", "text/css", ".piece"),
+        ("/", "text/html", "id=\"explorer\""),
+        ("/app.js", "text/javascript", "/api/explore?position="),
     ] {
         let request = Request::builder()
             .uri(uri)

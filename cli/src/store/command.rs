@@ -30,8 +30,8 @@ pub(crate) struct StoreCommandArgs {
 pub(crate) enum StoreCommand {
     /// Count the analyses (of this game, of every game) and the positions, and show the size.
     Stats(StatsArgs),
-    /// Write this game's analyses as JSON lines, one analysis a line, to FILE (replaced
-    /// atomically) or to stdout.
+    /// Write this game's analyses (or with --games its recorded games) as JSON lines, one a
+    /// line, to FILE (replaced atomically) or to stdout.
     Export(ExportArgs),
     /// Read analyses written by `store export`: every line is checked first (a bad one is named
     /// by its number and nothing is imported), then all are written, each kept only where it
@@ -50,8 +50,8 @@ pub(crate) struct StatsArgs {
     /// Also run SQLite's integrity check (reads the whole file).
     #[arg(long)]
     pub check: bool,
-    /// End with one JSON line: path, size, limit, schema, analyses, positions, all, games (and
-    /// check).
+    /// End with one JSON line: path, size, limit, schema, analyses, positions, all, games,
+    /// recorded_games (and check).
     #[arg(long)]
     pub json: bool,
 }
@@ -63,6 +63,10 @@ pub(crate) struct ExportArgs {
     pub store: StoreArgs,
     /// The file to write (default: stdout).
     pub file: Option<PathBuf>,
+    /// Write this game's recorded games instead (one JSON object a line: game, variant, start,
+    /// first, second, settings, result, termination, moves, source, played).
+    #[arg(long)]
+    pub games: bool,
 }
 
 /// `store import`.
@@ -114,6 +118,7 @@ fn stats(game: &str, args: &StatsArgs, output: &mut dyn Write) -> Result<(), Cli
         .find(|(name, _)| name == game)
         .map_or(0, |(_, count)| *count);
     let all: u64 = stats.games.iter().map(|(_, count)| count).sum();
+    let recorded = store.game_count(game)?;
     writeln!(
         output,
         "store {}: {} bytes (limit {}), schema version {}",
@@ -124,7 +129,7 @@ fn stats(game: &str, args: &StatsArgs, output: &mut dyn Write) -> Result<(), Cli
     )?;
     writeln!(
         output,
-        "{game}: {mine} analyses of {} positions",
+        "{game}: {mine} analyses of {} positions, {recorded} recorded games",
         stats.positions
     )?;
     let games: Vec<String> = stats
@@ -153,6 +158,7 @@ fn stats(game: &str, args: &StatsArgs, output: &mut dyn Write) -> Result<(), Cli
             "analyses": mine,
             "positions": stats.positions,
             "all": all,
+            "recorded_games": recorded,
             "games": stats.games.iter().map(|(name, count)| (name.clone(), serde_json::Value::from(*count)))
                 .collect::<serde_json::Map<String, serde_json::Value>>(),
         });
@@ -167,6 +173,9 @@ fn stats(game: &str, args: &StatsArgs, output: &mut dyn Write) -> Result<(), Cli
 /// `store export`.
 fn export(game: &str, args: &ExportArgs, output: &mut dyn Write) -> Result<(), CliError> {
     let store = args.store.open_named()?;
+    if args.games {
+        return export_games(&store, game, args, output);
+    }
     let analyses = store.all(game)?;
     let mut text = String::new();
     for analysis in &analyses {
@@ -183,6 +192,35 @@ fn export(game: &str, args: &ExportArgs, output: &mut dyn Write) -> Result<(), C
                 output,
                 "exported {} analyses of {game} to {}",
                 analyses.len(),
+                path.display()
+            )?;
+        }
+        None => output.write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+/// `store export --games`.
+fn export_games(
+    store: &super::Store,
+    game: &str,
+    args: &ExportArgs,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let games = store.games(game)?;
+    let mut text = String::new();
+    for row in &games {
+        text.push_str(&super::games::game_json(row).to_string());
+        text.push('\n');
+    }
+    match &args.file {
+        Some(path) => {
+            crate::files::write_atomic(path, text.as_bytes())
+                .map_err(|e| CliError::Invalid(e.of("export file")))?;
+            writeln!(
+                output,
+                "exported {} games of {game} to {}",
+                games.len(),
                 path.display()
             )?;
         }

@@ -16,6 +16,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::error::StoreError;
+use super::games::{GameRow, MoveCount, MoverResult, PlayedMove, result_text};
 use super::record::{Analysis, Bound, score_of, score_parts};
 
 /// The `PRAGMA application_id` of a plies store: `plie` in ASCII. A database with another id
@@ -54,6 +55,34 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (game, variant, position, family)
      ) STRICT;
      CREATE INDEX analyses_by_worth ON analyses (depth, written);",
+    // 2: finished games, and the explorer's index of them: per game, each position it passed
+    // (the first time) with the move played there and the result from the mover's view.
+    "CREATE TABLE games (
+         id INTEGER PRIMARY KEY,
+         game TEXT NOT NULL,
+         variant TEXT NOT NULL,
+         start TEXT NOT NULL,
+         first TEXT NOT NULL,
+         second TEXT NOT NULL,
+         settings TEXT NOT NULL,
+         result TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+         termination TEXT NOT NULL,
+         moves TEXT NOT NULL,
+         plies INTEGER NOT NULL CHECK (plies >= 0),
+         source TEXT NOT NULL,
+         played INTEGER NOT NULL
+     ) STRICT;
+     CREATE TABLE game_moves (
+         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+         ply INTEGER NOT NULL CHECK (ply >= 0),
+         game TEXT NOT NULL,
+         variant TEXT NOT NULL,
+         position TEXT NOT NULL,
+         move TEXT NOT NULL,
+         mover_result TEXT NOT NULL CHECK (mover_result IN ('win', 'draw', 'loss')),
+         PRIMARY KEY (game_id, ply)
+     ) STRICT;
+     CREATE INDEX game_moves_by_position ON game_moves (game, variant, position, move);",
 ];
 
 /// The schema version this plies writes: the number of [`MIGRATIONS`].
@@ -441,6 +470,191 @@ impl Store {
             removed += remove;
             self.compact()?;
         }
+    }
+
+    /// Writes the finished game `game` and the explorer's rows of it (`moves`: the positions it
+    /// passed, each once, with the move played there) in one transaction, unless the store is
+    /// at its size limit; returns the game's row id, or `None` when over the limit.
+    pub(crate) fn put_game(
+        &mut self,
+        game: &GameRow,
+        moves: &[PlayedMove],
+    ) -> Result<Option<i64>, StoreError> {
+        if self.size() >= self.limit {
+            return Ok(None);
+        }
+        retrying(|| self.put_game_once(game, moves)).map(Some)
+    }
+
+    /// One try of [`Store::put_game`]'s transaction.
+    fn put_game_once(&self, game: &GameRow, moves: &[PlayedMove]) -> Result<i64, StoreError> {
+        let write = |e| StoreError::sqlite(&self.path, "write", e);
+        let transaction =
+            rusqlite::Transaction::new_unchecked(&self.connection, TransactionBehavior::Immediate)
+                .map_err(write)?;
+        transaction
+            .execute(
+                "INSERT INTO games (game, variant, start, first, second, settings, result, \
+                 termination, moves, plies, source, played) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    game.game,
+                    game.variant,
+                    game.start,
+                    game.players[0],
+                    game.players[1],
+                    game.settings,
+                    result_text(game.result),
+                    game.termination,
+                    game.moves.join(" "),
+                    game.moves.len() as i64,
+                    game.source,
+                    game.played,
+                ],
+            )
+            .map_err(write)?;
+        let id = transaction.last_insert_rowid();
+        {
+            let mut statement = transaction
+                .prepare_cached(
+                    "INSERT INTO game_moves (game_id, ply, game, variant, position, move, \
+                     mover_result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .map_err(write)?;
+            for played in moves {
+                statement
+                    .execute(params![
+                        id,
+                        i64::from(played.ply),
+                        game.game,
+                        game.variant,
+                        played.position,
+                        played.played,
+                        played.result.as_str(),
+                    ])
+                    .map_err(write)?;
+            }
+        }
+        transaction.commit().map_err(write)?;
+        Ok(id)
+    }
+
+    /// The moves recorded games played at `position` of `game` (under `variant`), each with its
+    /// count and results from the mover's view, the most played first (then by move text), at
+    /// most `limit` of them. A row with a result plies does not write is refused as damaged.
+    pub(crate) fn explore(
+        &self,
+        game: &str,
+        variant: &str,
+        position: &str,
+        limit: usize,
+    ) -> Result<Vec<MoveCount>, StoreError> {
+        let read = |e| StoreError::sqlite(&self.path, "read", e);
+        let mut statement = self
+            .connection
+            .prepare_cached(
+                "SELECT move, count(*), \
+                     count(*) FILTER (WHERE mover_result = 'win'), \
+                     count(*) FILTER (WHERE mover_result = 'draw'), \
+                     count(*) FILTER (WHERE mover_result = 'loss') \
+                 FROM game_moves WHERE game = ?1 AND variant = ?2 AND position = ?3 \
+                 GROUP BY move ORDER BY count(*) DESC, move LIMIT ?4",
+            )
+            .map_err(read)?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = statement
+            .query_map(params![game, variant, position, limit], |row| {
+                let count = |i| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+                Ok(MoveCount {
+                    played: row.get(0)?,
+                    games: count(1)?,
+                    wins: count(2)?,
+                    draws: count(3)?,
+                    losses: count(4)?,
+                })
+            })
+            .map_err(read)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(read)?;
+        if let Some(bad) = rows
+            .iter()
+            .find(|count| count.wins + count.draws + count.losses != count.games)
+        {
+            return Err(StoreError::Damaged {
+                path: self.path.clone(),
+                reason: format!(
+                    "a game move '{}' of position '{}' has a result plies does not write",
+                    plies::excerpt(&bad.played),
+                    plies::excerpt(position)
+                ),
+            });
+        }
+        Ok(rows)
+    }
+
+    /// The number of recorded games of `game`.
+    pub(crate) fn game_count(&self, game: &str) -> Result<u64, StoreError> {
+        self.connection
+            .query_row(
+                "SELECT count(*) FROM games WHERE game = ?1",
+                [game],
+                |row| row.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| StoreError::sqlite(&self.path, "read", e))
+    }
+
+    /// Every recorded game of `game`, oldest first. A row with values plies does not write (a
+    /// result, a ply count that disagrees with its moves) is refused as damaged.
+    pub(crate) fn games(&self, game: &str) -> Result<Vec<GameRow>, StoreError> {
+        let read = |e| StoreError::sqlite(&self.path, "read", e);
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT id, game, variant, start, first, second, settings, result, \
+                 termination, moves, plies, source, played FROM games WHERE game = ?1 \
+                 ORDER BY id",
+            )
+            .map_err(read)?;
+        let rows = statement
+            .query_map([game], |row| {
+                let id: i64 = row.get(0)?;
+                let result: String = row.get(7)?;
+                let moves: String = row.get(9)?;
+                let plies: i64 = row.get(10)?;
+                let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
+                let (Some(result), true) = (
+                    MoverResult::game_result(&result),
+                    plies == moves.len() as i64,
+                ) else {
+                    return Ok(Err(format!(
+                        "game {id} holds values plies does not write (result '{}', {plies} \
+                         plies)",
+                        plies::excerpt(&result)
+                    )));
+                };
+                Ok(Ok(GameRow {
+                    game: row.get(1)?,
+                    variant: row.get(2)?,
+                    start: row.get(3)?,
+                    players: [row.get(4)?, row.get(5)?],
+                    settings: row.get(6)?,
+                    result,
+                    termination: row.get(8)?,
+                    moves,
+                    source: row.get(11)?,
+                    played: row.get(12)?,
+                }))
+            })
+            .map_err(read)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(read)?;
+        rows.into_iter()
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|reason| StoreError::Damaged {
+                path: self.path.clone(),
+                reason,
+            })
     }
 
     /// The number of analyses.

@@ -94,3 +94,14 @@ impl SharedStore {
         written
     }
 }
+
+impl SharedStore {
+    /// The explorer's answer for `state` ([`super::games::explore`]): the moves recorded games
+    /// played there, with counts and results from the mover's view.
+    pub(crate) fn explore<G: Notation>(
+        &self,
+        state: &G,
+    ) -> Result<Vec<super::games::MoveCount>, StoreError> {
+        super::games::explore(&self.lock(), self.game, state)
+    }
+}

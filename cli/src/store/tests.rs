@@ -315,3 +315,226 @@ fn store_commands_refuse_what_they_cannot_use() {
     ));
     assert_eq!(last_json(&out)["all"], 0, "nothing imported: {out}");
 }
+
+/// A finished toy game from the start position: `moves`, won by `result`.
+fn game_row(moves: &str, result: plies::Outcome) -> games::GameRow {
+    games::GameRow {
+        game: "twopiles".into(),
+        variant: "twopiles".into(),
+        start: "7 5 1".into(),
+        players: ["pvs".into(), "random".into()],
+        settings: "depth 2 per move, cap 200 plies".into(),
+        result,
+        termination: "rules".into(),
+        moves: moves.split_whitespace().map(str::to_string).collect(),
+        source: "test".into(),
+        played: 1_700_000_000_000,
+    }
+}
+
+/// Records `row` in `store`, expecting it stored.
+fn recorded(store: &mut Store, row: &games::GameRow) {
+    let done = games::record::<TwoPiles>(store, row).unwrap();
+    assert!(matches!(done, games::Recorded::Stored(_)), "{done:?}");
+}
+
+/// A store of schema version 1 (analyses only, as the first release wrote it) is migrated to
+/// the current schema on opening: its analyses stay, and games can be recorded.
+#[test]
+fn a_version_1_store_is_migrated_and_keeps_its_analyses() {
+    let dir = TempDir::new("migrate");
+    let path = dir.file("old.sqlite");
+    {
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection.execute_batch(MIGRATIONS[0]).unwrap();
+        connection.pragma_update(None, "user_version", 1).unwrap();
+        connection
+            .pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        connection
+            .execute(
+                "INSERT INTO analyses VALUES ('twopiles', 'twopiles', '7 5 1', 'pvs', 3, 'cp', \
+                 7, 'exact', 'a1', 'a1 b1', 10, 'twopiles', '0.1.0', 'pvs', 5)",
+                [],
+            )
+            .unwrap();
+        let tables: i64 = connection
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = 'games'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0, "version 1 has no games table");
+    }
+    let mut store = open(&path);
+    let version: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, schema_version());
+    assert!(schema_version() >= 2);
+    let kept = store.get("twopiles", "twopiles", "7 5 1", "pvs").unwrap();
+    assert_eq!(
+        kept.map(|a| (a.depth, a.pv)),
+        Some((3, "a1 b1".to_string()))
+    );
+    recorded(&mut store, &game_row("a1 b1", plies::Outcome::Draw));
+    assert_eq!(store.game_count("twopiles").unwrap(), 1);
+    drop(store);
+    // Opened again: nothing to migrate, the game still there.
+    assert_eq!(open(&path).game_count("twopiles").unwrap(), 1);
+}
+
+/// The explorer counts each game once per position, from the mover's view, and merges
+/// transpositions: two orders reaching one position show both games' moves there.
+#[test]
+fn the_explorer_counts_games_per_position_and_merges_transpositions() {
+    use plies::{Notation, Outcome, Side};
+    let dir = TempDir::new("explore");
+    let mut store = open(&dir.file("s.sqlite"));
+    // a1 then b1, and b1 then a1, reach "6 4 1"; then a3 and b3 are played there.
+    recorded(&mut store, &game_row("a1 b1 a3", Outcome::Win(Side::First)));
+    recorded(
+        &mut store,
+        &game_row("b1 a1 b3", Outcome::Win(Side::Second)),
+    );
+    recorded(&mut store, &game_row("a1 b1 a3 b3", Outcome::Draw));
+    let start = TwoPiles::start_position();
+    let counts = games::explore(&store, "twopiles", &start).unwrap();
+    let total: u64 = counts.iter().map(|c| c.games).sum();
+    assert_eq!(total, store.game_count("twopiles").unwrap());
+    assert_eq!(counts[0].played, "a1", "the most played first: {counts:?}");
+    assert_eq!(
+        (
+            counts[0].games,
+            counts[0].wins,
+            counts[0].draws,
+            counts[0].losses
+        ),
+        (2, 1, 1, 0)
+    );
+    assert_eq!(
+        (counts[1].played.as_str(), counts[1].wins, counts[1].losses),
+        ("b1", 0, 1),
+        "First played b1 and lost: {counts:?}"
+    );
+    let merged = start.play_line("a1 b1").unwrap();
+    assert_eq!(
+        merged.format_position(),
+        start.play_line("b1 a1").unwrap().format_position()
+    );
+    let there = games::explore(&store, "twopiles", &merged).unwrap();
+    let moves: Vec<(&str, u64)> = there.iter().map(|c| (c.played.as_str(), c.games)).collect();
+    assert_eq!(moves, [("a3", 2), ("b3", 1)]);
+    // A game whose moves do not replay is refused, and nothing of it written.
+    let err = games::record::<TwoPiles>(&mut store, &game_row("a1 z9", Outcome::Draw))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("move 2 'z9'"), "{err}");
+    assert_eq!(store.game_count("twopiles").unwrap(), 3);
+}
+
+/// Rows changed by hand to values plies does not write are refused with one line naming the
+/// store as damaged, never shown.
+#[test]
+fn damaged_game_rows_are_refused() {
+    use plies::{Notation, Outcome, Side};
+    let dir = TempDir::new("damaged-games");
+    let path = dir.file("s.sqlite");
+    let mut store = open(&path);
+    recorded(&mut store, &game_row("a1 b1", Outcome::Win(Side::First)));
+    let start = TwoPiles::start_position();
+    assert_eq!(games::explore(&store, "twopiles", &start).unwrap().len(), 1);
+    let tamper = |sql: &str| {
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection
+            .execute_batch(&format!("PRAGMA ignore_check_constraints = ON; {sql}"))
+            .unwrap();
+    };
+    let one_line_damaged = |err: StoreError| {
+        let text = err.to_string();
+        assert!(matches!(err, StoreError::Damaged { .. }), "{text}");
+        assert!(text.contains("damaged") && !text.contains('\n'), "{text}");
+    };
+    // A move that is not a move of its position.
+    tamper("UPDATE game_moves SET move = 'b9' WHERE ply = 0");
+    one_line_damaged(games::explore(&store, "twopiles", &start).unwrap_err());
+    tamper("UPDATE game_moves SET move = 'a1' WHERE ply = 0");
+    assert!(games::explore(&store, "twopiles", &start).is_ok());
+    // A result plies does not write.
+    tamper("UPDATE game_moves SET mover_result = 'maybe' WHERE ply = 0");
+    one_line_damaged(games::explore(&store, "twopiles", &start).unwrap_err());
+    // A game's result, and a ply count that disagrees with its moves.
+    assert_eq!(store.games("twopiles").unwrap().len(), 1);
+    tamper("UPDATE games SET result = '2-0'");
+    one_line_damaged(store.games("twopiles").unwrap_err());
+    tamper("UPDATE games SET result = '1-0', plies = 5");
+    one_line_damaged(store.games("twopiles").unwrap_err());
+}
+
+/// An arena match with `--store` records every game; the explorer's counts for the start
+/// position equal the games recorded, each move's results sum to its count, and the counts
+/// agree with the games `store export --games` writes.
+#[test]
+fn an_arena_records_its_games_for_the_explorer() {
+    let dir = TempDir::new("arena");
+    let store = dir.file("s.sqlite");
+    let store = store.to_str().unwrap();
+    // From the start position (no opening moves) there is one opening; three matches with
+    // other seeds (the random engine's moves) into the same store.
+    let mut played = 0;
+    for seed in 1..=3 {
+        let out = run_ok(&format!(
+            "arena -e pvs -e random --depth 2 --opening-plies 0 --concurrency 2 --seed {seed} \
+             --no-progress --json --store {store}"
+        ));
+        played += last_json(&out)["games"].as_u64().unwrap();
+    }
+    assert!(played >= 6, "{played}");
+    let stats = last_json(&run_ok(&format!("store stats --store {store} --json")));
+    assert_eq!(stats["recorded_games"].as_u64(), Some(played), "{stats}");
+    let out = run_ok(&format!("explore --store {store} --json"));
+    let explored = last_json(&out);
+    assert_eq!(explored["position"], "7 5 1", "{out}");
+    assert_eq!(explored["games"].as_u64(), Some(played), "{out}");
+    let moves = explored["moves"].as_array().unwrap();
+    let sum: u64 = moves.iter().map(|m| m["games"].as_u64().unwrap()).sum();
+    assert_eq!(sum, played, "{out}");
+    for entry in moves {
+        let results: u64 = ["wins", "draws", "losses"]
+            .iter()
+            .map(|key| entry[key].as_u64().unwrap())
+            .sum();
+        assert_eq!(results, entry["games"].as_u64().unwrap(), "{entry}");
+    }
+    assert!(out.contains("recorded games went on from 7 5 1"), "{out}");
+    // The same counts from the games themselves: each game's first move.
+    let export = run_ok(&format!("store export --games --store {store}"));
+    let mut firsts = std::collections::BTreeMap::<String, u64>::new();
+    for line in export.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["start"], "7 5 1", "{line}");
+        assert_eq!(game["source"], "arena", "{line}");
+        let first = game["moves"].as_str().unwrap().split(' ').next().unwrap();
+        *firsts.entry(first.to_string()).or_default() += 1;
+    }
+    assert_eq!(firsts.values().sum::<u64>(), played);
+    for entry in moves {
+        assert_eq!(
+            firsts.get(entry["move"].as_str().unwrap()).copied(),
+            entry["games"].as_u64(),
+            "{out}"
+        );
+    }
+    // A store the arena cannot use is refused before the first game, in one line.
+    let junk = dir.file("junk");
+    std::fs::write(&junk, [7u8; 4096]).unwrap();
+    let err = run_invalid(&format!(
+        "arena -e pvs -e random --depth 1 --openings 1 --store {}",
+        junk.to_str().unwrap()
+    ));
+    assert!(err.contains("not an SQLite database"), "{err}");
+    let err = run_invalid(&format!("explore --store {store} --moves z9"));
+    assert!(err.contains("--moves"), "{err}");
+}

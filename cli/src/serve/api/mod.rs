@@ -26,6 +26,7 @@
 //! | `GET /api/games/{id}/events` | | server-sent events: `iteration`, `done` |
 //! | `GET /api/games/{id}/record` | | `{format: {name, extension}, text}`: the main line, and variations where the format has them |
 //! | `DELETE /api/games/{id}` | | 204 |
+//! | `GET /api/explore?position=P&moves=M` | | the opening explorer of the store at that position (default the start; the page's Explorer panel shows it beside the board, a move clicked is played): `{position, games, moves: [{move, games, wins, draws, losses, score}]}`, results from the mover's view; 404 without a store (see [`explore`]) |
 //!
 //! A game's moves are a tree ([`super::tree`]): node 0 is the start, every other node a move
 //! from its parent, the first child the main continuation and the others variations. The
@@ -87,6 +88,7 @@
 //! back before its game's next search reserves one); every bad request is answered, never a
 //! panic.
 
+mod explore;
 mod games;
 mod reply;
 mod search;
@@ -254,6 +256,7 @@ pub(super) fn router<G: View>(app: Arc<App<G>>) -> Router {
         .merge(super::page::routes())
         .route("/api/info", get(games::info::<G>))
         .route("/api/games", post(games::create::<G>))
+        .route("/api/explore", get(explore::explore::<G>))
         .route(
             "/api/games/{id}",
             get(games::show::<G>).delete(games::remove::<G>),

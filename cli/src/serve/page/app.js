@@ -238,6 +238,7 @@ function render() {
   $("promote").disabled = !inVariation || engineThinking();
   $("delete").disabled = game.node === 0 || engineThinking();
   drawAnalysis();
+  drawExplorer();
   if (!game.outcome) {
     const who = capitalised(game.to_move_name);
     const where = game.ply === game.moves.length ? "" : ` (position after move ${game.ply} of ${game.moves.length})`;
@@ -277,6 +278,49 @@ async function play(body) {
   game = await api("POST", `/api/games/${game.id}/move`, body);
   render();
   await engineTurn();
+}
+
+// The opening explorer of the position shown (`GET /api/explore`): the moves recorded games
+// played here, the most played first, with wins, draws and losses of the side that played
+// each; a move clicked is played. Asked once per position shown; an answer for a position no
+// longer shown is dropped.
+const explorer = { position: null };
+
+async function drawExplorer() {
+  if (!game || explorer.position === game.position) return;
+  const position = game.position;
+  explorer.position = position;
+  const table = $("explorer");
+  const state = $("explorer-state");
+  let answer;
+  try {
+    answer = await api("GET", `/api/explore?position=${encodeURIComponent(position)}`);
+  } catch (error) {
+    if (explorer.position !== position) return;
+    table.hidden = true;
+    state.textContent = error.message;
+    return;
+  }
+  if (explorer.position !== position) return;
+  const rows = answer.moves.map((entry) => {
+    const row = document.createElement("tr");
+    row.className = "explorer-move";
+    row.dataset.move = entry.move;
+    row.title = `play ${entry.move}`;
+    const cells = [entry.move, String(entry.games), `${entry.wins} / ${entry.draws} / ${entry.losses}`, `${Math.round(100 * entry.score)}%`];
+    for (const text of cells) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.append(cell);
+    }
+    row.addEventListener("click", () => guarded(() => play({ move: entry.move })));
+    return row;
+  });
+  table.querySelector("tbody").replaceChildren(...rows);
+  table.hidden = rows.length === 0;
+  state.textContent = rows.length === 0
+    ? "No recorded game went on from this position."
+    : `${answer.games} recorded games went on from here (results of the side that played the move).`;
 }
 
 async function goto(ply) {

@@ -116,3 +116,100 @@ fn serve_refuses_a_file_that_is_not_a_store() {
     ));
     assert!(error.contains("is not an SQLite database"), "{error}");
 }
+
+/// `GET /api/explore`: the moves recorded games played at a position (the start by default,
+/// or `position` and `moves`), with counts and results from the mover's view; bad input a 400
+/// with one line, no store a 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_lists_the_moves_of_recorded_games() {
+    use crate::store::games::{GameRow, Recorded, record};
+    use plies::Outcome;
+    let file = StoreFile::new("explore");
+    let router = maze_on(&file);
+    let (_, info) = send(&router, Method::GET, "/api/info", None).await;
+    let start = Maze::parse_position(info["start"].as_str().unwrap()).unwrap();
+    let mut legal = Vec::new();
+    start.generate_moves(&mut legal);
+    let [first, second, ..] = legal[..] else {
+        panic!("the maze starts with two moves or more");
+    };
+    let (first, second) = (start.format_move(first), start.format_move(second));
+    {
+        let mut store = crate::store::Store::open(&file.path(), 1 << 30).unwrap();
+        for (played, result) in [
+            (&first, Outcome::Win(Side::First)),
+            (&first, Outcome::Draw),
+            (&second, Outcome::Win(Side::Second)),
+        ] {
+            let row = GameRow {
+                game: "maze".into(),
+                variant: "maze".into(),
+                start: start.format_position(),
+                players: ["pvs".into(), "alphabeta".into()],
+                settings: "depth 1 per move".into(),
+                result,
+                termination: "test".into(),
+                moves: vec![played.clone()],
+                source: "test".into(),
+                played: 1,
+            };
+            let done = record::<Maze>(&mut store, &row).unwrap();
+            assert!(matches!(done, Recorded::Stored(_)), "{done:?}");
+        }
+    }
+    let (status, answer) = send(&router, Method::GET, "/api/explore", None).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["position"], start.format_position());
+    assert_eq!(answer["games"], 3, "{answer}");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{answer}");
+    assert_eq!(moves[0]["move"], first.as_str(), "the most played first");
+    assert_eq!(
+        [
+            &moves[0]["games"],
+            &moves[0]["wins"],
+            &moves[0]["draws"],
+            &moves[0]["losses"]
+        ],
+        [2, 1, 1, 0],
+        "{answer}"
+    );
+    assert_eq!(moves[1]["move"], second.as_str());
+    assert_eq!(moves[1]["losses"], 1, "First played it and lost: {answer}");
+    assert_eq!(moves[0]["score"], 0.75, "{answer}");
+
+    // The same position named in the query; after a move, a position no game went on from.
+    let named = format!(
+        "/api/explore?position={}",
+        start.format_position().replace(' ', "%20")
+    );
+    let (status, again) = send(&router, Method::GET, &named, None).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, answer);
+    let after = format!("/api/explore?moves={first}");
+    let (status, later) = send(&router, Method::GET, &after, None).await;
+    assert_eq!(status, StatusCode::OK, "{later}");
+    assert_eq!(later["games"], 0, "{later}");
+    assert_eq!(later["moves"], json!([]));
+
+    // Bad input: one line each.
+    let long = format!("/api/explore?position={}", "1".repeat(5000));
+    for bad in [
+        "/api/explore?position=nonsense",
+        "/api/explore?moves=99",
+        "/api/explore?colour=red",
+        long.as_str(),
+    ] {
+        let (status, error) = send(&router, Method::GET, bad, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {error}");
+        let line = error["error"].as_str().unwrap();
+        assert!(!line.is_empty() && !line.contains('\n'), "{bad}: {error}");
+    }
+    // Without a store: 404.
+    let (status, error) = send(&maze(), Method::GET, "/api/explore", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{error}");
+    assert!(
+        error["error"].as_str().unwrap().contains("--store"),
+        "{error}"
+    );
+}
