@@ -3,16 +3,15 @@
 //! `Tables` option, and the one-line errors of bad values.
 //!
 //! Also the tables cache: a first `analyze` answers without waiting for the build and leaves
-//! the files, the second reads them; two processes build a key once; the platform's cache
-//! directory; a directory that cannot be made.
+//! the files, the second reads them; a directory that cannot be made. (Two processes building
+//! a key once, and the platform's cache directory, need child processes: they are in
+//! `process-tests/tests/tables_cache.rs`.)
 //!
 //! Key invariant: every command runs through `plies_cli::run` with string arguments, exactly as
-//! from a terminal (child processes: this test binary run again with an environment variable);
-//! expected scores come from a search without tables. No test writes into the user's cache:
-//! each gives a directory of its own (`--tables-dir`, or `XDG_CACHE_HOME` for a child).
+//! from a terminal; expected scores come from a search without tables. No test writes into the
+//! user's cache: each gives a directory of its own (`--tables-dir`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use plies_cli::{CliError, EndgameTables, GameCli, evaluator, run, tunable_evaluator};
 use plies_onitama::tables::{build_for, deal_key, files_for};
@@ -419,115 +418,4 @@ fn a_tables_directory_that_cannot_be_made_is_one_line() {
     assert!(said[0].starts_with("tables: "), "{out}");
     assert!(out.contains("\nbest "), "{out}");
     assert!(file.is_file());
-}
-
-/// Set in a child's environment to its arguments, separated by [`SEPARATOR`].
-const CHILD_ENV: &str = "PLIES_TABLES_CHILD";
-const SEPARATOR: char = '\u{1f}';
-
-/// Not a test: a command-line process. Does nothing unless [`CHILD_ENV`] is set, in which case
-/// it runs the Onitama command line given there, prints what it printed and exits with its
-/// status (the error on stderr).
-#[test]
-fn tables_child() {
-    let Ok(joined) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let args: Vec<&str> = joined.split(SEPARATOR).collect();
-    match run_on(&onitama(), &args, b"") {
-        Ok(out) => {
-            print!("{out}");
-            std::process::exit(0);
-        }
-        Err(err) => {
-            eprintln!("{err}");
-            std::process::exit(1);
-        }
-    }
-}
-
-/// Starts `args` as a child process with `env` set.
-fn spawn(args: &[&str], env: &[(&str, &Path)]) -> std::process::Child {
-    let mut command = Command::new(std::env::current_exe().expect("the test binary"));
-    command
-        .args(["--exact", "tables_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, args.join(&SEPARATOR.to_string()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    command.spawn().expect("the child starts")
-}
-
-/// What a child printed, once it ended well.
-fn output_of(child: std::process::Child) -> String {
-    let output = child.wait_with_output().expect("the child ends");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "the child failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-}
-
-/// Two processes wanting the same deal's tables at once build them once: the one that takes
-/// the key's lock builds, the other (waiting, `--tables-wait`) reads the files it wrote.
-#[test]
-fn two_processes_build_a_key_once() {
-    let dir = TempDir::new("race");
-    let args = [
-        "analyze",
-        "--position",
-        ENDGAME,
-        "--depth",
-        "2",
-        "--tables-wait",
-        "--tables-dir",
-        dir.text(),
-    ];
-    let children = [spawn(&args, &[]), spawn(&args, &[])];
-    let outputs: Vec<String> = children.into_iter().map(output_of).collect();
-    let built = |out: &String| {
-        out.lines().any(|l| {
-            l.starts_with("tables: 3 pieces for tiger,crab,monkey,crane,dragon")
-                && !l.contains("read from the directory")
-        })
-    };
-    let read = |out: &String| out.contains("(3 read from the directory)");
-    assert_eq!(
-        outputs.iter().filter(|o| built(o)).count(),
-        1,
-        "{outputs:#?}"
-    );
-    assert_eq!(
-        outputs.iter().filter(|o| read(o)).count(),
-        1,
-        "{outputs:#?}"
-    );
-    for out in &outputs {
-        assert!(
-            out.contains("tables: this position is a loss in 4 plies"),
-            "{out}"
-        );
-    }
-    assert_eq!(table_files(&dir.0.join(DEAL_DIR)).len(), 3);
-}
-
-/// Without `--tables-dir` the tables go to the platform's cache directory (on Linux
-/// `$XDG_CACHE_HOME/plies/tables/<game>/<key>/`), made when missing.
-#[cfg(target_os = "linux")]
-#[test]
-fn the_default_directory_is_the_users_cache() {
-    let dir = TempDir::new("xdg");
-    let cache = dir.0.join("not-yet").join("cache");
-    let args = ["analyze", "--position", ENDGAME, "--depth", "2"];
-    let out = output_of(spawn(&args, &[("XDG_CACHE_HOME", &cache)]));
-    assert!(out.contains("in the background"), "{out}");
-    let deal = cache.join("plies/tables/onitama").join(DEAL_DIR);
-    assert_eq!(table_files(&deal).len(), 3, "{out}");
-    let out = output_of(spawn(&args, &[("XDG_CACHE_HOME", &cache)]));
-    assert!(out.contains("(3 read from the directory)"), "{out}");
 }

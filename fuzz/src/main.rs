@@ -132,7 +132,7 @@ fn match_from_start<G: plies::Notation>(
     settings: &MatchSettings,
     games: usize,
     plies: u32,
-) -> std::io::Result<plies_fuzz::ugi_match::MatchReport> {
+) -> Result<plies_fuzz::ugi_match::MatchReport, plies::agent::process::ProcessError> {
     let starts = [G::start_position()];
     run_match(
         &settings.clone(),
@@ -192,7 +192,10 @@ fn replay_command(target: &str, file: &std::path::Path) -> ExitCode {
 }
 
 /// Prints a UGI match's report; the exit code says whether it was clean.
-fn match_exit(game: &str, report: std::io::Result<plies_fuzz::ugi_match::MatchReport>) -> ExitCode {
+fn match_exit(
+    game: &str,
+    report: Result<plies_fuzz::ugi_match::MatchReport, plies::agent::process::ProcessError>,
+) -> ExitCode {
     match report {
         Ok(report) => {
             println!("{game}: {report}");
@@ -203,7 +206,7 @@ fn match_exit(game: &str, report: std::io::Result<plies_fuzz::ugi_match::MatchRe
             }
         }
         Err(e) => {
-            eprintln!("error: cannot start the engine: {e}");
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -11,14 +11,16 @@
 //! host is the arbiter: the game's rules (this crate's copy of each game) judge every move, and
 //! a side whose move takes more than its clock loses on time.
 //!
+//! The process itself (start, bounded lines, deadlines, killing one that lingers) is the
+//! shared [`EngineProcess`] the UGI and OTEP agents drive; this module adds only the host's
+//! words and its bookkeeping.
+//!
 //! Key invariant: the report counts only what the engine did; a run is clean when hangs,
 //! refusals, time losses, illegal moves and crashes are all 0.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use plies::agent::process::{EngineProcess, ProcessError};
 use plies::rng::SplitMix64;
 use plies::{Game, GameHistory, Notation};
 
@@ -100,11 +102,9 @@ impl std::fmt::Display for MatchReport {
     }
 }
 
-/// The engine process: its input, and its output lines as they arrive.
+/// The engine process, with what the host remembers of the exchange.
 struct Engine {
-    child: Child,
-    input: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// The last lines sent (`>`) and received (`<`), for the report of a failure.
     recent: std::collections::VecDeque<String>,
     /// Answers read while waiting for another (a `bestmove` that came before a `readyok`),
@@ -112,39 +112,12 @@ struct Engine {
     pending: Vec<String>,
 }
 
-/// Why waiting for a line ended without it.
-enum Wait {
-    /// Nothing came in time.
-    Timeout,
-    /// The engine's output ended.
-    Gone,
-}
-
 impl Engine {
-    fn start(command: &str) -> std::io::Result<Engine> {
-        let mut words = command.split_whitespace();
-        let program = words.next().unwrap_or_default();
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let input = child.stdin.take().expect("piped");
-        let output = child.stdout.take().expect("piped");
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+    /// Starts `command`, split at spaces.
+    fn start(command: &str) -> Result<Engine, ProcessError> {
+        let words: Vec<&str> = command.split_whitespace().collect();
         Ok(Engine {
-            child,
-            input,
-            lines,
+            process: EngineProcess::spawn(&words)?,
             recent: std::collections::VecDeque::new(),
             pending: Vec::new(),
         })
@@ -162,58 +135,54 @@ impl Engine {
         self.recent.iter().cloned().collect::<Vec<_>>().join(" | ")
     }
 
-    fn send(&mut self, line: &str) -> bool {
+    /// Sends `line`. An engine that no longer reads is not an error here: the next wait
+    /// finds it gone.
+    fn send(&mut self, line: &str) {
         self.note(format!("> {}", plies::excerpt(line)));
-        writeln!(self.input, "{line}").is_ok() && self.input.flush().is_ok()
+        let _ = self.process.send(line);
     }
 
     /// Reads lines until one starts with `prefix` (returned) within `timeout`; refusals seen on
     /// the way are counted.
+    ///
+    /// # Errors
+    /// [`ProcessError::Timeout`] when nothing came in time, another when the engine is gone.
     fn wait_for(
         &mut self,
         prefix: &str,
         timeout: Duration,
         refusals: &mut Vec<String>,
-    ) -> Result<String, Wait> {
+    ) -> Result<String, ProcessError> {
         if let Some(at) = self.pending.iter().position(|l| l.starts_with(prefix)) {
             return Ok(self.pending.remove(at));
         }
         let deadline = Instant::now() + timeout;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let received = self.lines.recv_timeout(left);
-            if let Ok(line) = &received {
-                self.note(format!("< {}", plies::excerpt(line)));
-            }
-            match received {
-                Ok(line) if line.starts_with(prefix) => return Ok(line),
-                Ok(line) if line.starts_with("info string error") => refusals.push(line),
-                Ok(line)
-                    if ["bestmove", "readyok", "response"]
-                        .iter()
-                        .any(|a| line.starts_with(a)) =>
-                {
-                    self.pending.push(line);
-                }
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(Wait::Gone),
+            let line = self.process.next_line(deadline)?;
+            self.note(format!("< {}", plies::excerpt(&line)));
+            if line.starts_with(prefix) {
+                return Ok(line);
+            } else if line.starts_with("info string error") {
+                refusals.push(line);
+            } else if ["bestmove", "readyok", "response"]
+                .iter()
+                .any(|a| line.starts_with(a))
+            {
+                self.pending.push(line);
             }
         }
     }
 
+    /// Says `quit`, and kills the engine if it is still there 2 s later.
     fn quit(mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.note("> quit".into());
+        self.process.quit("quit", Duration::from_secs(2));
     }
+}
+
+/// Whether a wait that failed with `err` means the engine exited (a crash), rather than hung.
+fn exited(err: &ProcessError) -> bool {
+    matches!(err, ProcessError::Ended(_) | ProcessError::Closed(_))
 }
 
 /// The options the engine advertised, as `(name, type, min, max)` (numbers only for spins).
@@ -278,20 +247,21 @@ pub fn openings<G: Game>(starts: &[G], count: usize, plies: u32, seed: u64) -> V
 pub fn run_match<G: Notation>(
     settings: &MatchSettings,
     openings: &[G],
-) -> std::io::Result<MatchReport> {
+) -> Result<MatchReport, ProcessError> {
     let mut report = MatchReport::default();
     let mut rng = SplitMix64::new(settings.seed);
     let mut engine = Engine::start(&settings.command)?;
     let mut refusals = Vec::new();
     let mut handshake = Vec::new();
     engine.send("ugi");
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        match engine.lines.recv_timeout(Duration::from_secs(10)) {
+        match engine.process.next_line(deadline) {
             Ok(line) if line == "ugiok" => break,
             Ok(line) => handshake.push(line),
-            Err(_) => {
+            Err(err) => {
                 report.hangs += 1;
-                report.fail("no ugiok within 10 s".into());
+                report.fail(format!("no ugiok within 10 s: {err}"));
                 engine.quit();
                 return Ok(report);
             }
@@ -308,7 +278,7 @@ pub fn run_match<G: Notation>(
         }
     }
     for (number, opening) in openings.iter().enumerate() {
-        if !play_game(
+        if let Err(err) = play_game(
             &mut engine,
             opening,
             settings,
@@ -318,10 +288,9 @@ pub fn run_match<G: Notation>(
         ) {
             // The engine exited (a crash), or hung past every timeout (counted already):
             // either way a fresh one plays on.
-            std::thread::sleep(Duration::from_millis(100));
-            if matches!(engine.child.try_wait(), Ok(Some(_))) {
+            if exited(&err) {
                 report.crashes += 1;
-                report.fail(format!("game {}: the engine exited", number + 1));
+                report.fail(format!("game {}: {err}", number + 1));
             }
             engine.quit();
             engine = Engine::start(&settings.command)?;
@@ -338,28 +307,39 @@ pub fn run_match<G: Notation>(
     Ok(report)
 }
 
-/// `isready`, answered within a second; `false` when the engine is gone.
-fn ready(engine: &mut Engine, report: &mut MatchReport, refusals: &mut Vec<String>) -> bool {
+/// `isready`, answered within a second.
+///
+/// # Errors
+/// The engine is gone, or still silent a minute later.
+fn ready(
+    engine: &mut Engine,
+    report: &mut MatchReport,
+    refusals: &mut Vec<String>,
+) -> Result<(), ProcessError> {
     let sent = Instant::now();
     engine.send("isready");
     match engine.wait_for("readyok", Duration::from_secs(1), refusals) {
         Ok(_) => {
             report.worst_isready_ms = report.worst_isready_ms.max(sent.elapsed().as_millis());
-            true
+            Ok(())
         }
-        Err(Wait::Timeout) => {
+        Err(ProcessError::Timeout) => {
             report.hangs += 1;
             report.fail("isready unanswered for 1 s".into());
             // It may still come: read it before going on, so lines stay in step.
             engine
                 .wait_for("readyok", Duration::from_secs(60), refusals)
-                .is_ok()
+                .map(|_| ())
         }
-        Err(Wait::Gone) => false,
+        Err(err) => Err(err),
     }
 }
 
-/// One game from `opening`; `false` when the engine exited or hung past every timeout.
+/// One game from `opening`, to its end or to the first move that loses it (on time, or
+/// illegal).
+///
+/// # Errors
+/// The engine exited, or hung past every timeout (the hang is counted already).
 fn play_game<G: Notation>(
     engine: &mut Engine,
     opening: &G,
@@ -367,11 +347,9 @@ fn play_game<G: Notation>(
     rng: &mut SplitMix64,
     report: &mut MatchReport,
     refusals: &mut Vec<String>,
-) -> bool {
+) -> Result<(), ProcessError> {
     engine.send("uginewgame");
-    if !ready(engine, report, refusals) {
-        return false;
-    }
+    ready(engine, report, refusals)?;
     let mut clock = [settings.base_ms as i64; 2];
     let mut state = opening.clone();
     let mut history = GameHistory::new(&state);
@@ -388,9 +366,7 @@ fn play_game<G: Notation>(
             format!("position fen {fen} moves {}", moves.join(" "))
         };
         engine.send(&position);
-        if !probe_before_go(engine, rng, report, refusals) {
-            return false;
-        }
+        probe_before_go(engine, rng, report, refusals)?;
         let sent = Instant::now();
         engine.send(&format!(
             "go p1time {} p2time {} p1inc {} p2inc {}",
@@ -409,17 +385,17 @@ fn play_game<G: Notation>(
                     report.worst_isready_ms =
                         report.worst_isready_ms.max(asked.elapsed().as_millis());
                 }
-                Err(Wait::Timeout) => {
+                Err(ProcessError::Timeout) => {
                     report.hangs += 1;
                     report.fail("isready during a search unanswered for 1 s".into());
                 }
-                Err(Wait::Gone) => return false,
+                Err(err) => return Err(err),
             }
         }
         let budget = Duration::from_millis(clock[mover].max(0) as u64 + 5_000);
         let best = match engine.wait_for("bestmove", budget, refusals) {
             Ok(line) => line,
-            Err(Wait::Timeout) => {
+            Err(ProcessError::Timeout) => {
                 report.hangs += 1;
                 report.fail(format!("go unanswered: {}", engine.transcript()));
                 // A stop must bring the answer out.
@@ -427,17 +403,12 @@ fn play_game<G: Notation>(
                 engine.send("stop");
                 let answered = engine.wait_for("bestmove", Duration::from_secs(5), refusals);
                 report.worst_stop_ms = report.worst_stop_ms.max(stopped.elapsed().as_millis());
-                match answered {
-                    Ok(line) => line,
-                    Err(_) => return false,
-                }
+                answered?
             }
-            Err(Wait::Gone) => return false,
+            Err(err) => return Err(err),
         };
         let used = sent.elapsed().as_millis() as i64;
-        if !go_after_bestmove(engine, rng, report, refusals) {
-            return false;
-        }
+        go_after_bestmove(engine, rng, report, refusals)?;
         clock[mover] -= used;
         if clock[mover] < 0 {
             report.time_losses += 1;
@@ -445,7 +416,7 @@ fn play_game<G: Notation>(
                 "time loss: a move took {used} ms with {} ms left",
                 clock[mover] + used
             ));
-            return true;
+            return Ok(());
         }
         clock[mover] += settings.inc_ms as i64;
         let token = best
@@ -456,7 +427,7 @@ fn play_game<G: Notation>(
         let Ok(mv) = state.parse_move(&token) else {
             report.illegal += 1;
             report.fail(format!("illegal bestmove '{token}' after {position}"));
-            return true;
+            return Ok(());
         };
         let mover_side = state.side_to_move();
         state = state.play(mv);
@@ -465,20 +436,23 @@ fn play_game<G: Notation>(
             break; // a repetition ends the game
         }
     }
-    true
+    Ok(())
 }
 
 /// Before a `go`, now and then: `isready`, `query gameover`, or an analysis the host ends with
-/// `stop`, each of which must be answered at once. False when the engine is gone or hung.
+/// `stop`, each of which must be answered at once.
+///
+/// # Errors
+/// The engine is gone, or hung (counted already).
 fn probe_before_go(
     engine: &mut Engine,
     rng: &mut SplitMix64,
     report: &mut MatchReport,
     refusals: &mut Vec<String>,
-) -> bool {
+) -> Result<(), ProcessError> {
     // Now and then the host checks on the engine first, as managers do.
     match rng.below(10) {
-        0 if !ready(engine, report, refusals) => return false,
+        0 => ready(engine, report, refusals)?,
         1 => {
             engine.send("query gameover");
             if engine
@@ -501,55 +475,130 @@ fn probe_before_go(
             Ok(_) => {
                 report.worst_stop_ms = report.worst_stop_ms.max(stopped.elapsed().as_millis());
             }
-            Err(Wait::Timeout) => {
+            Err(err @ ProcessError::Timeout) => {
                 report.hangs += 1;
                 report.fail(format!("stop unanswered for 1 s: {}", engine.transcript()));
-                return false;
+                return Err(err);
             }
-            Err(Wait::Gone) => return false,
+            Err(err) => return Err(err),
         }
     }
-    true
+    Ok(())
 }
 
 /// Right after a `bestmove`, now and then: a second `go` on the same position (an analysis of
-/// the move just made, off the clock), which must be searched, not refused. False when the
-/// engine is gone or hung.
+/// the move just made, off the clock), which must be searched, not refused.
+///
+/// # Errors
+/// The engine is gone, or hung (counted already).
 fn go_after_bestmove(
     engine: &mut Engine,
     rng: &mut SplitMix64,
     report: &mut MatchReport,
     refusals: &mut Vec<String>,
-) -> bool {
+) -> Result<(), ProcessError> {
     // Now and then a second `go` on the same position right after `bestmove` (an
     // analysis of the move just made, off the clock): it must be searched, not refused.
     if rng.below(4) == 0 {
         engine.send("go movetime 5");
         match engine.wait_for("bestmove", Duration::from_secs(5), refusals) {
             Ok(_) => {}
-            Err(Wait::Timeout) => {
+            Err(ProcessError::Timeout) => {
                 report.hangs += 1;
                 let transcript = engine.transcript();
                 report.fail(format!(
                     "a go right after bestmove unanswered: {transcript}"
                 ));
                 engine.send("stop");
-                if engine
-                    .wait_for("bestmove", Duration::from_secs(5), refusals)
-                    .is_err()
-                {
-                    return false;
-                }
+                engine.wait_for("bestmove", Duration::from_secs(5), refusals)?;
             }
-            Err(Wait::Gone) => return false,
+            Err(err) => return Err(err),
         }
     }
-    true
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `sh` engine in a file of its own: the handshake, `readyok`, a `response` to `query`,
+    /// and on `go` the line `on_go` (a shell command).
+    #[cfg(unix)]
+    fn script_engine(name: &str, on_go: &str) -> (std::path::PathBuf, String) {
+        let path =
+            std::env::temp_dir().join(format!("plies-ugi-match-{}-{name}.sh", std::process::id()));
+        let script = format!(
+            "while read -r line; do case \"$line\" in \
+             ugi) echo 'id name scripted'; echo ugiok ;; \
+             isready) echo readyok ;; \
+             query*) echo 'response false' ;; \
+             go*) {on_go} ;; \
+             quit) exit 0 ;; \
+             esac; done\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        let command = format!("sh {}", path.display());
+        (path, command)
+    }
+
+    #[cfg(unix)]
+    fn kalah_match(command: String, games: usize) -> MatchReport {
+        let settings = MatchSettings {
+            command,
+            base_ms: 10_000,
+            inc_ms: 0,
+            seed: 3,
+            max_plies: 40,
+        };
+        let starts = [plies_kalah::Kalah::start_position()];
+        run_match(&settings, &openings(&starts, games, 2, 3)).unwrap()
+    }
+
+    /// An engine that exits when asked for a move crashes once per game, and a fresh one is
+    /// started for the next game; one that answers no legal move loses each game by it.
+    #[cfg(unix)]
+    #[test]
+    fn crashes_and_illegal_moves_are_counted_per_game() {
+        let (path, command) = script_engine("crash", "exit 3");
+        let report = kalah_match(command, 3);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(report.games, 3, "{report}");
+        assert_eq!(report.crashes, 3, "{report}");
+        assert_eq!(
+            report.illegal + report.hangs + report.time_losses,
+            0,
+            "{report}"
+        );
+        assert!(!report.is_clean());
+        assert!(report.failures[0].contains("the engine ended"), "{report}");
+
+        let (path, command) = script_engine("illegal", "echo 'bestmove z9'");
+        let report = kalah_match(command, 2);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(report.games, 2, "{report}");
+        assert_eq!(report.illegal, 2, "{report}");
+        assert_eq!(
+            report.crashes + report.hangs + report.time_losses,
+            0,
+            "{report}"
+        );
+    }
+
+    /// An engine that cannot be started is an error, not a report.
+    #[test]
+    fn an_engine_that_does_not_start_is_an_error() {
+        let settings = MatchSettings {
+            command: "plies-no-such-engine-here".into(),
+            base_ms: 1000,
+            inc_ms: 0,
+            seed: 1,
+            max_plies: 10,
+        };
+        let starts = [plies_kalah::Kalah::start_position()];
+        let err = run_match(&settings, &starts).unwrap_err();
+        assert!(matches!(err, ProcessError::Spawn { .. }), "{err}");
+    }
 
     #[test]
     fn options_are_read_from_the_handshake() {

@@ -1,6 +1,6 @@
 //! Unit tests of the UGI agent's pieces ([`super`]): spec parsing, the `go` line and its wait,
 //! `info` reading. The agent against real processes is tested in
-//! `cli/tests/arena_ugi.rs`.
+//! `process-tests/tests/arena_ugi.rs`.
 
 use super::*;
 use plies::search::Clock;

@@ -9,8 +9,8 @@
 //! previous merge), windows of iterations submitted by the last job of the previous window,
 //! site options reaching every job, one log file per task in the run's directory, and a
 //! chain stalled by a dead task (Slurm's `DependencyNeverSatisfied`) resumed from the state
-//! on disk. The game binary the scripts call is this test binary re-run as Onitama's command
-//! line (`deploy_child`), so nothing else needs building.
+//! on disk. The game binary the scripts call is this package's helper binary running
+//! Onitama's command line (`plies-test-child onitama ...`).
 //!
 //! The endgame tables precompute runs the same way: `deploy/slurm/tables-submit.sh` (a
 //! job array, a task killed and the submission run again), `deploy/kubernetes/tables-run.sh`,
@@ -25,61 +25,17 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use plies_cli::{EndgameTables, GameCli, run, tunable_evaluator};
-use plies_onitama::tables::{build_for, deal_key, files_for, set_positions};
-use plies_onitama::{Onitama, PstEvaluator};
+use plies_cli::{GameCli, run};
+use plies_onitama::Onitama;
 
-/// Set in the child's environment to its arguments, one per line.
-const CHILD_ENV: &str = "PLIES_DEPLOY_CHILD";
-/// Set in the child's environment when it runs with endgame tables ([`tables_spec`]).
-const TABLES_ENV: &str = "PLIES_DEPLOY_TABLES";
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 const INIT: &str = "tune init --depth 2 --iterations 3 --games 8 --check-every 0 --seed 9 \
                     --opening-plies 2 --max-plies 120 --c-end 6 --r-end 0.05";
 
 fn spec() -> GameCli<Onitama> {
-    GameCli {
-        bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
-        bench_depth: 2,
-        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
-    }
-}
-
-/// Onitama with its endgame tables and the card sets `precompute` builds.
-fn tables_spec() -> GameCli<Onitama> {
-    GameCli {
-        endgame_tables: Some(EndgameTables {
-            default_pieces: 3,
-            pieces: (2, 10),
-            key: deal_key,
-            build: build_for,
-            files: files_for,
-            sets: Some(set_positions),
-        }),
-        ..spec()
-    }
-}
-
-/// Not a test: Onitama's command line, when [`CHILD_ENV`] is set.
-#[test]
-fn deploy_child() {
-    let Ok(lines) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let argv = std::iter::once("onitama".to_string()).chain(lines.lines().map(String::from));
-    let spec = if std::env::var(TABLES_ENV).is_ok() {
-        tables_spec()
-    } else {
-        spec()
-    };
-    let code = match run(&spec, argv, &mut std::io::empty(), &mut std::io::stdout()) {
-        Ok(()) => 0,
-        Err(err) => {
-            eprintln!("{err}");
-            1
-        }
-    };
-    std::process::exit(code);
+    plies_process_tests::onitama()
 }
 
 fn tune(args: &str, dir: &Path) {
@@ -103,25 +59,17 @@ fn write_script(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-/// A directory for `PATH` holding `onitama` (this test binary as the game) and the stand-ins.
+/// A directory for `PATH` holding `onitama` and `onitama-tables` (the helper binary as
+/// the game, without and with endgame tables) and the stand-ins.
 fn tools(name: &str) -> PathBuf {
     let bin = temp(name);
-    let exe = std::env::current_exe().unwrap();
     write_script(
         &bin.join("onitama"),
-        &format!(
-            "#!/bin/sh\n{CHILD_ENV}=\"$(printf '%s\\n' \"$@\")\" exec '{}' --exact deploy_child \
-             --nocapture --test-threads=1\n",
-            exe.display()
-        ),
+        &format!("#!/bin/sh\nexec '{CHILD}' onitama \"$@\"\n"),
     );
     write_script(
         &bin.join("onitama-tables"),
-        &format!(
-            "#!/bin/sh\n{TABLES_ENV}=1 {CHILD_ENV}=\"$(printf '%s\\n' \"$@\")\" exec '{}' --exact \
-             deploy_child --nocapture --test-threads=1\n",
-            exe.display()
-        ),
+        &format!("#!/bin/sh\nexec '{CHILD}' onitama-tables \"$@\"\n"),
     );
     // A small Slurm: `sbatch` runs a job at once (array tasks side by side) when its
     // dependency completed, else leaves it pending with Slurm's reason (`Dependency`, or
@@ -595,7 +543,13 @@ fn the_kubernetes_jobs_tune_like_one_process() {
 fn tables_command(args: &[&str]) -> (String, bool) {
     let argv = std::iter::once("onitama".to_string()).chain(args.iter().map(|a| a.to_string()));
     let mut out = Vec::new();
-    let ok = run(&tables_spec(), argv, &mut std::io::empty(), &mut out).is_ok();
+    let ok = run(
+        &plies_process_tests::onitama_with_tables(),
+        argv,
+        &mut std::io::empty(),
+        &mut out,
+    )
+    .is_ok();
     (String::from_utf8(out).unwrap(), ok)
 }
 

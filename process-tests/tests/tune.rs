@@ -10,7 +10,7 @@
 //! Key invariant: the expected values come from an uninterrupted unsharded run of the same
 //! settings (depth-limited games are reproducible), never from numbers written here; kill
 //! points are chosen by polling the games file, not by sleeping. The child process is this
-//! test binary re-run with an environment variable (as in `arena_resume.rs`).
+//! package's helper binary running Onitama's command line (`plies-test-child onitama tune ...`).
 #![cfg(unix)]
 
 use std::os::unix::process::ExitStatusExt;
@@ -18,13 +18,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use plies_cli::{GameCli, run, tunable_evaluator};
+use plies_cli::{GameCli, run};
 use plies_onitama::{Onitama, PstEvaluator};
 use serde_json::Value;
 
-/// Set in the child's environment to the `tune` arguments, separated by [`SEPARATOR`].
-const CHILD_ENV: &str = "PLIES_TUNE_CHILD";
-const SEPARATOR: char = '\u{1f}';
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 /// The run: 6 iterations of 8 games at depth 2, a check match of 4 games every 3 iterations.
 const INIT: &str = "tune init --depth 2 --iterations 6 --games 8 --check-every 3 \
@@ -34,11 +33,7 @@ const INIT: &str = "tune init --depth 2 --iterations 6 --games 8 --check-every 3
 const GAMES: usize = 56;
 
 fn spec() -> GameCli<Onitama> {
-    GameCli {
-        bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
-        bench_depth: 2,
-        ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
-    }
+    plies_process_tests::onitama()
 }
 
 /// Runs the command line in process; panics on failure.
@@ -51,25 +46,6 @@ fn tune(args: &str, dir: &Path) -> String {
         panic!("`{args}` failed: {err}");
     }
     String::from_utf8(output).expect("text output")
-}
-
-/// Not a test: the tuning process. Does nothing unless [`CHILD_ENV`] is set, in which case it
-/// runs the command line with the arguments given there and exits with its status.
-#[test]
-fn tune_child() {
-    let Ok(joined) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let argv =
-        std::iter::once("onitama".to_string()).chain(joined.split(SEPARATOR).map(String::from));
-    let code = match run(&spec(), argv, &mut std::io::empty(), &mut std::io::sink()) {
-        Ok(()) => 0,
-        Err(err) => {
-            eprintln!("{err}");
-            1
-        }
-    };
-    std::process::exit(code);
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -210,10 +186,9 @@ fn four_shards_and_a_merge_equal_one_unsharded_run() {
 
 /// `tune run --dir dir` as a child process.
 fn spawn(dir: &Path) -> std::process::Child {
-    let joined = ["tune", "run", "--dir", &dir.display().to_string()].join(&SEPARATOR.to_string());
-    Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["--exact", "tune_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, joined)
+    Command::new(CHILD)
+        .args(["onitama", "tune", "run", "--dir"])
+        .arg(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -3,8 +3,8 @@
 //! killed with SIGKILL, damaged and foreign files, export and import, prune.
 //!
 //! Key invariant: every command runs through `plies_cli::run` with string arguments, exactly
-//! as from a terminal; writer processes are this test binary run again with an environment
-//! variable ([`CHILD_ENV`]). Every test has a store file of its own in a temporary directory:
+//! as from a terminal; writer processes are this package's helper binary
+//! (`plies-test-child store-writer`). Every test has a store file of its own in a temporary directory:
 //! none touches the user's store.
 
 use std::io::{BufRead, BufReader};
@@ -12,18 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use plies_cli::{GameCli, evaluator, run};
-use plies_kalah::{Kalah, StoreDifference};
+use plies_cli::{GameCli, run};
+use plies_kalah::Kalah;
+use plies_process_tests::STORED;
 use serde_json::Value;
 
-/// Set in a child process: the store file, the first position number and how many to write.
-const CHILD_ENV: &str = "PLIES_STORE_TEST_CHILD";
-
-/// What a writer prints after each analysis it stored (its number follows).
-const STORED: &str = "stored ";
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 fn kalah() -> GameCli<Kalah> {
-    GameCli::new("kalah", evaluator(StoreDifference::default()))
+    plies_process_tests::kalah()
 }
 
 /// Runs the Kalah command line with `args`; the output, or the error's line.
@@ -74,14 +72,10 @@ impl Drop for TempDir {
     }
 }
 
-/// Kalah position number `n` (distinct for `n` below 1000; pit a never empty).
+/// Kalah position number `n` (distinct for `n` below 1000; pit a never empty), as the
+/// writers number them.
 fn position(n: usize) -> String {
-    format!(
-        "{},{},4,4,4,4|{} 4,4,4,4,4,4|0 s",
-        n % 10 + 1,
-        n / 10 % 10 + 1,
-        n / 100
-    )
+    plies_process_tests::kalah_position(n)
 }
 
 /// `analyze` of position `n` to `depth` with the store `store`, as JSON.
@@ -116,38 +110,12 @@ fn stats(store: &str) -> Value {
     ]))
 }
 
-/// Not a test: a writer process. Does nothing unless [`CHILD_ENV`] is set (`FILE FIRST
-/// COUNT`), in which case it analyzes positions FIRST.. FIRST+COUNT-1 to depth 2 with the store
-/// FILE, printing [`STORED`] and the number after each, and exits.
-#[test]
-fn store_writer_child() {
-    let Ok(task) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let words: Vec<&str> = task.split('\t').collect();
-    let (file, first, count): (&str, usize, usize) = (
-        words[0],
-        words[1].parse().unwrap(),
-        words[2].parse().unwrap(),
-    );
-    for n in first..first + count {
-        let json = analyze(file, n, 2);
-        assert_eq!(json["source"], "search");
-        println!("{STORED}{n}");
-    }
-    std::process::exit(0);
-}
-
-/// Starts a writer of `count` positions from `first` into `store`.
+/// Starts a writer of `count` positions from `first` into `store`: it analyzes each to depth 2
+/// (a search, not a store hit, or it fails), printing [`STORED`] and the number after each.
 fn spawn_writer(store: &str, first: usize, count: usize) -> Child {
-    Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "--exact",
-            "store_writer_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_ENV, format!("{store}\t{first}\t{count}"))
+    Command::new(CHILD)
+        .args(["store-writer", store])
+        .args([first, count].map(|n| n.to_string()))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -166,8 +134,7 @@ fn stored_numbers(reader: &mut BufReader<ChildStdout>, until: Option<usize>) -> 
     let mut numbers = Vec::new();
     for line in reader.lines() {
         let line = line.expect("the writer's output");
-        // The first may follow the harness's `test store_writer_child ... ` on its line.
-        if let Some((_, n)) = line.rsplit_once(STORED) {
+        if let Some(n) = line.strip_prefix(STORED) {
             numbers.push(n.trim().parse().expect("a number"));
             if until == Some(numbers.len()) {
                 break;

@@ -3,8 +3,8 @@
 //! what is locked, while the first goes on to the end and writes every game exactly once.
 //!
 //! Key invariant: the second writer is started only once the first has written a game (polled,
-//! never slept for), so it always meets the first still running; the children are this test
-//! binary re-run with an environment variable (as in `arena_resume.rs`).
+//! never slept for), so it always meets the first still running; the children are this
+//! package's helper binary running the game's command line (`plies-test-child kalah ...`).
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
@@ -12,14 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use plies_cli::{GameCli, evaluator, run, tunable_evaluator};
-use plies_kalah::{Kalah, StoreDifference};
-use plies_onitama::PstEvaluator;
+use plies_cli::run;
 use serde_json::Value;
 
-/// Set in the child's environment to the game and its arguments, separated by [`SEPARATOR`].
-const CHILD_ENV: &str = "PLIES_LOCKS_CHILD";
-const SEPARATOR: char = '\u{1f}';
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 /// The arena: 3 pairings x 6 openings x 2 colours = 36 games.
 const ARENA: &str = "arena -e alphabeta:depth=3 -e mcts -e random --nodes 1500 --openings 6 \
@@ -34,52 +31,32 @@ const TUNE_GAMES: usize = 40;
 /// How long a refused writer may take, start-up of a debug build on a loaded machine included.
 const REFUSED_WITHIN: Duration = Duration::from_secs(20);
 
-/// Runs the command line (`game` then its arguments) of the game named first.
+/// Runs the command line (`game` then its arguments) of the game named first, in process.
 fn run_line(
     words: Vec<String>,
     output: &mut (dyn std::io::Write + Send),
 ) -> Result<(), plies_cli::CliError> {
-    let game = words[0].clone();
-    if game == "kalah" {
-        let spec = GameCli::<Kalah> {
-            bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
-            bench_depth: 4,
-            ..GameCli::new("kalah", evaluator(StoreDifference::default()))
-        };
-        run(&spec, words, &mut std::io::empty(), output)
+    if words[0] == "kalah" {
+        run(
+            &plies_process_tests::kalah(),
+            words,
+            &mut std::io::empty(),
+            output,
+        )
     } else {
-        let spec = GameCli {
-            bench_positions: &["bbBbb/5/5/5/rrRrr r monkey,crane tiger,crab dragon"],
-            bench_depth: 2,
-            ..GameCli::new("onitama", tunable_evaluator(PstEvaluator::default()))
-        };
-        run(&spec, words, &mut std::io::empty(), output)
+        run(
+            &plies_process_tests::onitama(),
+            words,
+            &mut std::io::empty(),
+            output,
+        )
     }
-}
-
-/// Not a test: a writer process. Does nothing unless [`CHILD_ENV`] is set, in which case it
-/// runs the command line given there and exits with its status (the error on stderr).
-#[test]
-fn locks_child() {
-    let Ok(joined) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let words = joined.split(SEPARATOR).map(String::from).collect();
-    let code = match run_line(words, &mut std::io::sink()) {
-        Ok(()) => 0,
-        Err(err) => {
-            eprintln!("{err}");
-            1
-        }
-    };
-    std::process::exit(code);
 }
 
 /// Starts `line` (game first) as a child process.
 fn spawn(line: &[String]) -> Child {
-    Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["--exact", "locks_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, line.join(&SEPARATOR.to_string()))
+    Command::new(CHILD)
+        .args(line)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -9,8 +9,7 @@
 //! Key invariant: the expected records come from an uninterrupted run of the same command, and
 //! the kill point depends on the file's content (polled), never on a sleep, so a loaded machine
 //! only changes where the run is killed, not whether the test passes. The child process is this
-//! test binary re-run with an environment variable that makes its `arena_child` entry run the
-//! command line and exit, so no other binary needs to be built first.
+//! package's helper binary running Kalah's command line (`plies-test-child kalah arena ...`).
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
@@ -19,13 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use plies_cli::{GameCli, evaluator, run};
-use plies_kalah::{Kalah, StoreDifference};
 use serde_json::Value;
 
-/// Set in the child's environment to the arena arguments, separated by [`SEPARATOR`].
-const CHILD_ENV: &str = "PLIES_ARENA_RESUME_CHILD";
-const SEPARATOR: char = '\u{1f}';
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 /// The match: a round robin of three engines (search, MCTS, random) with node limits, two games
 /// at a time; 3 pairings x 6 openings x 2 colours = 36 games.
@@ -33,40 +29,14 @@ const MATCH: &str = "arena -e alphabeta:depth=3 -e mcts -e random --nodes 1500 -
                      --opening-plies 3 --seed 17 --max-plies 200 --concurrency 2 --json";
 const GAMES: usize = 36;
 
-/// Not a test: the arena process. Does nothing unless [`CHILD_ENV`] is set, in which case it
-/// runs the command line on Kalah with the arguments given there and exits with its status.
-#[test]
-fn arena_child() {
-    let Ok(joined) = std::env::var(CHILD_ENV) else {
-        return;
-    };
-    let spec = GameCli::<Kalah> {
-        bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
-        bench_depth: 4,
-        ..GameCli::new("kalah", evaluator(StoreDifference::default()))
-    };
-    let argv =
-        std::iter::once("kalah".to_string()).chain(joined.split(SEPARATOR).map(String::from));
-    let mut output = std::io::stdout();
-    let code = match run(&spec, argv, &mut std::io::empty(), &mut output) {
-        Ok(()) => 0,
-        Err(err) => {
-            eprintln!("{err}");
-            1
-        }
-    };
-    std::process::exit(code);
-}
-
 /// The arena command with `--results path`, started as a child process.
 fn spawn(path: &Path) -> std::process::Child {
     let mut args: Vec<String> = MATCH.split_whitespace().map(String::from).collect();
     args.push("--results".into());
     args.push(path.display().to_string());
-    let joined = args.join(&SEPARATOR.to_string());
-    Command::new(std::env::current_exe().expect("the test binary"))
-        .args(["--exact", "arena_child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, joined)
+    Command::new(CHILD)
+        .arg("kalah")
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -6,12 +6,11 @@
 //! - bad engines (an illegal move, a crash, silence, garbage) lose each game they play, with
 //!   the reason recorded, and the match finishes; under a clock a silent engine loses on time.
 //!
-//! Key invariant: the engines are this test binary run again (through `env`, which sets the
-//! variable choosing its behaviour), so no other binary needs building; the expected host
-//! lines are rebuilt from the record's moves and the protocol text, not from the host's code.
+//! Key invariant: the engines are this package's helper binary (`plies-test-child`, Kalah's
+//! `ugi` command or a scripted engine); the expected host lines are rebuilt from the record's
+//! moves and the protocol text, not from the host's code.
 #![cfg(unix)]
 
-use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use plies::agent::{Agent, RandomAgent};
@@ -20,111 +19,24 @@ use plies::{Game, Notation};
 use plies_cli::arena::{
     Arena, ArenaConfig, Engine, GameRecord, GameResult, Termination, UgiAgent, UgiEngine,
 };
-use plies_cli::{GameCli, evaluator, run};
-use plies_kalah::{Kalah, StoreDifference};
+use plies_cli::{GameCli, run};
+use plies_kalah::Kalah;
 
-/// Set (through `env`) in an engine child's environment to its behaviour.
-const MODE_ENV: &str = "PLIES_ARENA_UGI_ENGINE";
-/// Set to a file the scripted engine appends every line it receives to.
-const LOG_ENV: &str = "PLIES_ARENA_UGI_LOG";
+/// The helper binary this package builds for its tests.
+const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 fn kalah() -> GameCli<Kalah> {
-    GameCli {
-        bench_positions: &["4,4,4,4,4,4|0 4,4,4,4,4,4|0 s"],
-        bench_depth: 4,
-        ..GameCli::new("kalah", evaluator(StoreDifference::default()))
-    }
+    plies_process_tests::kalah()
 }
 
-/// Not a test: an engine process. Does nothing unless [`MODE_ENV`] is set. `plies` is the
-/// Kalah bot's own `ugi` command; the others are scripted engines that answer the handshake
-/// and, on `go`: `first` the first legal move; `illegal` a move of an empty pit; `crash` exit
-/// with status 3; `silent` nothing; `garbage` bytes that are not UTF-8, a 200 kB line, then a
-/// `bestmove` of a word that is no move.
-#[test]
-fn engine_child() {
-    let Ok(mode) = std::env::var(MODE_ENV) else {
-        return;
-    };
-    if mode == "plies" {
-        let argv = ["kalah", "ugi"].map(String::from);
-        let mut input = std::io::BufReader::new(std::io::stdin());
-        let mut output = std::io::stdout();
-        let code = i32::from(run(&kalah(), argv, &mut input, &mut output).is_err());
-        std::process::exit(code);
-    }
-    let mut log = std::env::var(LOG_ENV).ok().map(|path| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .unwrap()
-    });
-    let mut out = std::io::stdout();
-    let mut state = Kalah::start_position();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.unwrap();
-        if let Some(log) = &mut log {
-            writeln!(log, "{line}").unwrap();
-        }
-        let answer = |out: &mut std::io::Stdout, text: &[u8]| {
-            out.write_all(text).unwrap();
-            out.write_all(b"\n").unwrap();
-            out.flush().unwrap();
-        };
-        match line.split_whitespace().next() {
-            Some("ugi") => answer(&mut out, b"id name scripted\nugiok"),
-            Some("isready") => answer(&mut out, b"readyok"),
-            Some("quit") => break,
-            Some("position") => {
-                let rest = line.strip_prefix("position fen ").unwrap();
-                let (fen, moves) = rest.split_once(" moves ").unwrap_or((rest, ""));
-                state = Kalah::parse_position(fen).unwrap();
-                for token in moves.split_whitespace() {
-                    state = state.play(state.parse_move(token).unwrap());
-                }
-            }
-            Some("go") => {
-                let mut moves = Vec::new();
-                state.generate_moves(&mut moves);
-                match mode.as_str() {
-                    "first" => {
-                        let token = state.format_move_token(moves[0]);
-                        answer(&mut out, format!("bestmove {token}").as_bytes());
-                    }
-                    "illegal" => {
-                        let empty = (0..6u8)
-                            .map(|pit| char::from(b'a' + pit).to_string())
-                            .find(|text| state.parse_move(text).is_err())
-                            .unwrap_or_else(|| "z".into());
-                        answer(&mut out, format!("bestmove {empty}").as_bytes());
-                    }
-                    "crash" => std::process::exit(3),
-                    "silent" => {}
-                    "garbage" => {
-                        answer(&mut out, &[0xff, 0xfe, b'b', 0x80]);
-                        answer(&mut out, &vec![b'q'; 200_000]);
-                        answer(&mut out, "bestmove ☃".as_bytes());
-                    }
-                    other => panic!("unknown mode {other}"),
-                }
-            }
-            _ => {}
-        }
-    }
-    std::process::exit(0);
-}
-
-/// The command line of an engine child with `mode` (and a log file).
+/// The command line of an engine process: Kalah's own `ugi` command (`plies`), or a scripted
+/// engine with `mode` (see `plies_process_tests::EngineMode`), logging to `log` when given.
 fn command(mode: &str, log: Option<&Path>) -> String {
-    let exe = std::env::current_exe().unwrap();
-    let log = log.map_or(String::new(), |path| {
-        format!("{LOG_ENV}={} ", path.display())
-    });
-    format!(
-        "env {MODE_ENV}={mode} {log}{} --exact engine_child --nocapture --quiet --test-threads=1",
-        exe.display()
-    )
+    match (mode, log) {
+        ("plies", _) => format!("{CHILD} kalah ugi"),
+        (_, Some(path)) => format!("{CHILD} ugi-engine {mode} {}", path.display()),
+        (_, None) => format!("{CHILD} ugi-engine {mode}"),
+    }
 }
 
 fn ugi_engine(mode: &str, log: Option<&Path>, settings: &str) -> Engine<Kalah> {
