@@ -32,6 +32,7 @@ use plies::{Game, GameHistory};
 use serde_json::{Value, json};
 
 use crate::error::CliError;
+use crate::files::FileError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
 use crate::store::StoreArgs;
@@ -122,9 +123,9 @@ pub(crate) struct Book {
 #[derive(Debug)]
 pub(crate) enum BookError {
     /// The file cannot be read (missing, not a regular file, too large, not UTF-8).
-    Read(String),
+    Read(FileError),
     /// The file cannot be written.
-    Write(String),
+    Write(FileError),
     /// A line of the file is wrong.
     Line {
         /// The file.
@@ -148,7 +149,7 @@ pub(crate) enum BookError {
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BookError::Read(why) | BookError::Write(why) => f.write_str(why),
+            BookError::Read(err) | BookError::Write(err) => f.write_str(&err.of("book")),
             BookError::Line { path, line, reason } => {
                 write!(f, "book {} line {line}: {reason}", path.display())
             }
@@ -233,8 +234,7 @@ impl Book {
 
     /// Reads and checks the book file at `path` for the game `G` called `game`.
     pub(crate) fn read<G: Notation>(path: &Path, game: &str) -> Result<Book, BookError> {
-        let content =
-            crate::files::read_text(path, BOOK_LIMIT).map_err(|e| BookError::Read(e.of("book")))?;
+        let content = crate::files::read_text(path, BOOK_LIMIT).map_err(BookError::Read)?;
         Book::parse::<G>(&content, path, game)
     }
 
@@ -629,7 +629,7 @@ fn build_command<G: Notation>(
     extra.insert("games".into(), json!(games));
     extra.insert("built".into(), json!(crate::store::now_ms()));
     crate::files::write_atomic(&build_args.out, book.to_text(&extra).as_bytes())
-        .map_err(|e| BookError::Write(e.of("book")))?;
+        .map_err(BookError::Write)?;
     writeln!(
         output,
         "book: {} positions, {} moves from {games} recorded games (at least {} games a \
