@@ -354,3 +354,52 @@ fn play_plays_book_moves() {
     );
     assert!(engine[1].contains("[score"), "searched out of book: {out}");
 }
+
+/// Games recorded by the arena (`--store`) make a book whose start position holds every game
+/// the arena played, move by move as the explorer counts them; the engine with that book then
+/// plays one of the book's moves at the start.
+#[test]
+fn a_book_from_arena_games_counts_every_game() {
+    let dir = TempDir::new("from-arena");
+    let store = dir.file("s.sqlite");
+    let mut played = 0;
+    for seed in 1..=3 {
+        let out = run_ok(&format!(
+            "arena -e pvs -e random --depth 2 --opening-plies 0 --seed {seed} --no-progress \
+             --json --store {store}"
+        ));
+        played += last_json(&out)["games"].as_u64().unwrap();
+    }
+    let file = dir.file("book.jsonl");
+    let out = run_ok(&format!(
+        "book build --min-games 1 --max-plies 2 --store {store} --out {file} --json"
+    ));
+    assert_eq!(last_json(&out)["games"].as_u64(), Some(played), "{out}");
+    let book = Book::read::<TwoPiles>(Path::new(&file), "twopiles").unwrap();
+    let start = book.moves("7 5 1").unwrap();
+    assert_eq!(start.iter().map(|m| m.games).sum::<u64>(), played);
+    let explored = last_json(&run_ok(&format!("explore --store {store} --json")));
+    let counts: Vec<(String, u64)> = explored["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let in_book: Vec<(String, u64)> = start.iter().map(|m| (m.played.clone(), m.games)).collect();
+    assert_eq!(in_book, counts);
+    let results = dir.file("results");
+    run_ok(&format!(
+        "arena -e pvs:book={file} -e pvs --depth 2 --opening-plies 0 --no-progress \
+         --results {results}"
+    ));
+    let first = &first_moves(&results, 0)[0];
+    assert!(
+        start.iter().any(|m| &m.played == first && m.weight > 0),
+        "{first} {start:?}"
+    );
+}
