@@ -66,7 +66,10 @@ pub(crate) struct ArenaArgs {
     /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
     /// `pvs:time=50`, and options `threads=T`, `ponder=1`, `weights=FILE` (its evaluator's
-    /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables). Or an external engine process:
+    /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables),
+    /// `book=FILE` (an opening book, `book build`: its moves are played, seeded by the game,
+    /// where it has the position; books are off unless asked) and `book-pick=weighted|best`.
+    /// Or an external engine process:
     /// `ugi:COMMAND` speaking UGI (settings before the command: `option.NAME=VALUE:`,
     /// `restart=move:`, `timeout=SECONDS:`), or a protocol of the game's own (tafl:
     /// `otep:COMMAND`, settings `timeout=SECONDS:`, `settle=MS:`, `retries=N:`, an illegal
