@@ -32,6 +32,7 @@ pub(super) async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
         "searchers": SEARCHERS,
         "record": {"name": G::record_format().name, "extension": G::record_format().extension},
         "memory": {"limit_mb": app.budget.limit_mb(), "used_mb": app.budget.used_mb()},
+        "store": app.store.is_some(),
     }))
 }
 
