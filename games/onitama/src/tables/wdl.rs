@@ -5,27 +5,32 @@
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
 //! positions. While solving, a layout also holds the arrangements already pulled back (4
-//! bytes): 12 bytes per layout, which is what lets 8 pieces fit. The solver works by events,
+//! bytes) and its mark (a byte): 13 bytes per layout, which is what lets 8 pieces fit. The solver works by events,
 //! not by plies:
 //! - a start pass decides the finished layouts and the captures (into the smaller materials,
 //!   already solved);
-//! - every change (arrangements newly won or lost) is marked on the changed layout; a task
-//!   owning one set of blue pieces takes the marks of the block of the mirror material that its
-//!   layouts move into, consumes them, and pulls them back through each move undone: a new loss
+//! - every change (arrangements newly won or lost) is marked on the changed layout (a byte)
+//!   and on its block (a byte); a task owning one set of blue pieces takes the marks of the
+//!   block of the mirror material that its layouts move into, consumes them, and pulls them
+//!   back through each move undone: a new loss
 //!   makes its predecessors won at once, a new win makes them candidates, and a candidate is
 //!   lost when every move leads to a won successor (checked for its 30 arrangements at once,
 //!   quiet moves first, stopped as soon as each escapes, captures read only for what is left);
-//! - tasks read what other tasks write while the pass runs: a mark is published after the word
-//!   it announces (release), and consumed before the words are read (acquire), so a change
-//!   missed by a reader is marked again for the next pass; the passes end when a pass finds no
-//!   mark.
+//! - tasks read what other tasks write while the pass runs. A task publishes its marks when it
+//!   ends: a sequentially consistent fence after its words and before its marks, another before
+//!   the blocks' marks; a reader clears a block's mark, fences, clears and collects the layouts'
+//!   marks, fences, and only then reads the words. So a mark a reader cleared announced a word
+//!   the reader sees, and a mark it missed stays for the next pass; the passes end when a pass
+//!   finds no block marked. Marks are plain stores, not read-modify-writes: each layout is
+//!   written by one task, and a locked instruction per change cost a fifth of the solver's
+//!   time.
 //!
 //! Key invariant: marks only follow from marks (a win from a lost successor, a loss from
 //! successors all won), so the result is the least fixpoint of those two rules whatever the
 //! order of the tasks: the same planes for any thread count, and equal to the wins and losses of
 //! the distance solver.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering, fence};
 
 use plies::bits::set_bits;
 use plies::memory::{AllocError, zeroed_vec};
@@ -33,7 +38,7 @@ use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
 use super::numbering::{CHOOSE, unrank};
-use super::sweep::{free_indices, rank_in, set_bits64, split, turn};
+use super::sweep::{free_indices, rank_in, split, turn};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
 /// All 30 arrangements.
@@ -56,16 +61,26 @@ struct Work<'a> {
     /// Per layout: the arrangements already pulled back, written by the one task that reads
     /// the layout's block.
     pulled: Vec<AtomicU32>,
-    /// The layouts changed since their block was last read (a bit each).
-    changed: Vec<AtomicU64>,
+    /// Per layout: 1 when it changed since its block was last read.
+    marks: Vec<AtomicU8>,
+    /// Per block (a mover, whose layouts are `opponents` in a row): 1 when a layout of it may
+    /// be marked.
+    dirty: Vec<AtomicU8>,
 }
 
 impl Work<'_> {
     /// Decides `wins` and `losses` (among the open arrangements) of `layout`, whose word was
-    /// `word`; only the caller's task writes it. Marks the change. Returns the positions
-    /// decided.
+    /// `word`; only the caller's task writes it. The change goes to `changed`, to be marked by
+    /// [`Work::publish`] when the task ends. Returns the positions decided.
     #[inline]
-    fn decide(&self, layout: usize, word: u64, wins: u32, losses: u32) -> u64 {
+    fn decide(
+        &self,
+        changed: &mut Vec<usize>,
+        layout: usize,
+        word: u64,
+        wins: u32,
+        losses: u32,
+    ) -> u64 {
         let (won, lost) = split(word);
         let open = ALL & !(won | lost);
         let (wins, losses) = (wins & open, losses & open & !wins);
@@ -73,10 +88,27 @@ impl Work<'_> {
             return 0;
         }
         self.words[layout].store(word | u64::from(wins) | u64::from(losses) << 32, RELAXED);
-        // Release, after the store: a reader that takes the mark sees the word; a mark taken
-        // before the store is set again, for the next pass.
-        self.changed[layout / 64].fetch_or(1u64 << (layout % 64), Ordering::Release);
+        changed.push(layout);
         u64::from((wins | losses).count_ones())
+    }
+
+    /// Marks the layouts `changed` (their words stored by this task) and their blocks, and
+    /// empties `changed`. The fences order words before marks before blocks' marks, as the
+    /// reader ([`Solver::take_marks`]) clears and reads them the other way round.
+    fn publish(&self, changed: &mut Vec<usize>) {
+        if changed.is_empty() {
+            return;
+        }
+        fence(Ordering::SeqCst);
+        for &layout in changed.iter() {
+            self.marks[layout].store(1, RELAXED);
+        }
+        fence(Ordering::SeqCst);
+        let block = self.material.opponents as usize;
+        for &layout in changed.iter() {
+            self.dirty[layout / block].store(1, RELAXED);
+        }
+        changed.clear();
     }
 }
 
@@ -155,6 +187,10 @@ struct Scratch {
     loaded: Vec<(usize, u64)>,
     /// The words of the block of successors, when copied.
     block: Vec<u64>,
+    /// The marks taken from the block: local numbers of its changed layouts.
+    taken: Vec<u32>,
+    /// The task's own layouts it changed, to publish when it ends.
+    changed: Vec<usize>,
 }
 
 /// What a predecessor layout was marked with.
@@ -194,7 +230,8 @@ pub(super) fn solve_group<'a>(
                 }),
                 words: zeroed_vec(layouts)?,
                 pulled: zeroed_vec(layouts)?,
-                changed: zeroed_vec(layouts.div_ceil(64))?,
+                marks: zeroed_vec(layouts)?,
+                dirty: zeroed_vec(material.movers as usize)?,
             })
         })
         .collect::<Result<Vec<Work<'a>>, AllocError>>()?;
@@ -212,7 +249,7 @@ pub(super) fn solve_group<'a>(
         u64::from(
             works
                 .iter()
-                .any(|w| w.changed.par_iter().any(|x| x.load(RELAXED) != 0)),
+                .any(|w| w.dirty.par_iter().any(|x| x.load(RELAXED) != 0)),
         )
     }) != 0
     {
@@ -276,24 +313,6 @@ impl Block<'_, '_> {
     }
 }
 
-/// Calls `f(word, mask)` for each word of a `changed` bit set that holds bits of the block
-/// `base..base + size`, `mask` selecting the block's bits (the words at the ends are shared
-/// with the next blocks).
-#[inline]
-fn for_block_words(base: usize, size: usize, mut f: impl FnMut(usize, u64)) {
-    let (first, last) = (base / 64, (base + size - 1) / 64);
-    for word in first..=last {
-        let lo = base.max(word * 64) - word * 64;
-        let hi = (base + size).min(word * 64 + 64) - word * 64;
-        let mask = if hi - lo == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << (hi - lo)) - 1) << lo
-        };
-        f(word, mask);
-    }
-}
-
 /// A task of material `w`: the blue pieces of its layouts, as the mover of the mirror.
 #[derive(Copy, Clone)]
 struct Task {
@@ -325,6 +344,7 @@ impl Solver<'_, '_> {
         let stride = own.material.opponents as usize;
         let captures = Captures::new(own, blue, blue_master);
         let mut decided = 0;
+        let mut changed = Vec::new();
         // A red piece set at a time: its layouts (one per master) are `opponents` apart.
         for set in 0..other.opponents / n {
             let red = unrank(u64::from(set), n as usize, blue);
@@ -338,9 +358,10 @@ impl Solver<'_, '_> {
             for j in 0..n {
                 board.red_master = nth(red, j);
                 let layout = first + j as usize * stride;
-                decided += self.start_layout(own, &captures, layout, &board);
+                decided += self.start_layout(own, &captures, &mut changed, layout, &board);
             }
         }
+        own.publish(&mut changed);
         decided
     }
 
@@ -348,6 +369,7 @@ impl Solver<'_, '_> {
         &self,
         own: &Work<'_>,
         captures: &Option<Captures<'_>>,
+        changed: &mut Vec<usize>,
         layout: usize,
         board: &Board,
     ) -> u64 {
@@ -360,7 +382,7 @@ impl Solver<'_, '_> {
                 own.words[layout].store(all | all << 32, RELAXED);
                 return 0;
             }
-            (true, false) => return own.decide(layout, 0, 0, ALL),
+            (true, false) => return own.decide(changed, layout, 0, 0, ALL),
             // Not reachable by play (red moved last), but finished: won, and no predecessor.
             (false, true) => {
                 own.words[layout].store(all, RELAXED);
@@ -403,7 +425,7 @@ impl Solver<'_, '_> {
                 only_captures &= !cards.holds[c];
             }
         }
-        own.decide(layout, 0, wins, only_captures & !saved & !wins)
+        own.decide(changed, layout, 0, wins, only_captures & !saved & !wins)
     }
 
     /// One pass over the tasks of material `w`. Returns the positions decided.
@@ -419,6 +441,8 @@ impl Solver<'_, '_> {
                     list: Vec::new(),
                     loaded: Vec::new(),
                     block: Vec::with_capacity(block),
+                    taken: Vec::new(),
+                    changed: Vec::new(),
                 },
                 |scratch, mover| self.task(Task { w, mover }, scratch),
             )
@@ -448,24 +472,47 @@ impl Solver<'_, '_> {
                 })
             },
         };
-        if self.is_dense(&block) {
-            return self.pull_all(&block, scratch);
-        }
-        self.gather(&block, scratch);
-        let decided = self.evaluate(&block, scratch);
-        scratch.list.clear();
+        self.take_marks(task.mover, &block, &mut scratch.taken);
+        let size = other.material.opponents as usize;
+        // So many layouts of the block changed that pulling every move of the task's open
+        // layouts costs less than pulling each change back: a quarter of the block or more.
+        let decided = if scratch.taken.is_empty() {
+            0
+        } else if scratch.taken.len() * 4 >= size {
+            self.pull_all(&block, scratch)
+        } else {
+            self.gather(&block, scratch);
+            let decided = self.evaluate(&block, scratch);
+            scratch.list.clear();
+            decided
+        };
+        own.publish(&mut scratch.changed);
         decided
     }
 
-    /// Whether so many layouts of the block changed that pulling every move of the task's open
-    /// layouts costs less than pulling each change back (a quarter of the block or more).
-    fn is_dense(&self, block: &Block<'_, '_>) -> bool {
-        let size = block.other.material.opponents as usize;
-        let mut changed = 0;
-        for_block_words(block.base, size, |word, mask| {
-            changed += (block.other.changed[word].load(RELAXED) & mask).count_ones() as usize;
-        });
-        changed * 4 >= size
+    /// Takes the marks of the block (the mover `mover` of the mirror material) into `taken`:
+    /// the block's mark cleared, then each marked layout's, with fences between so that the
+    /// words read after this are at least those the marks announced (see the module docs).
+    fn take_marks(&self, mover: u32, block: &Block<'_, '_>, taken: &mut Vec<u32>) {
+        taken.clear();
+        let other = block.other;
+        let dirty = &other.dirty[mover as usize];
+        if dirty.load(RELAXED) == 0 {
+            return;
+        }
+        dirty.store(0, RELAXED);
+        fence(Ordering::SeqCst);
+        let size = other.material.opponents as usize;
+        for (i, mark) in other.marks[block.base..block.base + size]
+            .iter()
+            .enumerate()
+        {
+            if mark.load(RELAXED) != 0 {
+                mark.store(0, RELAXED);
+                taken.push(i as u32);
+            }
+        }
+        fence(Ordering::SeqCst);
     }
 
     /// The dense pass of a task: takes every mark of its block, copies the block, and decides
@@ -482,11 +529,6 @@ impl Solver<'_, '_> {
             ..
         } = *block;
         let size = other.material.opponents as usize;
-        for_block_words(base, size, |word, mask| {
-            if other.changed[word].load(RELAXED) & mask != 0 {
-                other.changed[word].fetch_and(!mask, Ordering::Acquire);
-            }
-        });
         scratch.block.clear();
         scratch.block.extend(
             other.words[base..base + size]
@@ -554,13 +596,13 @@ impl Solver<'_, '_> {
                 } else {
                     0
                 };
-                decided += own.decide(layout, word, wins, losses);
+                decided += own.decide(&mut scratch.changed, layout, word, wins, losses);
             }
         }
         decided
     }
 
-    /// Takes the marks of the block and pulls each change back through every move undone
+    /// Pulls each change taken from the block (`scratch.taken`) back through every move undone
     /// into `scratch`: a new loss makes the predecessor's arrangement won, a new win makes it
     /// one to check.
     fn gather(&self, block: &Block<'_, '_>, scratch: &mut Scratch) {
@@ -573,8 +615,6 @@ impl Solver<'_, '_> {
             ref own_free,
             ..
         } = *block;
-        let size = other.material.opponents as usize;
-        let (first, last) = (base / 64, (base + size - 1) / 64);
         let cards = self.cards;
         let mut mark = |pieces: u32, master: u32, marks: Marks| {
             let i = (rank_in(own_free, pieces) * n + place(master, pieces)) as usize;
@@ -586,65 +626,50 @@ impl Solver<'_, '_> {
             marked.pass_wins |= marks.pass_wins;
             marked.check |= marks.check;
         };
-        for (k, changed) in other.changed[first..=last].iter().enumerate() {
-            if changed.load(RELAXED) == 0 {
+        for &local in &scratch.taken {
+            let index = base + local as usize;
+            let pulled = other.pulled[index].load(RELAXED);
+            let (won, lost) = split(other.words[index].load(RELAXED));
+            let (won, lost) = (won & !pulled, lost & !pulled);
+            if won | lost == 0 {
                 continue;
             }
-            // Only this block's bits: the words at the ends are shared with the next blocks.
-            let word = first + k;
-            let lo = base.max(word * 64) - word * 64;
-            let hi = (base + size).min(word * 64 + 64) - word * 64;
-            let mask = if hi - lo == 64 {
-                u64::MAX
-            } else {
-                ((1u64 << (hi - lo)) - 1) << lo
-            };
-            let bits = changed.fetch_and(!mask, Ordering::Acquire) & mask;
-            for bit in set_bits64(bits) {
-                let index = word * 64 + bit as usize;
-                let pulled = other.pulled[index].load(RELAXED);
-                let (won, lost) = split(other.words[index].load(RELAXED));
-                let (won, lost) = (won & !pulled, lost & !pulled);
-                if won | lost == 0 {
+            other.pulled[index].store(pulled | won | lost, RELAXED);
+            let opponent = (index - base) as u32;
+            let pieces = unrank(u64::from(opponent / n), n as usize, set);
+            let red = turn(pieces);
+            let red_master = turn(nth(pieces, opponent % n));
+            let empty = !(red | blue) & SQUARES;
+            let mut pass = Marks::default();
+            for c in 0..5 {
+                let wins = cards.pull(c, lost);
+                let check = cards.pull(c, won);
+                if wins | check == 0 {
                     continue;
                 }
-                other.pulled[index].store(pulled | won | lost, RELAXED);
-                let opponent = (index - base) as u32;
-                let pieces = unrank(u64::from(opponent / n), n as usize, set);
-                let red = turn(pieces);
-                let red_master = turn(nth(pieces, opponent % n));
-                let empty = !(red | blue) & SQUARES;
-                let mut pass = Marks::default();
-                for c in 0..5 {
-                    let wins = cards.pull(c, lost);
-                    let check = cards.pull(c, won);
-                    if wins | check == 0 {
-                        continue;
-                    }
-                    pass.pass_wins |= wins;
-                    pass.check |= check;
-                    let back = &cards.targets[c][1];
-                    for to in set_bits(red) {
-                        let to_bit = 1u32 << to;
-                        for from in set_bits(back[to as usize] & empty) {
-                            let from_bit = 1u32 << from;
-                            let master = if red_master == to_bit {
-                                from_bit
-                            } else {
-                                red_master
-                            };
-                            let marks = Marks {
-                                wins,
-                                pass_wins: 0,
-                                check,
-                            };
-                            mark(red ^ to_bit ^ from_bit, master, marks);
-                        }
+                pass.pass_wins |= wins;
+                pass.check |= check;
+                let back = &cards.targets[c][1];
+                for to in set_bits(red) {
+                    let to_bit = 1u32 << to;
+                    for from in set_bits(back[to as usize] & empty) {
+                        let from_bit = 1u32 << from;
+                        let master = if red_master == to_bit {
+                            from_bit
+                        } else {
+                            red_master
+                        };
+                        let marks = Marks {
+                            wins,
+                            pass_wins: 0,
+                            check,
+                        };
+                        mark(red ^ to_bit ^ from_bit, master, marks);
                     }
                 }
-                if pass != Marks::default() {
-                    mark(red, red_master, pass);
-                }
+            }
+            if pass != Marks::default() {
+                mark(red, red_master, pass);
             }
         }
     }
@@ -728,7 +753,7 @@ impl Solver<'_, '_> {
             } else {
                 0
             };
-            decided += own.decide(layout, word, wins, losses);
+            decided += own.decide(&mut scratch.changed, layout, word, wins, losses);
         }
         decided
     }
