@@ -204,8 +204,8 @@ pub(super) fn run<G: Notation>(
         workers
     )?;
     let mut store = match &args.store {
-        Some(StoreLocation::File(path)) => Some(Store::open(path, args.store_limit.0)?),
         Some(StoreLocation::Off) | None => None,
+        Some(location) => Some(Store::open_location(location, args.store_limit.0)?),
     };
     let settings = format!(
         "{}, cap {} plies",

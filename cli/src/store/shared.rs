@@ -7,7 +7,6 @@
 //! store's rule (the deeper, or as deep and newer, stays) and never fails the search that made
 //! it (a failure is one line on stderr); one thread uses the connection at a time.
 
-use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use plies::Notation;
@@ -28,10 +27,11 @@ pub(crate) struct SharedStore {
 }
 
 impl SharedStore {
-    /// Opens (or creates) the store at `path` for the game `game`, writes skipped once its
+    /// Opens (or creates) the SQLite store at `path` for the game `game`, writes skipped once its
     /// files hold `limit` bytes.
+    #[cfg(test)]
     pub(crate) fn open(
-        path: &Path,
+        path: &std::path::Path,
         limit: u64,
         game: &'static str,
     ) -> Result<SharedStore, StoreError> {
@@ -39,6 +39,14 @@ impl SharedStore {
             store: Mutex::new(Store::open(path, limit)?),
             game,
         })
+    }
+
+    /// `store`, opened, shared for the game `game`.
+    pub(crate) fn new(store: Store, game: &'static str) -> SharedStore {
+        SharedStore {
+            store: Mutex::new(store),
+            game,
+        }
     }
 
     /// The store's file.
