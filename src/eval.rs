@@ -32,6 +32,13 @@ impl Score {
     pub const MAX_EVAL: Score = Score(Self::WIN_RAW - Self::MAX_PLY as i32 - 1);
 
     /// A heuristic value, clamped to `±MAX_EVAL`.
+    ///
+    /// The scale is the evaluator's own: nothing in the library fixes what one unit is worth.
+    /// The convention the bundled games follow, and the one printed scores and tuned weights
+    /// read best with, is "centipawn-like": about 100 for one ordinary piece or an equally
+    /// clear advantage, so that scores printed by `analyze` or `play` and hand-set weights
+    /// read alike across games. Values past `±MAX_EVAL` (about 31,000) are clamped, so a sum
+    /// of terms should stay well inside it.
     #[inline]
     #[must_use]
     pub const fn cp(value: i32) -> Score {

@@ -20,6 +20,11 @@
 //! The side to move need not alternate: a move after which the same side moves again (Kalah's
 //! extra turn, Yinsh's multi-part turn) is fine, and searchers negate scores only when
 //! [`Game::side_to_move`] changes between a position and its child.
+//!
+//! A pass is an ordinary move: a game whose rules let (or make) a side pass, as Othello does
+//! when a side has no placement, generates a pass move like any other, and the outcome is
+//! `Some` only when no move at all, pass included, is left. Nothing in the searchers treats a
+//! pass specially.
 
 use std::fmt::Debug;
 use std::hash::Hash;

@@ -352,3 +352,74 @@ fn own_book_answers_from_the_store() {
     );
     host.send("quit");
 }
+
+/// With `Book` set to a book file, a `go` of a position the book holds is answered with its
+/// move (the only one of weight above 0), said to be a book move; a position out of book is
+/// searched; `BookPick best` and a `BookSeed` are taken; a bad book file is one error line
+/// naming its line (the engine keeps the book it had, as for any option that fails).
+#[test]
+fn book_answers_go_with_a_book_move() {
+    use plies::Notation;
+    let dir = StoreDir::new("bookfile");
+    let start = plies_kalah::Kalah::start_position().format_position();
+    let entry = |mv: &str, weight: u32| {
+        format!(
+            "{{\"position\":\"{start}\",\"move\":\"{mv}\",\"games\":2,\"wins\":1,\"draws\":0,\
+             \"losses\":1,\"weight\":{weight}}}\n"
+        )
+    };
+    let path = dir.0.join("book.jsonl");
+    let header = "{\"plies_book\":1,\"game\":\"kalah\"}\n";
+    std::fs::write(&path, format!("{header}{}{}", entry("a", 1), entry("b", 0))).unwrap();
+    let mut host = Host::start(kalah);
+    host.send("ugi");
+    assert!(
+        host.expect("option name Book ")
+            .contains("type string default <empty>")
+    );
+    host.expect("ugiok");
+    host.send(&format!("setoption name Book value {}", path.display()));
+    host.send("setoption name BookSeed value 7");
+    host.send("position startpos");
+    host.send("go depth 4");
+    let info = host.expect("info");
+    assert_eq!(
+        info,
+        "info string book move a (2 games, +1 =0 -1, weight 1)"
+    );
+    assert_eq!(host.expect("bestmove"), "bestmove a");
+    host.send("setoption name BookPick value best");
+    host.send("uginewgame");
+    host.send("position startpos");
+    host.send("go movetime 50");
+    assert!(host.expect("info").starts_with("info string book move a "));
+    assert_eq!(host.expect("bestmove"), "bestmove a");
+    // Out of book: searched.
+    host.send("position startpos moves a");
+    host.send("go depth 2");
+    assert!(host.expect("info").starts_with("info depth 1 "));
+    host.expect("bestmove");
+    // A bad file: one error line naming the line.
+    let bad = dir.0.join("bad.jsonl");
+    std::fs::write(&bad, format!("{header}{}", entry("z", 1))).unwrap();
+    host.send(&format!("setoption name Book value {}", bad.display()));
+    host.send("isready");
+    let since = Instant::now();
+    let said = loop {
+        let said = String::from_utf8_lossy(&host.out.0.lock().unwrap()).into_owned();
+        if said.contains("readyok") {
+            break said;
+        }
+        assert!(since.elapsed() < Duration::from_secs(60), "{said}");
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let error = said
+        .lines()
+        .find(|line| line.starts_with("info string error"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        error.contains("Book: book ") && error.contains(" line 2: move 'z'"),
+        "{error}"
+    );
+    host.send("quit");
+}

@@ -61,6 +61,9 @@ pub(crate) enum Command {
     /// The opening explorer: the moves recorded games (`arena --store`) played in a position,
     /// with their counts and results from the mover's view.
     Explore(crate::explore::ExploreArgs),
+    /// Opening books from the store's recorded games (`book build --min-games N --out FILE`),
+    /// for `play --book`, the arena's `-e pvs:book=FILE` and UGI's `Book` option.
+    Book(crate::book::BookArgs),
 }
 
 impl Command {
@@ -75,6 +78,9 @@ impl Command {
             Command::Arena(args) => Some(&mut args.start),
             Command::Serve(args) => Some(&mut args.start),
             Command::Explore(args) => Some(&mut args.start),
+            Command::Book(book) => match &mut book.command {
+                crate::book::BookCommand::Build(args) => Some(&mut args.start),
+            },
             Command::Tune(tune) => match &mut tune.command {
                 TuneCommand::Init(args) => Some(&mut args.start),
                 TuneCommand::Positions(args) => Some(&mut args.start),

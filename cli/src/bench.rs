@@ -100,7 +100,12 @@ impl Checks {
             if self.checked > 0 {
                 writeln!(output, "signatures: {} checked, all ok", self.checked)?;
             } else {
-                writeln!(output, "signatures: none recorded for this run")?;
+                writeln!(
+                    output,
+                    "signatures: none recorded for this run; to record one, add the depth and \
+                     its node total above to the game's bench suite \
+                     (GameCli::bench, BenchSuite::signatures)"
+                )?;
             }
         } else {
             writeln!(

@@ -49,6 +49,9 @@
 //!   arena records its games there with `arena --store PATH`
 //! - `explore [--store PATH] [--json]`: the moves recorded games played in the position, with
 //!   counts and results from the mover's view
+//! - `book build --min-games N --out FILE [--max-plies P] [--store PATH]`: an opening book from
+//!   the store's recorded games, played by `play --book FILE`, `arena -e pvs:book=FILE` and
+//!   UGI's `Book` option
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
 //!   [`plies_view::View`] (which `main` and `run` require)
@@ -69,6 +72,7 @@ pub mod arena;
 mod arena_command;
 mod args;
 mod bench;
+mod book;
 mod endgame;
 mod engine;
 mod error;
@@ -210,6 +214,7 @@ pub fn run<G: View>(
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
         Command::Store(args) => store::command::run(spec, &args, output),
         Command::Explore(args) => explore::run(spec, &args, output),
+        Command::Book(args) => book::run(spec, &args, output),
         Command::Precompute(args) => tables::precompute::run(spec, &args, output),
         Command::Tune(tune_args) => {
             let mut line = vec![spec.name.to_string()];

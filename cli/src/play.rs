@@ -15,6 +15,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use crate::book::{Book, Pick};
 use crate::engine::{check_depth, check_mcts_depth, searcher, searcher_threads, time_limit};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
@@ -72,6 +73,17 @@ pub(crate) struct PlayArgs {
     pub ponder: bool,
     #[command(flatten)]
     pub tables: TablesArgs,
+    /// An opening book (`book build`): where it has the position, the engine plays its move
+    /// without searching (said as `[book: ...]`).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// How the book picks among a position's moves: weighted (at random, by weight, from
+    /// --seed) or best (the greatest weight).
+    #[arg(long, value_enum, default_value_t = Pick::Weighted, ignore_case = true)]
+    pub book_pick: Pick,
+    /// The seed of the book's weighted picks: the same seed plays the same book moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Runs `play`.
@@ -92,6 +104,10 @@ pub(super) fn run<G: Notation>(
     let threads = args.threads.map(usize::from);
     let mut searcher = searcher(&spec.evaluator, &args.searcher, threads)?;
     let mut state: G = start_position(&args.start)?;
+    let book = match &args.book {
+        Some(path) => Some(Book::read::<G>(path, spec.name)?),
+        None => None,
+    };
     // The tables of the game's key: read now when cached, else built in the background.
     let tables = TableSource::new(
         spec,
@@ -125,6 +141,18 @@ pub(super) fn run<G: Notation>(
                 Some(mv) => mv,
                 None => return Ok(()),
             }
+        } else if let Some((mv, entry)) = book
+            .as_ref()
+            .and_then(|book| book.pick(&state, args.book_pick, args.seed))
+        {
+            writeln!(
+                output,
+                "{} (engine) plays {}  [book: {}]",
+                side_name::<G>(side),
+                state.format_move(mv),
+                entry.describe()
+            )?;
+            mv
         } else {
             // Tables built meanwhile are taken before the move's search (never during it).
             let wanted = tables.label(&state);

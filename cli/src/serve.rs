@@ -24,6 +24,7 @@
 mod access;
 mod api;
 mod budget;
+mod edit_error;
 mod listen;
 mod page;
 mod session;

@@ -70,6 +70,9 @@ pub(crate) const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
 /// The `MultiPV` option's maximum: root moves reported with their lines.
 const MAX_MULTIPV: usize = 64;
 
+/// The `BookSeed` option's maximum (spin options are 32-bit in many hosts).
+const MAX_BOOK_SEED: usize = i32::MAX as usize;
+
 /// The `Move Overhead` option's default, in milliseconds.
 const DEFAULT_OVERHEAD_MS: usize = 10;
 
@@ -539,6 +542,10 @@ impl<'a, G: View> Engine<'a, G> {
             book: book::Book {
                 store: None,
                 on: false,
+                file: None,
+                pick: crate::book::Pick::Weighted,
+                seed: 1,
+                games: 0,
             },
         })
     }
@@ -593,6 +600,7 @@ impl<'a, G: View> Engine<'a, G> {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
                 }
+                self.book.games += 1;
                 let start = Position::new(G::start_position(), Vec::new())?;
                 self.tables.request(&start.state);
                 self.position = Some(start);
@@ -673,6 +681,15 @@ impl<'a, G: View> Engine<'a, G> {
         }
         send(out, "option name Ponder type check default false");
         send(out, "option name OwnBook type check default false");
+        send(out, "option name Book type string default <empty>");
+        send(
+            out,
+            "option name BookPick type combo default weighted var weighted var best",
+        );
+        send(
+            out,
+            &format!("option name BookSeed type spin default 1 min 0 max {MAX_BOOK_SEED}"),
+        );
         if self.spec.endgame_tables.is_some() {
             // `off`, the most pieces (the game's range, checked when set), or `N,M`.
             let current = match (
@@ -743,6 +760,31 @@ impl<'a, G: View> Engine<'a, G> {
                         ));
                     }
                 };
+                return Ok(());
+            }
+            "book" => {
+                // Empty (UCI's way to clear a string option) or `<empty>`: no book.
+                self.book.file = if value.is_empty() || value == "<empty>" {
+                    None
+                } else {
+                    let book =
+                        crate::book::Book::read::<G>(std::path::Path::new(value), self.spec.name)
+                            .map_err(|e| format!("Book: {e}"))?;
+                    Some(Arc::new(book))
+                };
+                return Ok(());
+            }
+            "bookpick" => {
+                self.book.pick = crate::book::Pick::parse(value).ok_or_else(|| {
+                    format!(
+                        "BookPick '{}': expected weighted or best",
+                        plies::excerpt(value)
+                    )
+                })?;
+                return Ok(());
+            }
+            "bookseed" => {
+                self.book.seed = spin("BookSeed", value, 0, MAX_BOOK_SEED)? as u64;
                 return Ok(());
             }
             "ponder" => {

@@ -463,6 +463,7 @@ impl Knowledge for Bot<'_> {
             (0, "serve" | "ugi" | "precompute") => 0,
             (0, "tune") => 6,
             (0, "bench") => 2,
+            (0, "book") => 1,
             _ => 3,
         }
     }
@@ -501,6 +502,11 @@ impl Knowledge for Bot<'_> {
                 let mut budget = vec!["--out".into(), out.into()];
                 budget.extend(os(&["--games", "1", "--depth", "1", "--max-plies", "10"]));
                 budget
+            }
+            ["book", "build"] => {
+                let out = tune_files::output_path(rng, dir, self.inv, "book.jsonl");
+                let store = scratch_path(dir, "store.sqlite");
+                vec!["--out".into(), out.into(), "--store".into(), store.into()]
             }
             ["tune", "texel"] => {
                 let out = tune_files::output_path(rng, dir, self.inv, "weights-out.txt");
@@ -567,6 +573,7 @@ impl Knowledge for Bot<'_> {
                 tune_files::positions_file(rng, spec, dir, self.inv).into(),
             ]),
             "results" => Choice::Values(vec![results_file(rng, dir, self.inv).into()]),
+            "book" => Choice::Values(vec![book_file(rng, spec, dir, self.inv).into()]),
             "tables_dir" if !spec.table_files.is_empty() => {
                 Choice::Args(tables(rng, spec, dir, self.inv))
             }
@@ -796,6 +803,33 @@ pub fn weights_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocat
         let mut dictionary: Vec<&str> = names.iter().map(String::as_str).collect();
         dictionary.extend(["#", " ", "\n", "2147483647", "-2147483648", "2147483648"]);
         mutate(rng, text.as_bytes(), &dictionary, &[])
+    } else {
+        text.into_bytes()
+    };
+    inv.files.push((path.clone(), bytes));
+    path
+}
+
+/// A book file (`play --book`): a header and a line of a position and a move of the game
+/// (often not a move of that position), sometimes mutated or odd.
+fn book_file(rng: &mut Rng, spec: &BotSpec, dir: &Path, inv: &mut Invocation) -> PathBuf {
+    if rng.below(4) == 0 {
+        return odd_file(rng, dir, inv, "book.jsonl");
+    }
+    let path = scratch_path(dir, "book.jsonl");
+    let position = pick(rng, &spec.positions).clone();
+    let played = pick(rng, &spec.lines)
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let entry = serde_json::json!({
+        "position": position, "move": played, "games": 2, "wins": 1, "draws": 0,
+        "losses": 1, "weight": 2,
+    });
+    let text = format!("{{\"plies_book\":1,\"game\":\"{}\"}}\n{entry}\n", spec.name);
+    let bytes = if rng.below(3) == 0 {
+        mutate(rng, text.as_bytes(), &["\"weight\"", "{", "}", "\n"], &[])
     } else {
         text.into_bytes()
     };

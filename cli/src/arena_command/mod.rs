@@ -66,7 +66,10 @@ pub(crate) struct ArenaArgs {
     /// An engine: a searcher name (minimax, alphabeta, pvs, a ladder rung such as pvs+tt, mcts) or
     /// `random`, optionally with its own limit: `pvs:depth=5`, `pvs:nodes=20000`,
     /// `pvs:time=50`, and options `threads=T`, `ponder=1`, `weights=FILE` (its evaluator's
-    /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables). Or an external engine process:
+    /// weights from a weights file, as `tune` writes), `tables=N|off` (its endgame tables),
+    /// `book=FILE` (an opening book, `book build`: its moves are played, seeded by the game,
+    /// where it has the position; books are off unless asked) and `book-pick=weighted|best`.
+    /// Or an external engine process:
     /// `ugi:COMMAND` speaking UGI (settings before the command: `option.NAME=VALUE:`,
     /// `restart=move:`, `timeout=SECONDS:`), or a protocol of the game's own (tafl:
     /// `otep:COMMAND`, settings `timeout=SECONDS:`, `settle=MS:`, `retries=N:`, an illegal
@@ -188,21 +191,16 @@ pub(super) fn run<G: Notation>(
         }
         None => (None, Vec::new()),
     };
-    writeln!(
-        output,
-        "arena: {} | {} openings x 2 colours = {} games{} | {} | cap {} plies | {} at a time",
-        names.join(" vs "),
-        arena.openings().len(),
-        schedule.len(),
-        if done.is_empty() {
-            String::new()
-        } else {
-            format!(" ({} already played)", done.len())
-        },
-        limits_text(args.tc.as_ref(), &limits),
-        args.max_plies,
-        workers
-    )?;
+    let header = Header {
+        names: &names,
+        openings: arena.openings().len(),
+        games: schedule.len(),
+        already_played: done.len(),
+        limits: limits_text(args.tc.as_ref(), &limits),
+        max_plies: args.max_plies,
+        workers,
+    };
+    writeln!(output, "{header}")?;
     let mut store = match &args.store {
         Some(StoreLocation::Off) | None => None,
         Some(location) => Some(Store::open_location(location, args.store_limit.0)?),
@@ -243,21 +241,7 @@ pub(super) fn run<G: Notation>(
         }
         if let Some(store) = store.as_mut() {
             let row = game_row(spec.name, record, &opening_texts, &settings);
-            let warning = match games::record::<G>(store, &row) {
-                Ok(Recorded::Stored(_)) => None,
-                Ok(Recorded::OverLimit { size }) if !over_limit_said => {
-                    over_limit_said = true;
-                    Some(format!(
-                        "warning: store {} holds {size} bytes, at or over its limit of {} \
-                         (--store-limit): games are not recorded",
-                        store.path().display(),
-                        store.limit()
-                    ))
-                }
-                Ok(Recorded::OverLimit { .. }) => None,
-                Err(err) => Some(format!("warning: game {}: {err}", record.id)),
-            };
-            if let Some(warning) = warning {
+            if let Some(warning) = store_game::<G>(store, &row, record, &mut over_limit_said) {
                 bar.suspend(|| eprintln!("{warning}"));
             }
         }
@@ -282,16 +266,79 @@ pub(super) fn run<G: Notation>(
         return Err(err);
     }
     let standings = Standings::new(&names, &records);
+    write_results(&standings, sprt.as_ref(), first, decided, args.json, output)
+}
+
+/// The line `arena` starts with: who plays, how many games, under which limits.
+struct Header<'a> {
+    names: &'a [String],
+    openings: usize,
+    games: usize,
+    already_played: usize,
+    limits: String,
+    max_plies: u32,
+    workers: usize,
+}
+
+impl std::fmt::Display for Header<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "arena: {} | {} openings x 2 colours = {} games",
+            self.names.join(" vs "),
+            self.openings,
+            self.games
+        )?;
+        if self.already_played > 0 {
+            write!(f, " ({} already played)", self.already_played)?;
+        }
+        write!(
+            f,
+            " | {} | cap {} plies | {} at a time",
+            self.limits, self.max_plies, self.workers
+        )
+    }
+}
+
+/// Records one finished game in the position store; the warning to show, if any (a store over
+/// its limit is said once per run, `over_limit_said` remembers it).
+fn store_game<G: Notation>(
+    store: &mut Store,
+    row: &GameRow,
+    record: &GameRecord,
+    over_limit_said: &mut bool,
+) -> Option<String> {
+    match games::record::<G>(store, row) {
+        Ok(Recorded::Stored(_)) => None,
+        Ok(Recorded::OverLimit { size }) if !*over_limit_said => {
+            *over_limit_said = true;
+            Some(format!(
+                "warning: store {} holds {size} bytes, at or over its limit of {} \
+                 (--store-limit): games are not recorded",
+                store.path().display(),
+                store.limit()
+            ))
+        }
+        Ok(Recorded::OverLimit { .. }) => None,
+        Err(err) => Some(format!("warning: game {}: {err}", record.id)),
+    }
+}
+
+/// Writes the results table, the SPRT line when a test ran, and with `--json` the JSON line.
+fn write_results(
+    standings: &Standings,
+    sprt: Option<&Sprt>,
+    first: Wdl,
+    decided: Option<Decision>,
+    json: bool,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
     write!(output, "{}", standings.table())?;
-    if let Some(test) = &sprt {
+    if let Some(test) = sprt {
         writeln!(output, "{}", sprt_line(test, first, decided))?;
     }
-    if args.json {
-        writeln!(
-            output,
-            "{}",
-            json_line(&standings, sprt.as_ref(), first, decided)
-        )?;
+    if json {
+        writeln!(output, "{}", json_line(standings, sprt, first, decided))?;
     }
     Ok(())
 }

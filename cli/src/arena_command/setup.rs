@@ -6,6 +6,7 @@
 
 use super::ArenaArgs;
 use crate::arena::{AgentFactory, Engine, Sprt, UgiAgent, UgiEngine, random_openings};
+use crate::book::{Book, BookAgent, Pick};
 use crate::engine::limits;
 use crate::error::CliError;
 use crate::game_cli::{EngineProtocol, GameCli};
@@ -65,7 +66,17 @@ pub(super) fn engines<G: Notation>(
             ponder,
             weights,
             tables,
+            book,
+            book_pick,
         } = parse_engine(spec, text)?;
+        // Read and checked once now, shared by the engine's workers.
+        let book = match &book {
+            Some(path) => Some(Arc::new(
+                Book::read::<G>(std::path::Path::new(path), spec.name)
+                    .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?,
+            )),
+            None => None,
+        };
         let pieces = tables.unwrap_or(arena_tables.pieces());
         let source = if pieces == 0 || searcher.is_none() {
             None
@@ -112,6 +123,7 @@ pub(super) fn engines<G: Notation>(
                         .map_err(|e| bad(e.to_string()))?,
                     None => spec.evaluator.clone(),
                 };
+                let own_seed = index as u64;
                 Engine::new(shown, move || -> Box<dyn Agent<G>> {
                     let searcher = evaluator
                         .searcher(&searcher, None)
@@ -121,9 +133,15 @@ pub(super) fn engines<G: Notation>(
                         None => SearchAgent::new(searcher),
                     };
                     let agent = if ponder { agent.pondering() } else { agent };
-                    match &source {
+                    let agent: Box<dyn Agent<G>> = match &source {
                         Some(source) => Box::new(TablesAgent::new(agent, Arc::clone(source))),
                         None => Box::new(agent),
+                    };
+                    match &book {
+                        Some(book) => {
+                            Box::new(BookAgent::new(agent, Arc::clone(book), book_pick, own_seed))
+                        }
+                        None => agent,
                     }
                 })
             }
@@ -156,14 +174,19 @@ struct EngineSpec {
     weights: Option<String>,
     /// Its endgame tables' piece count (0: off), if given (otherwise the arena's).
     tables: Option<u8>,
+    /// An opening book file: its moves are played where it has the position.
+    book: Option<String>,
+    /// How the book picks a move.
+    book_pick: Pick,
 }
 
 /// The keys of an `--engine` spec that are the engine's rather than its searcher's.
-const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights, tables";
+const ENGINE_KEYS: &str = "depth, nodes, time, ponder, weights, tables, book, book-pick";
 
 /// `SEARCHER[:key=value...]`: the searcher's own options ([`SearcherSpec`], e.g. `threads=2`,
 /// `quiescence=off`) mixed with the engine's (`depth=D`, `nodes=N`, `time=MS`, `ponder=0|1`,
-/// `weights=FILE`, `tables=N|off`), separated by `:` (or `,` between the searcher's).
+/// `weights=FILE`, `tables=N|off`, `book=FILE`, `book-pick=weighted|best`), separated by `:`
+/// (or `,` between the searcher's).
 fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec, CliError> {
     let invalid = |why: String| CliError::Invalid(format!("bad --engine '{text}': {why}"));
     // The searcher's own `,`-separated options stay with its name: `pvs:tt=64,lmr=off`.
@@ -186,13 +209,12 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
     let mut any = false;
     let mut weights = None;
     let mut tables = None;
+    let mut book = None;
+    let mut book_pick = Pick::default();
     // A file name may hold `,`: only the other parts split at it.
     let items = parts.flat_map(|part| {
-        if part
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("weights=")
-        {
+        let lower = part.trim_start().to_ascii_lowercase();
+        if lower.starts_with("weights=") || lower.starts_with("book=") {
             vec![part]
         } else {
             part.split(',').collect()
@@ -221,6 +243,15 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
                     return Err(bad("needs a file name"));
                 }
                 weights = Some(value.trim().to_string());
+            }
+            "book" => {
+                if value.trim().is_empty() {
+                    return Err(bad("needs a file name"));
+                }
+                book = Some(value.trim().to_string());
+            }
+            "book-pick" => {
+                book_pick = Pick::parse(value).ok_or_else(|| bad("needs weighted or best"))?;
             }
             "depth" => {
                 depth = Some(u32::try_from(number()?).map_err(|_| bad("is too deep"))?);
@@ -255,7 +286,7 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
             },
         }
     }
-    if random && (any || ponder || weights.is_some() || tables.is_some()) {
+    if random && (any || ponder || weights.is_some() || tables.is_some() || book.is_some()) {
         return Err(invalid("random takes no limit or option".into()));
     }
     let limits = if any {
@@ -269,6 +300,8 @@ fn parse_engine<G: Notation>(spec: &GameCli<G>, text: &str) -> Result<EngineSpec
         ponder,
         weights,
         tables,
+        book,
+        book_pick,
     })
 }
 

@@ -28,16 +28,28 @@ pub(crate) struct AllowedHost {
     port: Option<u16>,
 }
 
-impl FromStr for AllowedHost {
-    type Err = String;
+/// Why an `--allow-host` value is refused: it is not `NAME` or `NAME:PORT` (the text, cut
+/// short if long).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BadHost(String);
 
-    fn from_str(text: &str) -> Result<AllowedHost, String> {
-        let bad = || {
-            format!(
-                "bad host '{}': expected NAME or NAME:PORT (port 0..=65535)",
-                plies::excerpt(text)
-            )
-        };
+impl std::fmt::Display for BadHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bad host '{}': expected NAME or NAME:PORT (port 0..=65535)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadHost {}
+
+impl FromStr for AllowedHost {
+    type Err = BadHost;
+
+    fn from_str(text: &str) -> Result<AllowedHost, BadHost> {
+        let bad = || BadHost(plies::excerpt(text));
         if text.contains(['/', '*']) {
             return Err(bad());
         }

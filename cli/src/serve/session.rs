@@ -27,6 +27,7 @@ use plies_view::{Picture, View, side_key};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
+use super::edit_error::EditError;
 use super::tree::{MoveTree, NodeId, ROOT};
 use crate::text::{outcome_text, score_for};
 
@@ -118,7 +119,7 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// The game is over there, or the move does not parse or is illegal (one line).
-    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_text(&mut self, text: &str) -> Result<(), EditError> {
         let moves = self
             .parse_texts(std::slice::from_ref(&text))
             .map_err(|(_, e)| e)?;
@@ -131,10 +132,10 @@ impl<G: View> Session<G> {
     /// # Errors
     /// One of them comes after the game is over, or does not parse or is illegal (one line
     /// naming it); nothing is played then.
-    pub fn play_texts(&mut self, texts: &[&str]) -> Result<(), String> {
+    pub fn play_texts(&mut self, texts: &[&str]) -> Result<(), EditError> {
         let moves = self
             .parse_texts(texts)
-            .map_err(|(number, e)| format!("move {number}: {e}"))?;
+            .map_err(|(number, e)| e.numbered(number))?;
         self.play_all(&moves)
     }
 
@@ -143,19 +144,19 @@ impl<G: View> Session<G> {
     /// # Errors
     /// The number (from 1) of the first that comes after the game is over, or does not parse
     /// or is illegal, and why.
-    fn parse_texts(&self, texts: &[&str]) -> Result<Vec<G::Move>, (usize, String)> {
+    fn parse_texts(&self, texts: &[&str]) -> Result<Vec<G::Move>, (usize, EditError)> {
         let mut state = self.shown().clone();
         let mut history = self.history();
         let mut repetition = self.tree.at(self.shown).repetition;
         let mut moves = Vec::with_capacity(texts.len());
         for (index, text) in texts.iter().enumerate() {
             if let Some(outcome) = state.outcome().or(repetition) {
-                let over = format!("the game is over ({})", outcome_text::<G>(outcome));
+                let over = EditError::Over(outcome_text::<G>(outcome));
                 return Err((index + 1, over));
             }
             let mv = state
                 .parse_move(text.trim())
-                .map_err(|e| (index + 1, format!("bad move: {e}")))?;
+                .map_err(|e| (index + 1, EditError::BadMove(e.to_string())))?;
             let after = state.play(mv);
             repetition = history.play(state.side_to_move(), &after);
             state = after;
@@ -169,14 +170,11 @@ impl<G: View> Session<G> {
     /// # Errors
     /// A move comes after the game is over (a repetition can end a game the position alone
     /// does not show as over).
-    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), String> {
+    pub fn play_all(&mut self, moves: &[G::Move]) -> Result<(), EditError> {
         for (number, &mv) in moves.iter().enumerate() {
             if let Some(outcome) = self.outcome() {
-                return Err(format!(
-                    "move {}: the game is already over ({})",
-                    number + 1,
-                    outcome_text::<G>(outcome)
-                ));
+                let over = EditError::AlreadyOver(outcome_text::<G>(outcome));
+                return Err(over.numbered(number + 1));
             }
             self.play(mv);
         }
@@ -188,7 +186,7 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// A bad tree text (one line, `bad moves: ...`).
-    pub fn read_tree(&mut self, text: &str) -> Result<(), String> {
+    pub fn read_tree(&mut self, text: &str) -> Result<(), EditError> {
         let end = self.tree.read_text(text)?;
         self.tip = ROOT;
         self.shown = end;
@@ -201,13 +199,13 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// A move comes after the game is over.
-    pub fn follow(&mut self, moves: &[G::Move]) -> Result<(), String> {
+    pub fn follow(&mut self, moves: &[G::Move]) -> Result<(), EditError> {
         let mut at = ROOT;
         for &mv in moves {
             at = self
                 .tree
                 .play_checked(at, mv)
-                .map_err(|e| format!("bad line: {e}"))?;
+                .map_err(|e| EditError::Line(Box::new(e)))?;
         }
         self.tip = at;
         self.shown = *self.line().last().unwrap_or(&ROOT);
@@ -220,11 +218,11 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// A move comes after the game is over (one line, `bad record: ...`).
-    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<(), String> {
+    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<(), EditError> {
         let end = self
             .tree
             .read_record(record)
-            .map_err(|e| format!("bad record: {e}"))?;
+            .map_err(|e| EditError::Record(Box::new(e)))?;
         self.tip = ROOT;
         self.shown = end;
         self.changed();
@@ -252,11 +250,11 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// No move to take back.
-    pub fn undo(&mut self) -> Result<(), String> {
+    pub fn undo(&mut self) -> Result<(), EditError> {
         let line = self.line();
         let &leaf = line.last().unwrap_or(&ROOT);
         if leaf == ROOT {
-            return Err("no move to take back".into());
+            return Err(EditError::NothingToUndo);
         }
         self.remove(leaf)?;
         self.shown = *self.line().last().unwrap_or(&ROOT);
@@ -268,7 +266,7 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// No such node, or the start.
-    pub fn remove(&mut self, node: NodeId) -> Result<(), String> {
+    pub fn remove(&mut self, node: NodeId) -> Result<(), EditError> {
         let was_shown = self.tree.is_on_path(node, self.shown);
         let was_tip = self.tree.is_on_path(node, self.tip);
         let searched = self
@@ -294,7 +292,7 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// No such node, or the start.
-    pub fn promote(&mut self, node: NodeId) -> Result<(), String> {
+    pub fn promote(&mut self, node: NodeId) -> Result<(), EditError> {
         self.tree.node(node)?;
         // Pin the current line to its end: reordering children below the tip must not move it.
         let end = *self.line().last().unwrap_or(&ROOT);
@@ -308,13 +306,13 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// `ply` is beyond the line.
-    pub fn goto(&mut self, ply: usize) -> Result<(), String> {
+    pub fn goto(&mut self, ply: usize) -> Result<(), EditError> {
         let line = self.line();
         let Some(&node) = line.get(ply) else {
-            return Err(format!(
-                "bad ply {ply}: the line has {} moves",
-                line.len() - 1
-            ));
+            return Err(EditError::BadPly {
+                ply,
+                moves: line.len() - 1,
+            });
         };
         self.shown = node;
         self.changed();
@@ -326,7 +324,7 @@ impl<G: View> Session<G> {
     ///
     /// # Errors
     /// No such node.
-    pub fn goto_node(&mut self, node: NodeId) -> Result<(), String> {
+    pub fn goto_node(&mut self, node: NodeId) -> Result<(), EditError> {
         self.tree.node(node)?;
         self.show(node);
         Ok(())

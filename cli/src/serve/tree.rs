@@ -15,6 +15,7 @@
 use plies::{GameHistory, Notation, Outcome, RecordTree};
 use serde_json::Value;
 
+use super::edit_error::EditError;
 use crate::text::outcome_text;
 
 /// A node's id.
@@ -55,11 +56,6 @@ pub(super) struct MoveTree<G: Notation> {
     nodes: Vec<Option<Node<G>>>,
 }
 
-/// `bad node N: no such node in this game`.
-pub(super) fn no_such_node(id: NodeId) -> String {
-    format!("bad node {id}: no such node in this game")
-}
-
 impl<G: Notation> MoveTree<G> {
     /// A tree holding only `start`.
     pub fn new(start: G) -> MoveTree<G> {
@@ -86,8 +82,8 @@ impl<G: Notation> MoveTree<G> {
     ///
     /// # Errors
     /// No such node (one line naming it).
-    pub fn node(&self, id: NodeId) -> Result<&Node<G>, String> {
-        self.get(id).ok_or_else(|| no_such_node(id))
+    pub fn node(&self, id: NodeId) -> Result<&Node<G>, EditError> {
+        self.get(id).ok_or(EditError::NoSuchNode(id))
     }
 
     /// The node `id`, which the caller knows is in the tree (the root, the node shown).
@@ -203,14 +199,13 @@ impl<G: Notation> MoveTree<G> {
     /// # Errors
     /// The game is over there (a repetition can end a game the position alone does not show
     /// as over).
-    pub fn play_checked(&mut self, at: NodeId, mv: G::Move) -> Result<NodeId, String> {
+    pub fn play_checked(&mut self, at: NodeId, mv: G::Move) -> Result<NodeId, EditError> {
         let node = self.at(at);
         if let Some(outcome) = node.outcome() {
-            return Err(format!(
-                "'{}' comes after the game is over ({})",
-                node.position.format_move(mv),
-                outcome_text::<G>(outcome)
-            ));
+            return Err(EditError::AfterEnd {
+                mv: node.position.format_move(mv),
+                outcome: outcome_text::<G>(outcome),
+            });
         }
         Ok(self.play(at, mv))
     }
@@ -220,10 +215,13 @@ impl<G: Notation> MoveTree<G> {
     ///
     /// # Errors
     /// No such node, or the root (it has no siblings to go before).
-    pub fn promote(&mut self, id: NodeId) -> Result<(), String> {
+    pub fn promote(&mut self, id: NodeId) -> Result<(), EditError> {
         self.node(id)?;
         if id == ROOT {
-            return Err(format!("bad node {id}: the start cannot be promoted"));
+            return Err(EditError::Start {
+                id,
+                action: "promoted",
+            });
         }
         let mut at = id;
         while let Some(parent) = self.at(at).parent {
@@ -240,11 +238,11 @@ impl<G: Notation> MoveTree<G> {
     ///
     /// # Errors
     /// No such node, or the root.
-    pub fn remove(&mut self, id: NodeId) -> Result<NodeId, String> {
-        let parent = self
-            .node(id)?
-            .parent
-            .ok_or_else(|| format!("bad node {id}: the start cannot be deleted"))?;
+    pub fn remove(&mut self, id: NodeId) -> Result<NodeId, EditError> {
+        let parent = self.node(id)?.parent.ok_or(EditError::Start {
+            id,
+            action: "deleted",
+        })?;
         self.at_mut(parent).children.retain(|&child| child != id);
         let mut doomed = vec![id];
         while let Some(node) = doomed.pop() {
@@ -276,7 +274,7 @@ impl<G: Notation> MoveTree<G> {
     ///
     /// # Errors
     /// A move comes after the game is over (one line naming it).
-    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<NodeId, String> {
+    pub fn read_record(&mut self, record: &RecordTree<G::Move>) -> Result<NodeId, EditError> {
         // Each record node's id here, by its id there (a record's parent comes first).
         let mut ids = Vec::with_capacity(record.node_count());
         for id in 0..record.node_count() {
@@ -360,7 +358,7 @@ impl<G: Notation> MoveTree<G> {
     /// # Errors
     /// Unbalanced parentheses, a variation before any move or an empty one, a bad move, a
     /// move after the game is over (one line, `bad moves: ...`).
-    pub fn read_text(&mut self, text: &str) -> Result<NodeId, String> {
+    pub fn read_text(&mut self, text: &str) -> Result<NodeId, EditError> {
         /// Where the next move goes: after `at`; `last` is the move played last at this level
         /// (a variation replaces it), if any.
         #[derive(Clone, Copy)]
@@ -393,28 +391,21 @@ impl<G: Notation> MoveTree<G> {
             let character = index + 1;
             if index == end {
                 if !open.is_empty() {
-                    return Err("bad moves: unbalanced parenthesis (a '(' is not closed)".into());
+                    return Err(moves_error(0, EditError::Unclosed));
                 }
             } else if c == '(' {
                 let Some(last) = place.last else {
-                    return Err(format!(
-                        "bad moves: a variation before any move (character {character})"
-                    ));
+                    return Err(moves_error(0, EditError::VariationFirst(character)));
                 };
                 open.push(place);
                 let at = self.at(last).parent.unwrap_or(ROOT);
                 place = Place { at, last: None };
             } else {
                 let Some(outer) = open.pop() else {
-                    return Err(format!(
-                        "bad moves: unbalanced parenthesis (the ')' at character {character} \
-                         closes nothing)"
-                    ));
+                    return Err(moves_error(0, EditError::ClosesNothing(character)));
                 };
                 if place.last.is_none() {
-                    return Err(format!(
-                        "bad moves: an empty variation (character {character})"
-                    ));
+                    return Err(moves_error(0, EditError::EmptyVariation(character)));
                 }
                 place = outer;
             }
@@ -429,19 +420,14 @@ impl<G: Notation> MoveTree<G> {
         at: NodeId,
         segment: &str,
         start: usize,
-    ) -> Result<Option<NodeId>, String> {
-        let bad = |e: String| {
-            if start == 0 {
-                format!("bad moves: {e}")
-            } else {
-                format!("bad moves (from character {}): {e}", start + 1)
-            }
-        };
+    ) -> Result<Option<NodeId>, EditError> {
+        let from = if start == 0 { 0 } else { start + 1 };
+        let bad = |error: EditError| moves_error(from, error);
         let moves = self
             .at(at)
             .position
             .parse_line(segment)
-            .map_err(|e| bad(e.to_string()))?;
+            .map_err(|e| bad(EditError::BadLine(e.to_string())))?;
         let mut last = None;
         let mut at = at;
         for mv in moves {
@@ -449,5 +435,14 @@ impl<G: Notation> MoveTree<G> {
             last = Some(at);
         }
         Ok(last)
+    }
+}
+
+/// `error` in a tree of moves, in the stretch from character `from` (counted from 1; 0 for the
+/// text's start).
+fn moves_error(from: usize, error: EditError) -> EditError {
+    EditError::Moves {
+        from,
+        error: Box::new(error),
     }
 }

@@ -15,6 +15,7 @@ use plies_view::View;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::super::edit_error::EditError;
 use super::super::session::Session;
 use super::super::tree::NodeId;
 use super::reply::{ApiError, GameId, Reply, body, ok};
@@ -31,6 +32,7 @@ pub(super) async fn info<G: View>(State(app): State<Arc<App<G>>>) -> Reply {
         "searchers": SEARCHERS,
         "record": {"name": G::record_format().name, "extension": G::record_format().extension},
         "memory": {"limit_mb": app.budget.limit_mb(), "used_mb": app.budget.used_mb()},
+        "store": app.store.is_some(),
     }))
 }
 
@@ -64,7 +66,7 @@ pub(super) async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes
             let (start, tree) = G::read_record_tree(&text)
                 .map_err(|e| ApiError::bad(format!("bad record: {e}")))?;
             let mut session = Session::new(start);
-            session.read_record(&tree).map_err(ApiError::bad)?;
+            session.read_record(&tree).map_err(ApiError::from)?;
             session
         }
         None => {
@@ -84,12 +86,12 @@ pub(super) async fn create<G: View>(State(app): State<Arc<App<G>>>, bytes: Bytes
             let mut session = Session::new(start);
             session
                 .read_tree(request.moves.as_deref().unwrap_or_default())
-                .map_err(ApiError::bad)?;
+                .map_err(ApiError::from)?;
             if let Some(line) = line {
-                session.follow(&line).map_err(ApiError::bad)?;
+                session.follow(&line).map_err(ApiError::from)?;
             }
             if let Some(ply) = request.ply {
-                session.goto(ply).map_err(ApiError::bad)?;
+                session.goto(ply).map_err(ApiError::from)?;
             }
             session
         }
@@ -128,7 +130,7 @@ pub(super) async fn remove<G: View>(State(app): State<Arc<App<G>>>, GameId(id): 
 async fn change<G: View>(
     app: &App<G>,
     id: &str,
-    change: impl FnOnce(&mut Session<G>) -> Result<(), String>,
+    change: impl FnOnce(&mut Session<G>) -> Result<(), EditError>,
 ) -> Reply {
     let game = app.game(id)?;
     {
@@ -139,7 +141,7 @@ async fn change<G: View>(
                 running.kind
             )));
         }
-        change(&mut session).map_err(ApiError::bad)?;
+        change(&mut session).map_err(ApiError::from)?;
     }
     game_reply(app, &game, id).await
 }

@@ -12,7 +12,7 @@
 //! | method and path | body | answer |
 //! |---|---|---|
 //! | `GET /`, `/app.js`, `/board.js`, `/moves.js`, `/analysis.js`, `/style.css` | | the page |
-//! | `GET /api/info` | | game, sides, start, `variants: [{name, description, rules, position}]`, searchers, record format, `memory: {limit_mb, used_mb}` |
+//! | `GET /api/info` | | game, sides, start, `variants: [{name, description, rules, position}]`, searchers, record format, `memory: {limit_mb, used_mb}`, `store` (whether a position store is open: the page asks the explorer only then) |
 //! | `POST /api/games` | `{"position"?, "moves"?, "line"?, "ply"?}` or `{"record"}` | 201, the new game |
 //! | `GET /api/games/{id}` | | the game |
 //! | `POST /api/games/{id}/move` | `{"move"}` or `{"moves": [..]}` | the game after it (them) |

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::super::access::Access;
+use super::super::edit_error::EditError;
 use super::MAX_BODY;
 
 /// An error answer: a status and one line.
@@ -41,6 +42,13 @@ impl ApiError {
     }
     pub(super) fn conflict(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, message)
+    }
+}
+
+impl From<EditError> for ApiError {
+    /// A change of a game refused: a bad request, the error's line.
+    fn from(error: EditError) -> ApiError {
+        ApiError::bad(error.to_string())
     }
 }
 

@@ -292,6 +292,11 @@ async function drawExplorer() {
   explorer.position = position;
   const table = $("explorer");
   const state = $("explorer-state");
+  if (info && !info.store) {
+    table.hidden = true;
+    state.textContent = "No position store: the explorer shows the games a store holds (serve --store PATH).";
+    return;
+  }
   let answer;
   try {
     answer = await api("GET", `/api/explore?position=${encodeURIComponent(position)}`);
