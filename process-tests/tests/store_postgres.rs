@@ -232,7 +232,6 @@ fn concurrent_writers_leave_every_row() {
 }
 
 #[test]
-#[ignore = "hangs past 60 s in one of its cases (not yet found which); run with --ignored"]
 fn bad_urls_and_servers_fail_in_one_line() {
     // No server needed: a URL that does not read, a port nobody listens on, a server that
     // never answers (a listening socket that accepts nothing).

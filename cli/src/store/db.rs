@@ -21,6 +21,25 @@ use super::record::{Analysis, Bound, score_of, score_parts};
 use super::sql::{BackendError, Cells, Sql, Value};
 use super::sqlite::{BUSY_TIMEOUT, Opened, SqliteDb};
 
+/// The explorer rows one `INSERT` writes at most (7 parameters each: 224, within SQLite's
+/// and PostgreSQL's limits).
+const MOVE_ROWS_PER_INSERT: usize = 32;
+
+/// `INSERT INTO game_moves ...` of `rows` rows, parameters `?1` to `?(7 rows)` in row order.
+fn insert_moves_sql(rows: usize) -> String {
+    let values: Vec<String> = (0..rows)
+        .map(|row| {
+            let cells: Vec<String> = (1..=7).map(|i| format!("?{}", 7 * row + i)).collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect();
+    format!(
+        "INSERT INTO game_moves (game_id, ply, game, variant, position, move, mover_result) \
+         VALUES {}",
+        values.join(", ")
+    )
+}
+
 #[cfg(test)]
 pub(crate) use super::sqlite::{APPLICATION_ID, MIGRATIONS};
 
@@ -368,11 +387,11 @@ impl Store {
                 )?
                 .unwrap_or_default()
                 .int(0)?;
-            for played in moves {
-                db.execute(
-                    "INSERT INTO game_moves (game_id, ply, game, variant, position, move, \
-                     mover_result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    &[
+            // Rows in batches: one statement (one round trip to a server) per batch.
+            for batch in moves.chunks(MOVE_ROWS_PER_INSERT) {
+                let mut params = Vec::with_capacity(7 * batch.len());
+                for played in batch {
+                    params.extend([
                         Value::Int(id),
                         Value::Int(i64::from(played.ply)),
                         Value::Text(&game.game),
@@ -380,8 +399,9 @@ impl Store {
                         Value::Text(&played.position),
                         Value::Text(&played.played),
                         Value::Text(played.result.as_str()),
-                    ],
-                )?;
+                    ]);
+                }
+                db.execute(&insert_moves_sql(batch.len()), &params)?;
             }
             Ok(id)
         })

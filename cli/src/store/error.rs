@@ -92,6 +92,14 @@ pub(crate) enum StoreError {
         /// The client's error.
         source: postgres::Error,
     },
+    /// The PostgreSQL server took the connection but did not finish the login in time (a
+    /// port that accepts and never answers, a server stuck).
+    NoAnswer {
+        /// The URL, without its password.
+        path: PathBuf,
+        /// How long the connection waited, in seconds.
+        seconds: u64,
+    },
     /// The system refused a file operation (reading the header, making the directory).
     Io {
         /// The path.
@@ -236,6 +244,10 @@ impl fmt::Display for StoreError {
                 "cannot {action} store {}: {}",
                 path.display(),
                 postgres_text(source)
+            ),
+            StoreError::NoAnswer { path, seconds } => format!(
+                "cannot connect to store {}: the server did not answer within {seconds} s",
+                path.display()
             ),
             StoreError::Io {
                 path,

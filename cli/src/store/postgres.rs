@@ -122,6 +122,44 @@ pub(crate) fn redacted(url: &str) -> String {
     text
 }
 
+/// Connects as `config` says and sets the lock timeout, within the connect timeout in all:
+/// the client's own timeout covers only the socket's connection, and a server that takes the
+/// connection but never answers the login would hold it for ever. The login runs on a thread
+/// of its own; given up, that thread ends when the server closes or the process exits.
+fn login(
+    config: postgres::Config,
+    name: &std::path::Path,
+) -> Result<Result<Client, postgres::Error>, StoreError> {
+    let limit = config
+        .get_connect_timeout()
+        .copied()
+        .unwrap_or(CONNECT_TIMEOUT);
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("store login".into())
+        .spawn(move || {
+            let client = config.connect(NoTls).and_then(|mut client| {
+                client
+                    .batch_execute(&format!("SET lock_timeout = {}", LOCK_TIMEOUT.as_millis()))
+                    .map(|()| client)
+            });
+            // The receiver may have given up.
+            let _ = send.send(client);
+        })
+        .map_err(|source| StoreError::Io {
+            path: name.to_path_buf(),
+            action: "start a thread to connect to",
+            source,
+        })?;
+    // The socket's timeout, then as long again for the login's messages.
+    receive
+        .recv_timeout(limit * 2)
+        .map_err(|_| StoreError::NoAnswer {
+            path: name.to_path_buf(),
+            seconds: (limit * 2).as_secs(),
+        })
+}
+
 /// What a connected database is for the store: empty (a new store) or a plies store of a
 /// version.
 pub(crate) use super::sqlite::Opened;
@@ -154,10 +192,7 @@ impl PostgresDb {
             let name = name.clone();
             move |e| StoreError::postgres(&name, action, BackendError::Postgres(e))
         };
-        let mut client = config.connect(NoTls).map_err(fail("connect to"))?;
-        client
-            .batch_execute(&format!("SET lock_timeout = {}", LOCK_TIMEOUT.as_millis()))
-            .map_err(fail("connect to"))?;
+        let client = login(config, &name)?.map_err(fail("connect to"))?;
         let db = PostgresDb {
             client: RefCell::new(client),
             prepared: RefCell::new(HashMap::new()),
