@@ -28,11 +28,16 @@ use plies::{Notation, Side, excerpt};
 use serde::Serialize;
 
 /// A drawing of one position, in board units (the page scales it to fit).
+///
+/// In JSON every number is written as the shortest decimal that reads back as the same `f32`
+/// (`0.9`, not `0.8999999761581421`), also after a trip through `serde_json::Value`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Picture {
     /// Width of the drawing area.
+    #[serde(serialize_with = "short")]
     pub width: f32,
     /// Height of the drawing area.
+    #[serde(serialize_with = "short")]
     pub height: f32,
     /// The places of the board, drawn first; clickable.
     pub cells: Vec<Cell>,
@@ -64,10 +69,13 @@ pub struct Cell {
     /// Its click target (unique in the picture), usually its name in the game's notation.
     pub id: String,
     /// Its centre.
+    #[serde(serialize_with = "short")]
     pub x: f32,
     /// Its centre.
+    #[serde(serialize_with = "short")]
     pub y: f32,
     /// Its width (or diameter).
+    #[serde(serialize_with = "short")]
     pub size: f32,
     /// Its shape.
     pub shape: Shape,
@@ -95,8 +103,10 @@ pub struct Piece {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Label {
     /// Where its centre is.
+    #[serde(serialize_with = "short")]
     pub x: f32,
     /// Where its centre is.
+    #[serde(serialize_with = "short")]
     pub y: f32,
     /// The text.
     pub text: String,
@@ -106,8 +116,10 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Line {
     /// One end.
+    #[serde(serialize_with = "short_point")]
     pub from: (f32, f32),
     /// The other end.
+    #[serde(serialize_with = "short_point")]
     pub to: (f32, f32),
 }
 
@@ -169,6 +181,22 @@ pub fn side_key(side: Side) -> &'static str {
         Side::First => "first",
         Side::Second => "second",
     }
+}
+
+/// `value` as the shortest decimal that reads back as it (`0.9`, not the `0.8999999761581421`
+/// of its exact value), so that JSON, whose numbers are read as `f64`, carries no float noise.
+fn shortest(value: f32) -> f64 {
+    // `f32`'s `Display` writes the shortest text that reads back as the same `f32`; an `f64`
+    // read from that text is the nearest `f64` to that decimal, which prints as it.
+    value.to_string().parse().unwrap_or(f64::from(value))
+}
+
+fn short<S: serde::Serializer>(value: &f32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(shortest(*value))
+}
+
+fn short_point<S: serde::Serializer>(point: &(f32, f32), s: S) -> Result<S::Ok, S::Error> {
+    (shortest(point.0), shortest(point.1)).serialize(s)
 }
 
 fn side_word<S: serde::Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {

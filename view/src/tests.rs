@@ -4,7 +4,7 @@
 use plies::testing::{Maze, TwoPiles};
 use plies::{Game, Notation, Side};
 
-use super::{Cell, Picture, Piece, Shape, Variant, View, check_variants, check_view};
+use super::{Cell, Label, Line, Picture, Piece, Shape, Variant, View, check_variants, check_view};
 
 /// Maze with a board whose clicks break one invariant, chosen by `fault`.
 #[derive(Clone)]
@@ -313,5 +313,48 @@ fn each_broken_variant_rule_is_named() {
     for (err, words) in expect {
         assert!(err.contains(words), "{err} (expected: {words})");
         assert!(!err.contains('\n'), "{err}");
+    }
+}
+
+#[test]
+fn numbers_are_written_as_their_shortest_decimal() {
+    let picture = Picture {
+        width: 0.9,
+        height: 7.3,
+        cells: vec![Cell {
+            x: 0.1,
+            y: 2.0 / 3.0,
+            size: 0.866,
+            ..cell("a")
+        }],
+        lines: vec![Line {
+            from: (0.3, 1.7),
+            to: (-0.45, 1e-3),
+        }],
+        labels: vec![Label {
+            x: 5.55,
+            y: 0.2,
+            text: "a".to_string(),
+        }],
+        ..Picture::default()
+    };
+    // Through a `Value` (as the page's answers are built) the numbers are `f64`s: an `f32`
+    // widened as it is would print as 0.8999999761581421.
+    let through_value = serde_json::to_value(&picture).unwrap().to_string();
+    let direct = serde_json::to_string(&picture).unwrap();
+    for expected in [
+        r#""width":0.9"#,
+        r#""height":7.3"#,
+        r#""x":0.1"#,
+        r#""y":0.6666667"#,
+        r#""size":0.866"#,
+        r#""from":[0.3,1.7]"#,
+        r#""to":[-0.45,0.001]"#,
+        r#""x":5.55"#,
+        r#""y":0.2"#,
+    ] {
+        for text in [&through_value, &direct] {
+            assert!(text.contains(expected), "{expected} not in {text}");
+        }
     }
 }
