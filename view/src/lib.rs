@@ -2,14 +2,19 @@
 //!
 //! How a position looks and how a move is clicked, for graphical front ends such as the web
 //! page of `plies-cli serve`. A game implements [`View`]: [`View::picture`] describes the
-//! position as plain data (cells with their places and shapes, pieces on cells, labels, lines
-//! and side panels such as Onitama's cards) and [`View::clicks`] names, for each legal move, the
+//! position as plain data (cells with their places, shapes and kinds, the colours of the
+//! game's own kinds of cells, pieces on cells, labels, lines and side panels such as Onitama's
+//! cards) and [`View::clicks`] names, for each legal move, the
 //! click targets that make it, in order (Onitama: card, piece, square; tafl: piece, square;
 //! Hus: pit). The page knows no game: it draws the picture as SVG and, from the legal moves'
 //! click paths, highlights what can be clicked next.
 //!
 //! Both methods have defaults, so `impl View for MyGame {}` already gives a working page: the
 //! position's text in a panel and one button per legal move. A game with a board draws it.
+//!
+//! The page colours the cell kinds it knows (`light`, `dark`, `pit`, `store`, Onitama's
+//! temples); a game gives its own kinds their colours in [`Picture::cell_colours`] (tafl: its
+//! throne, corners and fortresses), which the page uses over its own.
 //!
 //! A game with variants (tafl's Brandub, Copenhagen, ...; Yinsh's Blitz) lists them in
 //! [`View::variants`] for the page's variant picker, each a name, a one-line description, the
@@ -25,6 +30,8 @@
 #![deny(missing_docs)]
 
 use plies::{Notation, Side, excerpt};
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 /// A drawing of one position, in board units (the page scales it to fit).
@@ -49,6 +56,44 @@ pub struct Picture {
     pub labels: Vec<Label>,
     /// Panels beside the board (cards in hand, counters, buttons); clickable items.
     pub panels: Vec<Panel>,
+    /// The game's own colours for kinds of cells, by [`Cell::kind`] (tafl's `throne`): the
+    /// page fills every square or circle cell of a kind named here with its colour, over the
+    /// page's own colour for that kind, if any. Kinds not named keep the page's colours (it
+    /// knows `light`, `dark`, `pit`, `store`, ...; others it draws plainly). In JSON an object
+    /// from kind to `"#rrggbb"`.
+    pub cell_colours: BTreeMap<String, Colour>,
+}
+
+/// A colour, 8 bits a channel; in JSON (and as text) `#rrggbb`, which any page can use as a
+/// CSS colour and which cannot carry anything but a colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Colour {
+    /// Red, 0 to 255.
+    pub red: u8,
+    /// Green, 0 to 255.
+    pub green: u8,
+    /// Blue, 0 to 255.
+    pub blue: u8,
+}
+
+impl Colour {
+    /// The colour of these channels: `Colour::rgb(0xc9, 0xa2, 0x27)` is `#c9a227`.
+    #[must_use]
+    pub const fn rgb(red: u8, green: u8, blue: u8) -> Colour {
+        Colour { red, green, blue }
+    }
+}
+
+impl std::fmt::Display for Colour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.red, self.green, self.blue)
+    }
+}
+
+impl Serialize for Colour {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// The shape of a cell.
@@ -79,9 +124,10 @@ pub struct Cell {
     pub size: f32,
     /// Its shape.
     pub shape: Shape,
-    /// What kind of place it is, for colouring: `light`, `dark`, `throne`, `corner`, `fortress`,
-    /// `temple-first`, `temple-second`, `pit`, `store`, ... (the page colours the names it knows
-    /// and draws others plainly).
+    /// What kind of place it is, for colouring: `light`, `dark`, `temple-first`,
+    /// `temple-second`, `pit`, `store`, ... (the page colours the names it knows and draws
+    /// others plainly), or a kind of the game's own (tafl's `throne`, `corner`, `fortress`)
+    /// that [`Picture::cell_colours`] gives a colour.
     pub kind: String,
     /// Text shown in the cell (a pit's seed count), if any.
     pub text: Option<String>,

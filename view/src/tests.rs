@@ -4,7 +4,9 @@
 use plies::testing::{Maze, TwoPiles};
 use plies::{Game, Notation, Side};
 
-use super::{Cell, Label, Line, Picture, Piece, Shape, Variant, View, check_variants, check_view};
+use super::{
+    Cell, Colour, Label, Line, Picture, Piece, Shape, Variant, View, check_variants, check_view,
+};
 
 /// Maze with a board whose clicks break one invariant, chosen by `fault`.
 #[derive(Clone)]
@@ -357,4 +359,23 @@ fn numbers_are_written_as_their_shortest_decimal() {
             assert!(text.contains(expected), "{expected} not in {text}");
         }
     }
+}
+
+#[test]
+fn cell_colours_are_written_as_css_hex_by_kind() {
+    assert_eq!(Colour::rgb(0, 0x0f, 0xff).to_string(), "#000fff");
+    let plain = serde_json::to_value(Picture::default()).unwrap();
+    assert_eq!(plain["cell_colours"], serde_json::json!({}));
+    let mut picture = Picture {
+        cells: vec![Cell {
+            kind: "well".to_string(),
+            ..cell("a")
+        }],
+        ..Picture::default()
+    };
+    picture
+        .cell_colours
+        .insert("well".to_string(), Colour::rgb(0x12, 0xab, 0x07));
+    let json = serde_json::to_value(&picture).unwrap();
+    assert_eq!(json["cell_colours"], serde_json::json!({"well": "#12ab07"}));
 }
