@@ -6,7 +6,8 @@
 //! game's own kinds of cells, pieces on cells, labels, lines and side panels such as Onitama's
 //! cards) and [`View::clicks`] names, for each legal move, the
 //! click targets that make it, in order (Onitama: card, piece, square; tafl: piece, square;
-//! Hus: pit). The page knows no game: it draws the picture as SVG and, from the legal moves'
+//! Hus: pit), and [`View::alternative_clicks`] other paths that make it too (a Connect Four
+//! drop: any cell of the column, besides the cell it lands on). The page knows no game: it draws the picture as SVG and, from the legal moves'
 //! click paths, highlights what can be clicked next.
 //!
 //! Both methods have defaults, so `impl View for MyGame {}` already gives a working page: the
@@ -22,8 +23,9 @@
 //! [`View::variant_of`]. Both default to none.
 //!
 //! Key invariants: every click target a move names is the `id` of a cell or of a panel item of
-//! the same position's picture; two legal moves never have the same click path, and no move's
-//! path is a proper prefix of another's (so a completed path is exactly one move).
+//! the same position's picture; no two click paths of the legal moves (alternatives included)
+//! are the same, and none is a proper prefix of another (so a completed path is exactly one
+//! move).
 //! [`check_view`] checks both along any positions. Variant names are unique, each variant's
 //! position reads back as a position of that variant; [`check_variants`] checks it.
 
@@ -298,6 +300,15 @@ pub trait View: Notation {
         vec![format!("move {}", self.format_move(mv))]
     }
 
+    /// Other click paths that make the legal move `mv` here, besides [`View::clicks`] (Connect
+    /// Four: the other cells of the column, each a path of one click). [`View::clicks`] stays
+    /// the move's own path, the one the page marks for the last move and draws for the best.
+    /// The default is none.
+    fn alternative_clicks(&self, mv: Self::Move) -> Vec<Vec<String>> {
+        let _ = mv;
+        Vec::new()
+    }
+
     /// The game's variants, for a variant picker, the usual one first. The default is none (a
     /// game of one set of rules).
     fn variants() -> Vec<Variant> {
@@ -325,8 +336,8 @@ impl std::fmt::Display for ViewError {
 impl std::error::Error for ViewError {}
 
 /// Checks the invariants of the crate docs on every one of `positions`: ids unique, every click
-/// target of every legal move an id of the picture, click paths not empty, distinct and none a
-/// prefix of another, pieces standing on cells.
+/// target of every legal move an id of the picture, click paths (alternatives included) not
+/// empty, distinct and none a prefix of another, pieces standing on cells.
 ///
 /// # Errors
 /// The first broken invariant, naming the position (in notation) and the move.
@@ -360,7 +371,10 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         state.generate_moves(&mut moves);
         let paths: Vec<(String, Vec<String>)> = moves
             .iter()
-            .map(|&mv| (state.format_move(mv), state.clicks(mv)))
+            .flat_map(|&mv| {
+                let text = state.format_move(mv);
+                click_paths(state, mv).map(move |path| (text.clone(), path))
+            })
             .collect();
         for (text, path) in &paths {
             if path.is_empty() {
@@ -449,16 +463,24 @@ pub fn check_variants<G: View>() -> Result<usize, ViewError> {
     Ok(variants.len())
 }
 
+/// Every click path of the legal move `mv`: [`View::clicks`], then the alternatives.
+fn click_paths<G: View>(state: &G, mv: G::Move) -> impl Iterator<Item = Vec<String>> {
+    std::iter::once(state.clicks(mv)).chain(state.alternative_clicks(mv))
+}
+
 /// The move a click path makes, following it as the page does: each click must keep some
-/// legal move's path possible, and the whole path must be exactly one move's.
+/// legal move's path (or alternative path) possible, and the whole path must be exactly one
+/// move's.
 ///
 /// # Errors
 /// A click leads nowhere, or the path ends before a move is complete.
 pub fn move_of_clicks<G: View>(state: &G, path: &[String]) -> Result<G::Move, ViewError> {
     let mut moves = Vec::new();
     state.generate_moves(&mut moves);
-    let paths: Vec<(G::Move, Vec<String>)> =
-        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
+    let paths: Vec<(G::Move, Vec<String>)> = moves
+        .iter()
+        .flat_map(|&mv| click_paths(state, mv).map(move |path| (mv, path)))
+        .collect();
     for k in 1..=path.len() {
         if !paths.iter().any(|(_, p)| p.starts_with(&path[..k])) {
             return Err(ViewError(format!(

@@ -1961,4 +1961,5 @@ async fn searches_take_the_tables_once_ready() {
     assert!(PROBED.load(std::sync::atomic::Ordering::SeqCst));
 }
 
+mod columns;
 mod store;
