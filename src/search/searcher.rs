@@ -134,6 +134,12 @@ pub trait Searcher<G: Game>: Send {
     /// new game would.
     fn clear(&mut self) {}
 
+    /// Whether this searcher keeps a transposition table, so that the `tt_*` figures of
+    /// [`SearchStats`] mean something (they are zeros otherwise). `false` by default.
+    fn has_transposition_table(&self) -> bool {
+        false
+    }
+
     /// Whether this searcher uses endgame tables ([`Searcher::set_endgame_tables`] accepts
     /// them): ask this before building or loading any. `false` by default.
     fn supports_endgame_tables(&self) -> bool {
