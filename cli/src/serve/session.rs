@@ -369,7 +369,13 @@ impl<G: View> Session<G> {
         }
         let legal: Vec<Value> = moves
             .iter()
-            .map(|&mv| json!({"move": state.format_move(mv), "clicks": state.clicks(mv)}))
+            .map(|&mv| {
+                json!({
+                    "move": state.format_move(mv),
+                    "clicks": state.clicks(mv),
+                    "alternatives": state.alternative_clicks(mv),
+                })
+            })
             .collect();
         let picture = state.picture();
         let (last, changed) = match (node.parent, node.mv) {

@@ -52,8 +52,10 @@
 //! format has them (Yinsh's SGF), and shows the main line's end.
 //!
 //! A game is `{id, position, start, variant, ply, node, moves, line, line_text, tree, tree_text,
-//! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks}], last, changed,
-//! scores, searching, search}`: `picture` and the click paths come from the game's [`View`];
+//! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks, alternatives}], last,
+//! changed, scores, searching, search}`: `picture` and the click paths come from the game's
+//! [`View`] (`clicks` the move's own path, `alternatives` a list of other paths that make it
+//! too, often empty: [`View::alternative_clicks`]);
 //! `variant` the name of the game's variant its start is ([`View::variant_of`]), or `null`;
 //! `node` is the node shown and `ply` its depth (its index in the current line); `moves` the
 //! current line's move texts and `line` the same as `[{node, move, mover, mover_name}]`
