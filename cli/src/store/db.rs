@@ -92,8 +92,8 @@ pub(crate) struct Pruned {
 enum Backend {
     /// An SQLite file.
     Sqlite(SqliteDb),
-    /// A PostgreSQL server's database.
-    Postgres(PostgresDb),
+    /// A PostgreSQL server's database (boxed: its client is large beside SQLite's).
+    Postgres(Box<PostgresDb>),
 }
 
 /// An open plies store.
@@ -131,7 +131,7 @@ impl Store {
         let (db, opened) = PostgresDb::connect(url)?;
         Store {
             path: db.name().to_path_buf(),
-            backend: Backend::Postgres(db),
+            backend: Backend::Postgres(Box::new(db)),
             limit,
         }
         .ready(opened)

@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn cells_are_read_as_their_types() {
-        let row = vec![Cell::Int(3), Cell::Text("a".into()), Cell::Null];
+        let row = [Cell::Int(3), Cell::Text("a".into()), Cell::Null];
         assert_eq!(row.int(0).unwrap(), 3);
         assert_eq!(row.text(1).unwrap(), "a");
         assert!(row.int(1).is_err());
