@@ -104,6 +104,28 @@ impl SharedStore {
 }
 
 impl SharedStore {
+    /// Records the finished game `row` of the game `G` and its explorer rows; a write skipped
+    /// (the size limit) or failed is one line on stderr. Whether it was written.
+    pub(crate) fn record_game<G: Notation>(&self, row: &super::games::GameRow) -> bool {
+        let mut store = self.lock();
+        match super::games::record::<G>(&mut store, row) {
+            Ok(super::games::Recorded::Stored(_)) => true,
+            Ok(super::games::Recorded::OverLimit { size }) => {
+                eprintln!(
+                    "warning: store {} holds {size} bytes, at or over its limit of {}: the \
+                     game is not recorded",
+                    store.path().display(),
+                    store.limit()
+                );
+                false
+            }
+            Err(err) => {
+                eprintln!("warning: the game is not recorded: {err}");
+                false
+            }
+        }
+    }
+
     /// The explorer's answer for `state` ([`super::games::explore`]): the moves recorded games
     /// played there, with counts and results from the mover's view.
     pub(crate) fn explore<G: Notation>(

@@ -82,7 +82,9 @@
 //! `pv_moves` (the principal variation's move texts) and `clicks` (its first move's), and so
 //! does each of its `lines`.
 //! With a position store (`serve --store`), every finished search with a completed iteration
-//! (not MCTS) is written to it before its `done` event.
+//! (not MCTS) is written to it before its `done` event, and a game a move ends (a person's
+//! `move`, or the engine's) is recorded in it, once per finished node, before the answer (the
+//! engine's: before its `done` event), so the explorer counts it.
 //!
 //! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
 //! threads, the game lock is held only to read or change a game); one search at a time per
