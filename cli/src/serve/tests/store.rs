@@ -240,8 +240,8 @@ fn shortest_end(start: &Maze) -> Vec<String> {
         for mv in moves {
             let next = state.play(mv);
             let next_key = next.format_position();
-            if !seen.contains_key(&next_key) {
-                seen.insert(next_key, Some((key.clone(), state.format_move(mv))));
+            if let std::collections::hash_map::Entry::Vacant(entry) = seen.entry(next_key) {
+                entry.insert(Some((key.clone(), state.format_move(mv))));
                 queue.push_back(next);
             }
         }
