@@ -193,15 +193,9 @@ impl Store {
     fn read<T>(
         &self,
         action: &'static str,
-        mut f: impl FnMut(&mut dyn Sql) -> Result<T, BackendError>,
+        f: impl FnMut(&mut dyn Sql) -> Result<T, BackendError>,
     ) -> Result<T, StoreError> {
-        retrying(|| {
-            match &self.backend {
-                Backend::Sqlite(db) => db.read(&mut f),
-                Backend::Postgres(db) => db.read(&mut f),
-            }
-            .map_err(|e| StoreError::backend(&self.path, action, e))
-        })
+        self.run(action, false, f)
     }
 
     /// Runs `f` in one write transaction, committed when it succeeds, retried while the
@@ -209,12 +203,24 @@ impl Store {
     fn write<T>(
         &self,
         action: &'static str,
+        f: impl FnMut(&mut dyn Sql) -> Result<T, BackendError>,
+    ) -> Result<T, StoreError> {
+        self.run(action, true, f)
+    }
+
+    /// [`Self::read`] or, with `write`, [`Self::write`], on either backend.
+    fn run<T>(
+        &self,
+        action: &'static str,
+        write: bool,
         mut f: impl FnMut(&mut dyn Sql) -> Result<T, BackendError>,
     ) -> Result<T, StoreError> {
         retrying(|| {
-            match &self.backend {
-                Backend::Sqlite(db) => db.write(&mut f),
-                Backend::Postgres(db) => db.write(&mut f),
+            match (&self.backend, write) {
+                (Backend::Sqlite(db), false) => db.read(&mut f),
+                (Backend::Sqlite(db), true) => db.write(&mut f),
+                (Backend::Postgres(db), false) => db.read(&mut f),
+                (Backend::Postgres(db), true) => db.write(&mut f),
             }
             .map_err(|e| StoreError::backend(&self.path, action, e))
         })

@@ -156,15 +156,6 @@ impl StoreError {
         }
     }
 
-    /// [`StoreError::backend`] for the PostgreSQL store named `name`.
-    pub(crate) fn postgres(
-        name: &std::path::Path,
-        action: &'static str,
-        source: BackendError,
-    ) -> StoreError {
-        StoreError::backend(name, action, source)
-    }
-
     /// Whether the database said another writer is in the way, so that the same work may
     /// succeed when tried again: SQLite's busy or locked, PostgreSQL's serialization failure
     /// or deadlock.

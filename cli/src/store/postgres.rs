@@ -190,7 +190,7 @@ impl PostgresDb {
         }
         let fail = |action| {
             let name = name.clone();
-            move |e| StoreError::postgres(&name, action, BackendError::Postgres(e))
+            move |e| StoreError::backend(&name, action, BackendError::Postgres(e))
         };
         let client = login(config, &name)?.map_err(fail("connect to"))?;
         let db = PostgresDb {
@@ -200,7 +200,7 @@ impl PostgresDb {
         };
         let opened = db
             .read(&mut |sql| identity(sql))
-            .map_err(|e| StoreError::postgres(&db.name, "read", e))?
+            .map_err(|e| StoreError::backend(&db.name, "read", e))?
             .map_err(|()| db.foreign())?;
         Ok((db, opened))
     }
@@ -241,7 +241,7 @@ impl PostgresDb {
                 }
                 Ok(Ok(()))
             })
-            .map_err(|e| StoreError::postgres(&self.name, "create", e))?;
+            .map_err(|e| StoreError::backend(&self.name, "create", e))?;
         done.map_err(|()| self.foreign())
     }
 
