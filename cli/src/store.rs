@@ -25,6 +25,7 @@ pub(crate) mod games;
 pub(crate) mod lookup;
 mod postgres;
 mod record;
+pub(crate) mod recorder;
 pub(crate) mod shared;
 mod sql;
 mod sqlite;

@@ -369,7 +369,8 @@ impl Store {
         if self.size() >= self.limit {
             return Ok(None);
         }
-        let text = game.moves.join(" ");
+        // A JSON array: a game's move texts may hold spaces (Onitama's `tiger b5-b3`).
+        let text = serde_json::to_string(&game.moves).expect("strings serialize");
         self.write("write", |db| {
             let id = db
                 .query_first(
@@ -496,14 +497,10 @@ impl Store {
                 let id = row.int(0)?;
                 let result = row.text(7)?;
                 let plies = row.int(10)?;
-                let moves: Vec<String> = row
-                    .text(9)?
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect();
-                let (Some(outcome), true) = (
+                let moves = stored_moves(&row.text(9)?);
+                let (Some(outcome), Some(moves)) = (
                     MoverResult::game_result(&result),
-                    plies == moves.len() as i64,
+                    moves.filter(|moves| plies == moves.len() as i64),
                 ) else {
                     return Err(BackendError::Cell(format!(
                         "game {id} holds values plies does not write (result '{}', {plies} \
@@ -645,4 +642,14 @@ fn upsert(db: &mut dyn Sql, analysis: &Analysis) -> Result<bool, BackendError> {
         ],
     )?;
     Ok(changed > 0)
+}
+
+/// The moves of a game row's `moves` text: a JSON array of move texts, or (rows written before
+/// moves could hold spaces) move texts separated by spaces; `None` when it is neither.
+fn stored_moves(text: &str) -> Option<Vec<String>> {
+    if text.trim_start().starts_with('[') {
+        serde_json::from_str(text).ok()
+    } else {
+        Some(text.split_whitespace().map(str::to_string).collect())
+    }
 }
