@@ -31,7 +31,7 @@
 //! ([`GameCommand`]s beside the generic ones, such as tafl's `otep`).
 //!
 //! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
-//! sets [`GameCli::bench`] to its [`BenchSuite`]; the fields a game leaves out come from
+//! sets [`GameCli::bench`] to its [`BenchSuite`](plies::harness::BenchSuite); the fields a game leaves out come from
 //! [`GameCli::new`] (`..GameCli::new(name, evaluator)`).
 //!
 //! Commands (a contract: other tools drive plies through them):
@@ -40,7 +40,7 @@
 //!   [--store PATH|off] [--no-store-read]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
-//!   differs from the signature the game recorded in its [`BenchSuite`])
+//!   differs from the signature the game recorded in its [`BenchSuite`](plies::harness::BenchSuite))
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
@@ -101,7 +101,6 @@ use args::{Cli, Command};
 use plies::Notation;
 use plies_view::View;
 
-pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use endgame::{EndgameTables, TableBuilder};
 pub use engine::{EngineError, EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, utf8_args};

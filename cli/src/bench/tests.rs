@@ -2,7 +2,7 @@
 //! node count must be reported and fail the command).
 
 use super::super::test_support::{last_json, run_invalid, run_ok, run_usage, spec};
-use super::{BenchProof, BenchSignature, BenchSuite};
+use plies::harness::{BenchProof, BenchSignature, BenchSuite};
 use crate::{CliError, GameCli, run};
 
 /// Runs `args` with the toy game and `suite`.
