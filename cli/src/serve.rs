@@ -96,9 +96,6 @@ pub(crate) struct ServeArgs {
     pub store: StoreArgs,
 }
 
-/// Runs the server until the process is interrupted.
-///
-/// # Errors
 /// Has the allocator map every allocation of a megabyte or more on its own, and unmap it when
 /// freed. By default glibc raises that threshold to the size of the last such block freed (up
 /// to 32 MB), after which a search's 16 MB table comes from a malloc arena and stays there when
@@ -113,6 +110,9 @@ fn return_large_allocations() {
     }
 }
 
+/// Runs the server until the process is interrupted.
+///
+/// # Errors
 /// A bad start position, or the address cannot be listened on.
 pub(crate) fn run<G: View>(
     spec: &GameCli<G>,
