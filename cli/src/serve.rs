@@ -193,6 +193,8 @@ fn open_browser(url: &str, output: &mut dyn Write) -> Result<(), CliError> {
 /// (requests go through it in process); `serve` runs the same routes, with the same rules as
 /// `serve --port 80` on 127.0.0.1 (a request's `Host` is `localhost`, `127.0.0.1` or `[::1]`,
 /// without a port or with `:80`) and the default memory budget and read timeout.
+///
+/// Only with the feature `serve` (on by default).
 pub fn page_router<G: View>(
     spec: &GameCli<G>,
     start: G,
