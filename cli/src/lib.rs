@@ -54,12 +54,19 @@
 //!   UGI's `Book` option
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
-//!   [`plies_view::View`] (which `main` and `run` require)
+//!   [`plies_view::View`] (which `main` and `run` require); only with the feature `serve`
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
 //! can carry meaning (Onitama: `r` student, `R` master); move text is case-insensitive as far as
 //! the game's parser allows. With `--json` the last line printed is one JSON object.
+//!
+//! Cargo features: `serve` (default) is the web page, its HTTP server and API (the `serve`
+//! command and `page_router`, for tests and fuzzing), built on axum and tokio. A game crate
+//! that wants the other commands without compiling the server writes
+//! `plies-cli = { ..., default-features = false }`: `serve` is then absent from the grammar
+//! ([`command`], `--help`) and asking for it is a usage error like any unknown command. Games
+//! implement [`plies_view::View`] either way.
 //!
 //! Key invariant: bad input of any kind (arguments, positions, moves) ends in a [`CliError`]
 //! whose display is one line naming the problem, never a panic; [`run`] reads only from its
@@ -85,6 +92,7 @@ mod memory;
 mod perft;
 mod play;
 mod position;
+#[cfg(feature = "serve")]
 mod serve;
 mod store;
 mod tables;
@@ -107,6 +115,7 @@ pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use input::ChannelInput;
+#[cfg(feature = "serve")]
 pub use serve::page_router;
 pub use tables::{KeyDirError, LockedKeyDir, lock_key_dir};
 pub use text::one_line;
@@ -209,6 +218,7 @@ pub fn run<G: View>(
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
         Command::Store(args) => store::command::run(spec, &args, output),

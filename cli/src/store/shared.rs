@@ -1,6 +1,6 @@
 //! The store as long-running hosts use it ([`SharedStore`]): the web page and the UGI engine
 //! open it once and use it from many threads, reading the deepest stored analysis of a
-//! position before any search and writing their searches' results after.
+//! position before any search; the web page also writes its searches' results after.
 //!
 //! Key invariants: a read answers only with an analysis of the game's default evaluator (the
 //! families of [`DEFAULT_FAMILIES`]) whose moves read back in the position; a write keeps the
@@ -10,9 +10,12 @@
 use std::sync::{Mutex, PoisonError};
 
 use plies::Notation;
+#[cfg(feature = "serve")]
 use plies::search::SearchResult;
 
-use super::lookup::{Stored, analysis_of, warn_unless_stored};
+use super::lookup::Stored;
+#[cfg(feature = "serve")]
+use super::lookup::{analysis_of, warn_unless_stored};
 use super::{Store, StoreError};
 
 /// The searcher families whose analyses a host shows or plays: the game's default evaluator
@@ -28,8 +31,8 @@ pub(crate) struct SharedStore {
 
 impl SharedStore {
     /// Opens (or creates) the SQLite store at `path` for the game `game`, writes skipped once its
-    /// files hold `limit` bytes.
-    #[cfg(test)]
+    /// files hold `limit` bytes (for the web page's tests).
+    #[cfg(all(test, feature = "serve"))]
     pub(crate) fn open(
         path: &std::path::Path,
         limit: u64,
@@ -47,11 +50,6 @@ impl SharedStore {
             store: Mutex::new(store),
             game,
         }
-    }
-
-    /// The store's file.
-    pub(crate) fn path(&self) -> std::path::PathBuf {
-        self.lock().path().to_path_buf()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
@@ -81,6 +79,16 @@ impl SharedStore {
         }
         Ok(best)
     }
+}
+
+/// What only the web page does with the store: name its file, write its searches' results and
+/// record its finished games.
+#[cfg(feature = "serve")]
+impl SharedStore {
+    /// The store's file.
+    pub(crate) fn path(&self) -> std::path::PathBuf {
+        self.lock().path().to_path_buf()
+    }
 
     /// Writes the result of a search of `state` by `searcher` (its name as set) of the family
     /// `family`, unless it has no completed iteration; a write skipped (the size limit) or
@@ -101,9 +109,7 @@ impl SharedStore {
         warn_unless_stored(&store, put);
         written
     }
-}
 
-impl SharedStore {
     /// Records the finished game `row` of the game `G` and its explorer rows; a write skipped
     /// (the size limit) or failed is one line on stderr. Whether it was written.
     pub(crate) fn record_game<G: Notation>(&self, row: &super::games::GameRow) -> bool {
