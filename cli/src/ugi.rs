@@ -43,7 +43,7 @@ use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::store::StoreArgs;
-use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_layers};
+use crate::tables::{Layers, Note, NoteSink, TableSource, TablesArgs, parse_layers};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
 #[derive(Args, Debug)]
@@ -828,7 +828,7 @@ impl<'a, G: View> Engine<'a, G> {
     fn set_tables_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "tables" => {
-                let (pieces, upgrade) =
+                let Layers { pieces, upgrade } =
                     parse_layers(self.spec.endgame_tables.as_ref(), value, "Tables")?;
                 let source = self.tables.source.with_pieces(pieces);
                 let source = match upgrade {
