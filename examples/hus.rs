@@ -10,7 +10,8 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
+use plies::harness::{BenchSignature, BenchSuite};
+use plies_cli::{GameCli, tunable_evaluator};
 use plies_hus::{Hus, HusEvaluator};
 
 /// The start and the two infinite-move positions of the rules document.

@@ -13,7 +13,8 @@
 
 use std::process::ExitCode;
 
-use plies_cli::{BenchSignature, BenchSuite, GameCli, tunable_evaluator};
+use plies::harness::{BenchSignature, BenchSuite};
+use plies_cli::{GameCli, tunable_evaluator};
 use plies_yinsh::{Yinsh, YinshEvaluator};
 
 /// The two openings of docs/rules/yinsh.md after their ten placements, White to move.

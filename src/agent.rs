@@ -29,8 +29,9 @@ pub struct Choice<M> {
     pub mv: M,
     /// The agent's value of the position for the side to move, if it has one.
     pub score: Option<Score>,
-    /// The depth of the search that chose the move (0 for agents that do not search).
-    pub depth: u32,
+    /// The depth of the search that chose the move; `None` for agents that do not search by
+    /// depth (MCTS, see [`Searcher::searches_by_depth`]; random movers, humans).
+    pub depth: Option<u32>,
     /// Positions made to choose the move (0 for agents that do not search).
     pub nodes: u64,
 }
@@ -42,7 +43,7 @@ impl<M> Choice<M> {
         Choice {
             mv,
             score: None,
-            depth: 0,
+            depth: None,
             nodes: 0,
         }
     }
@@ -236,6 +237,7 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
         // Its own limits replace the budget; the game history is searched with either.
         let limits = self.limits.as_ref().unwrap_or(budget);
         let result = self.searcher.search_in(state, history, limits);
+        let by_depth = self.searcher.searcher().searches_by_depth();
         if self.ponder
             && result.best_move.is_some()
             && result.pv.first() == result.best_move.as_ref()
@@ -247,7 +249,7 @@ impl<G: Game> Agent<G> for SearchAgent<G> {
             .map(|mv| Choice {
                 mv,
                 score: Some(result.score),
-                depth: result.depth,
+                depth: by_depth.then_some(result.depth),
                 nodes: result.stats.nodes,
             })
             .ok_or(AgentError::GameOver)

@@ -19,6 +19,44 @@ use crate::game::{Game, MoveClass, Outcome, Side};
 use crate::notation::{Notation, NotationError};
 use crate::rng::{SplitMix64, random_keys};
 
+/// The required methods of [`Game`] for a newtype around another game with the same moves
+/// (`struct Wrapper(Inner)`), each handed to the inner game (`play` wraps its result again):
+/// for a test's toy that changes one thing of a game (a hook, a view) and keeps its rules.
+/// Written inside the impl, after `type Move`: `impl Game for Wrapper { type Move = Take;
+/// plies::delegate_game!(); }`, followed by any method the wrapper changes.
+#[macro_export]
+macro_rules! delegate_game {
+    () => {
+        fn side_to_move(&self) -> $crate::Side {
+            $crate::Game::side_to_move(&self.0)
+        }
+        fn generate_moves(&self, moves: &mut ::std::vec::Vec<Self::Move>) {
+            $crate::Game::generate_moves(&self.0, moves);
+        }
+        fn play(&self, mv: Self::Move) -> Self {
+            Self($crate::Game::play(&self.0, mv))
+        }
+        fn outcome(&self) -> ::std::option::Option<$crate::Outcome> {
+            $crate::Game::outcome(&self.0)
+        }
+        fn hash(&self) -> u64 {
+            $crate::Game::hash(&self.0)
+        }
+        fn hash_from_scratch(&self) -> u64 {
+            $crate::Game::hash_from_scratch(&self.0)
+        }
+        fn move_index(&self, mv: Self::Move) -> usize {
+            $crate::Game::move_index(&self.0, mv)
+        }
+        fn move_index_bound(&self) -> usize {
+            $crate::Game::move_index_bound(&self.0)
+        }
+        fn classify(&self, mv: Self::Move) -> $crate::MoveClass {
+            $crate::Game::classify(&self.0, mv)
+        }
+    };
+}
+
 static KEYS: [u64; 2 * 16 + 1] = random_keys(0x0707_11e5);
 
 /// Take `count` stones from pile `pile`.

@@ -198,7 +198,7 @@ fn records_are_shown_and_set_up() {
 }
 
 /// tafl's variant picker: a variant picked starts a game of it, with its name and one-line
-/// description shown and its full rules on demand.
+/// description shown and its full rules on demand, its special squares in tafl's colours.
 #[test]
 fn a_tafl_variant_is_picked() {
     let case = Case::humans(
@@ -2223,6 +2223,24 @@ async fn variant_picked(client: Client, setup: Setup) -> Result<(), String> {
         || shown["rules"] != chosen["rules"]
     {
         return Err(format!("the variant's description shows {shown}"));
+    }
+    // tafl colours its own squares (the picture's `cell_colours`): the page fills them so.
+    let fills = page
+        .js(r##"
+            const fill = (kind) => {
+                const cell = document.querySelector(`#board .cell.kind-${kind}`);
+                return cell ? getComputedStyle(cell).fill : null;
+            };
+            return { throne: fill("throne"), corner: fill("corner"), light: fill("light") };
+        "##)
+        .await?;
+    let wanted = json!({
+        "throne": "rgb(201, 162, 39)",
+        "corner": "rgb(141, 110, 99)",
+        "light": "rgb(240, 217, 181)",
+    });
+    if fills != wanted {
+        return Err(format!("{} squares are filled {fills}", chosen["name"]));
     }
     page.no_console_errors().await
 }

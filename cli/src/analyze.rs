@@ -149,7 +149,7 @@ pub(super) fn run<G: Notation>(
         result.depth,
         state.format_line(&result.pv)
     )?;
-    summary(&result.stats, output)?;
+    summary(&result.stats, searcher.has_transposition_table(), output)?;
     if args.json {
         writeln!(
             output,
@@ -360,8 +360,9 @@ fn iteration_line<G: Notation>(
     Ok(())
 }
 
-/// The closing summary: nodes and speed, then table and ordering figures.
-fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
+/// The closing summary: nodes and speed, then the transposition table's figures (for a
+/// searcher that has one, `has_tt`) and ordering figures.
+fn summary(stats: &SearchStats, has_tt: bool, output: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         output,
         "nodes {} (quiescence {}), time {:.3} s, {:.0} nodes/s",
@@ -378,11 +379,17 @@ fn summary(stats: &SearchStats, output: &mut dyn Write) -> std::io::Result<()> {
     } else {
         stats.first_move_cutoffs as f64 / stats.cutoffs as f64
     };
+    if has_tt {
+        write!(
+            output,
+            "tt fill {:.1}%, hit rate {:.1}%, ",
+            stats.tt_fill * 100.0,
+            stats.tt_hit_rate() * 100.0,
+        )?;
+    }
     writeln!(
         output,
-        "tt fill {:.1}%, hit rate {:.1}%, branching factor {branching}, first-move cutoffs {:.1}%",
-        stats.tt_fill * 100.0,
-        stats.tt_hit_rate() * 100.0,
+        "branching factor {branching}, first-move cutoffs {:.1}%",
         first_cut * 100.0
     )?;
     if stats.endgame_hits > 0 {

@@ -46,6 +46,7 @@ pub(crate) enum Command {
     /// or a scheduler's job array (`tune init`, `run`, `play --shard K/N`, `merge`, `status`).
     Tune(crate::tune::TuneArgs),
     /// Serve the game's web page: play against the engine by clicking, analyse, navigate.
+    #[cfg(feature = "serve")]
     Serve(crate::serve::ServeArgs),
     /// Build the endgame tables of every card set (or key) a game lists into one shared
     /// directory, a shard at a time, as a cluster's job array does (`precompute sets`, `run
@@ -76,6 +77,7 @@ impl Command {
             Command::Play(args) => Some(&mut args.start),
             Command::Bench(args) => Some(&mut args.start),
             Command::Arena(args) => Some(&mut args.start),
+            #[cfg(feature = "serve")]
             Command::Serve(args) => Some(&mut args.start),
             Command::Explore(args) => Some(&mut args.start),
             Command::Book(book) => match &mut book.command {

@@ -10,7 +10,7 @@
 //!
 //! Key invariants: each search uses a fresh searcher (nothing carried over) and no time limit, so
 //! every node count depends only on the code; the totals are compared with the game's recorded
-//! [`BenchSignature`]s and proof counts, and a mismatch is printed and ends the command with an
+//! [`BenchSignature`](plies::harness::BenchSignature)s and proof counts, and a mismatch is printed and ends the command with an
 //! error (exit code 1), so a changed search must update its signatures deliberately. Figures for
 //! positions the game did not choose (`--position`, `--moves`) are never checked.
 
@@ -28,7 +28,7 @@ use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, play_moves};
 use crate::text::rate;
 use plies::Notation;
-pub use plies::harness::{BenchProof, BenchSignature, BenchSuite};
+use plies::harness::{BenchProof, BenchSuite};
 use plies::search::{SearchLimits, Searcher};
 use plies::spec::SearcherSpec;
 

@@ -31,7 +31,7 @@
 //! ([`GameCommand`]s beside the generic ones, such as tafl's `otep`).
 //!
 //! A game with a whole benchmark (a depth ladder, positions to prove, recorded node counts)
-//! sets [`GameCli::bench`] to its [`BenchSuite`]; the fields a game leaves out come from
+//! sets [`GameCli::bench`] to its [`BenchSuite`](plies::harness::BenchSuite); the fields a game leaves out come from
 //! [`GameCli::new`] (`..GameCli::new(name, evaluator)`).
 //!
 //! Commands (a contract: other tools drive plies through them):
@@ -40,7 +40,7 @@
 //!   [--store PATH|off] [--no-store-read]`
 //! - `play [--human first|second|none] [--time MS | --depth D] [--max-plies N]`
 //! - `bench [--depth D | --full | --depths D1,D2…] [--json]` (exit code 1 when a node count
-//!   differs from the signature the game recorded in its [`BenchSuite`])
+//!   differs from the signature the game recorded in its [`BenchSuite`](plies::harness::BenchSuite))
 //! - `arena --engine A --engine B [--engine C…] (--depth D | --time MS | --nodes N)
 //!   [--openings N | --games N] [--openings-file F] [--max-plies N] [--seed S]
 //!   [--concurrency N] [--results F.jsonl] [--sprt ELO0,ELO1] [--json]`
@@ -54,12 +54,19 @@
 //!   UGI's `Book` option
 //! - `serve [--port P] [--listen ADDR] [--open] [--max-games N] [--max-memory MB]
 //!   [--read-timeout-ms MS] [--allow-host NAME[:PORT]]`: the game's web page, drawn from its
-//!   [`plies_view::View`] (which `main` and `run` require)
+//!   [`plies_view::View`] (which `main` and `run` require); only with the feature `serve`
 //!
 //! Every command takes `--position P` (default the game's start position) and `--moves "m1 m2"`
 //! played from it first. Position text is handed to the game exactly as written, because case
 //! can carry meaning (Onitama: `r` student, `R` master); move text is case-insensitive as far as
 //! the game's parser allows. With `--json` the last line printed is one JSON object.
+//!
+//! Cargo features: `serve` (default) is the web page, its HTTP server and API (the `serve`
+//! command and `page_router`, for tests and fuzzing), built on axum and tokio. A game crate
+//! that wants the other commands without compiling the server writes
+//! `plies-cli = { ..., default-features = false }`: `serve` is then absent from the grammar
+//! ([`command`], `--help`) and asking for it is a usage error like any unknown command. Games
+//! implement [`plies_view::View`] either way.
 //!
 //! Key invariant: bad input of any kind (arguments, positions, moves) ends in a [`CliError`]
 //! whose display is one line naming the problem, never a panic; [`run`] reads only from its
@@ -85,6 +92,7 @@ mod memory;
 mod perft;
 mod play;
 mod position;
+#[cfg(feature = "serve")]
 mod serve;
 mod store;
 mod tables;
@@ -101,13 +109,13 @@ use args::{Cli, Command};
 use plies::Notation;
 use plies_view::View;
 
-pub use bench::{BenchProof, BenchSignature, BenchSuite};
 pub use endgame::{EndgameTables, TableBuilder};
 pub use engine::{EngineError, EvaluatorFactory, evaluator, tunable_evaluator};
 pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use input::ChannelInput;
+#[cfg(feature = "serve")]
 pub use serve::page_router;
 pub use tables::{KeyDirError, LockedKeyDir, lock_key_dir};
 pub use text::one_line;
@@ -210,6 +218,7 @@ pub fn run<G: View>(
         Command::Play(args) => play::run(spec, &args, input, output),
         Command::Bench(args) => bench::run(spec, &args, output),
         Command::Arena(args) => arena_command::run(spec, &args, output),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(spec, &args, output),
         Command::Ugi(args) => ugi::run(spec, &args, input, output),
         Command::Store(args) => store::command::run(spec, &args, output),

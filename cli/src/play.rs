@@ -154,20 +154,7 @@ pub(super) fn run<G: Notation>(
             )?;
             mv
         } else {
-            // Tables built meanwhile are taken before the move's search (never during it).
-            let wanted = tables.label(&state);
-            if equipped != wanted
-                && let Some(probe) = tables_now(&tables, &state, output)?
-            {
-                engine
-                    .searcher()
-                    .set_endgame_tables(Some(probe))
-                    .map_err(|e| CliError::Invalid(e.to_string()))?;
-                equipped = tables.label(&state);
-            } else if equipped.is_some() {
-                // The upgrade (if any) is built once the first tables are there.
-                tables.request(&state);
-            }
+            take_new_tables(&tables, &state, &mut equipped, &mut engine, output)?;
             let result = engine.search_in(&state, &history, &limits);
             let Some(mv) = result.best_move else {
                 return Err(CliError::Invalid("the engine found no move".into()));
@@ -207,6 +194,31 @@ pub(super) fn run<G: Notation>(
     }
     writeln!(output, "moves: {}", record.join(" "))?;
     writeln!(output, "final position: {}", state.format_position())?;
+    Ok(())
+}
+
+/// Gives the engine the tables built since it was last equipped (`equipped`: the label of
+/// what it has), before a move's search, never during one; or asks for the upgrade (if any)
+/// once the first tables are there.
+fn take_new_tables<G: Notation>(
+    tables: &TableSource<G>,
+    state: &G,
+    equipped: &mut Option<String>,
+    engine: &mut Ponderer<G>,
+    output: &mut dyn Write,
+) -> Result<(), CliError> {
+    let wanted = tables.label(state);
+    if *equipped != wanted
+        && let Some(probe) = tables_now(tables, state, output)?
+    {
+        engine
+            .searcher()
+            .set_endgame_tables(Some(probe))
+            .map_err(|e| CliError::Invalid(e.to_string()))?;
+        *equipped = tables.label(state);
+    } else if equipped.is_some() {
+        tables.request(state);
+    }
     Ok(())
 }
 

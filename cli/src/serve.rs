@@ -96,9 +96,6 @@ pub(crate) struct ServeArgs {
     pub store: StoreArgs,
 }
 
-/// Runs the server until the process is interrupted.
-///
-/// # Errors
 /// Has the allocator map every allocation of a megabyte or more on its own, and unmap it when
 /// freed. By default glibc raises that threshold to the size of the last such block freed (up
 /// to 32 MB), after which a search's 16 MB table comes from a malloc arena and stays there when
@@ -113,6 +110,9 @@ fn return_large_allocations() {
     }
 }
 
+/// Runs the server until the process is interrupted.
+///
+/// # Errors
 /// A bad start position, or the address cannot be listened on.
 pub(crate) fn run<G: View>(
     spec: &GameCli<G>,
@@ -193,6 +193,8 @@ fn open_browser(url: &str, output: &mut dyn Write) -> Result<(), CliError> {
 /// (requests go through it in process); `serve` runs the same routes, with the same rules as
 /// `serve --port 80` on 127.0.0.1 (a request's `Host` is `localhost`, `127.0.0.1` or `[::1]`,
 /// without a port or with `:80`) and the default memory budget and read timeout.
+///
+/// Only with the feature `serve` (on by default).
 pub fn page_router<G: View>(
     spec: &GameCli<G>,
     start: G,

@@ -1,16 +1,18 @@
 //! The position store: analyses that outlive the process, in an SQLite file (by default
-//! `store.sqlite` in the user's data directory, `~/.local/share/plies/` on Linux). `analyze`
+//! `store.sqlite` in the user's data directory, `~/.local/share/plies/` on Linux) or on a
+//! PostgreSQL server (`--store postgres://...`), behind one interface ([`Store`]). `analyze`
 //! writes each result and answers from it a position already stored at least as deep
 //! ([`lookup`]); the `store` command counts, exports, imports and prunes it ([`command`]).
 //! docs/store.md has the rules for users.
 //!
 //! One analysis is kept per game, variant, position and searcher family: the deepest (as
 //! deep: the newest). The core library knows nothing of it: only this application layer
-//! depends on SQLite.
+//! depends on SQLite and PostgreSQL.
 //!
-//! Key invariants: a file that is not a plies store (not SQLite, another application's
-//! database, damaged, of a newer schema) is refused with one line ([`StoreError`]) and never
-//! written; every write is a transaction of its own in WAL mode, so concurrent writers and
+//! Key invariants: a file or database that is not a plies store (not SQLite, another
+//! application's database, damaged, of a newer schema) is refused with one line
+//! ([`StoreError`]) and never written; every write is a transaction of its own (SQLite in WAL
+//! mode), so concurrent writers and
 //! killed processes leave every committed analysis readable; a write is skipped (said on
 //! stderr) while the store's files hold `--store-limit` bytes or more. [`crate::run`] opens
 //! no store for `analyze` unless one is named (`--store`, `PLIES_STORE`); the program
@@ -21,8 +23,12 @@ mod db;
 mod error;
 pub(crate) mod games;
 pub(crate) mod lookup;
+mod postgres;
 mod record;
+pub(crate) mod recorder;
 pub(crate) mod shared;
+mod sql;
+mod sqlite;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -53,16 +59,18 @@ pub(crate) fn use_data_directory_by_default() {
     DATA_DIRECTORY_BY_DEFAULT.store(true, Ordering::Relaxed);
 }
 
-/// Where the store is: a file, or `off`.
+/// Where the store is: a file, a PostgreSQL server, or `off`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum StoreLocation {
     /// No store.
     Off,
     /// The SQLite file at this path.
     File(PathBuf),
+    /// The PostgreSQL database at this URL (`postgres://` or `postgresql://`).
+    Postgres(String),
 }
 
-/// Why a `--store` value is not a location: a URL (only SQLite files are supported so far).
+/// Why a `--store` value is not a location: a URL of a scheme other than PostgreSQL's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct StoreLocationError(String);
 
@@ -70,8 +78,8 @@ impl fmt::Display for StoreLocationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is a URL: only SQLite files are supported so far (a path, or off)",
-            plies::excerpt(&self.0)
+            "'{}' is a URL plies does not know: expected a path, postgres://... or off",
+            postgres::redacted(&plies::excerpt(&self.0))
         )
     }
 }
@@ -81,10 +89,14 @@ impl std::error::Error for StoreLocationError {}
 impl FromStr for StoreLocation {
     type Err = StoreLocationError;
 
-    /// `off` (any case) or a path; a URL (`postgres://...`) is refused.
+    /// `off` (any case), a `postgres://` or `postgresql://` URL, or a path; a URL of another
+    /// scheme is refused.
     fn from_str(text: &str) -> Result<StoreLocation, StoreLocationError> {
-        if text.trim().eq_ignore_ascii_case("off") {
+        let lower = text.trim().to_ascii_lowercase();
+        if lower == "off" {
             Ok(StoreLocation::Off)
+        } else if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            Ok(StoreLocation::Postgres(text.trim().to_string()))
         } else if text.contains("://") {
             Err(StoreLocationError(text.to_string()))
         } else {
@@ -98,6 +110,7 @@ impl fmt::Display for StoreLocation {
         match self {
             StoreLocation::Off => f.write_str("off"),
             StoreLocation::File(path) => write!(f, "{}", path.display()),
+            StoreLocation::Postgres(url) => f.write_str(&postgres::redacted(url)),
         }
     }
 }
@@ -105,9 +118,10 @@ impl fmt::Display for StoreLocation {
 /// The store options of `analyze` and `store`.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct StoreArgs {
-    /// The position store: an SQLite file of analyses, or `off`. Default: `store.sqlite` in
-    /// the user's data directory (`~/.local/share/plies/` on Linux).
-    #[arg(long, value_name = "PATH|off", env = "PLIES_STORE",
+    /// The position store: an SQLite file of analyses, a PostgreSQL database
+    /// (`postgres://USER@HOST/DB`), or `off`. Default: `store.sqlite` in the user's data
+    /// directory (`~/.local/share/plies/` on Linux).
+    #[arg(long, value_name = "PATH|URL|off", env = "PLIES_STORE",
           value_parser = clap::value_parser!(StoreLocation))]
     pub store: Option<StoreLocation>,
     /// The most the store may take: a write is skipped (with a warning) while its files hold
@@ -119,13 +133,24 @@ pub(crate) struct StoreArgs {
 }
 
 impl StoreArgs {
-    /// The store file `analyze` uses: the one named, the data directory's when the program
-    /// runs without `--store` ([`use_data_directory_by_default`]), or none.
-    pub(crate) fn analyze_path(&self) -> Result<Option<PathBuf>, StoreError> {
+    /// The store `analyze` uses (a file or a server, never `off`): the one named, the data
+    /// directory's when the program runs without `--store` ([`use_data_directory_by_default`]),
+    /// or none.
+    pub(crate) fn analyze_location(&self) -> Result<Option<StoreLocation>, StoreError> {
         match &self.store {
             Some(StoreLocation::Off) => Ok(None),
-            Some(StoreLocation::File(path)) => Ok(Some(path.clone())),
-            None if DATA_DIRECTORY_BY_DEFAULT.load(Ordering::Relaxed) => default_path().map(Some),
+            Some(location) => Ok(Some(location.clone())),
+            None if DATA_DIRECTORY_BY_DEFAULT.load(Ordering::Relaxed) => {
+                default_path().map(|path| Some(StoreLocation::File(path)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Opens the store `analyze` uses ([`StoreArgs::analyze_location`]), or none.
+    pub(crate) fn open_for_analysis(&self) -> Result<Option<Store>, StoreError> {
+        match self.analyze_location()? {
+            Some(location) => Store::open_location(&location, self.store_limit.0).map(Some),
             None => Ok(None),
         }
     }
@@ -137,21 +162,18 @@ impl StoreArgs {
         &self,
         game: &'static str,
     ) -> Result<Option<shared::SharedStore>, StoreError> {
-        match self.analyze_path()? {
-            Some(path) => shared::SharedStore::open(&path, self.store_limit.0, game).map(Some),
-            None => Ok(None),
-        }
+        Ok(self
+            .open_for_analysis()?
+            .map(|store| shared::SharedStore::new(store, game)))
     }
 
     /// Opens the store the `store` command works on: the one named, or the data directory's;
     /// `off` is an error.
     pub(crate) fn open_named(&self) -> Result<Store, StoreError> {
-        let path = match &self.store {
-            Some(StoreLocation::Off) => return Err(StoreError::Off),
-            Some(StoreLocation::File(path)) => path.clone(),
-            None => default_path()?,
-        };
-        Store::open(&path, self.store_limit.0)
+        match &self.store {
+            Some(location) => Store::open_location(location, self.store_limit.0),
+            None => Store::open(&default_path()?, self.store_limit.0),
+        }
     }
 }
 

@@ -17,8 +17,10 @@ mod cache;
 pub(crate) mod precompute;
 mod source;
 
+use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use clap::Args;
@@ -40,8 +42,8 @@ pub(crate) struct TablesArgs {
     /// Endgame tables for the game's position, up to N pieces, or `off` (default: on, with the
     /// game's usual N, for a game that has tables); `N,M`: N pieces at once and M, built or
     /// read in the background once N are ready, from the first search after they are.
-    #[arg(long, value_name = "N|N,M|off")]
-    pub tables: Option<String>,
+    #[arg(long, value_name = "N|N,M|off", value_parser = clap::value_parser!(Layers))]
+    pub tables: Option<Layers>,
     /// Keep the tables in this directory (a directory per key: Onitama's deal) instead of the
     /// user's cache directory (`~/.cache/plies/tables/<game>` on Linux).
     #[arg(long, value_name = "DIR", env = "PLIES_TABLES_DIR")]
@@ -57,50 +59,140 @@ pub(crate) struct TablesArgs {
     pub tables_wait: bool,
 }
 
-/// Reads a `--tables` value: `off` (0) or a piece count in the game's range. `what` names the
-/// option in the error.
+/// A tables setting as written (`--tables`, UGI's `Tables`): `off` (or 0), `N` pieces, or
+/// `N,M`: N pieces at once and M (more) once they are ready. Its form is checked when it is
+/// read; the piece counts against the game's range by [`Layers::checked`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layers {
+    /// The pieces of the tables used at once (0: none).
+    pub pieces: u8,
+    /// The pieces of the tables to build next and use once ready, if any.
+    pub upgrade: Option<u8>,
+}
+
+/// Why a tables setting does not read: the text, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LayersError {
+    text: String,
+    expected: &'static str,
+}
+
+impl fmt::Display for LayersError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}': expected {}",
+            plies::excerpt(&self.text),
+            self.expected
+        )
+    }
+}
+
+impl std::error::Error for LayersError {}
+
+impl FromStr for Layers {
+    type Err = LayersError;
+
+    fn from_str(text: &str) -> Result<Layers, LayersError> {
+        let error = |expected| LayersError {
+            text: text.to_string(),
+            expected,
+        };
+        let count = |part: &str| -> Result<u8, LayersError> {
+            let part = part.trim();
+            if part.eq_ignore_ascii_case("off") {
+                return Ok(0);
+            }
+            part.parse::<u8>()
+                .map_err(|_| error("off, a piece count N, or N,M"))
+        };
+        match text.split_once(',') {
+            None => Ok(Layers {
+                pieces: count(text)?,
+                upgrade: None,
+            }),
+            Some((first, second)) => {
+                let (pieces, upgrade) = (count(first)?, count(second)?);
+                if pieces == 0 || upgrade <= pieces {
+                    return Err(error("N,M with M more pieces than N"));
+                }
+                Ok(Layers {
+                    pieces,
+                    upgrade: Some(upgrade),
+                })
+            }
+        }
+    }
+}
+
+impl Layers {
+    /// The setting with its piece counts checked against the game's `tables`: `off` always
+    /// reads; a count needs tables and must be in their range. `what` names the option
+    /// (`--tables`, `Tables`) in the error.
+    pub(crate) fn checked<G: Game>(
+        self,
+        tables: Option<&EndgameTables<G>>,
+        what: &str,
+    ) -> Result<Layers, String> {
+        for n in std::iter::once(self.pieces).chain(self.upgrade) {
+            check_pieces(tables, n, what)?;
+        }
+        Ok(self)
+    }
+}
+
+/// Checks a piece count of the setting `what`: 0 (off) always; another needs the game's tables
+/// and their range.
+fn check_pieces<G: Game>(
+    tables: Option<&EndgameTables<G>>,
+    n: u8,
+    what: &str,
+) -> Result<u8, String> {
+    if n == 0 {
+        return Ok(0);
+    }
+    let Some(tables) = tables else {
+        return Err(format!("bad {what} '{n}': this game has no endgame tables"));
+    };
+    let (low, high) = tables.pieces;
+    if (low..=high).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "bad {what} '{n}': expected off or a piece count from {low} to {high}"
+        ))
+    }
+}
+
+/// Reads a piece count of the engine option `tables=N|off` (named `what` in the error),
+/// checked against the game's `tables`.
 pub(crate) fn parse_pieces<G: Game>(
     tables: Option<&EndgameTables<G>>,
     text: &str,
     what: &str,
 ) -> Result<u8, String> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("off") || text == "0" {
-        return Ok(0);
-    }
-    let Some(tables) = tables else {
-        return Err(format!(
-            "bad {what} '{text}': this game has no endgame tables"
-        ));
-    };
-    let (low, high) = tables.pieces;
-    match text.parse::<u8>() {
-        Ok(n) if (low..=high).contains(&n) => Ok(n),
+    match text.parse::<Layers>() {
+        Ok(Layers {
+            pieces,
+            upgrade: None,
+        }) => check_pieces(tables, pieces, what),
         _ => Err(format!(
-            "bad {what} '{text}': expected off or a piece count from {low} to {high}"
+            "bad {what} '{}': expected off or a piece count",
+            plies::excerpt(text)
         )),
     }
 }
 
-/// Reads a `--tables` value that may name an upgrade: `N` or `off` as [`parse_pieces`], or
-/// `N,M`: N pieces at once and M (more) once they are ready.
+/// Reads a tables setting (`off`, `N`, `N,M`) named `what`, checked against the game's
+/// `tables`.
 pub(crate) fn parse_layers<G: Game>(
     tables: Option<&EndgameTables<G>>,
     text: &str,
     what: &str,
-) -> Result<(u8, Option<u8>), String> {
-    let Some((first, second)) = text.split_once(',') else {
-        return Ok((parse_pieces(tables, text, what)?, None));
-    };
-    let first = parse_pieces(tables, first, what)?;
-    let second = parse_pieces(tables, second, what)?;
-    if first == 0 || second <= first {
-        return Err(format!(
-            "bad {what} '{}': expected N,M with M more pieces than N",
-            plies::excerpt(text)
-        ));
-    }
-    Ok((first, Some(second)))
+) -> Result<Layers, String> {
+    text.parse::<Layers>()
+        .map_err(|e| format!("bad {what} {e}"))?
+        .checked(tables, what)
 }
 
 impl<G: Game> TableSource<G> {
@@ -113,10 +205,14 @@ impl<G: Game> TableSource<G> {
     where
         G: Notation,
     {
-        let (pieces, upgrade) = match &args.tables {
-            Some(text) => parse_layers(spec.endgame_tables.as_ref(), text, "--tables")
+        let Layers { pieces, upgrade } = match args.tables {
+            Some(layers) => layers
+                .checked(spec.endgame_tables.as_ref(), "--tables")
                 .map_err(CliError::Invalid)?,
-            None => (spec.endgame_tables.map_or(0, |t| t.default_pieces), None),
+            None => Layers {
+                pieces: spec.endgame_tables.map_or(0, |t| t.default_pieces),
+                upgrade: None,
+            },
         };
         if args.tables_dir.is_some() && spec.endgame_tables.is_none() {
             return Err(CliError::Invalid(

@@ -120,6 +120,23 @@ fn help_prints_and_succeeds() {
 }
 
 #[test]
+fn serve_is_a_command_exactly_with_its_feature() {
+    let listed = run_ok("--help")
+        .lines()
+        .any(|line| line.trim_start().starts_with("serve "));
+    assert_eq!(listed, cfg!(feature = "serve"));
+    let grammar = crate::command(&spec());
+    assert_eq!(
+        grammar.find_subcommand("serve").is_some(),
+        cfg!(feature = "serve")
+    );
+    if !cfg!(feature = "serve") {
+        let err = run_usage("serve --port 0");
+        assert!(err.contains("serve"), "{err}");
+    }
+}
+
+#[test]
 fn unknown_flag_is_a_usage_error() {
     assert!(matches!(
         run_with("perft --depth 2 --bogus", ""),

@@ -43,7 +43,7 @@ use crate::engine::EvaluatorFactory;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::store::StoreArgs;
-use crate::tables::{Note, NoteSink, TableSource, TablesArgs, parse_layers};
+use crate::tables::{Layers, Note, NoteSink, TableSource, TablesArgs, parse_layers};
 
 /// Options of the `ugi` command (the rest are UGI options, set with `setoption`).
 #[derive(Args, Debug)]
@@ -715,7 +715,8 @@ impl<'a, G: View> Engine<'a, G> {
         let (name, value) = parse_setoption(rest)?;
         let value = value.as_str();
         let mut next = self.settings.clone();
-        match name.to_ascii_lowercase().as_str() {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
             "hash" => next.hash_mb = Some(spin("Hash", value, 1, plies::spec::MAX_TT_MB)?),
             "threads" => {
                 next.threads = Some(spin("Threads", value, 1, plies::search::MAX_THREADS)?);
@@ -749,43 +750,8 @@ impl<'a, G: View> Engine<'a, G> {
                 }
                 return Ok(());
             }
-            "ownbook" => {
-                self.book.on = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "OwnBook '{}': expected true or false",
-                            plies::excerpt(value)
-                        ));
-                    }
-                };
-                return Ok(());
-            }
-            "book" => {
-                // Empty (UCI's way to clear a string option) or `<empty>`: no book.
-                self.book.file = if value.is_empty() || value == "<empty>" {
-                    None
-                } else {
-                    let book =
-                        crate::book::Book::read::<G>(std::path::Path::new(value), self.spec.name)
-                            .map_err(|e| format!("Book: {e}"))?;
-                    Some(Arc::new(book))
-                };
-                return Ok(());
-            }
-            "bookpick" => {
-                self.book.pick = crate::book::Pick::parse(value).ok_or_else(|| {
-                    format!(
-                        "BookPick '{}': expected weighted or best",
-                        plies::excerpt(value)
-                    )
-                })?;
-                return Ok(());
-            }
-            "bookseed" => {
-                self.book.seed = spin("BookSeed", value, 0, MAX_BOOK_SEED)? as u64;
-                return Ok(());
+            "ownbook" | "book" | "bookpick" | "bookseed" => {
+                return self.set_book_option(&lower, value);
             }
             "ponder" => {
                 // The host decides when to ponder (`go ponder`); the option only says it may.
@@ -797,27 +763,7 @@ impl<'a, G: View> Engine<'a, G> {
                 }
                 return Ok(());
             }
-            "tables" => {
-                let (pieces, upgrade) =
-                    parse_layers(self.spec.endgame_tables.as_ref(), value, "Tables")?;
-                let source = self.tables.source.with_pieces(pieces);
-                let source = match upgrade {
-                    Some(upgrade) => source.with_upgrade(upgrade),
-                    None => source,
-                };
-                self.replace_tables(source);
-                return Ok(());
-            }
-            "tablesdir" => {
-                if self.spec.endgame_tables.is_none() {
-                    return Err("TablesDir: this game has no endgame tables".into());
-                }
-                let dir = (!value.is_empty() && value != "<empty>")
-                    .then(|| std::path::PathBuf::from(value));
-                let source = self.tables.source.with_dir(dir);
-                self.replace_tables(source);
-                return Ok(());
-            }
+            "tables" | "tablesdir" => return self.set_tables_option(&lower, value),
             _ => return Err(format!("no option '{}'", plies::excerpt(&name))),
         }
         let weights = name.eq_ignore_ascii_case("weights");
@@ -833,6 +779,75 @@ impl<'a, G: View> Engine<'a, G> {
         self.settings = next;
         self.searcher = Some(searcher);
         self.tables.key = None;
+        Ok(())
+    }
+
+    /// Sets the book option `name` (lower case: `ownbook`, `book`, `bookpick`, `bookseed`).
+    fn set_book_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "ownbook" => {
+                self.book.on = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "OwnBook '{}': expected true or false",
+                            plies::excerpt(value)
+                        ));
+                    }
+                };
+            }
+            "book" => {
+                // Empty (UCI's way to clear a string option) or `<empty>`: no book.
+                self.book.file = if value.is_empty() || value == "<empty>" {
+                    None
+                } else {
+                    let book =
+                        crate::book::Book::read::<G>(std::path::Path::new(value), self.spec.name)
+                            .map_err(|e| format!("Book: {e}"))?;
+                    Some(Arc::new(book))
+                };
+            }
+            "bookpick" => {
+                self.book.pick = crate::book::Pick::parse(value).ok_or_else(|| {
+                    format!(
+                        "BookPick '{}': expected weighted or best",
+                        plies::excerpt(value)
+                    )
+                })?;
+            }
+            "bookseed" => {
+                self.book.seed = spin("BookSeed", value, 0, MAX_BOOK_SEED)? as u64;
+            }
+            _ => return Err(format!("no option '{}'", plies::excerpt(name))),
+        }
+        Ok(())
+    }
+
+    /// Sets the tables option `name` (lower case: `tables`, `tablesdir`).
+    fn set_tables_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "tables" => {
+                let Layers { pieces, upgrade } =
+                    parse_layers(self.spec.endgame_tables.as_ref(), value, "Tables")?;
+                let source = self.tables.source.with_pieces(pieces);
+                let source = match upgrade {
+                    Some(upgrade) => source.with_upgrade(upgrade),
+                    None => source,
+                };
+                self.replace_tables(source);
+            }
+            "tablesdir" => {
+                if self.spec.endgame_tables.is_none() {
+                    return Err("TablesDir: this game has no endgame tables".into());
+                }
+                let dir = (!value.is_empty() && value != "<empty>")
+                    .then(|| std::path::PathBuf::from(value));
+                let source = self.tables.source.with_dir(dir);
+                self.replace_tables(source);
+            }
+            _ => return Err(format!("no option '{}'", plies::excerpt(name))),
+        }
         Ok(())
     }
 

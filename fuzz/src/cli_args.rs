@@ -574,6 +574,16 @@ impl Knowledge for Bot<'_> {
             ]),
             "results" => Choice::Values(vec![results_file(rng, dir, self.inv).into()]),
             "book" => Choice::Values(vec![book_file(rng, spec, dir, self.inv).into()]),
+            // A store is a file in the scratch directory, `off`, or a location refused at once
+            // (a URL of another scheme, a server nobody listens at, a directory): never a
+            // path made up by the grammar, which would be written where the fuzzer runs.
+            "store" => Choice::Values(vec![match rng.below(6) {
+                0 => "off".into(),
+                1 => "http://localhost/store".into(),
+                2 => "postgres://plies@127.0.0.1:1/none".into(),
+                3 => dir.as_os_str().to_os_string(),
+                _ => scratch_path(dir, "store.sqlite").into(),
+            }]),
             "tables_dir" if !spec.table_files.is_empty() => {
                 Choice::Args(tables(rng, spec, dir, self.inv))
             }

@@ -49,7 +49,7 @@ use crate::driver::Target;
 /// Lines per script.
 const MAX_REQUESTS: usize = 32;
 
-/// The server's largest request body (`MAX_BODY` of `serve/api/mod.rs`): a round trip that would
+/// The server's largest request body (`MAX_BODY` of `serve/api.rs`): a round trip that would
 /// need a larger one is not tried.
 const MAX_BODY: usize = 64 * 1024;
 

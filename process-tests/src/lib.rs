@@ -19,6 +19,8 @@
 //! nothing, as a `#[test]` re-run as a child and skipped otherwise would).
 #![deny(missing_docs)]
 
+pub mod postgres_server;
+
 use std::io::{BufRead, Write};
 
 use plies::{Game, Notation};

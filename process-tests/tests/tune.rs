@@ -616,3 +616,100 @@ fn a_merge_cut_before_its_state_is_redone_once() {
     assert!(err.contains("holds games of an earlier run"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The tuner records its games in a position store: `tune run --jobs 2` (its shards are child
+/// processes, each writing to the store) and `tune positions`. The store holds exactly the
+/// games played, each once, marked as the tuner's; the explorer's count for the start position
+/// (every game starts there: no opening moves) equals them; the games files stay as they were.
+#[test]
+fn the_tuners_games_are_recorded_in_the_store() {
+    let dir = temp("store");
+    let store = dir.with_extension("sqlite");
+    let _ = std::fs::remove_file(&store);
+    let store_text = store.display().to_string();
+    // Two iterations of four games, no check match: 8 games, all from the start position.
+    tune(
+        "tune init --depth 1 --iterations 2 --games 4 --check-every 0 --seed 3 \
+         --opening-plies 0 --max-plies 60",
+        &dir,
+    );
+    let status = Command::new(CHILD)
+        .args(["onitama", "tune", "run", "--jobs", "2", "--dir"])
+        .arg(&dir)
+        .args(["--store", &store_text])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("the tuning child runs");
+    assert!(status.success(), "{status:?}");
+    let lines = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    assert_eq!(lines("games-0-of-2.jsonl") + lines("games-1-of-2.jsonl"), 8);
+    let spec = spec();
+    let json = |args: &[&str]| -> Value {
+        let out = attempt(&spec, args).expect("the store command works");
+        serde_json::from_str(out.lines().last().expect("a line")).expect("JSON")
+    };
+    let stats = json(&["store", "stats", "--store", &store_text, "--json"]);
+    assert_eq!(stats["recorded_games"], 8, "{stats}");
+    let explored = json(&["explore", "--store", &store_text, "--json"]);
+    assert_eq!(explored["games"], 8, "{explored}");
+    let export = attempt(
+        &spec,
+        &["store", "export", "--games", "--store", &store_text],
+    )
+    .expect("the export works");
+    let mut iterations = std::collections::BTreeMap::<u64, usize>::new();
+    for line in export.lines() {
+        let game: Value = serde_json::from_str(line).expect("a JSON game");
+        assert_eq!(game["source"], "tune", "{line}");
+        let players = format!("{} | {}", game["first"], game["second"]);
+        assert!(
+            players.contains("plus") && players.contains("minus"),
+            "{line}"
+        );
+        for k in [1, 2] {
+            if players.contains(&format!("iteration {k}")) {
+                *iterations.entry(k).or_default() += 1;
+            }
+        }
+    }
+    assert_eq!(
+        iterations,
+        [(1, 4), (2, 4)].into_iter().collect(),
+        "{export}"
+    );
+    // `tune positions` adds its self-play games.
+    let positions = dir.join("positions.txt");
+    attempt(
+        &spec,
+        &[
+            "tune",
+            "positions",
+            "--games",
+            "3",
+            "--depth",
+            "1",
+            "--opening-plies",
+            "0",
+            "--max-plies",
+            "60",
+            "--store",
+            &store_text,
+            "--out",
+            positions.to_str().expect("a UTF-8 path"),
+        ],
+    )
+    .expect("tune positions works");
+    let stats = json(&["store", "stats", "--store", &store_text, "--json"]);
+    assert_eq!(stats["recorded_games"], 11, "{stats}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&store).unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{store_text}{suffix}"));
+    }
+}

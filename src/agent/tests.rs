@@ -46,7 +46,7 @@ fn search_agent_finds_the_win_and_reports_its_search() {
         .unwrap();
     assert_eq!(choice.mv, crate::testing::Take { pile: 1, count: 2 });
     assert_eq!(choice.score, Some(Score::win_in(1)));
-    assert_eq!(choice.depth, 2);
+    assert_eq!(choice.depth, Some(2));
     assert!(choice.nodes >= 2);
     assert_eq!(agent.name(), "minimax");
     // A finished position has no move: the error says so.
@@ -56,6 +56,24 @@ fn search_agent_finds_the_win_and_reports_its_search() {
         .unwrap_err();
     assert!(matches!(err, AgentError::GameOver), "{err}");
     assert!(err.to_string().contains("over"), "{err}");
+}
+
+/// MCTS does not search by depth: its choice carries no depth (its `depth` is the length of
+/// its principal variation), and minimax's does.
+#[test]
+fn an_mcts_choice_has_no_depth() {
+    let state = TwoPiles::new(5, 4, Side::First);
+    let mcts = crate::mcts::Mcts::new(PileDifference, crate::mcts::MctsConfig::iterations(200));
+    assert!(!Searcher::<TwoPiles>::searches_by_depth(&mcts));
+    let mut agent = SearchAgent::new(Box::new(mcts));
+    let choice = agent
+        .choose(&state, &GameHistory::default(), &SearchLimits::nodes(200))
+        .unwrap();
+    assert_eq!(choice.depth, None);
+    assert!(choice.nodes > 0);
+    let minimax = Minimax::new(PileDifference);
+    assert!(Searcher::<TwoPiles>::searches_by_depth(&minimax));
+    assert!(!Searcher::<TwoPiles>::has_transposition_table(&minimax));
 }
 
 #[test]
@@ -69,7 +87,7 @@ fn fixed_limits_override_the_budget() {
     let choice = fixed
         .choose(&state, &GameHistory::default(), &SearchLimits::depth(3))
         .unwrap();
-    assert_eq!(choice.depth, 1);
+    assert_eq!(choice.depth, Some(1));
     assert_eq!(choice.nodes, 6, "depth 1 makes each of the 6 children once");
     assert_eq!(Agent::<TwoPiles>::name(&fixed), "d1");
 }
@@ -105,7 +123,7 @@ fn pondering_agents_play_legal_moves() {
         let mut legal = Vec::new();
         state.generate_moves(&mut legal);
         assert!(legal.contains(&choice.mv));
-        assert!(choice.depth >= 5);
+        assert!(choice.depth.is_some_and(|d| d >= 5));
         state = state.play(choice.mv);
     }
     // Each agent's first move is an ordinary search; later ones continue or replace a

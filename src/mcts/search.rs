@@ -206,6 +206,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Mcts<G, E> {
         true
     }
 
+    /// A tree has no search depth: its `depth` is the principal variation's length.
+    fn searches_by_depth(&self) -> bool {
+        false
+    }
+
     /// Tree nodes the tables hold are proven with their exact value (the solver takes them up
     /// the tree as it does finished games).
     fn set_endgame_tables(

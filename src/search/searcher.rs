@@ -134,6 +134,19 @@ pub trait Searcher<G: Game>: Send {
     /// new game would.
     fn clear(&mut self) {}
 
+    /// Whether this searcher keeps a transposition table, so that the `tt_*` figures of
+    /// [`SearchStats`] mean something (they are zeros otherwise). `false` by default.
+    fn has_transposition_table(&self) -> bool {
+        false
+    }
+
+    /// Whether this searcher searches by depth, so that [`SearchResult::depth`] is the depth
+    /// of its last completed iteration. `true` by default; `false` for one whose `depth` is
+    /// something else (MCTS: the length of its principal variation).
+    fn searches_by_depth(&self) -> bool {
+        true
+    }
+
     /// Whether this searcher uses endgame tables ([`Searcher::set_endgame_tables`] accepts
     /// them): ask this before building or loading any. `false` by default.
     fn supports_endgame_tables(&self) -> bool {

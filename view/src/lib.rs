@@ -2,14 +2,20 @@
 //!
 //! How a position looks and how a move is clicked, for graphical front ends such as the web
 //! page of `plies-cli serve`. A game implements [`View`]: [`View::picture`] describes the
-//! position as plain data (cells with their places and shapes, pieces on cells, labels, lines
-//! and side panels such as Onitama's cards) and [`View::clicks`] names, for each legal move, the
+//! position as plain data (cells with their places, shapes and kinds, the colours of the
+//! game's own kinds of cells, pieces on cells, labels, lines and side panels such as Onitama's
+//! cards) and [`View::clicks`] names, for each legal move, the
 //! click targets that make it, in order (Onitama: card, piece, square; tafl: piece, square;
-//! Hus: pit). The page knows no game: it draws the picture as SVG and, from the legal moves'
+//! Hus: pit), and [`View::alternative_clicks`] other paths that make it too (a Connect Four
+//! drop: any cell of the column, besides the cell it lands on). The page knows no game: it draws the picture as SVG and, from the legal moves'
 //! click paths, highlights what can be clicked next.
 //!
 //! Both methods have defaults, so `impl View for MyGame {}` already gives a working page: the
 //! position's text in a panel and one button per legal move. A game with a board draws it.
+//!
+//! The page colours the cell kinds it knows (`light`, `dark`, `pit`, `store`, Onitama's
+//! temples); a game gives its own kinds their colours in [`Picture::cell_colours`] (tafl: its
+//! throne, corners and fortresses), which the page uses over its own.
 //!
 //! A game with variants (tafl's Brandub, Copenhagen, ...; Yinsh's Blitz) lists them in
 //! [`View::variants`] for the page's variant picker, each a name, a one-line description, the
@@ -17,22 +23,30 @@
 //! [`View::variant_of`]. Both default to none.
 //!
 //! Key invariants: every click target a move names is the `id` of a cell or of a panel item of
-//! the same position's picture; two legal moves never have the same click path, and no move's
-//! path is a proper prefix of another's (so a completed path is exactly one move).
+//! the same position's picture; no two click paths of the legal moves (alternatives included)
+//! are the same, and none is a proper prefix of another (so a completed path is exactly one
+//! move).
 //! [`check_view`] checks both along any positions. Variant names are unique, each variant's
 //! position reads back as a position of that variant; [`check_variants`] checks it.
 
 #![deny(missing_docs)]
 
 use plies::{Notation, Side, excerpt};
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 /// A drawing of one position, in board units (the page scales it to fit).
+///
+/// In JSON every number is written as the shortest decimal that reads back as the same `f32`
+/// (`0.9`, not `0.8999999761581421`), also after a trip through `serde_json::Value`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Picture {
     /// Width of the drawing area.
+    #[serde(serialize_with = "short")]
     pub width: f32,
     /// Height of the drawing area.
+    #[serde(serialize_with = "short")]
     pub height: f32,
     /// The places of the board, drawn first; clickable.
     pub cells: Vec<Cell>,
@@ -44,6 +58,44 @@ pub struct Picture {
     pub labels: Vec<Label>,
     /// Panels beside the board (cards in hand, counters, buttons); clickable items.
     pub panels: Vec<Panel>,
+    /// The game's own colours for kinds of cells, by [`Cell::kind`] (tafl's `throne`): the
+    /// page fills every square or circle cell of a kind named here with its colour, over the
+    /// page's own colour for that kind, if any. Kinds not named keep the page's colours (it
+    /// knows `light`, `dark`, `pit`, `store`, ...; others it draws plainly). In JSON an object
+    /// from kind to `"#rrggbb"`.
+    pub cell_colours: BTreeMap<String, Colour>,
+}
+
+/// A colour, 8 bits a channel; in JSON (and as text) `#rrggbb`, which any page can use as a
+/// CSS colour and which cannot carry anything but a colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Colour {
+    /// Red, 0 to 255.
+    pub red: u8,
+    /// Green, 0 to 255.
+    pub green: u8,
+    /// Blue, 0 to 255.
+    pub blue: u8,
+}
+
+impl Colour {
+    /// The colour of these channels: `Colour::rgb(0xc9, 0xa2, 0x27)` is `#c9a227`.
+    #[must_use]
+    pub const fn rgb(red: u8, green: u8, blue: u8) -> Colour {
+        Colour { red, green, blue }
+    }
+}
+
+impl std::fmt::Display for Colour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.red, self.green, self.blue)
+    }
+}
+
+impl Serialize for Colour {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// The shape of a cell.
@@ -64,16 +116,20 @@ pub struct Cell {
     /// Its click target (unique in the picture), usually its name in the game's notation.
     pub id: String,
     /// Its centre.
+    #[serde(serialize_with = "short")]
     pub x: f32,
     /// Its centre.
+    #[serde(serialize_with = "short")]
     pub y: f32,
     /// Its width (or diameter).
+    #[serde(serialize_with = "short")]
     pub size: f32,
     /// Its shape.
     pub shape: Shape,
-    /// What kind of place it is, for colouring: `light`, `dark`, `throne`, `corner`, `fortress`,
-    /// `temple-first`, `temple-second`, `pit`, `store`, ... (the page colours the names it knows
-    /// and draws others plainly).
+    /// What kind of place it is, for colouring: `light`, `dark`, `temple-first`,
+    /// `temple-second`, `pit`, `store`, ... (the page colours the names it knows and draws
+    /// others plainly), or a kind of the game's own (tafl's `throne`, `corner`, `fortress`)
+    /// that [`Picture::cell_colours`] gives a colour.
     pub kind: String,
     /// Text shown in the cell (a pit's seed count), if any.
     pub text: Option<String>,
@@ -95,8 +151,10 @@ pub struct Piece {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Label {
     /// Where its centre is.
+    #[serde(serialize_with = "short")]
     pub x: f32,
     /// Where its centre is.
+    #[serde(serialize_with = "short")]
     pub y: f32,
     /// The text.
     pub text: String,
@@ -106,8 +164,10 @@ pub struct Label {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Line {
     /// One end.
+    #[serde(serialize_with = "short_point")]
     pub from: (f32, f32),
     /// The other end.
+    #[serde(serialize_with = "short_point")]
     pub to: (f32, f32),
 }
 
@@ -171,6 +231,22 @@ pub fn side_key(side: Side) -> &'static str {
     }
 }
 
+/// `value` as the shortest decimal that reads back as it (`0.9`, not the `0.8999999761581421`
+/// of its exact value), so that JSON, whose numbers are read as `f64`, carries no float noise.
+fn shortest(value: f32) -> f64 {
+    // `f32`'s `Display` writes the shortest text that reads back as the same `f32`; an `f64`
+    // read from that text is the nearest `f64` to that decimal, which prints as it.
+    value.to_string().parse().unwrap_or(f64::from(value))
+}
+
+fn short<S: serde::Serializer>(value: &f32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(shortest(*value))
+}
+
+fn short_point<S: serde::Serializer>(point: &(f32, f32), s: S) -> Result<S::Ok, S::Error> {
+    (shortest(point.0), shortest(point.1)).serialize(s)
+}
+
 fn side_word<S: serde::Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(side_key(*side))
 }
@@ -224,6 +300,15 @@ pub trait View: Notation {
         vec![format!("move {}", self.format_move(mv))]
     }
 
+    /// Other click paths that make the legal move `mv` here, besides [`View::clicks`] (Connect
+    /// Four: the other cells of the column, each a path of one click). [`View::clicks`] stays
+    /// the move's own path, the one the page marks for the last move and draws for the best.
+    /// The default is none.
+    fn alternative_clicks(&self, mv: Self::Move) -> Vec<Vec<String>> {
+        let _ = mv;
+        Vec::new()
+    }
+
     /// The game's variants, for a variant picker, the usual one first. The default is none (a
     /// game of one set of rules).
     fn variants() -> Vec<Variant> {
@@ -251,8 +336,8 @@ impl std::fmt::Display for ViewError {
 impl std::error::Error for ViewError {}
 
 /// Checks the invariants of the crate docs on every one of `positions`: ids unique, every click
-/// target of every legal move an id of the picture, click paths not empty, distinct and none a
-/// prefix of another, pieces standing on cells.
+/// target of every legal move an id of the picture, click paths (alternatives included) not
+/// empty, distinct and none a prefix of another, pieces standing on cells.
 ///
 /// # Errors
 /// The first broken invariant, naming the position (in notation) and the move.
@@ -286,7 +371,10 @@ pub fn check_view<G: View>(positions: &[G]) -> Result<usize, ViewError> {
         state.generate_moves(&mut moves);
         let paths: Vec<(String, Vec<String>)> = moves
             .iter()
-            .map(|&mv| (state.format_move(mv), state.clicks(mv)))
+            .flat_map(|&mv| {
+                let text = state.format_move(mv);
+                click_paths(state, mv).map(move |path| (text.clone(), path))
+            })
             .collect();
         for (text, path) in &paths {
             if path.is_empty() {
@@ -375,16 +463,24 @@ pub fn check_variants<G: View>() -> Result<usize, ViewError> {
     Ok(variants.len())
 }
 
+/// Every click path of the legal move `mv`: [`View::clicks`], then the alternatives.
+fn click_paths<G: View>(state: &G, mv: G::Move) -> impl Iterator<Item = Vec<String>> {
+    std::iter::once(state.clicks(mv)).chain(state.alternative_clicks(mv))
+}
+
 /// The move a click path makes, following it as the page does: each click must keep some
-/// legal move's path possible, and the whole path must be exactly one move's.
+/// legal move's path (or alternative path) possible, and the whole path must be exactly one
+/// move's.
 ///
 /// # Errors
 /// A click leads nowhere, or the path ends before a move is complete.
 pub fn move_of_clicks<G: View>(state: &G, path: &[String]) -> Result<G::Move, ViewError> {
     let mut moves = Vec::new();
     state.generate_moves(&mut moves);
-    let paths: Vec<(G::Move, Vec<String>)> =
-        moves.iter().map(|&mv| (mv, state.clicks(mv))).collect();
+    let paths: Vec<(G::Move, Vec<String>)> = moves
+        .iter()
+        .flat_map(|&mv| click_paths(state, mv).map(move |path| (mv, path)))
+        .collect();
     for k in 1..=path.len() {
         if !paths.iter().any(|(_, p)| p.starts_with(&path[..k])) {
             return Err(ViewError(format!(

@@ -4,7 +4,10 @@
 use plies::testing::{Maze, TwoPiles};
 use plies::{Game, Notation, Side};
 
-use super::{Cell, Picture, Piece, Shape, Variant, View, check_variants, check_view};
+use super::{
+    Cell, Colour, Label, Line, Picture, Piece, Shape, Variant, View, check_variants, check_view,
+    move_of_clicks,
+};
 
 /// Maze with a board whose clicks break one invariant, chosen by `fault`.
 #[derive(Clone)]
@@ -63,6 +66,7 @@ fn broken(fault: u8) -> Picture {
             side: Side::First,
             kind: "stone".to_string(),
         }),
+        6.. => picture.cells.extend([cell("c"), cell("d")]),
         _ => {}
     }
     picture
@@ -133,6 +137,20 @@ impl View for Faulty {
             (_, _) => vec!["b".to_string()],
         }
     }
+    /// From fault 6 on, each move also by one click on a cell of its own (c for 0, d for 1),
+    /// then one alternative broken (7: move 1's is move 0's path; 8: not in the picture; 9:
+    /// empty; 10: move 0's begins its own other path).
+    fn alternative_clicks(&self, mv: u8) -> Vec<Vec<String>> {
+        let own = vec![if mv == 0 { "c" } else { "d" }.to_string()];
+        let bad = match (self.1, mv) {
+            (7, 1) => vec!["a".to_string()],
+            (8, 0) => vec!["q".to_string()],
+            (9, 0) => Vec::new(),
+            (10, 0) => vec!["c".to_string(), "d".to_string()],
+            _ => return if self.1 >= 6 { vec![own] } else { Vec::new() },
+        };
+        vec![own, bad]
+    }
 }
 
 #[test]
@@ -144,6 +162,16 @@ fn each_broken_invariant_is_named() {
         (3, "begin the other's"),
         (4, "begin the other's"),
         (5, "move 1 has no clicks"),
+        (
+            7,
+            "moves 0 and 1: one's clicks [\"a\"] begin the other's [\"a\"]",
+        ),
+        (8, "move 0 clicks 'q', which is not in the picture"),
+        (9, "move 0 has no clicks"),
+        (
+            10,
+            "moves 0 and 0: one's clicks [\"c\"] begin the other's [\"c\", \"d\"]",
+        ),
     ];
     for (fault, words) in expect {
         let state = Faulty(Maze::new(0, 100, 0), fault);
@@ -152,6 +180,20 @@ fn each_broken_invariant_is_named() {
         assert!(err.contains(words), "fault {fault}: {err}");
     }
     assert_eq!(check_view(&[Faulty(Maze::new(0, 100, 0), 6)]), Ok(1));
+}
+
+/// A move's alternative click paths make it as its own path does, and only it.
+#[test]
+fn alternative_paths_make_their_move() {
+    let state = Faulty(Maze::new(0, 100, 0), 6);
+    let path = |ids: &[&str]| -> Vec<String> { ids.iter().map(|id| id.to_string()).collect() };
+    for (ids, mv) in [(["a"], 0), (["c"], 0), (["b"], 1), (["d"], 1)] {
+        assert_eq!(move_of_clicks(&state, &path(&ids)), Ok(mv), "{ids:?}");
+    }
+    assert!(move_of_clicks(&state, &path(&["c", "d"])).is_err());
+    // Without alternatives (fault 4 and below) a click on c leads nowhere.
+    let plain = Faulty(Maze::new(0, 100, 0), 3);
+    assert!(move_of_clicks(&plain, &path(&["c"])).is_err());
 }
 
 /// Two piles under one of two variants, `small` or `big`, named first in the position text
@@ -314,4 +356,66 @@ fn each_broken_variant_rule_is_named() {
         assert!(err.contains(words), "{err} (expected: {words})");
         assert!(!err.contains('\n'), "{err}");
     }
+}
+
+#[test]
+fn numbers_are_written_as_their_shortest_decimal() {
+    let picture = Picture {
+        width: 0.9,
+        height: 7.3,
+        cells: vec![Cell {
+            x: 0.1,
+            y: 2.0 / 3.0,
+            size: 0.866,
+            ..cell("a")
+        }],
+        lines: vec![Line {
+            from: (0.3, 1.7),
+            to: (-0.45, 1e-3),
+        }],
+        labels: vec![Label {
+            x: 5.55,
+            y: 0.2,
+            text: "a".to_string(),
+        }],
+        ..Picture::default()
+    };
+    // Through a `Value` (as the page's answers are built) the numbers are `f64`s: an `f32`
+    // widened as it is would print as 0.8999999761581421.
+    let through_value = serde_json::to_value(&picture).unwrap().to_string();
+    let direct = serde_json::to_string(&picture).unwrap();
+    for expected in [
+        r#""width":0.9"#,
+        r#""height":7.3"#,
+        r#""x":0.1"#,
+        r#""y":0.6666667"#,
+        r#""size":0.866"#,
+        r#""from":[0.3,1.7]"#,
+        r#""to":[-0.45,0.001]"#,
+        r#""x":5.55"#,
+        r#""y":0.2"#,
+    ] {
+        for text in [&through_value, &direct] {
+            assert!(text.contains(expected), "{expected} not in {text}");
+        }
+    }
+}
+
+#[test]
+fn cell_colours_are_written_as_css_hex_by_kind() {
+    assert_eq!(Colour::rgb(0, 0x0f, 0xff).to_string(), "#000fff");
+    let plain = serde_json::to_value(Picture::default()).unwrap();
+    assert_eq!(plain["cell_colours"], serde_json::json!({}));
+    let mut picture = Picture {
+        cells: vec![Cell {
+            kind: "well".to_string(),
+            ..cell("a")
+        }],
+        ..Picture::default()
+    };
+    picture
+        .cell_colours
+        .insert("well".to_string(), Colour::rgb(0x12, 0xab, 0x07));
+    let json = serde_json::to_value(&picture).unwrap();
+    assert_eq!(json["cell_colours"], serde_json::json!({"well": "#12ab07"}));
 }

@@ -33,6 +33,27 @@ fn prints_iterations_summary_and_json() {
     assert!(json["seconds"].as_f64().is_some());
 }
 
+/// The transposition table's figures come only from a searcher that has one: pvs, not
+/// minimax, alphabeta or MCTS (whose zeros would read as an empty table).
+#[test]
+fn only_a_searcher_with_a_table_reports_its_fill() {
+    for (searcher, has_tt) in [
+        ("pvs", true),
+        ("minimax", false),
+        ("alphabeta", false),
+        ("pvs:tt=0", false),
+    ] {
+        let out = run_ok(&format!(
+            "analyze --position \"7 5 1\" --depth 3 --searcher {searcher}"
+        ));
+        let tt_lines = out.lines().filter(|l| l.starts_with("tt fill ")).count();
+        assert_eq!(tt_lines, usize::from(has_tt), "{searcher}: {out}");
+        assert!(out.contains("branching factor"), "{searcher}: {out}");
+    }
+    let out = run_ok("analyze --position \"7 5 1\" --nodes 200 --searcher mcts");
+    assert!(!out.contains("tt fill"), "mcts: {out}");
+}
+
 /// From (1,1) the mover loses in 2 whatever it does: one stone each side.
 #[test]
 fn decisive_scores_in_json() {

@@ -195,7 +195,7 @@ fn one_line(error: ProcessError) -> String {
 /// What an engine's `info` lines said about its search.
 #[derive(Default)]
 struct Seen {
-    depth: u32,
+    depth: Option<u32>,
     nodes: u64,
     score: Option<Score>,
 }
@@ -212,7 +212,7 @@ impl Seen {
             match word {
                 "depth" => {
                     if let Some(depth) = words.next().and_then(|w| w.parse().ok()) {
-                        self.depth = depth;
+                        self.depth = Some(depth);
                     }
                 }
                 "nodes" => {

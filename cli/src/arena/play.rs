@@ -155,7 +155,10 @@ pub fn play_game<G: Game>(
             side_stats.open_seconds += seconds;
         }
         side_stats.nodes += choice.nodes;
-        side_stats.depth_sum += u64::from(choice.depth);
+        match choice.depth {
+            Some(depth) => side_stats.depth_sum += u64::from(depth),
+            None => side_stats.depthless_moves += 1,
+        }
         if let Some(text) = &spec.text {
             moves.push((text.mv)(&state, choice.mv));
         }

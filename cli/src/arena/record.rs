@@ -131,8 +131,13 @@ pub struct SideStats {
     pub moves: u32,
     /// Positions made by its searches.
     pub nodes: u64,
-    /// Sum of the depths its searches reached (divide by `moves` for the mean).
+    /// Sum of the depths its searches reached, over the moves chosen by a depth (divide by
+    /// `moves - depthless_moves` for the mean).
     pub depth_sum: u64,
+    /// Moves chosen without a search depth (MCTS, random movers, an external engine that sent
+    /// none): left out of the mean depth. 0 in records written before it was kept.
+    #[serde(default)]
+    pub depthless_moves: u32,
     /// Seconds spent choosing moves.
     pub seconds: f64,
     /// The longest time spent choosing one move, in seconds (0 in records written before it
@@ -150,14 +155,11 @@ pub struct SideStats {
 }
 
 impl SideStats {
-    /// Mean search depth per move.
+    /// Mean search depth per move chosen by a depth, or `None` when no move was (MCTS).
     #[must_use]
-    pub fn mean_depth(&self) -> f64 {
-        if self.moves == 0 {
-            0.0
-        } else {
-            self.depth_sum as f64 / f64::from(self.moves)
-        }
+    pub fn mean_depth(&self) -> Option<f64> {
+        let by_depth = self.moves.saturating_sub(self.depthless_moves);
+        (by_depth > 0).then(|| self.depth_sum as f64 / f64::from(by_depth))
     }
 
     /// Mean time per move, in milliseconds.

@@ -95,6 +95,7 @@ impl Standings {
                 line.stats.moves += stats.moves;
                 line.stats.nodes += stats.nodes;
                 line.stats.depth_sum += stats.depth_sum;
+                line.stats.depthless_moves += stats.depthless_moves;
                 line.stats.seconds += stats.seconds;
                 line.stats.max_seconds = line.stats.max_seconds.max(stats.max_seconds);
                 line.stats.open_moves += stats.open_moves;
@@ -126,7 +127,7 @@ impl Standings {
     }
 
     /// The printable table: one row per engine (games, W, D, L, score, Elo with its 95%
-    /// interval, mean depth, thousands of nodes per second, mean milliseconds per move, mean per open move
+    /// interval, mean depth (`-` for an engine that does not search by depth), thousands of nodes per second, mean milliseconds per move, mean per open move
     /// (no proven result in sight) and longest milliseconds per
     /// move), the pairings when there are more
     /// than two engines, and a line on colours, draws and game length.
@@ -162,7 +163,10 @@ impl Standings {
             } else {
                 let seconds = e.stats.seconds.max(1e-9);
                 (
-                    format!("{:.2}", e.stats.mean_depth()),
+                    // No depth for an engine that does not search by depth (MCTS).
+                    e.stats
+                        .mean_depth()
+                        .map_or_else(|| "-".to_string(), |d| format!("{d:.2}")),
                     format!("{:.0}", e.stats.nodes as f64 / seconds / 1000.0),
                 )
             };
@@ -255,6 +259,7 @@ mod tests {
                 moves: 5,
                 nodes: 1000,
                 depth_sum: 20,
+                depthless_moves: 0,
                 seconds: 0.5,
                 max_seconds: 0.01 * id as f64,
                 open_moves: 4,
@@ -285,7 +290,7 @@ mod tests {
             (2, 1, 1, 1)
         );
         assert_eq!(s.engines[0].stats.moves, 20);
-        assert!((s.engines[0].stats.mean_depth() - 4.0).abs() < 1e-12);
+        assert_eq!(s.engines[0].stats.mean_depth(), Some(4.0));
         // 2 s over 20 moves; the longest move is that of the last game engine 0 played.
         assert!((s.engines[0].stats.mean_ms() - 100.0).abs() < 1e-9);
         // 1.92 s over the 16 open moves (the other 4 had a proven result).
@@ -303,5 +308,30 @@ mod tests {
         assert!(table.contains("ply cap 1"), "{table}");
         let json: serde_json::Value = serde_json::from_str(&s.to_json_line()).unwrap();
         assert_eq!(json["engines"][0]["wdl"]["wins"], 2);
+    }
+
+    /// An engine that does not search by depth (MCTS: every move depthless) shows `-` for its
+    /// depth; one that does shows its mean over the moves that had a depth.
+    #[test]
+    fn an_engine_without_depths_shows_none() {
+        let names = vec!["mcts".to_string(), "pvs".to_string()];
+        let mut record = game(0, [0, 1], GameResult::FirstWins, Termination::Rules);
+        record.stats[0].depth_sum = 0;
+        record.stats[0].depthless_moves = 5;
+        record.stats[1].depth_sum = 12;
+        record.stats[1].depthless_moves = 2;
+        let s = Standings::new(&names, &[record]);
+        assert_eq!(s.engines[0].stats.mean_depth(), None);
+        assert_eq!(s.engines[1].stats.mean_depth(), Some(4.0));
+        let table = s.table();
+        // The depth column: right-aligned under its heading, six wide.
+        let header = table.lines().next().unwrap();
+        let end = header.find(" depth").unwrap() + " depth".len();
+        let depth_of = |name: &str| {
+            let row = table.lines().find(|l| l.starts_with(name)).unwrap();
+            row[end - 6..end].trim().to_string()
+        };
+        assert_eq!(depth_of("mcts"), "-", "{table}");
+        assert_eq!(depth_of("pvs"), "4.00", "{table}");
     }
 }

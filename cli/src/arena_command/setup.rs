@@ -37,23 +37,8 @@ pub(super) fn engines<G: Notation>(
     }
     let mut engines: Vec<Engine<G>> = Vec::new();
     for (index, text) in specs.iter().enumerate() {
-        let mut shown = text.clone();
-        let mut copy = 1;
-        while engines.iter().any(|e| e.name == shown) {
-            copy += 1;
-            shown = format!("{text}#{copy}");
-        }
-        let ugi = EngineProtocol {
-            prefix: "ugi",
-            engine: ugi_engine::<G>,
-        };
-        if let Some((prefix, rest)) = text.split_once(':')
-            && let Some(protocol) = std::iter::once(&ugi)
-                .chain(spec.engine_protocols)
-                .find(|p| p.prefix == prefix)
-        {
-            let factory = (protocol.engine)(rest)
-                .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}")))?;
+        let shown = unique_name(&engines, text);
+        if let Some(factory) = protocol_engine(spec, text)? {
             engines.push(Engine {
                 name: shown,
                 factory,
@@ -78,14 +63,9 @@ pub(super) fn engines<G: Notation>(
             None => None,
         };
         let pieces = tables.unwrap_or(arena_tables.pieces());
-        let source = if pieces == 0 || searcher.is_none() {
-            None
-        } else if let Some(source) = sources.iter().find(|s| s.pieces() == pieces) {
-            Some(Arc::clone(source))
-        } else {
-            let source = Arc::new(arena_tables.with_pieces(pieces));
-            sources.push(Arc::clone(&source));
-            Some(source)
+        let source = match searcher {
+            Some(_) if pieces > 0 => Some(shared_source(&arena_tables, &mut sources, pieces)),
+            _ => None,
         };
         let engine = match searcher {
             None => {
@@ -149,6 +129,56 @@ pub(super) fn engines<G: Notation>(
         engines.push(engine);
     }
     Ok(engines)
+}
+
+/// `text`, or `text#2`, `text#3`… when an engine of `engines` has that name already.
+fn unique_name<G: Notation>(engines: &[Engine<G>], text: &str) -> String {
+    let mut shown = text.to_string();
+    let mut copy = 1;
+    while engines.iter().any(|e| e.name == shown) {
+        copy += 1;
+        shown = format!("{text}#{copy}");
+    }
+    shown
+}
+
+/// The agents of an engine spec `PREFIX:REST` of an engine protocol (`ugi:` or one of the
+/// game's), or `None` when `text` names no protocol.
+fn protocol_engine<G: Notation>(
+    spec: &GameCli<G>,
+    text: &str,
+) -> Result<Option<AgentFactory<G>>, CliError> {
+    let ugi = EngineProtocol {
+        prefix: "ugi",
+        engine: ugi_engine::<G>,
+    };
+    let Some((prefix, rest)) = text.split_once(':') else {
+        return Ok(None);
+    };
+    match std::iter::once(&ugi)
+        .chain(spec.engine_protocols)
+        .find(|p| p.prefix == prefix)
+    {
+        Some(protocol) => (protocol.engine)(rest)
+            .map(Some)
+            .map_err(|e| CliError::Invalid(format!("bad --engine '{text}': {e}"))),
+        None => Ok(None),
+    }
+}
+
+/// The table source of `pieces` pieces among `sources` (made from `arena_tables` and added
+/// when there is none yet), so that engines using the same tables share them.
+fn shared_source<G: Notation>(
+    arena_tables: &TableSource<G>,
+    sources: &mut Vec<Arc<TableSource<G>>>,
+    pieces: u8,
+) -> Arc<TableSource<G>> {
+    if let Some(source) = sources.iter().find(|s| s.pieces() == pieces) {
+        return Arc::clone(source);
+    }
+    let source = Arc::new(arena_tables.with_pieces(pieces));
+    sources.push(Arc::clone(&source));
+    source
 }
 
 /// `--engine ugi:...`, the engine protocol every game speaks: an external UGI engine, checked

@@ -2,8 +2,8 @@
 //! node count must be reported and fail the command).
 
 use super::super::test_support::{last_json, run_invalid, run_ok, run_usage, spec};
-use super::{BenchProof, BenchSignature, BenchSuite};
 use crate::{CliError, GameCli, run};
+use plies::harness::{BenchProof, BenchSignature, BenchSuite};
 
 /// Runs `args` with the toy game and `suite`.
 fn run_suite(suite: &BenchSuite, args: &str) -> Result<String, CliError> {

@@ -6,17 +6,15 @@
 
 use std::fmt;
 
-use super::tree::NodeId;
-
 /// Why a move, a line, a tree of moves or a change of the node shown is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EditError {
-    /// No node of that id in this game.
-    NoSuchNode(NodeId),
+    /// No node of that id in this game (ids are the tree's node ids).
+    NoSuchNode(usize),
     /// The start cannot be changed so; `action` is what was asked (`promoted`, `deleted`).
     Start {
         /// The start's id.
-        id: NodeId,
+        id: usize,
         /// What cannot be done to it.
         action: &'static str,
     },

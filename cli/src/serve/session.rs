@@ -16,7 +16,7 @@
 //! or the node shown bumps `generation`, so an engine search that finishes after the user
 //! moved on never plays its move into a position it did not search.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -29,6 +29,8 @@ use tokio::sync::broadcast;
 
 use super::edit_error::EditError;
 use super::tree::{MoveTree, NodeId, ROOT};
+use crate::store::games::GameRow;
+use crate::store::now_ms;
 use crate::text::{outcome_text, score_for};
 
 /// Events buffered per game for a slow event-stream reader before the oldest are dropped.
@@ -56,6 +58,11 @@ pub(super) struct Session<G: Notation> {
     pub running: Option<Running>,
     /// Searches started so far.
     searches: u64,
+    /// The nodes the engine played, with who played them (`pvs, 1000 ms a move`); every other
+    /// move was a person's at the page.
+    engine_moves: HashMap<NodeId, String>,
+    /// The nodes where a finished game was recorded in the store (each at most once).
+    recorded: HashSet<NodeId>,
     events: broadcast::Sender<String>,
     pub touched: Instant,
 }
@@ -71,6 +78,8 @@ impl<G: View> Session<G> {
             generation: 0,
             running: None,
             searches: 0,
+            engine_moves: HashMap::new(),
+            recorded: HashSet::new(),
             events,
             touched: Instant::now(),
         }
@@ -245,6 +254,62 @@ impl<G: View> Session<G> {
         self.changed();
     }
 
+    /// Plays the engine's move `mv` at the node shown, as [`Session::play`], and notes who
+    /// played it (`engine`: its searcher and time) for the game's record.
+    pub fn play_by_engine(&mut self, mv: G::Move, engine: String) {
+        self.play(mv);
+        self.engine_moves.insert(self.shown, engine);
+    }
+
+    /// The game that ended at the node shown, as the position store records it (`game`: the
+    /// program's name), unless the game is not over there or was recorded already; it counts
+    /// as recorded from now on. Its players are per side `page` (a person at the page), the
+    /// engine that played every move of the side, or `page and engine`.
+    pub fn finished_game(&mut self, game: &str) -> Option<GameRow> {
+        let node = self.tree.at(self.shown);
+        let result = node.outcome()?;
+        if !self.recorded.insert(self.shown) {
+            return None;
+        }
+        let termination = if node.position.outcome().is_some() {
+            "rules"
+        } else {
+            "repetition"
+        };
+        let path = self.tree.path(self.shown);
+        let mut players: [Option<String>; 2] = [None, None];
+        for &id in &path[1..] {
+            let parent = self.tree.at(id).parent.unwrap_or(ROOT);
+            let side = self.tree.at(parent).position.side_to_move();
+            let who = self
+                .engine_moves
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| "page".to_string());
+            let player = &mut players[side.index()];
+            *player = match player.take() {
+                None => Some(who),
+                Some(known) if known == who => Some(known),
+                Some(_) => Some("page and engine".to_string()),
+            };
+        }
+        Some(GameRow {
+            game: game.to_string(),
+            variant: game.to_string(),
+            start: self.tree.at(ROOT).position.format_position(),
+            players: players.map(|p| p.unwrap_or_else(|| "page".to_string())),
+            settings: "page".to_string(),
+            result,
+            termination: termination.to_string(),
+            moves: path[1..]
+                .iter()
+                .map(|&id| self.tree.at(id).text.clone())
+                .collect(),
+            source: "page".to_string(),
+            played: now_ms(),
+        })
+    }
+
     /// Takes back the last move of the current line (removes its leaf) and shows the new end
     /// of the current line.
     ///
@@ -369,7 +434,13 @@ impl<G: View> Session<G> {
         }
         let legal: Vec<Value> = moves
             .iter()
-            .map(|&mv| json!({"move": state.format_move(mv), "clicks": state.clicks(mv)}))
+            .map(|&mv| {
+                json!({
+                    "move": state.format_move(mv),
+                    "clicks": state.clicks(mv),
+                    "alternatives": state.alternative_clicks(mv),
+                })
+            })
             .collect();
         let picture = state.picture();
         let (last, changed) = match (node.parent, node.mv) {

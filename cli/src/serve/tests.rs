@@ -96,6 +96,34 @@ fn path(game: &Value, what: &str) -> String {
     format!("/api/games/{}/{what}", game["id"].as_str().unwrap())
 }
 
+/// The picture's numbers reach the page as short decimals: Yinsh's grid (steps of √3/2 and
+/// ½) is drawn in `f32`s, and the answer is built as a `serde_json::Value`, whose numbers are
+/// `f64`s; an `f32` widened as it is would show seventeen digits (`0.8660253882408142`).
+#[tokio::test]
+async fn the_picture_carries_no_float_noise() {
+    fn numbers(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Number(n) => out.push(n.to_string()),
+            Value::Array(items) => items.iter().for_each(|v| numbers(v, out)),
+            Value::Object(fields) => fields.values().for_each(|v| numbers(v, out)),
+            _ => {}
+        }
+    }
+    let spec = GameCli::new("yinsh", evaluator(YinshEvaluator::tuned()));
+    let router = page_router(&spec, Yinsh::start_position(), 4, MAX_SEARCH_MS);
+    let game = new_game(&router, "{}").await;
+    let mut texts = Vec::new();
+    numbers(&game["picture"], &mut texts);
+    assert!(texts.len() > 100, "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains('.')), "{texts:?}");
+    for text in &texts {
+        // An `f32` needs at most nine significant digits to be told apart.
+        let digits = text.trim_start_matches(['-', '0', '.']).chars();
+        let significant = digits.filter(char::is_ascii_digit).count();
+        assert!(significant <= 9, "{text} in the picture");
+    }
+}
+
 /// A Yinsh game's record (boardspace SGF) holds the whole tree, variations nested in SGF's
 /// way, whatever is shown; loading it sets up the same tree and shows its main line's end; a
 /// malformed variation is refused with one line.
@@ -1933,4 +1961,5 @@ async fn searches_take_the_tables_once_ready() {
     assert!(PROBED.load(std::sync::atomic::Ordering::SeqCst));
 }
 
+mod columns;
 mod store;

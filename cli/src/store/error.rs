@@ -1,15 +1,18 @@
 //! [`StoreError`]: every way opening, reading or writing the position store fails.
 //!
-//! Key invariant: a [`StoreError`] displays as exactly one line naming the store's file and
-//! what is wrong with it, whatever SQLite or the system said.
+//! Key invariant: a [`StoreError`] displays as exactly one line naming the store (its file, or
+//! its server's URL without the password) and what is wrong with it, whatever SQLite,
+//! PostgreSQL or the system said.
 
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use super::sql::BackendError;
 use crate::text::one_line;
 
-/// Why the position store could not be used. Displays as one line naming the file.
+/// Why the position store could not be used. Displays as one line naming the store: `path` is
+/// its file, or for PostgreSQL its URL without the password.
 #[derive(Debug)]
 pub(crate) enum StoreError {
     /// `--store off` (or `PLIES_STORE=off`) for a command that needs the store.
@@ -29,10 +32,20 @@ pub(crate) enum StoreError {
         path: PathBuf,
     },
     /// The file is an SQLite database of another application (another `application_id`, or
-    /// tables but no plies marker).
+    /// tables but no plies marker), or the PostgreSQL database's schema holds tables but no
+    /// plies marker.
     Foreign {
         /// The store's path.
         path: PathBuf,
+        /// What it is: `an SQLite database`, `a PostgreSQL database`.
+        kind: &'static str,
+    },
+    /// A `postgres://` URL that does not read.
+    BadUrl {
+        /// The URL, without its password.
+        url: String,
+        /// What the client said.
+        reason: String,
     },
     /// The store was made by a newer plies: its schema version is past the ones known here.
     Newer {
@@ -69,6 +82,24 @@ pub(crate) enum StoreError {
         /// SQLite's error.
         source: rusqlite::Error,
     },
+    /// PostgreSQL, or the connection to its server, failed: the server does not answer in
+    /// time, refuses the login, or refused a statement.
+    Postgres {
+        /// The URL, without its password.
+        path: PathBuf,
+        /// What was being done: `connect to`, `read`, `write`, `prune`.
+        action: &'static str,
+        /// The client's error.
+        source: postgres::Error,
+    },
+    /// The PostgreSQL server took the connection but did not finish the login in time (a
+    /// port that accepts and never answers, a server stuck).
+    NoAnswer {
+        /// The URL, without its password.
+        path: PathBuf,
+        /// How long the connection waited, in seconds.
+        seconds: u64,
+    },
     /// The system refused a file operation (reading the header, making the directory).
     Io {
         /// The path.
@@ -104,12 +135,46 @@ impl StoreError {
 }
 
 impl StoreError {
-    /// Whether SQLite said the database is busy or locked (another connection holds it).
+    /// The error of a backend's `source` while doing `action` on the store `path`: SQLite's
+    /// ([`StoreError::sqlite`]), PostgreSQL's, or a value plies never writes (damage).
+    pub(crate) fn backend(
+        path: &std::path::Path,
+        action: &'static str,
+        source: BackendError,
+    ) -> StoreError {
+        match source {
+            BackendError::Sqlite(e) => StoreError::sqlite(path, action, e),
+            BackendError::Postgres(e) => StoreError::Postgres {
+                path: path.to_path_buf(),
+                action,
+                source: e,
+            },
+            BackendError::Cell(reason) => StoreError::Damaged {
+                path: path.to_path_buf(),
+                reason,
+            },
+        }
+    }
+
+    /// Whether the database said another writer is in the way, so that the same work may
+    /// succeed when tried again: SQLite's busy or locked, PostgreSQL's serialization failure
+    /// or deadlock.
     pub(crate) fn is_busy(&self) -> bool {
         use rusqlite::ErrorCode;
-        matches!(self, StoreError::Sqlite { source, .. }
-            if matches!(source.sqlite_error_code(),
-                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)))
+        match self {
+            StoreError::Sqlite { source, .. } => matches!(
+                source.sqlite_error_code(),
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+            ),
+            StoreError::Postgres { source, .. } => {
+                use postgres::error::SqlState;
+                source.code().is_some_and(|code| {
+                    *code == SqlState::T_R_SERIALIZATION_FAILURE
+                        || *code == SqlState::T_R_DEADLOCK_DETECTED
+                })
+            }
+            _ => false,
+        }
     }
 }
 
@@ -130,10 +195,14 @@ impl fmt::Display for StoreError {
                  or --store off)",
                 path.display()
             ),
-            StoreError::Foreign { path } => format!(
-                "store {} is an SQLite database of another application: refused (name another \
-                 file with --store, or --store off)",
+            StoreError::Foreign { path, kind } => format!(
+                "store {} is {kind} of another application: refused (name another store with \
+                 --store, or --store off)",
                 path.display()
+            ),
+            StoreError::BadUrl { url, reason } => format!(
+                "store {url} is not a PostgreSQL URL plies reads ({reason}): expected \
+                 postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
             ),
             StoreError::Newer {
                 path,
@@ -158,6 +227,19 @@ impl fmt::Display for StoreError {
                 action,
                 source,
             } => format!("cannot {action} store {}: {source}", path.display()),
+            StoreError::Postgres {
+                path,
+                action,
+                source,
+            } => format!(
+                "cannot {action} store {}: {}",
+                path.display(),
+                postgres_text(source)
+            ),
+            StoreError::NoAnswer { path, seconds } => format!(
+                "cannot connect to store {}: the server did not answer within {seconds} s",
+                path.display()
+            ),
             StoreError::Io {
                 path,
                 action,
@@ -172,6 +254,7 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Sqlite { source, .. } => Some(source),
+            StoreError::Postgres { source, .. } => Some(source),
             StoreError::Io { source, .. } => Some(source),
             _ => None,
         }
@@ -181,5 +264,14 @@ impl std::error::Error for StoreError {
 impl From<StoreError> for crate::error::CliError {
     fn from(err: StoreError) -> crate::error::CliError {
         crate::error::CliError::Invalid(err.to_string())
+    }
+}
+
+/// PostgreSQL's error in words: the server's message (`FATAL: password authentication failed
+/// ...`) where it sent one, else the client's (`error connecting to server: ...`).
+fn postgres_text(error: &postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => format!("{}: {}", db.severity(), db.message()),
+        None => error.to_string(),
     }
 }

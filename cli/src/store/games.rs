@@ -97,8 +97,8 @@ pub(crate) fn result_text(outcome: Outcome) -> &'static str {
 }
 
 /// `row` as one JSON object (`store export --games`): game, variant, start, first, second,
-/// settings, result (`1-0`, `0-1`, `1/2-1/2`), termination, moves (one text, separated by
-/// spaces), source, played (milliseconds since the Unix epoch).
+/// settings, result (`1-0`, `0-1`, `1/2-1/2`), termination, moves (an array of move texts),
+/// source, played (milliseconds since the Unix epoch).
 pub(crate) fn game_json(row: &GameRow) -> serde_json::Value {
     serde_json::json!({
         "game": row.game,
@@ -109,7 +109,7 @@ pub(crate) fn game_json(row: &GameRow) -> serde_json::Value {
         "settings": row.settings,
         "result": result_text(row.result),
         "termination": row.termination,
-        "moves": row.moves.join(" "),
+        "moves": row.moves,
         "source": row.source,
         "played": row.played,
     })

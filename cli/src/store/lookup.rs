@@ -90,11 +90,11 @@ impl AnalysisStore {
         let Some(family) = family_of(evaluator, searcher) else {
             return Ok(None);
         };
-        let Some(path) = args.analyze_path()? else {
+        let Some(store) = args.open_for_analysis()? else {
             return Ok(None);
         };
         Ok(Some(AnalysisStore {
-            store: Store::open(&path, args.store_limit.0)?,
+            store,
             game,
             family,
         }))

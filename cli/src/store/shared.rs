@@ -1,19 +1,21 @@
 //! The store as long-running hosts use it ([`SharedStore`]): the web page and the UGI engine
 //! open it once and use it from many threads, reading the deepest stored analysis of a
-//! position before any search and writing their searches' results after.
+//! position before any search; the web page also writes its searches' results after.
 //!
 //! Key invariants: a read answers only with an analysis of the game's default evaluator (the
 //! families of [`DEFAULT_FAMILIES`]) whose moves read back in the position; a write keeps the
 //! store's rule (the deeper, or as deep and newer, stays) and never fails the search that made
 //! it (a failure is one line on stderr); one thread uses the connection at a time.
 
-use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use plies::Notation;
+#[cfg(feature = "serve")]
 use plies::search::SearchResult;
 
-use super::lookup::{Stored, analysis_of, warn_unless_stored};
+use super::lookup::Stored;
+#[cfg(feature = "serve")]
+use super::lookup::{analysis_of, warn_unless_stored};
 use super::{Store, StoreError};
 
 /// The searcher families whose analyses a host shows or plays: the game's default evaluator
@@ -28,10 +30,11 @@ pub(crate) struct SharedStore {
 }
 
 impl SharedStore {
-    /// Opens (or creates) the store at `path` for the game `game`, writes skipped once its
-    /// files hold `limit` bytes.
+    /// Opens (or creates) the SQLite store at `path` for the game `game`, writes skipped once its
+    /// files hold `limit` bytes (for the web page's tests).
+    #[cfg(all(test, feature = "serve"))]
     pub(crate) fn open(
-        path: &Path,
+        path: &std::path::Path,
         limit: u64,
         game: &'static str,
     ) -> Result<SharedStore, StoreError> {
@@ -41,9 +44,12 @@ impl SharedStore {
         })
     }
 
-    /// The store's file.
-    pub(crate) fn path(&self) -> std::path::PathBuf {
-        self.lock().path().to_path_buf()
+    /// `store`, opened, shared for the game `game`.
+    pub(crate) fn new(store: Store, game: &'static str) -> SharedStore {
+        SharedStore {
+            store: Mutex::new(store),
+            game,
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
@@ -73,6 +79,16 @@ impl SharedStore {
         }
         Ok(best)
     }
+}
+
+/// What only the web page does with the store: name its file, write its searches' results and
+/// record its finished games.
+#[cfg(feature = "serve")]
+impl SharedStore {
+    /// The store's file.
+    pub(crate) fn path(&self) -> std::path::PathBuf {
+        self.lock().path().to_path_buf()
+    }
 
     /// Writes the result of a search of `state` by `searcher` (its name as set) of the family
     /// `family`, unless it has no completed iteration; a write skipped (the size limit) or
@@ -93,9 +109,29 @@ impl SharedStore {
         warn_unless_stored(&store, put);
         written
     }
-}
 
-impl SharedStore {
+    /// Records the finished game `row` of the game `G` and its explorer rows; a write skipped
+    /// (the size limit) or failed is one line on stderr. Whether it was written.
+    pub(crate) fn record_game<G: Notation>(&self, row: &super::games::GameRow) -> bool {
+        let mut store = self.lock();
+        match super::games::record::<G>(&mut store, row) {
+            Ok(super::games::Recorded::Stored(_)) => true,
+            Ok(super::games::Recorded::OverLimit { size }) => {
+                eprintln!(
+                    "warning: store {} holds {size} bytes, at or over its limit of {}: the \
+                     game is not recorded",
+                    store.path().display(),
+                    store.limit()
+                );
+                false
+            }
+            Err(err) => {
+                eprintln!("warning: the game is not recorded: {err}");
+                false
+            }
+        }
+    }
+
     /// The explorer's answer for `state` ([`super::games::explore`]): the moves recorded games
     /// played there, with counts and results from the mover's view.
     pub(crate) fn explore<G: Notation>(

@@ -59,15 +59,26 @@ fn open(path: &Path) -> Store {
 }
 
 #[test]
-fn locations_read_off_paths_and_refuse_urls() {
+fn locations_read_off_paths_and_postgres_urls() {
     assert_eq!("off".parse(), Ok(StoreLocation::Off));
     assert_eq!("OFF".parse(), Ok(StoreLocation::Off));
     assert_eq!(
         "a/b.sqlite".parse(),
         Ok(StoreLocation::File(PathBuf::from("a/b.sqlite")))
     );
-    let err = "postgres://host/db".parse::<StoreLocation>().unwrap_err();
-    assert!(err.to_string().contains("only SQLite"), "{err}");
+    assert_eq!(
+        "postgres://ann@host/db".parse(),
+        Ok(StoreLocation::Postgres("postgres://ann@host/db".into()))
+    );
+    assert_eq!(
+        "PostgreSQL://host/db".parse(),
+        Ok(StoreLocation::Postgres("PostgreSQL://host/db".into()))
+    );
+    let err = "mysql://ann:pw@host/db"
+        .parse::<StoreLocation>()
+        .unwrap_err();
+    assert!(err.to_string().contains("postgres://"), "{err}");
+    assert!(!err.to_string().contains("pw"), "{err}");
 }
 
 #[test]
@@ -516,7 +527,7 @@ fn an_arena_records_its_games_for_the_explorer() {
         let game: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(game["start"], "7 5 1", "{line}");
         assert_eq!(game["source"], "arena", "{line}");
-        let first = game["moves"].as_str().unwrap().split(' ').next().unwrap();
+        let first = game["moves"][0].as_str().unwrap();
         *firsts.entry(first.to_string()).or_default() += 1;
     }
     assert_eq!(firsts.values().sum::<u64>(), played);

@@ -320,3 +320,45 @@ fn an_upgrade_follows_the_first_tables_and_is_handed_out_once_ready() {
     assert_eq!(same.upgrade_pieces(), None);
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A tables setting reads `off`, `N` and `N,M` (M more than N, N not off), and its counts are
+/// then checked against the game's range; a game without tables takes `off` only.
+#[test]
+fn tables_settings_read_their_form_then_the_games_range() {
+    use super::{Layers, parse_layers, parse_pieces};
+    let layers = |pieces, upgrade| Layers { pieces, upgrade };
+    for (text, want) in [
+        ("off", layers(0, None)),
+        ("OFF", layers(0, None)),
+        ("0", layers(0, None)),
+        ("3", layers(3, None)),
+        ("2,4", layers(2, Some(4))),
+        (" 2 , 3 ", layers(2, Some(3))),
+    ] {
+        assert_eq!(text.parse::<Layers>(), Ok(want), "{text}");
+    }
+    for text in [
+        "", "x", "-1", "256", "4,2", "3,3", "off,4", "0,4", "2,x", "2,4,6",
+    ] {
+        let err = text.parse::<Layers>().unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("'{text}': expected")),
+            "{text}: {err}"
+        );
+    }
+    let tables = race_tables();
+    assert_eq!(
+        parse_layers(Some(&tables), "2,4", "T"),
+        Ok(layers(2, Some(4)))
+    );
+    let err = parse_layers(Some(&tables), "2,5", "T").unwrap_err();
+    assert_eq!(err, "bad T '5': expected off or a piece count from 2 to 4");
+    let err = parse_layers(Some(&tables), "1", "T").unwrap_err();
+    assert_eq!(err, "bad T '1': expected off or a piece count from 2 to 4");
+    let none: Option<&EndgameTables<TwoPiles>> = None;
+    assert_eq!(parse_layers(none, "off", "T"), Ok(layers(0, None)));
+    let err = parse_layers(none, "3", "T").unwrap_err();
+    assert_eq!(err, "bad T '3': this game has no endgame tables");
+    assert_eq!(parse_pieces(Some(&tables), "4", "tables"), Ok(4));
+    assert!(parse_pieces(Some(&tables), "2,4", "tables").is_err());
+}

@@ -3,6 +3,7 @@
 //!
 //! Key invariant: a killed run loses only the games in flight; rerunning it goes on from there.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
@@ -17,6 +18,7 @@ use super::setup::load_config;
 use super::shard::play_shard;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use crate::store::recorder::{GameRecorder, RecordArgs};
 use plies::Notation;
 
 /// `tune run`.
@@ -28,6 +30,8 @@ pub(crate) struct RunArgs {
     /// Shard processes playing each iteration at once (this program run as `tune play`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(u32::MAX)))]
     pub jobs: u32,
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 /// `tune run`: play and merge iterations until the run is finished; with `--jobs N` each
 /// iteration is played by N processes of this program (`tune play --shard K/N`).
@@ -41,6 +45,8 @@ pub(super) fn run_run<G: Notation>(
     // Held until the run ends: a second `tune run` or a `tune merge` is refused at once.
     let _lock = run.lock()?;
     let mut state = run.read_state(&config)?;
+    // Opened here also with --jobs: a store that cannot be opened is refused before any game.
+    let mut recorder = GameRecorder::open(&args.record)?;
     let remaining: u64 = (state.iteration..config.gains.iterations)
         .map(|k| u64::from(config.games_of(k)))
         .sum();
@@ -58,9 +64,13 @@ pub(super) fn run_run<G: Notation>(
         let k = state.iteration;
         bar.set_message(progress_message(&config, &state));
         if args.jobs == 1 {
-            play_shard(spec, &run, &config, &state, (0, 1), &mut |_| bar.inc(1))?;
+            let recorder = recorder.as_mut();
+            play_shard(spec, &run, &config, &state, (0, 1), recorder, &mut |_| {
+                bar.inc(1)
+            })?;
         } else {
-            play_processes(&run, args.jobs, k, &|found| {
+            let store = args.record.child_arguments();
+            play_processes(&run, args.jobs, k, &store, &|found| {
                 bar.set_position(played_now + found)
             })?;
         }
@@ -107,12 +117,14 @@ pub(super) fn progress_message(config: &TuneConfig, state: &TuneState) -> String
         moved_most(config, &state.theta, 3)
     )
 }
-/// Runs `jobs` processes of this program as `tune play --dir D --shard K/jobs` and waits for
-/// them, reporting the games of `iteration` found in the shard files as they grow.
+/// Runs `jobs` processes of this program as `tune play --dir D --shard K/jobs` (with the
+/// arguments `store`, which name the store to record in) and waits for them, reporting the
+/// games of `iteration` found in the shard files as they grow.
 pub(super) fn play_processes(
     run: &RunDir,
     jobs: u32,
     iteration: u32,
+    store: &[OsString],
     report: &dyn Fn(u64),
 ) -> Result<(), CliError> {
     let exe = std::env::current_exe()
@@ -132,6 +144,7 @@ pub(super) fn play_processes(
             .arg(run.dir())
             .arg("--shard")
             .arg(format!("{k}/{jobs}"))
+            .args(store)
             .stdout(std::process::Stdio::null())
             .spawn()
             .map_err(|e| CliError::Invalid(format!("cannot start shard {k}/{jobs}: {e}")))?;

@@ -10,9 +10,11 @@ use clap::Args;
 use super::files::{GameLine, LineFile, RunDir, TuneConfig, TuneState};
 use super::setup::{limits_of, mix, opening};
 use super::spsa::{self};
-use crate::arena::{GameSpec, GameTask, Termination, play_game};
+use crate::arena::{GameSpec, GameTask, Termination, TextHooks, play_game};
+use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use crate::store::recorder::{GameRecorder, RecordArgs, played_row};
 use plies::Notation;
 use plies::Side;
 use plies::agent::{Agent, SearchAgent};
@@ -26,17 +28,21 @@ pub(crate) struct PlayArgs {
     /// `K/N`: play the games whose number is K modulo N (K from 0, as job-array indices).
     #[arg(long, default_value = "0/1", value_parser = super::setup::parse_shard)]
     pub shard: (u32, u32),
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 /// The first pair number of check games.
 pub(super) const CHECK_PAIRS: u32 = 1_000_000;
 /// Plays the games of the current iteration that belong to `shard` and are in no games file
-/// yet, appending each to the shard's file as it ends; returns how many it played.
+/// yet, appending each to the shard's file as it ends (and then recording it in the store of
+/// `recorder`, if any: a failure there is a warning on stderr); returns how many it played.
 pub(super) fn play_shard<G: Notation>(
     spec: &GameCli<G>,
     run: &RunDir,
     config: &TuneConfig,
     state: &TuneState,
     shard: (u32, u32),
+    mut recorder: Option<&mut GameRecorder>,
     on_game: &mut dyn FnMut(&GameLine),
 ) -> Result<u32, CliError> {
     let k = state.iteration;
@@ -49,8 +55,14 @@ pub(super) fn play_shard<G: Notation>(
         limits: &limits,
         clock: None,
         max_plies: config.max_plies,
-        text: None,
+        // The moves as text only for the store: the games files keep results only.
+        text: recorder.is_some().then(TextHooks::notation),
     };
+    let settings = format!(
+        "{} per move, cap {} plies",
+        describe(&limits),
+        config.max_plies
+    );
     let mut played = 0;
     for game in (shard.0..config.games_of(k)).step_by(shard.1 as usize) {
         if done.contains_key(&game) {
@@ -109,7 +121,7 @@ pub(super) fn play_shard<G: Notation>(
             game,
             points: record.result.points_for(our_side),
             plies: record.plies,
-            termination: match record.termination {
+            termination: match &record.termination {
                 Termination::Rules => "rules".into(),
                 Termination::PlyCap => "ply-cap".into(),
                 Termination::Forfeit { reason, .. } => format!("forfeit: {reason}"),
@@ -117,6 +129,22 @@ pub(super) fn play_shard<G: Notation>(
             },
         };
         file.append(&line)?;
+        if let Some(recorder) = recorder.as_deref_mut() {
+            let mut row = played_row(
+                spec.name,
+                &record,
+                opening.format_position(),
+                &settings,
+                "tune",
+            );
+            row.players = row
+                .players
+                .map(|name| format!("{} ({name}, iteration {})", config.searcher, k + 1));
+            let what = format!("iteration {} game {game}", k + 1);
+            if let Some(warning) = recorder.record::<G>(&row, &what) {
+                eprintln!("{warning}");
+            }
+        }
         on_game(&line);
         played += 1;
     }

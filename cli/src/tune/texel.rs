@@ -29,6 +29,7 @@ use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
+use crate::store::recorder::{GameRecorder, RecordArgs, played_row};
 use plies::Evaluator;
 use plies::Notation;
 use plies::agent::SearchAgent;
@@ -62,6 +63,8 @@ pub(crate) struct PositionsArgs {
     /// The seed of the openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 
 /// `tune texel`.
@@ -141,6 +144,12 @@ pub(crate) fn run_positions<G: Notation>(
         args.games,
         describe(&limits)
     );
+    let mut recorder = GameRecorder::open(&args.record)?;
+    let settings = format!(
+        "{} per move, cap {} plies",
+        describe(&limits),
+        args.max_plies
+    );
     let mut kept = 0usize;
     let mut moves = Vec::new();
     for game in 0..args.games {
@@ -171,6 +180,19 @@ pub(crate) fn run_positions<G: Notation>(
             &game_spec,
             seed,
         );
+        if let Some(recorder) = recorder.as_mut() {
+            let mut row = played_row(
+                spec.name,
+                &record,
+                opening.format_position(),
+                &settings,
+                "tune",
+            );
+            row.players = row.players.map(|_| searcher.to_string());
+            if let Some(warning) = recorder.record::<G>(&row, &format!("game {game}")) {
+                eprintln!("{warning}");
+            }
+        }
         let result = record.result.points_for(Side::First);
         let mut state = opening;
         let mut quiet_seen = 0u32;

@@ -1,5 +1,5 @@
 //! What the `http-api` target checks of a game's JSON and of the move tree's changes, from the
-//! contract in the module docs of `plies-cli`'s `serve/api/mod.rs`: a game's `tree`, `node`, `ply`,
+//! contract in the module docs of `plies-cli`'s `serve/api.rs`: a game's `tree`, `node`, `ply`,
 //! `moves`, `line`, `line_text` and `tree_text` agree with one another; each change of the tree
 //! (`move`, `goto`, `promote`, `delete`, `undo`, `engine`) did what it says and nothing more; a
 //! refused change changed nothing; every `iteration` and `done` event names its search, kind
@@ -299,7 +299,7 @@ pub(super) fn check_unchanged(before: &Value, after: &Value) -> Result<(), Strin
 }
 
 /// Checks the game `after` that the change `op` with the JSON body `request` answered (200),
-/// against the game `before` it (see the contract in the module docs of `serve/api/mod.rs`).
+/// against the game `before` it (see the contract in the module docs of `serve/api.rs`).
 pub(super) fn check_change(
     op: &str,
     request: &Value,

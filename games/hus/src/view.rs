@@ -102,6 +102,7 @@ impl View for Hus {
             pieces: Vec::new(),
             labels,
             panels,
+            ..Picture::default()
         }
     }
 

@@ -5,6 +5,14 @@
 //! when blue moves); tables are written from red's view, a1 = index 0 (see [`crate::square`]),
 //! and blue reads them rotated 180 degrees (`24 - index`), which is its own view of the board.
 //! A card's offsets are also from its holder's view, so one per-card table serves both sides.
+//!
+//! The tunable weights of [`PstWeights`] are listed once, by a visitor over their names and
+//! places (`PstWeights::visit_weights`, which also keeps the card weights tied by mirror
+//! symmetry); [`PstEvaluator`]'s [`Tunable`] names, reads and sets them all through it. (The
+//! core's `plies::tunable_weights!` lists plain `i32` fields; these are square tables and
+//! mirror-tied card tables.)
+
+use std::fmt;
 
 use plies::bits::set_bits;
 use plies::{Evaluator, ParameterError, Score, Side, Tunable};
@@ -199,8 +207,8 @@ impl PartialEq for PstEvaluator {
 
 impl Eq for PstEvaluator {}
 
-impl std::fmt::Debug for PstEvaluator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for PstEvaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PstEvaluator")
             .field("weights", &self.weights)
             .finish_non_exhaustive()
@@ -396,10 +404,83 @@ impl Evaluator<Onitama> for PstEvaluator {
     }
 }
 
-const FILES: [char; 5] = ['a', 'b', 'c', 'd', 'e'];
+/// The name of one tunable weight: `[<card>_]<term>[_<square>][_end]`, such as `student`,
+/// `master_c2` or `tiger_student_c2_end`. Cheap to make; written out only for
+/// [`Tunable::parameter_names`].
+#[derive(Clone, Copy, Debug)]
+struct WeightName {
+    /// The card of a card-table weight (id `0..16`).
+    card: Option<usize>,
+    /// `student`, `master`, `mobility` or `attacks`.
+    term: &'static str,
+    /// The square of a table weight (index, a1 = 0).
+    square: Option<usize>,
+    /// Whether the weight is of an endgame card table (`cards_end`).
+    end: bool,
+}
 
-fn square_names(prefix: &str) -> impl Iterator<Item = String> + '_ {
-    (0..25).map(move |i| format!("{prefix}_{}{}", FILES[i % 5], i / 5 + 1))
+impl fmt::Display for WeightName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const FILES: [char; 5] = ['a', 'b', 'c', 'd', 'e'];
+        if let Some(card) = self.card {
+            write!(f, "{}_", CARDS[card].name)?;
+        }
+        f.write_str(self.term)?;
+        if let Some(square) = self.square {
+            write!(f, "_{}{}", FILES[square % 5], square / 5 + 1)?;
+        }
+        if self.end {
+            f.write_str("_end")?;
+        }
+        Ok(())
+    }
+}
+
+impl PstWeights {
+    /// The one listing of the tunable weights, which [`Tunable`] reads and sets through: calls
+    /// `visit` with the name and the place of each, in the order of
+    /// [`Tunable::parameter_names`] (see there). Of two card weights tied by mirror symmetry only
+    /// the first (of [`card_slots`]) is visited, and right after the visit its twin is set to
+    /// it, so a visitor that writes keeps the tie. No visited weight is the twin of another,
+    /// so a visitor that only reads sees the weights as they were.
+    fn visit_weights(&mut self, mut visit: impl FnMut(WeightName, &mut i32)) {
+        const PIECES: [&str; 2] = ["student", "master"];
+        let scalar = |term| WeightName {
+            card: None,
+            term,
+            square: None,
+            end: false,
+        };
+        visit(scalar("student"), &mut self.student);
+        for (term, table) in [
+            ("student", &mut self.student_squares),
+            ("master", &mut self.master_squares),
+        ] {
+            for (square, weight) in table.iter_mut().enumerate() {
+                let name = WeightName {
+                    square: Some(square),
+                    ..scalar(term)
+                };
+                visit(name, weight);
+            }
+        }
+        visit(scalar("mobility"), &mut self.mobility);
+        visit(scalar("attacks"), &mut self.attacks);
+        let slots = card_slots();
+        for (tables, end) in [(&mut self.cards, false), (&mut self.cards_end, true)] {
+            for &(card, piece, square) in &slots {
+                let name = WeightName {
+                    card: Some(card),
+                    term: PIECES[piece],
+                    square: Some(square),
+                    end,
+                };
+                visit(name, &mut tables[card][piece][square]);
+                tables[mirror_card(card)][piece][mirror_square(square)] =
+                    tables[card][piece][square];
+            }
+        }
+    }
 }
 
 impl Tunable for PstEvaluator {
@@ -412,62 +493,39 @@ impl Tunable for PstEvaluator {
     /// (8 × 15 + 4 × 25 = 220 per piece, 440 per phase); then the same for the endgame tables,
     /// each name ending `_end` (such as `tiger_student_c2_end`): 933 weights.
     fn parameter_names(&self) -> Vec<String> {
-        let pieces = ["student", "master"];
-        std::iter::once("student".to_string())
-            .chain(square_names("student"))
-            .chain(square_names("master"))
-            .chain(["mobility".to_string(), "attacks".to_string()])
-            .chain(["", "_end"].into_iter().flat_map(|suffix| {
-                card_slots().into_iter().map(move |(card, piece, square)| {
-                    format!(
-                        "{}_{}_{}{}{suffix}",
-                        CARDS[card].name,
-                        pieces[piece],
-                        FILES[square % 5],
-                        square / 5 + 1
-                    )
-                })
-            }))
-            .collect()
+        let mut names = Vec::new();
+        // Visiting a copy: a visit may write (it re-ties mirror twins).
+        self.weights
+            .clone()
+            .visit_weights(|name, _| names.push(name.to_string()));
+        names
     }
 
     fn parameters(&self) -> Vec<i32> {
-        let w = &self.weights;
-        std::iter::once(w.student)
-            .chain(w.student_squares.iter().copied())
-            .chain(w.master_squares.iter().copied())
-            .chain([w.mobility, w.attacks])
-            .chain([&w.cards, &w.cards_end].into_iter().flat_map(|tables| {
-                card_slots()
-                    .into_iter()
-                    .map(move |(card, piece, square)| tables[card][piece][square])
-            }))
-            .collect()
+        let mut values = Vec::new();
+        self.weights
+            .clone()
+            .visit_weights(|_, &mut weight| values.push(weight));
+        values
     }
 
     fn set_parameters(&mut self, values: &[i32]) -> Result<(), ParameterError> {
-        let slots = card_slots();
-        if values.len() != 53 + 2 * slots.len() {
+        // Set on a copy, kept only if `values` has one value per weight.
+        let mut weights = self.weights.clone();
+        let (mut given, mut expected) = (values.iter(), 0);
+        weights.visit_weights(|_, weight| {
+            expected += 1;
+            if let Some(&value) = given.next() {
+                *weight = value;
+            }
+        });
+        if values.len() != expected {
             return Err(ParameterError::WrongCount {
-                expected: 53 + 2 * slots.len(),
+                expected,
                 got: values.len(),
             });
         }
-        self.weights.student = values[0];
-        self.weights.student_squares.copy_from_slice(&values[1..26]);
-        self.weights.master_squares.copy_from_slice(&values[26..51]);
-        self.weights.mobility = values[51];
-        self.weights.attacks = values[52];
-        let (middle, end) = values[53..].split_at(slots.len());
-        for (tables, values) in [
-            (&mut self.weights.cards, middle),
-            (&mut self.weights.cards_end, end),
-        ] {
-            for (&(card, piece, square), &value) in slots.iter().zip(values) {
-                tables[card][piece][square] = value;
-                tables[mirror_card(card)][piece][mirror_square(square)] = value;
-            }
-        }
+        self.weights = weights;
         self.build_tables();
         Ok(())
     }

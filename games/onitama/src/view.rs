@@ -138,6 +138,7 @@ impl View for Onitama {
             pieces,
             labels,
             panels,
+            ..Picture::default()
         }
     }
 

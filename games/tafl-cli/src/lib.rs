@@ -21,11 +21,9 @@ use std::sync::Arc;
 
 use clap::CommandFactory;
 use plies::agent::Agent;
+use plies::harness::{BenchSignature, BenchSuite};
 use plies_cli::arena::AgentFactory;
-use plies_cli::{
-    BenchSignature, BenchSuite, EngineProtocol, EvaluatorPreset, GameCli, GameCommand,
-    tunable_evaluator,
-};
+use plies_cli::{EngineProtocol, EvaluatorPreset, GameCli, GameCommand, tunable_evaluator};
 use plies_tafl::{Tafl, TaflEvaluator};
 use plies_tafl_otep::agent::{OtepAgent, OtepCommand};
 

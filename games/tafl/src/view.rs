@@ -1,6 +1,7 @@
 //! How a tafl position looks on a graphical board ([`plies_view::View`]): the `dim` x `dim`
 //! board of any variant (7x7 to 19x19) with rank 1 at the bottom, its special squares as cell
-//! kinds (`corner`, `throne`, `fortress`, the rest `light`), file letters and rank numbers as
+//! kinds (`corner`, `throne`, `fortress`, the rest `light`) coloured by the game
+//! ([`Picture::cell_colours`], [`SQUARE_COLOURS`]), file letters and rank numbers as
 //! OTN writes them, attackers, defenders and the king as pieces, and a panel naming the
 //! variant and where the king escapes.
 //!
@@ -17,7 +18,7 @@
 //! paths of the same length and none is a prefix of another.
 
 use plies::{Notation, Side};
-use plies_view::{Cell, Label, Panel, Picture, Piece as Drawn, Shape, Variant, View};
+use plies_view::{Cell, Colour, Label, Panel, Picture, Piece as Drawn, Shape, Variant, View};
 
 use crate::board::{Piece, square_name};
 use crate::describe::{full_rules, summary};
@@ -27,6 +28,14 @@ use crate::variants::{variant_of_rules, variant_starts};
 
 /// Room for the coordinates around the board, in squares.
 const MARGIN: f32 = 0.8;
+
+/// The colours of tafl's special squares, by cell kind: a gold throne, brown corners and
+/// lighter brown edge fortresses, on the page's `light` squares.
+const SQUARE_COLOURS: [(&str, Colour); 3] = [
+    ("throne", Colour::rgb(0xc9, 0xa2, 0x27)),
+    ("corner", Colour::rgb(0x8d, 0x6e, 0x63)),
+    ("fortress", Colour::rgb(0xa1, 0x88, 0x7f)),
+];
 
 /// The centre of square `sq` on a `dim` board: files left to right, rank 1 at the bottom.
 fn centre(sq: usize, dim: usize) -> (f32, f32) {
@@ -145,6 +154,10 @@ impl View for Tafl {
             pieces,
             labels,
             panels,
+            cell_colours: SQUARE_COLOURS
+                .iter()
+                .map(|&(kind, colour)| (kind.to_string(), colour))
+                .collect(),
         }
     }
 

@@ -221,6 +221,7 @@ impl View for Yinsh {
             pieces,
             labels: coordinates(),
             panels,
+            ..Picture::default()
         }
     }
 

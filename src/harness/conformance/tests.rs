@@ -4,7 +4,7 @@
 //! parallel.
 
 use super::*;
-use crate::game::{Game, MoveClass, Outcome, Side};
+use crate::game::{Game, MoveClass, Side};
 use crate::testing::TwoPiles;
 
 #[test]
@@ -47,33 +47,7 @@ impl<const BUG: u8> Hooked<BUG> {
 impl<const BUG: u8> Game for Hooked<BUG> {
     type Move = crate::testing::Take;
 
-    fn side_to_move(&self) -> Side {
-        self.0.side_to_move()
-    }
-    fn generate_moves(&self, moves: &mut Vec<Self::Move>) {
-        self.0.generate_moves(moves);
-    }
-    fn play(&self, mv: Self::Move) -> Self {
-        Hooked(self.0.play(mv))
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
-    }
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-    fn hash_from_scratch(&self) -> u64 {
-        self.0.hash_from_scratch()
-    }
-    fn move_index(&self, mv: Self::Move) -> usize {
-        self.0.move_index(mv)
-    }
-    fn move_index_bound(&self) -> usize {
-        self.0.move_index_bound()
-    }
-    fn classify(&self, mv: Self::Move) -> MoveClass {
-        self.0.classify(mv)
-    }
+    crate::delegate_game!();
 
     fn is_threatened(&self) -> bool {
         BUG != 2 && self.outcome().is_none() && self.really_threatened()

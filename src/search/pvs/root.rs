@@ -84,6 +84,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         self.config.to_string()
     }
 
+    fn has_transposition_table(&self) -> bool {
+        self.tt.is_some()
+    }
+
     fn search_with(
         &mut self,
         state: &G,

@@ -64,7 +64,7 @@ fn info_lines_give_depth_nodes_and_score() {
     seen.read("info depth 7 seldepth 9 score cp 35 time 10 nodes 1234 pv a1 depth 99");
     assert_eq!(
         (seen.depth, seen.nodes, seen.score),
-        (7, 1234, Some(Score::cp(35)))
+        (Some(7), 1234, Some(Score::cp(35)))
     );
     seen.read("info depth 8 score mate -3 nodes 2000");
     assert_eq!(seen.score, Some(Score::loss_in(3)));
@@ -76,7 +76,7 @@ fn info_lines_give_depth_nodes_and_score() {
     seen.read("bestmove a1");
     assert_eq!(
         (seen.depth, seen.nodes, seen.score),
-        (8, 2000, Some(Score::win_in(5)))
+        (Some(8), 2000, Some(Score::win_in(5)))
     );
     seen.read("info score mate 99999999999");
     assert_eq!(seen.score, Some(Score::win_in(Score::MAX_PLY)));

@@ -160,19 +160,39 @@ pub(super) async fn play<G: View>(
     bytes: Bytes,
 ) -> Reply {
     let request: MoveRequest = body(&bytes)?;
-    match (request.text, request.moves) {
-        (Some(text), None) => change(&app, &id, |session| session.play_text(&text)).await,
+    let reply = match (request.text, request.moves) {
+        (Some(text), None) => change(&app, &id, |session| session.play_text(&text)).await?,
         (None, Some(moves)) => {
             let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-            change(&app, &id, |session| session.play_texts(&texts)).await
+            change(&app, &id, |session| session.play_texts(&texts)).await?
         }
-        (Some(_), Some(_)) => Err(ApiError::bad(
-            "bad request body: give move or moves, not both",
-        )),
-        (None, None) => Err(ApiError::bad(
-            "bad request body: missing field `move` (or `moves`)",
-        )),
-    }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "bad request body: give move or moves, not both",
+            ));
+        }
+        (None, None) => {
+            return Err(ApiError::bad(
+                "bad request body: missing field `move` (or `moves`)",
+            ));
+        }
+    };
+    record_finished(&app, &app.game(&id)?).await;
+    Ok(reply)
+}
+
+/// Records the game in the position store (if any) when it ended at the position shown, once
+/// per finished line ([`Session::finished_game`]); done before the move's answer, so that the
+/// explorer asked next counts it.
+async fn record_finished<G: View>(app: &App<G>, game: &super::Shared<G>) {
+    let Some(store) = app.store.clone() else {
+        return;
+    };
+    let Some(row) = lock(game).finished_game(app.name) else {
+        return;
+    };
+    // A failure is one line on stderr; the move stands.
+    let _ = tokio::task::spawn_blocking(move || store.record_game::<G>(&row)).await;
 }
 
 pub(super) async fn undo<G: View>(State(app): State<Arc<App<G>>>, GameId(id): GameId) -> Reply {

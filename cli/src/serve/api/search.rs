@@ -200,8 +200,11 @@ struct Started<G: View> {
     events: tokio::sync::broadcast::Sender<String>,
     /// Where its endgame tables come from, if any.
     tables: Option<Arc<TableSource<G>>>,
-    /// Where its result is written, if anywhere.
+    /// Where its result (and the game, when the engine's move ends it) is written, if
+    /// anywhere.
     store: Option<Arc<SharedStore>>,
+    /// The program's name (the game), as the store records games.
+    game_name: &'static str,
 }
 
 /// Starts a search of kind `kind` on the node the game `id` shows, or says why not.
@@ -245,6 +248,7 @@ fn start_search<G: View>(
         game: Arc::clone(&game),
         tables: app.tables.clone(),
         store: app.store.clone(),
+        game_name: app.name,
     };
     drop(session);
     Ok(started)
@@ -301,6 +305,7 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
     if let (Some(store), Some(family)) = (&started.store, family) {
         store.save(state, &result, &family, &name);
     }
+    let mut finished = None;
     {
         let mut session = lock(&started.game);
         session.running = None;
@@ -312,8 +317,15 @@ fn run_search<G: View>(started: &Started<G>, prepared: Prepared<G>, kind: &'stat
             && session.shown_node() == tag.node
             && let Some(mv) = result.best_move
         {
-            session.play(mv);
+            session.play_by_engine(mv, name.clone());
+            if started.store.is_some() {
+                finished = session.finished_game(started.game_name);
+            }
         }
+    }
+    // Out of the game's lock: the store may take a while.
+    if let (Some(store), Some(row)) = (&started.store, finished) {
+        store.record_game::<G>(&row);
     }
     let _ = events.send(done_event(state, tag, &result));
 }

@@ -90,12 +90,22 @@ function humanMoves() {
   return mode === "humans" || mode === game.to_move;
 }
 
+// Every click path of a legal move: its own, then its alternatives.
+function pathsOf(move) {
+  return [move.clicks, ...(move.alternatives ?? [])];
+}
+
+// Whether `path` begins with `start` (or is it).
+function begins(path, start) {
+  return path.length >= start.length && start.every((c, i) => path[i] === c);
+}
+
 function targetsNow() {
   const next = new Set();
   if (!humanMoves() || engineThinking()) return next;
   for (const move of game.legal) {
-    if (move.clicks.length > clicks.length && clicks.every((c, i) => move.clicks[i] === c)) {
-      next.add(move.clicks[clicks.length]);
+    for (const path of pathsOf(move)) {
+      if (path.length > clicks.length && begins(path, clicks)) next.add(path[clicks.length]);
     }
   }
   return next;
@@ -258,12 +268,12 @@ function clicked(id) {
   const next = targetsNow();
   if (next.has(id)) {
     clicks.push(id);
-  } else if (game.legal.some((m) => m.clicks[0] === id)) {
+  } else if (game.legal.some((m) => pathsOf(m).some((path) => path[0] === id))) {
     clicks = [id];
   } else {
     clicks = [];
   }
-  const done = game.legal.find((m) => m.clicks.length === clicks.length && m.clicks.every((c, i) => c === clicks[i]));
+  const done = game.legal.find((m) => pathsOf(m).some((path) => path.length === clicks.length && begins(path, clicks)));
   if (done) {
     clicks = [];
     guarded(() => play({ move: done.move }));

@@ -44,6 +44,7 @@ export function drawBoard(svg, game, view) {
     else if (changed.has(id)) node.classList.add("changed");
   };
   const centres = new Map();
+  const colours = picture.cell_colours ?? {};
   const lines = el("g", { class: "lines" }, svg);
   for (const original of picture.cells) {
     const cell = { ...original, x: fx(original.x), y: fy(original.y) };
@@ -61,7 +62,15 @@ export function drawBoard(svg, game, view) {
       shape = el("circle", { cx: cell.x, cy: cell.y, r: cell.size / 2 }, svg);
       shape.classList.add("hit");
     }
-    if (cell.shape !== "point") shape.classList.add("cell", `kind-${cell.kind}`);
+    if (cell.shape !== "point") {
+      shape.classList.add("cell", `kind-${cell.kind}`);
+      // The game's own colour for its kind, over the page's (the marks of a move still show).
+      const colour = colours[cell.kind];
+      if (colour) {
+        shape.classList.add("coloured");
+        shape.style.setProperty("--cell-colour", colour);
+      }
+    }
     shape.dataset.id = cell.id;
     flags(shape, cell.id);
   }

@@ -213,3 +213,106 @@ async fn the_explorer_lists_the_moves_of_recorded_games() {
         "{error}"
     );
 }
+
+/// The moves of a shortest line from `start` to a finished position (breadth first).
+fn shortest_end(start: &Maze) -> Vec<String> {
+    let mut seen = std::collections::HashMap::new();
+    seen.insert(start.format_position(), None::<(String, String)>);
+    let mut queue = std::collections::VecDeque::from([start.clone()]);
+    while let Some(state) = queue.pop_front() {
+        assert!(
+            seen.len() < 100_000,
+            "no finished position near the maze's start"
+        );
+        let key = state.format_position();
+        if state.outcome().is_some() {
+            let mut line = Vec::new();
+            let mut at = key;
+            while let Some(Some((parent, mv))) = seen.get(&at) {
+                line.push(mv.clone());
+                at = parent.clone();
+            }
+            line.reverse();
+            return line;
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        for mv in moves {
+            let next = state.play(mv);
+            let next_key = next.format_position();
+            if let std::collections::hash_map::Entry::Vacant(entry) = seen.entry(next_key) {
+                entry.insert(Some((key.clone(), state.format_move(mv))));
+                queue.push_back(next);
+            }
+        }
+    }
+    panic!("the maze has no finished position reachable from its start");
+}
+
+/// A game played to its end at the page is in the store once, as a person's game: the explorer
+/// counts it at the start; stepping back and to the end again does not record it again; the
+/// same line played again after taking back its last move is a second game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_at_the_page_is_recorded_once() {
+    let file = StoreFile::new("finished");
+    let router = maze_on(&file);
+    // A maze of 1,000 nodes, 30% of them finished games (the page's own never ends).
+    let start = Maze::parse_position("1 1000 30 f").unwrap();
+    let body = json!({ "position": start.format_position() }).to_string();
+    let game = new_game(&router, &body).await;
+    let line = shortest_end(&start);
+    assert!(!line.is_empty(), "the maze's start is not finished");
+    let at_start = format!(
+        "/api/explore?position={}",
+        start.format_position().replace(' ', "%20")
+    );
+    let explore = |router: Router| {
+        let at_start = at_start.clone();
+        async move {
+            let (status, answer) = send(&router, Method::GET, &at_start, None).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            answer
+        }
+    };
+    // Before the end: nothing recorded.
+    for mv in &line[..line.len() - 1] {
+        let body = json!({ "move": mv }).to_string();
+        let (status, answer) = send(&router, Method::POST, &path(&game, "move"), Some(&body)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    assert_eq!(explore(router.clone()).await["games"], 0);
+    let last = json!({ "move": line.last().unwrap() }).to_string();
+    let (status, answer) = send(&router, Method::POST, &path(&game, "move"), Some(&last)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(
+        !answer["outcome"].is_null(),
+        "the line ends the game: {answer}"
+    );
+    let counted = explore(router.clone()).await;
+    assert_eq!(counted["games"], 1, "{counted}");
+    assert_eq!(counted["moves"][0]["move"], line[0].as_str(), "{counted}");
+
+    // Back to the start and to the end again: the same game, not recorded twice.
+    for ply in [0, line.len()] {
+        let body = json!({ "ply": ply }).to_string();
+        let (status, answer) = send(&router, Method::POST, &path(&game, "goto"), Some(&body)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    assert_eq!(explore(router.clone()).await["games"], 1);
+    // Taken back and played again: a second game.
+    let (status, answer) = send(&router, Method::POST, &path(&game, "undo"), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, answer) = send(&router, Method::POST, &path(&game, "move"), Some(&last)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(explore(router.clone()).await["games"], 2);
+
+    // The record: a person's game at the page, from the start, with the moves played.
+    let store = crate::store::Store::open(&file.path(), 1 << 30).unwrap();
+    let rows = store.games("maze").unwrap();
+    assert_eq!(rows.len(), 2);
+    let row = &rows[0];
+    assert_eq!(row.source, "page");
+    assert_eq!(row.players, ["page".to_string(), "page".to_string()]);
+    assert_eq!(row.start, start.format_position());
+    assert_eq!(row.moves, line);
+}

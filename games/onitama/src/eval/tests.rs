@@ -237,3 +237,112 @@ fn mirrored_positions_score_the_same() {
         PstEvaluator::default().evaluate(&moved)
     );
 }
+
+/// Every field of the weights, written out independently of `visit_weights`: `student`,
+/// `student_squares`, `master_squares`, `mobility`, `attacks`, then `cards` and `cards_end`
+/// by card, piece and square.
+fn all_fields(w: &PstWeights) -> Vec<i32> {
+    let mut all = vec![w.student];
+    all.extend(w.student_squares);
+    all.extend(w.master_squares);
+    all.extend([w.mobility, w.attacks]);
+    all.extend(w.cards.iter().chain(&w.cards_end).flatten().flatten());
+    all
+}
+
+/// The indices in [`all_fields`] that the weight `name` sets: one, or for a card weight also
+/// its mirror twin (the same index for a symmetric card's file c).
+fn fields_of(name: &str) -> Vec<usize> {
+    let square = |text: &str| {
+        let (file, rank) = text.split_at(1);
+        let file = "abcde".find(file).unwrap();
+        let rank: usize = rank.parse().unwrap();
+        assert!((1..=5).contains(&rank), "{name}");
+        5 * (rank - 1) + file
+    };
+    let (base, end) = match name.strip_suffix("_end") {
+        Some(base) => (base, 1),
+        None => (name, 0),
+    };
+    let parts: Vec<&str> = base.split('_').collect();
+    match parts[..] {
+        ["student"] if end == 0 => vec![0],
+        ["student", at] if end == 0 => vec![1 + square(at)],
+        ["master", at] if end == 0 => vec![26 + square(at)],
+        ["mobility"] if end == 0 => vec![51],
+        ["attacks"] if end == 0 => vec![52],
+        [card, piece, at] => {
+            let card = CARDS[..16].iter().position(|c| c.name == card).unwrap();
+            let piece = ["student", "master"]
+                .iter()
+                .position(|p| *p == piece)
+                .unwrap();
+            let at = square(at);
+            let field = |card: usize, at: usize| 53 + ((end * 16 + card) * 2 + piece) * 25 + at;
+            let mut fields = vec![field(card, at), field(mirror_card(card), mirror_square(at))];
+            fields.dedup();
+            fields
+        }
+        _ => panic!("unexpected weight name {name}"),
+    }
+}
+
+/// The one listing behind `parameter_names`, `parameters` and `set_parameters`: the names are
+/// unique and in the order of the shipped files (written by the listing before it was one),
+/// one per value; setting the values read round-trips; setting one named weight changes
+/// exactly its field (and its mirror twin's), and no other value; a wrong count is refused
+/// and changes nothing.
+#[test]
+fn each_named_weight_sets_its_own_field() {
+    let mut eval = PstEvaluator::tuned();
+    let names = eval.parameter_names();
+    let values = eval.parameters();
+    assert_eq!((names.len(), values.len()), (933, 933));
+    let unique: std::collections::HashSet<&String> = names.iter().collect();
+    assert_eq!(unique.len(), names.len());
+    for file in [TUNED_WEIGHTS, include_str!("../../weights/hand-set.txt")] {
+        let in_file: Vec<&str> = file
+            .lines()
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(|line| line.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(in_file, names);
+    }
+
+    let tuned = PstEvaluator::tuned();
+    eval.set_parameters(&values).unwrap();
+    assert_eq!(eval, tuned);
+    assert_eq!(eval.parameters(), values);
+    let before = all_fields(tuned.weights());
+    let mut covered = vec![false; before.len()];
+    for (i, name) in names.iter().enumerate() {
+        let mut changed = values.clone();
+        changed[i] = 1000 + i as i32; // no tuned weight is this large
+        eval.set_parameters(&changed).unwrap();
+        assert_eq!(eval.parameters(), changed, "{name}");
+        let after = all_fields(eval.weights());
+        let fields = fields_of(name);
+        for (field, (old, new)) in before.iter().zip(&after).enumerate() {
+            let expected = if fields.contains(&field) {
+                covered[field] = true;
+                changed[i]
+            } else {
+                *old
+            };
+            assert_eq!(*new, expected, "{name}: field {field}");
+        }
+    }
+    assert!(
+        covered.iter().all(|&c| c),
+        "every field is some weight or its twin"
+    );
+
+    eval.set_parameters(&values).unwrap();
+    let mut more = values.clone();
+    more.push(1);
+    for (wrong, got) in [(&values[1..], 932), (&more[..], 934), (&[][..], 0)] {
+        let err = ParameterError::WrongCount { expected: 933, got };
+        assert_eq!(eval.set_parameters(wrong), Err(err));
+        assert_eq!(eval, tuned);
+    }
+}

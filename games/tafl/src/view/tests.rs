@@ -322,3 +322,29 @@ fn descriptions_are_one_line_distinct_and_from_the_rules() {
     assert!(line.contains("defenders move first"), "{line}");
     assert!(line.contains("attackers move at most 1 square, defenders move at most 2 squares"));
 }
+
+/// The special squares carry tafl's own colours (those the page used to know by name); plain
+/// squares keep the page's.
+#[test]
+fn special_squares_have_tafl_colours() {
+    for start in starts() {
+        let picture = draw(&start);
+        let colours: Vec<(&str, String)> = picture
+            .cell_colours
+            .iter()
+            .map(|(kind, colour)| (kind.as_str(), colour.to_string()))
+            .collect();
+        assert_eq!(
+            colours,
+            [
+                ("corner", "#8d6e63".to_string()),
+                ("fortress", "#a1887f".to_string()),
+                ("throne", "#c9a227".to_string()),
+            ]
+        );
+        for cell in &picture.cells {
+            let coloured = picture.cell_colours.contains_key(&cell.kind);
+            assert_eq!(coloured, cell.kind != "light", "{}", cell.id);
+        }
+    }
+}

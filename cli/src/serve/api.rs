@@ -52,8 +52,10 @@
 //! format has them (Yinsh's SGF), and shows the main line's end.
 //!
 //! A game is `{id, position, start, variant, ply, node, moves, line, line_text, tree, tree_text,
-//! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks}], last, changed,
-//! scores, searching, search}`: `picture` and the click paths come from the game's [`View`];
+//! to_move, to_move_name, sides, outcome, picture, legal: [{move, clicks, alternatives}], last,
+//! changed, scores, searching, search}`: `picture` and the click paths come from the game's
+//! [`View`] (`clicks` the move's own path, `alternatives` a list of other paths that make it
+//! too, often empty: [`View::alternative_clicks`]);
 //! `variant` the name of the game's variant its start is ([`View::variant_of`]), or `null`;
 //! `node` is the node shown and `ply` its depth (its index in the current line); `moves` the
 //! current line's move texts and `line` the same as `[{node, move, mover, mover_name}]`
@@ -80,7 +82,9 @@
 //! `pv_moves` (the principal variation's move texts) and `clicks` (its first move's), and so
 //! does each of its `lines`.
 //! With a position store (`serve --store`), every finished search with a completed iteration
-//! (not MCTS) is written to it before its `done` event.
+//! (not MCTS) is written to it before its `done` event, and a game a move ends (a person's
+//! `move`, or the engine's) is recorded in it, once per finished node, before the answer (the
+//! engine's: before its `done` event), so the explorer counts it.
 //!
 //! Key invariants: no handler blocks the runtime (searchers are built and run on blocking
 //! threads, the game lock is held only to read or change a game); one search at a time per

@@ -25,18 +25,16 @@ mod setup;
 mod tests;
 
 use crate::arena::{
-    Arena, ArenaConfig, GameRecord, GameResult, Journal, Progress, Schedule, Sprt, SprtVerdict,
-    Standings, Wdl,
+    Arena, ArenaConfig, GameRecord, Journal, Progress, Schedule, Sprt, SprtVerdict, Standings, Wdl,
 };
 use crate::engine::{describe, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::PositionArgs;
-use crate::store::games::{self, GameRow, Recorded};
-use crate::store::{Store, StoreLocation, now_ms};
-use crate::tables::{ByteSize, TablesArgs};
+use crate::store::recorder::{GameRecorder, RecordArgs, played_row};
+use crate::tables::TablesArgs;
+use plies::Notation;
 use plies::search::SearchLimits;
-use plies::{Notation, Outcome, Side};
 use progress::{ProgressLine, Tally};
 use setup::{SprtBounds, TimeControl, engines, openings, parse_sprt, parse_tc, sprt};
 
@@ -134,16 +132,8 @@ pub(crate) struct ArenaArgs {
     /// Draw no progress bar (it is drawn on stderr only when stderr is a terminal).
     #[arg(long)]
     pub no_progress: bool,
-    /// Also record every finished game in this position store (an SQLite file, as `analyze
-    /// --store` takes; `explore` reads the games), or `off`. The results file stays the one
-    /// to resume from; a game the store fails to take is a one-line warning.
-    #[arg(long, value_name = "PATH|off", value_parser = clap::value_parser!(StoreLocation))]
-    pub store: Option<StoreLocation>,
-    /// The most the store may take: a game is not recorded (with a warning) while its files
-    /// hold this much. Bytes, or with K, M, G or T (powers of 1024).
-    #[arg(long, value_name = "SIZE", default_value = crate::store::DEFAULT_LIMIT,
-          value_parser = clap::value_parser!(ByteSize))]
-    pub store_limit: ByteSize,
+    #[command(flatten)]
+    pub record: RecordArgs,
     /// Endgame tables for every searching engine (an engine's own `tables=N|off` overrides
     /// it), built when a game of a new deal starts, outside the clocks.
     #[command(flatten)]
@@ -201,16 +191,12 @@ pub(super) fn run<G: Notation>(
         workers,
     };
     writeln!(output, "{header}")?;
-    let mut store = match &args.store {
-        Some(StoreLocation::File(path)) => Some(Store::open(path, args.store_limit.0)?),
-        Some(StoreLocation::Off) | None => None,
-    };
+    let mut recorder = GameRecorder::open(&args.record)?;
     let settings = format!(
         "{}, cap {} plies",
         limits_text(args.tc.as_ref(), &limits),
         args.max_plies
     );
-    let mut over_limit_said = false;
     let mut failure: Option<CliError> = None;
     let mut bar = ProgressLine::new(
         schedule.len(),
@@ -239,9 +225,14 @@ pub(super) fn run<G: Notation>(
             stop.store(true, Ordering::Relaxed);
             return;
         }
-        if let Some(store) = store.as_mut() {
-            let row = game_row(spec.name, record, &opening_texts, &settings);
-            if let Some(warning) = store_game::<G>(store, &row, record, &mut over_limit_said) {
+        if let Some(recorder) = recorder.as_mut() {
+            let start = record
+                .opening_position
+                .clone()
+                .or_else(|| opening_texts.get(record.opening).cloned())
+                .unwrap_or_default();
+            let row = played_row(spec.name, record, start, &settings, "arena");
+            if let Some(warning) = recorder.record::<G>(&row, &format!("game {}", record.id)) {
                 bar.suspend(|| eprintln!("{warning}"));
             }
         }
@@ -300,30 +291,6 @@ impl std::fmt::Display for Header<'_> {
     }
 }
 
-/// Records one finished game in the position store; the warning to show, if any (a store over
-/// its limit is said once per run, `over_limit_said` remembers it).
-fn store_game<G: Notation>(
-    store: &mut Store,
-    row: &GameRow,
-    record: &GameRecord,
-    over_limit_said: &mut bool,
-) -> Option<String> {
-    match games::record::<G>(store, row) {
-        Ok(Recorded::Stored(_)) => None,
-        Ok(Recorded::OverLimit { size }) if !*over_limit_said => {
-            *over_limit_said = true;
-            Some(format!(
-                "warning: store {} holds {size} bytes, at or over its limit of {} \
-                 (--store-limit): games are not recorded",
-                store.path().display(),
-                store.limit()
-            ))
-        }
-        Ok(Recorded::OverLimit { .. }) => None,
-        Err(err) => Some(format!("warning: game {}: {err}", record.id)),
-    }
-}
-
 /// Writes the results table, the SPRT line when a test ran, and with `--json` the JSON line.
 fn write_results(
     standings: &Standings,
@@ -341,31 +308,6 @@ fn write_results(
         writeln!(output, "{}", json_line(standings, sprt, first, decided))?;
     }
     Ok(())
-}
-
-/// The store's row of the arena game `record` of the game `game`, played under `settings`.
-fn game_row(game: &str, record: &GameRecord, opening_texts: &[String], settings: &str) -> GameRow {
-    let start = record
-        .opening_position
-        .clone()
-        .or_else(|| opening_texts.get(record.opening).cloned())
-        .unwrap_or_default();
-    GameRow {
-        game: game.to_string(),
-        variant: game.to_string(),
-        start,
-        players: record.names.clone(),
-        settings: settings.to_string(),
-        result: match record.result {
-            GameResult::FirstWins => Outcome::Win(Side::First),
-            GameResult::SecondWins => Outcome::Win(Side::Second),
-            GameResult::Draw => Outcome::Draw,
-        },
-        termination: record.termination.describe(),
-        moves: record.moves.clone(),
-        source: "arena".to_string(),
-        played: now_ms(),
-    }
 }
 
 /// The limits of the summary line: `clock 10+0.1, 5000 nodes per move`, `depth 4 per move`.

@@ -15,7 +15,9 @@
 //! whose number is `K` modulo `N`; `merge` waits for nothing: it completes the iteration only
 //! when every game is in some shard's games file, and otherwise says how many are missing. So a
 //! Slurm job array or a Kubernetes Indexed Job runs `play` with its index, and a dependent job
-//! runs `merge` (see `docs/tuning.md`); `run` does both locally.
+//! runs `merge` (see `docs/tuning.md`); `run` does both locally. With `--store`, `run`, `play`
+//! and `positions` also record every game they play in a position store (after its games file
+//! took it; a failure there is a warning).
 //!
 //! Key invariants: with depth or node limits every game is a function of the run's settings,
 //! the iteration and the game number, so any sharding gives the same games and the same
@@ -40,6 +42,7 @@ use clap::{Args, Subcommand};
 
 use crate::error::CliError;
 use crate::game_cli::GameCli;
+use crate::store::recorder::GameRecorder;
 use files::RunDir;
 use init::{InitArgs, run_init};
 use merge::{Merged, Mode, check_elo, merge, summary};
@@ -111,7 +114,16 @@ pub(crate) fn run<G: Notation>(
                 )?;
                 return Ok(());
             }
-            let played = play_shard(spec, &run, &config, &state, shard, &mut |_| {})?;
+            let mut recorder = GameRecorder::open(&play.record)?;
+            let played = play_shard(
+                spec,
+                &run,
+                &config,
+                &state,
+                shard,
+                recorder.as_mut(),
+                &mut |_| {},
+            )?;
             writeln!(
                 output,
                 "tune: iteration {}: shard {}/{} played {played} games",
