@@ -11,11 +11,12 @@ use clap::Args;
 
 use super::error::ShardError;
 use super::files::{RunDir, TuneConfig};
-use crate::arena::random_openings;
+use crate::arena::{GameRecord, random_openings};
 use crate::engine::{check_mcts_depth, limits};
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::read_openings_file;
+use crate::store::recorder::{GameRecorder, played_row};
 use plies::Notation;
 use plies::rng::SplitMix64;
 use plies::search::SearchLimits;
@@ -174,4 +175,24 @@ pub(super) fn opening<G: Notation>(config: &TuneConfig, k: u32, pair: u32) -> Re
     Ok(random_openings(&base, seed, 1, config.opening_plies)
         .pop()
         .unwrap_or(base))
+}
+
+/// Records the game `record`, played from `opening` under `settings`, in the store of
+/// `recorder` as the tuner's (the players named by `players` from their names in the game;
+/// `what` names the game in a warning). A failure is a warning on stderr: the games files
+/// stay the record.
+pub(super) fn record_in_store<G: Notation>(
+    recorder: &mut GameRecorder,
+    game: &str,
+    record: &GameRecord,
+    opening: &G,
+    settings: &str,
+    players: &dyn Fn(&str) -> String,
+    what: &str,
+) {
+    let mut row = played_row(game, record, opening.format_position(), settings, "tune");
+    row.players = row.players.map(|name| players(&name));
+    if let Some(warning) = recorder.record::<G>(&row, what) {
+        eprintln!("{warning}");
+    }
 }

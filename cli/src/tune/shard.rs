@@ -8,13 +8,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::files::{GameLine, LineFile, RunDir, TuneConfig, TuneState};
-use super::setup::{limits_of, mix, opening};
+use super::setup::{limits_of, mix, opening, record_in_store};
 use super::spsa::{self};
 use crate::arena::{GameSpec, GameTask, Termination, TextHooks, play_game};
 use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
-use crate::store::recorder::{GameRecorder, RecordArgs, played_row};
+use crate::store::recorder::{GameRecorder, RecordArgs};
 use plies::Notation;
 use plies::Side;
 use plies::agent::{Agent, SearchAgent};
@@ -130,20 +130,11 @@ pub(super) fn play_shard<G: Notation>(
         };
         file.append(&line)?;
         if let Some(recorder) = recorder.as_deref_mut() {
-            let mut row = played_row(
-                spec.name,
-                &record,
-                opening.format_position(),
-                &settings,
-                "tune",
-            );
-            row.players = row
-                .players
-                .map(|name| format!("{} ({name}, iteration {})", config.searcher, k + 1));
+            let players = |name: &str| format!("{} ({name}, iteration {})", config.searcher, k + 1);
             let what = format!("iteration {} game {game}", k + 1);
-            if let Some(warning) = recorder.record::<G>(&row, &what) {
-                eprintln!("{warning}");
-            }
+            record_in_store(
+                recorder, spec.name, &record, &opening, &settings, &players, &what,
+            );
         }
         on_game(&line);
         played += 1;

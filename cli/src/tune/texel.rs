@@ -23,13 +23,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::files::write_atomic;
-use super::setup::{EngineArgs, fixed_weights, mix, read_openings, start_weights};
+use super::setup::{EngineArgs, fixed_weights, mix, read_openings, record_in_store, start_weights};
 use crate::arena::{GameSpec, GameTask, TextHooks, play_game, random_openings};
 use crate::engine::describe;
 use crate::error::CliError;
 use crate::game_cli::GameCli;
 use crate::position::{PositionArgs, start_position};
-use crate::store::recorder::{GameRecorder, RecordArgs, played_row};
+use crate::store::recorder::{GameRecorder, RecordArgs};
 use plies::Evaluator;
 use plies::Notation;
 use plies::agent::SearchAgent;
@@ -181,17 +181,11 @@ pub(crate) fn run_positions<G: Notation>(
             seed,
         );
         if let Some(recorder) = recorder.as_mut() {
-            let mut row = played_row(
-                spec.name,
-                &record,
-                opening.format_position(),
-                &settings,
-                "tune",
+            let players = |_: &str| searcher.to_string();
+            let what = format!("game {game}");
+            record_in_store(
+                recorder, spec.name, &record, &opening, &settings, &players, &what,
             );
-            row.players = row.players.map(|_| searcher.to_string());
-            if let Some(warning) = recorder.record::<G>(&row, &format!("game {game}")) {
-                eprintln!("{warning}");
-            }
         }
         let result = record.result.points_for(Side::First);
         let mut state = opening;
