@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use clap::Args;
 use plies::{Notation, Outcome, Side};
 
-use super::games::{self, GameRow, Recorded};
+use super::games::{self, GameRow, RecordGameError, Recorded};
 use super::{DEFAULT_LIMIT, Store, StoreError, StoreLocation, now_ms};
 use crate::arena::{GameRecord, GameResult};
 use crate::tables::ByteSize;
@@ -72,20 +72,33 @@ impl GameRecorder {
     /// Records `row` (of the game `G`); the warning to show, if any: the store failed (`what`
     /// names the game in it), or it is over its limit (said once per recorder).
     pub(crate) fn record<G: Notation>(&mut self, row: &GameRow, what: &str) -> Option<String> {
-        match games::record::<G>(&mut self.store, row) {
-            Ok(Recorded::Stored(_)) => None,
-            Ok(Recorded::OverLimit { size }) if !self.over_limit_said => {
-                self.over_limit_said = true;
-                Some(format!(
-                    "warning: store {} holds {size} bytes, at or over its limit of {} \
-                     (--store-limit): games are not recorded",
-                    self.store.path().display(),
-                    self.store.limit()
-                ))
+        let result = games::record::<G>(&mut self.store, row);
+        if let Ok(Recorded::OverLimit { .. }) = result {
+            if self.over_limit_said {
+                return None;
             }
-            Ok(Recorded::OverLimit { .. }) => None,
-            Err(err) => Some(format!("warning: {what}: {err}")),
+            self.over_limit_said = true;
         }
+        not_recorded(&self.store, result, what)
+    }
+}
+
+/// The warning line for a game `result` says `store` did not take (`what` names the game), or
+/// `None` when it took it.
+pub(crate) fn not_recorded(
+    store: &Store,
+    result: Result<Recorded, RecordGameError>,
+    what: &str,
+) -> Option<String> {
+    match result {
+        Ok(Recorded::Stored(_)) => None,
+        Ok(Recorded::OverLimit { size }) => Some(format!(
+            "warning: store {} holds {size} bytes, at or over its limit of {} \
+             (--store-limit): games are not recorded",
+            store.path().display(),
+            store.limit()
+        )),
+        Err(err) => Some(format!("warning: {what}: {err}")),
     }
 }
 

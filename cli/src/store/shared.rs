@@ -114,19 +114,11 @@ impl SharedStore {
     /// (the size limit) or failed is one line on stderr. Whether it was written.
     pub(crate) fn record_game<G: Notation>(&self, row: &super::games::GameRow) -> bool {
         let mut store = self.lock();
-        match super::games::record::<G>(&mut store, row) {
-            Ok(super::games::Recorded::Stored(_)) => true,
-            Ok(super::games::Recorded::OverLimit { size }) => {
-                eprintln!(
-                    "warning: store {} holds {size} bytes, at or over its limit of {}: the \
-                     game is not recorded",
-                    store.path().display(),
-                    store.limit()
-                );
-                false
-            }
-            Err(err) => {
-                eprintln!("warning: the game is not recorded: {err}");
+        let result = super::games::record::<G>(&mut store, row);
+        match super::recorder::not_recorded(&store, result, "the page's game") {
+            None => true,
+            Some(warning) => {
+                eprintln!("{warning}");
                 false
             }
         }
