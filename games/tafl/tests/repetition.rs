@@ -12,7 +12,7 @@ use plies::{Game, GameHistory, Notation, Outcome, Score, Side};
 use plies_tafl::rules::Repetition;
 use plies_tafl::{GameRecord, Tafl, TaflEvaluator, start_of};
 
-mod common;
+use crate::common;
 
 /// A Copenhagen position under `repetition` where the attackers shuttle c3-c4-c3 and the
 /// defenders h8-h9-h8, `first` moving first; after seven moves the other side to move would make

@@ -1,0 +1,14 @@
+//! The integration tests of plies-hus, Hus through its public API only, in one test
+//! binary: each module is one file of `tests/` (one link of the engine for them all, not one
+//! per file; `Cargo.toml` turns off Cargo's binary per file).
+//!
+//! Key invariant: every file of `tests/` is a module here, or its tests never run.
+
+mod harness;
+mod infinite;
+mod mcts_solver;
+mod notation;
+mod only_infinite;
+mod records;
+mod reference;
+mod vs_random;

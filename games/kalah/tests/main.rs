@@ -1,0 +1,11 @@
+//! The integration tests of plies-kalah, Kalah through its public API only, in one test
+//! binary: each module is one file of `tests/` (one link of the engine for them all, not one
+//! per file; `Cargo.toml` turns off Cargo's binary per file).
+//!
+//! Key invariant: every file of `tests/` is a module here, or its tests never run.
+
+mod conformance;
+mod consistency;
+mod mcts;
+mod perft;
+mod solve;
