@@ -11,4 +11,5 @@ mod properties;
 mod tables_cli;
 mod tafl_cli;
 mod terminal;
+mod test_binaries;
 mod ugi;
