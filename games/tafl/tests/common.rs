@@ -4,8 +4,6 @@
 //! Key invariant: squares are OTN names (`a1` bottom left), pieces OTN letters, and everything
 //! goes through the crate's public notation, so the tests check the parser too.
 
-#![allow(dead_code)]
-
 use plies::{Game, Notation};
 use plies_tafl::Tafl;
 

@@ -4,8 +4,7 @@
 //! Key invariant: every expectation is derived from the rules text (docs/rules/tafl.md and the
 //! Copenhagen rules), never from running the crate.
 
-use crate::common;
-use common::{after, has};
+use crate::common::{self, after, has};
 use plies::{Game, Notation, Outcome, Side};
 use plies_tafl::{GameRecord, Tafl};
 

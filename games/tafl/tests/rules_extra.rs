@@ -5,8 +5,7 @@
 //! Key invariant: every expectation is derived from the rules text (docs/rules/tafl.md, OpenTafl's
 //! notation spec and its rules descriptions), never from running the crate.
 
-use crate::common;
-use common::{after, has};
+use crate::common::{self, after, has};
 use plies::{Game, Notation, Outcome, Side};
 use plies_tafl::Tafl;
 
