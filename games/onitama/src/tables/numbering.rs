@@ -61,3 +61,93 @@ pub(super) fn unrank(mut rank: u64, count: usize, taken: u32) -> u32 {
     }
     bits
 }
+
+/// The sets of `count` squares not in `taken`, one after the other in the order of their rank
+/// ([`rank`]), each from the one before by a few bit operations instead of [`unrank`]: the
+/// chosen squares are kept as increasing indices among the free ones, and the next set moves
+/// the lowest index that can move up by one and puts the ones below it back at the bottom
+/// (the successor in colexicographic order, which is the order of the combinatorial ranks).
+pub(super) struct Sets {
+    /// The free squares, lowest first.
+    free: [u8; 25],
+    /// The chosen squares' indices in `free`, increasing.
+    at: [u8; 8],
+    count: usize,
+    bits: u32,
+}
+
+impl Sets {
+    /// The first set (rank 0): the `count` lowest free squares. `count` is 1 to 8.
+    pub(super) fn new(count: usize, taken: u32) -> Sets {
+        let mut free = [0u8; 25];
+        for (i, square) in set_bits(!taken & ((1 << 25) - 1)).enumerate() {
+            free[i] = square as u8;
+        }
+        let mut at = [0u8; 8];
+        let mut bits = 0;
+        for (i, at) in at.iter_mut().enumerate().take(count) {
+            *at = i as u8;
+            bits |= 1 << free[i];
+        }
+        Sets {
+            free,
+            at,
+            count,
+            bits,
+        }
+    }
+
+    /// The current set.
+    #[inline]
+    pub(super) fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Moves on to the set of the next rank (past the last one, the set is meaningless).
+    #[inline]
+    pub(super) fn advance(&mut self) {
+        let mut i = 0;
+        while i + 1 < self.count && self.at[i] + 1 == self.at[i + 1] {
+            i += 1;
+        }
+        self.bits &= !(1 << self.free[usize::from(self.at[i])]);
+        self.at[i] += 1;
+        if let Some(&square) = self.free.get(usize::from(self.at[i])) {
+            self.bits |= 1 << square;
+        }
+        for j in 0..i {
+            self.bits &= !(1 << self.free[usize::from(self.at[j])]);
+            self.at[j] = j as u8;
+            self.bits |= 1 << self.free[j];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_follow_the_ranks() {
+        for (count, taken) in [
+            (1, 0),
+            (3, 0),
+            (2, 0b1_0010_0100),
+            (4, 0x0104_2001),
+            (3, 0x00ff_0f00),
+        ] {
+            let free = 25 - u32::count_ones(taken) as usize;
+            let mut sets = Sets::new(count, taken);
+            for r in 0..CHOOSE[free][count] {
+                let bits = sets.bits();
+                assert_eq!(
+                    bits,
+                    unrank(r, count, taken),
+                    "rank {r} of {count} among ~{taken:#x}"
+                );
+                assert_eq!(rank(bits, taken), r);
+                sets.advance();
+            }
+        }
+    }
+}

@@ -37,7 +37,7 @@ use plies::memory::{AllocError, zeroed_vec};
 use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
-use super::numbering::{CHOOSE, unrank};
+use super::numbering::{CHOOSE, Sets, unrank};
 use super::sweep::{free_indices, rank_in, split, turn};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
@@ -191,6 +191,9 @@ struct Scratch {
     taken: Vec<u32>,
     /// The task's own layouts it changed, to publish when it ends.
     changed: Vec<usize>,
+    /// Red's piece sets of the task's layouts in the order of their rank (in a dense pass), or
+    /// the opponent sets of the block (when many of its layouts changed).
+    reds: Vec<u32>,
 }
 
 /// What a predecessor layout was marked with.
@@ -346,8 +349,10 @@ impl Solver<'_, '_> {
         let mut decided = 0;
         let mut changed = Vec::new();
         // A red piece set at a time: its layouts (one per master) are `opponents` apart.
-        for set in 0..other.opponents / n {
-            let red = unrank(u64::from(set), n as usize, blue);
+        let mut sets = Sets::new(n as usize, blue);
+        for _ in 0..other.opponents / n {
+            let red = sets.bits();
+            sets.advance();
             let mut board = Board {
                 red,
                 blue,
@@ -443,6 +448,7 @@ impl Solver<'_, '_> {
                     block: Vec::with_capacity(block),
                     taken: Vec::new(),
                     changed: Vec::new(),
+                    reds: Vec::new(),
                 },
                 |scratch, mover| self.task(Task { w, mover }, scratch),
             )
@@ -545,8 +551,12 @@ impl Solver<'_, '_> {
         // layouts of one red piece set (its masters) are `opponents` apart.
         let stride = own.material.opponents as usize;
         scratch.loaded.clear();
-        for set in 0..size as u32 / n {
-            let red = unrank(u64::from(set), n as usize, blue);
+        scratch.reds.clear();
+        let mut sets = Sets::new(n as usize, blue);
+        for _ in 0..size as u32 / n {
+            let red = sets.bits();
+            sets.advance();
+            scratch.reds.push(red);
             let board = Board {
                 red,
                 blue,
@@ -556,7 +566,7 @@ impl Solver<'_, '_> {
             let first = own.material.layout(&board) as usize;
             scratch
                 .loaded
-                .extend((0..n as usize).map(|j| (first + j * stride, u64::from(red))));
+                .extend((0..n as usize).map(|j| (first + j * stride, 0)));
         }
         for (layout, word) in &mut scratch.loaded {
             *word = own.words[*layout].load(RELAXED);
@@ -574,7 +584,7 @@ impl Solver<'_, '_> {
             }) {
                 continue;
             }
-            let red = unrank(set as u64, n as usize, blue);
+            let red = scratch.reds[set];
             moves.generate(cards, red, blue, |red| block.rank(red));
             for (j, &(layout, word)) in layouts.iter().enumerate() {
                 let (won, lost) = split(word);
@@ -616,6 +626,19 @@ impl Solver<'_, '_> {
             ..
         } = *block;
         let cards = self.cards;
+        // Many changes: the block's opponent sets listed once, in order, instead of unranked
+        // one change at a time.
+        let sets = other.material.opponents / n;
+        let listed = scratch.taken.len() * 8 >= sets as usize;
+        if listed {
+            scratch.reds.clear();
+            let mut all = Sets::new(n as usize, set);
+            scratch.reds.extend((0..sets).map(|_| {
+                let bits = all.bits();
+                all.advance();
+                bits
+            }));
+        }
         let mut mark = |pieces: u32, master: u32, marks: Marks| {
             let i = (rank_in(own_free, pieces) * n + place(master, pieces)) as usize;
             let marked = &mut scratch.marks[i];
@@ -636,7 +659,11 @@ impl Solver<'_, '_> {
             }
             other.pulled[index].store(pulled | won | lost, RELAXED);
             let opponent = (index - base) as u32;
-            let pieces = unrank(u64::from(opponent / n), n as usize, set);
+            let pieces = if listed {
+                scratch.reds[(opponent / n) as usize]
+            } else {
+                unrank(u64::from(opponent / n), n as usize, set)
+            };
             let red = turn(pieces);
             let red_master = turn(nth(pieces, opponent % n));
             let empty = !(red | blue) & SQUARES;
