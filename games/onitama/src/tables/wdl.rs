@@ -398,10 +398,23 @@ impl Solver<'_, '_> {
         let cards = self.cards;
         let mut quiet = [false; 5];
         let mut movable = 0usize;
+        // Taking the master first: a card that takes it wins in every arrangement holding it,
+        // whose other moves (and the captures read from the smaller tables) then decide
+        // nothing. Skipping such a card leaves `movable` and `quiet` wrong only for
+        // arrangements holding it, which are won.
         let mut wins = 0u32;
+        for c in 0..5 {
+            let targets = &cards.targets[c][0];
+            if set_bits(board.red).any(|from| targets[from as usize] & board.blue_master != 0) {
+                wins |= cards.holds[c];
+            }
+        }
         let mut saved = 0u32;
         for (c, quiet) in quiet.iter_mut().enumerate() {
             let holds = cards.holds[c];
+            if holds & !wins == 0 {
+                continue;
+            }
             for from in set_bits(board.red) {
                 let to = cards.targets[c][0][from as usize] & !board.red;
                 if to == 0 {
