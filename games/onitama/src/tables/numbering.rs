@@ -97,15 +97,9 @@ impl Sets {
         }
     }
 
-    /// The current set.
-    #[inline]
-    pub(super) fn bits(&self) -> u32 {
-        self.bits
-    }
-
     /// Moves on to the set of the next rank (past the last one, the set is meaningless).
     #[inline]
-    pub(super) fn advance(&mut self) {
+    fn advance(&mut self) {
         let mut i = 0;
         while i + 1 < self.count && self.at[i] + 1 == self.at[i + 1] {
             i += 1;
@@ -123,6 +117,18 @@ impl Sets {
     }
 }
 
+/// The sets in rank order, without end: take as many as there are (`C(free squares, count)`).
+impl Iterator for Sets {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        let bits = self.bits;
+        self.advance();
+        Some(bits)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,16 +143,15 @@ mod tests {
             (3, 0x00ff_0f00),
         ] {
             let free = 25 - u32::count_ones(taken) as usize;
-            let mut sets = Sets::new(count, taken);
-            for r in 0..CHOOSE[free][count] {
-                let bits = sets.bits();
+            let total = CHOOSE[free][count];
+            let sets = Sets::new(count, taken).take(total as usize);
+            for (r, bits) in (0..total).zip(sets) {
                 assert_eq!(
                     bits,
                     unrank(r, count, taken),
                     "rank {r} of {count} among ~{taken:#x}"
                 );
                 assert_eq!(rank(bits, taken), r);
-                sets.advance();
             }
         }
     }

@@ -349,10 +349,7 @@ impl Solver<'_, '_> {
         let mut decided = 0;
         let mut changed = Vec::new();
         // A red piece set at a time: its layouts (one per master) are `opponents` apart.
-        let mut sets = Sets::new(n as usize, blue);
-        for _ in 0..other.opponents / n {
-            let red = sets.bits();
-            sets.advance();
+        for red in Sets::new(n as usize, blue).take((other.opponents / n) as usize) {
             let mut board = Board {
                 red,
                 blue,
@@ -422,11 +419,8 @@ impl Solver<'_, '_> {
                 }
                 movable |= 1 << c;
                 *quiet |= to & !board.blue != 0;
+                // No card left here takes the master (those were skipped above).
                 for to in set_bits(to & board.blue) {
-                    if 1 << to == board.blue_master {
-                        wins |= holds;
-                        continue;
-                    }
                     let captures = captures.as_ref().expect("a student to capture");
                     let (won, lost) = split(captures.word(board, from, to));
                     wins |= cards.pull(c, lost) & holds;
@@ -565,10 +559,7 @@ impl Solver<'_, '_> {
         let stride = own.material.opponents as usize;
         scratch.loaded.clear();
         scratch.reds.clear();
-        let mut sets = Sets::new(n as usize, blue);
-        for _ in 0..size as u32 / n {
-            let red = sets.bits();
-            sets.advance();
+        for red in Sets::new(n as usize, blue).take(size / n as usize) {
             scratch.reds.push(red);
             let board = Board {
                 red,
@@ -645,12 +636,9 @@ impl Solver<'_, '_> {
         let listed = scratch.taken.len() * 8 >= sets as usize;
         if listed {
             scratch.reds.clear();
-            let mut all = Sets::new(n as usize, set);
-            scratch.reds.extend((0..sets).map(|_| {
-                let bits = all.bits();
-                all.advance();
-                bits
-            }));
+            scratch
+                .reds
+                .extend(Sets::new(n as usize, set).take(sets as usize));
         }
         let mut mark = |pieces: u32, master: u32, marks: Marks| {
             let i = (rank_in(own_free, pieces) * n + place(master, pieces)) as usize;
