@@ -5,25 +5,34 @@
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
 //! positions. While solving, a layout also holds the arrangements already pulled back (4
-//! bytes) and its mark (a byte): 13 bytes per layout, which is what lets 8 pieces fit. The solver works by events,
-//! not by plies:
+//! bytes), and each group of layouts a mark (a byte): about 12 bytes per layout, which is what
+//! lets 8 pieces fit.
+//!
+//! The solver numbers layouts in its own order ([`Order`]): by red's piece set, then blue's
+//! among the squares left, then the two masters within them. A *group* is the layouts of one
+//! pair of piece sets, differing only in the masters' squares (at most 25 words, side by side);
+//! a *block* is every group of one red piece set. A task owns one blue piece set: its own
+//! layouts are a group per red piece set, read and written a group at a time, and every quiet
+//! move and pass of them leads into the one block of the mirror material whose red set is the
+//! blue set turned round, which the task reads in order. The planes are turned into the
+//! files' order ([`Material`]'s mover-outer numbering, the same layouts per red piece set) when
+//! the group is solved. The solver works by events, not by plies:
 //! - a start pass decides the finished layouts and the captures (into the smaller materials,
 //!   already solved);
-//! - every change (arrangements newly won or lost) is marked on the changed layout (a byte)
-//!   and on its block (a byte); a task owning one set of blue pieces takes the marks of the
-//!   block of the mirror material that its layouts move into, consumes them, and pulls them
-//!   back through each move undone: a new loss
+//! - every change (arrangements newly won or lost) is marked on the changed layout's group (a
+//!   byte) and block (a byte); the task whose block of successors holds the group takes the
+//!   marks, consumes them, and pulls the changes back through each move undone: a new loss
 //!   makes its predecessors won at once, a new win makes them candidates, and a candidate is
 //!   lost when every move leads to a won successor (checked for its 30 arrangements at once,
 //!   quiet moves first, stopped as soon as each escapes, captures read only for what is left);
 //! - tasks read what other tasks write while the pass runs. A task publishes its marks when it
-//!   ends: a sequentially consistent fence after its words and before its marks, another before
-//!   the blocks' marks; a reader clears a block's mark, fences, clears and collects the layouts'
-//!   marks, fences, and only then reads the words. So a mark a reader cleared announced a word
-//!   the reader sees, and a mark it missed stays for the next pass; the passes end when a pass
-//!   finds no block marked. Marks are plain stores, not read-modify-writes: each layout is
-//!   written by one task, and a locked instruction per change cost a fifth of the solver's
-//!   time.
+//!   ends: a sequentially consistent fence after its words and before its groups' marks,
+//!   another before the blocks' marks; a reader clears a block's mark, fences, clears and
+//!   collects the groups' marks, fences, and only then reads the words. So a mark a reader
+//!   cleared announced a word the reader sees, and a mark it missed stays for the next pass;
+//!   the passes end when a pass finds no block marked. Marks are plain stores, not
+//!   read-modify-writes: each group is written by one task, and a locked instruction per
+//!   change cost a fifth of the solver's time.
 //!
 //! Key invariant: marks only follow from marks (a win from a lost successor, a loss from
 //! successors all won), so the result is the least fixpoint of those two rules whatever the
@@ -37,7 +46,7 @@ use plies::memory::{AllocError, zeroed_vec};
 use rayon::prelude::*;
 
 use super::build::{Board, Cards, Material, nth, place};
-use super::numbering::{CHOOSE, Sets, unrank};
+use super::numbering::{CHOOSE, Sets, rank, unrank};
 use super::sweep::{free_indices, rank_in, split, turn};
 use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 
@@ -48,23 +57,85 @@ const SQUARES: u32 = (1 << 25) - 1;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
+/// The solver's order of a material's layouts: `group · size + i · blue + j`, where `group` is
+/// `rank(red's set) · sets + rank(blue's set among the squares red's leaves)`, `i` red's master
+/// within its set and `j` blue's, lowest square first. A block, the groups of one red set, holds
+/// the same layouts as [`Material`]'s numbers of that set, so turning one order into the other
+/// moves words only within a block ([`Order::reorder_for_files`]).
+#[derive(Copy, Clone)]
+struct Order {
+    /// Red's pieces.
+    red: u32,
+    /// Blue's pieces.
+    blue: u32,
+    /// The layouts of a group: `red · blue`.
+    size: usize,
+    /// The groups of a block: blue's piece sets among the squares one red set leaves.
+    sets: u32,
+    /// The layouts of a block: `sets · size`.
+    block: usize,
+    /// The blocks: red's piece sets.
+    blocks: u32,
+}
+
+impl Order {
+    fn new(material: Material) -> Order {
+        let (r, b) = (usize::from(material.red), usize::from(material.blue));
+        let sets = CHOOSE[24 - r][b + 1] as u32;
+        let size = (r + 1) * (b + 1);
+        Order {
+            red: r as u32 + 1,
+            blue: b as u32 + 1,
+            size,
+            sets,
+            block: sets as usize * size,
+            blocks: CHOOSE[25][r + 1] as u32,
+        }
+    }
+
+    /// The first layout of the group of red's pieces `red` and blue's `blue`.
+    #[inline]
+    fn group(&self, red: u32, blue: u32) -> usize {
+        (rank(red, 0) as usize * self.sets as usize + rank(blue, red) as usize) * self.size
+    }
+
+    /// The words in this order, turned into the files' order in place, a block at a time.
+    fn reorder_for_files(&self, words: &mut [u64]) {
+        let (red, blue, sets) = (self.red as usize, self.blue as usize, self.sets as usize);
+        words.par_chunks_mut(self.block).for_each_init(
+            || Vec::with_capacity(self.block),
+            |copy, block| {
+                copy.clear();
+                copy.extend_from_slice(block);
+                // In the files: red's master, then blue's set, then blue's master.
+                for (k, group) in copy.chunks_exact(self.size).enumerate() {
+                    for i in 0..red {
+                        let at = i * sets * blue + k * blue;
+                        block[at..at + blue].copy_from_slice(&group[i * blue..(i + 1) * blue]);
+                    }
+                }
+            },
+        );
+    }
+}
+
 /// A material being solved.
 struct Work<'a> {
     material: Material,
+    order: Order,
     /// The mirror material (where red's quiet moves lead), an index into the group.
     mirror: usize,
     /// The words of the material red's captures lead into (`None`: blue has no student).
     capture: Option<(Material, &'a [u64])>,
-    /// Per layout: its word (wins in bits 0-29, losses in bits 32-61), written by the task
-    /// that owns the layout.
+    /// Per layout ([`Order`]): its word (wins in bits 0-29, losses in bits 32-61), written by
+    /// the task that owns the layout.
     words: Vec<AtomicU64>,
     /// Per layout: the arrangements already pulled back, written by the one task that reads
     /// the layout's block.
     pulled: Vec<AtomicU32>,
-    /// Per layout: 1 when it changed since its block was last read.
+    /// Per group: 1 when a layout of it changed since its block was last read.
     marks: Vec<AtomicU8>,
-    /// Per block (a mover, whose layouts are `opponents` in a row): 1 when a layout of it may
-    /// be marked.
+    /// Per block: 1 when a group of it may be marked.
     dirty: Vec<AtomicU8>,
 }
 
@@ -92,21 +163,20 @@ impl Work<'_> {
         u64::from((wins | losses).count_ones())
     }
 
-    /// Marks the layouts `changed` (their words stored by this task) and their blocks, and
-    /// empties `changed`. The fences order words before marks before blocks' marks, as the
-    /// reader ([`Solver::take_marks`]) clears and reads them the other way round.
+    /// Marks the groups of the layouts `changed` (their words stored by this task) and their
+    /// blocks, and empties `changed`. The fences order words before marks before blocks'
+    /// marks, as the reader ([`Solver::take_marks`]) clears and reads them the other way round.
     fn publish(&self, changed: &mut Vec<usize>) {
         if changed.is_empty() {
             return;
         }
         fence(Ordering::SeqCst);
         for &layout in changed.iter() {
-            self.marks[layout].store(1, RELAXED);
+            self.marks[layout / self.order.size].store(1, RELAXED);
         }
         fence(Ordering::SeqCst);
-        let block = self.material.opponents as usize;
         for &layout in changed.iter() {
-            self.dirty[layout / block].store(1, RELAXED);
+            self.dirty[layout / self.order.block].store(1, RELAXED);
         }
         changed.clear();
     }
@@ -117,7 +187,7 @@ impl Work<'_> {
 /// student lands in one block of the smaller material, numbered by red's pieces after the move.
 /// Read from here, a capture costs the rank of red's pieces, not the whole layout's.
 struct Captures<'a> {
-    /// The smaller material's words.
+    /// The smaller material's words (in the files' order).
     words: &'a [u64],
     /// Per square of a blue student: the first layout of the block its capture leads into, and
     /// the free-square indices of that block (blue's pieces left, turned round, taken).
@@ -145,6 +215,14 @@ impl<'a> Captures<'a> {
             blocks,
             n: u32::from(own.material.red) + 1,
         })
+    }
+
+    /// The captures of `own`'s layouts whose blue pieces are `blue`, for each choice of blue's
+    /// master (lowest square first).
+    fn all(own: &Work<'a>, blue: u32) -> Vec<Option<Captures<'a>>> {
+        set_bits(blue)
+            .map(|master| Captures::new(own, blue, 1 << master))
+            .collect()
     }
 
     /// The word of the position after red's piece on `from` captures the student on `to`
@@ -178,21 +256,22 @@ fn won_after_capture<'c>(
     }
 }
 
-/// A task's scratch space: per red piece set of the task, the arrangements pulled back from
-/// new losses (won) and from new wins (to check), and the list of the sets marked.
+/// A task's scratch space: per layout of the task, the arrangements pulled back from new
+/// losses (won) and from new wins (to check), and the list of the layouts marked.
 struct Scratch {
     marks: Vec<Marks>,
-    list: Vec<(u32, u32, u32)>,
+    /// The layouts marked: red's pieces and master, blue's master (its index), local number.
+    list: Vec<(u32, u32, u32, u32)>,
     /// Per candidate of `list`: its layout and word.
     loaded: Vec<(usize, u64)>,
     /// The words of the block of successors, when copied.
     block: Vec<u64>,
-    /// The marks taken from the block: local numbers of its changed layouts.
+    /// The marks taken from the block: local numbers of its changed groups.
     taken: Vec<u32>,
     /// The task's own layouts it changed, to publish when it ends.
     changed: Vec<usize>,
-    /// Red's piece sets of the task's layouts in the order of their rank (in a dense pass), or
-    /// the opponent sets of the block (when many of its layouts changed).
+    /// Red's piece sets of the task's groups in the order of their rank (in a dense pass), or
+    /// the opponent sets of the block's groups (when many of them changed).
     reds: Vec<u32>,
 }
 
@@ -207,9 +286,9 @@ struct Marks {
     check: u32,
 }
 
-/// Solves `group` (one material, or a material and its mirror) to win/draw/loss words, with
-/// `smaller(material)` the words of a smaller, solved material, on `pool`. A refused allocation
-/// is an error.
+/// Solves `group` (one material, or a material and its mirror) to win/draw/loss words (in the
+/// files' order, [`Material::layout`]), with `smaller(material)` the words of a smaller, solved
+/// material, on `pool`. A refused allocation is an error.
 pub(super) fn solve_group<'a>(
     cards: &Cards,
     group: &[Material],
@@ -221,8 +300,10 @@ pub(super) fn solve_group<'a>(
         .iter()
         .map(|&material| {
             let layouts = material.layouts() as usize;
+            let order = Order::new(material);
             Ok(Work {
                 material,
+                order,
                 mirror: group
                     .iter()
                     .position(|g| g.red == material.blue && g.blue == material.red)
@@ -233,8 +314,8 @@ pub(super) fn solve_group<'a>(
                 }),
                 words: zeroed_vec(layouts)?,
                 pulled: zeroed_vec(layouts)?,
-                marks: zeroed_vec(layouts)?,
-                dirty: zeroed_vec(material.movers as usize)?,
+                marks: zeroed_vec(layouts / order.size)?,
+                dirty: zeroed_vec(order.blocks as usize)?,
             })
         })
         .collect::<Result<Vec<Work<'a>>, AllocError>>()?;
@@ -262,10 +343,17 @@ pub(super) fn solve_group<'a>(
         );
         pass += 1;
     }
-    Ok(works
-        .into_iter()
-        .map(|w| w.words.into_iter().map(AtomicU64::into_inner).collect())
-        .collect())
+    let mut solved = Vec::with_capacity(works.len());
+    for work in works {
+        let order = work.order;
+        let mut words: Vec<u64> = work.words.into_iter().map(AtomicU64::into_inner).collect();
+        match pool {
+            Some(pool) => pool.install(|| order.reorder_for_files(&mut words)),
+            None => order.reorder_for_files(&mut words),
+        }
+        solved.push(words);
+    }
+    Ok(solved)
 }
 
 struct Solver<'a, 'b> {
@@ -274,7 +362,7 @@ struct Solver<'a, 'b> {
 }
 
 /// What a task knows of its block: its own material and the mirror, where the block starts,
-/// the blue pieces of its layouts (`set` is them turned round, the block's mover), and the
+/// the blue pieces of its layouts (`set` is them turned round, the block's red set), and the
 /// free-square indices of its own red pieces and of the block's opponents.
 struct Block<'a, 'b> {
     own: &'a Work<'b>,
@@ -282,8 +370,15 @@ struct Block<'a, 'b> {
     base: usize,
     set: u32,
     blue: u32,
-    blue_master: u32,
+    /// Red's pieces.
     n: u32,
+    /// Blue's pieces.
+    nb: u32,
+    /// The layouts of a group (`n · nb`).
+    size: u32,
+    /// Per index of blue's master (lowest square first): where the successors' layouts with
+    /// that master start within their group (blue's master is their mover's).
+    offsets: [u32; 8],
     own_free: [u8; 25],
     /// Per square of red's pieces (seen by red) and `i`: what the square it turns into adds to
     /// the successor's rank of the opponent's pieces as their `i`-th lowest (`C(free index, i)`,
@@ -292,12 +387,43 @@ struct Block<'a, 'b> {
 }
 
 impl Block<'_, '_> {
+    fn new<'a, 'b>(own: &'a Work<'b>, other: &'a Work<'b>, task: Task) -> Block<'a, 'b> {
+        let order = other.order;
+        let set = unrank(u64::from(task.set), order.red as usize, 0);
+        let blue = turn(set);
+        let n = u32::from(own.material.red) + 1;
+        let mut offsets = [0u32; 8];
+        for (j, master) in set_bits(blue).enumerate() {
+            offsets[j] = place(turn(1 << master), set) * n;
+        }
+        Block {
+            own,
+            other,
+            base: task.set as usize * order.block,
+            set,
+            blue,
+            n,
+            nb: order.red,
+            size: order.size as u32,
+            offsets,
+            own_free: free_indices(blue),
+            ranks: {
+                let free = free_indices(set);
+                std::array::from_fn(|square| {
+                    let row = &CHOOSE[usize::from(free[24 - square])];
+                    std::array::from_fn(|i| row[i] as u32)
+                })
+            },
+        }
+    }
+
     /// The local number, in the block, of the successor where red's pieces are `red` with
-    /// the master on `red_master`: red's pieces turned round are its opponent's, ranked from
-    /// the top square down (the lowest once turned), the master counted from the top.
+    /// the master on `red_master` and blue's master is its `j`-th piece: red's pieces turned
+    /// round are its opponent's, ranked from the top square down (the lowest once turned), the
+    /// master counted from the top.
     #[inline]
-    fn next(&self, red: u32, red_master: u32) -> usize {
-        (self.rank(red) * self.n + above(red, red_master)) as usize
+    fn next(&self, red: u32, red_master: u32, j: usize) -> usize {
+        (self.rank(red) * self.size + self.offsets[j] + above(red, red_master)) as usize
     }
 
     /// The rank of red's pieces `red`, turned round, as the successor's opponent set.
@@ -314,13 +440,20 @@ impl Block<'_, '_> {
         }
         rank
     }
+
+    /// The task's own layout of red's pieces `red` (master `red_master`) and blue's master
+    /// the `j`-th.
+    #[inline]
+    fn layout(&self, red: u32, red_master: u32, j: usize) -> usize {
+        self.own.order.group(red, self.blue) + (place(red_master, red) * self.nb) as usize + j
+    }
 }
 
-/// A task of material `w`: the blue pieces of its layouts, as the mover of the mirror.
+/// A task of material `w`: its layouts' blue piece set, as the red set (a block) of the mirror.
 #[derive(Copy, Clone)]
 struct Task {
     w: usize,
-    mover: u32,
+    set: u32,
 }
 
 impl Solver<'_, '_> {
@@ -329,10 +462,10 @@ impl Solver<'_, '_> {
     fn start(&self) -> u64 {
         (0..self.works.len())
             .map(|w| {
-                let other = self.works[self.works[w].mirror].material;
-                (0..other.movers)
+                let other = &self.works[self.works[w].mirror];
+                (0..other.order.blocks)
                     .into_par_iter()
-                    .map(|mover| self.start_task(Task { w, mover }))
+                    .map(|set| self.start_task(Task { w, set }))
                     .sum::<u64>()
             })
             .sum()
@@ -340,27 +473,27 @@ impl Solver<'_, '_> {
 
     fn start_task(&self, task: Task) -> u64 {
         let own = &self.works[task.w];
-        let other = self.works[own.mirror].material;
-        let n = u32::from(own.material.red) + 1;
-        let (set, set_master) = other.mover_pieces(task.mover);
-        let (blue, blue_master) = (turn(set), turn(set_master));
-        let stride = own.material.opponents as usize;
-        let captures = Captures::new(own, blue, blue_master);
+        let other = &self.works[own.mirror];
+        let block = Block::new(own, other, task);
+        let (n, nb) = (block.n, block.nb as usize);
+        let blue = block.blue;
+        let captures = Captures::all(own, blue);
         let mut decided = 0;
         let mut changed = Vec::new();
-        // A red piece set at a time: its layouts (one per master) are `opponents` apart.
-        for red in Sets::new(n as usize, blue).take((other.opponents / n) as usize) {
-            let mut board = Board {
-                red,
-                blue,
-                red_master: red & red.wrapping_neg(),
-                blue_master,
-            };
-            let first = own.material.layout(&board) as usize;
-            for j in 0..n {
-                board.red_master = nth(red, j);
-                let layout = first + j as usize * stride;
-                decided += self.start_layout(own, &captures, &mut changed, layout, &board);
+        // A red piece set at a time: its layouts (a master each side) are one group.
+        for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
+            let first = own.order.group(red, blue);
+            for i in 0..n {
+                for (j, captures) in captures.iter().enumerate() {
+                    let board = Board {
+                        red,
+                        blue,
+                        red_master: nth(red, i),
+                        blue_master: nth(blue, j as u32),
+                    };
+                    let layout = first + i as usize * nb + j;
+                    decided += self.start_layout(own, captures, &mut changed, layout, &board);
+                }
             }
         }
         own.publish(&mut changed);
@@ -444,8 +577,8 @@ impl Solver<'_, '_> {
     fn sweep(&self, w: usize) -> u64 {
         let own = &self.works[w];
         let other = &self.works[own.mirror];
-        let block = other.material.opponents as usize;
-        (0..other.material.movers)
+        let block = other.order.block;
+        (0..other.order.blocks)
             .into_par_iter()
             .map_init(
                 || Scratch {
@@ -457,7 +590,7 @@ impl Solver<'_, '_> {
                     changed: Vec::new(),
                     reds: Vec::new(),
                 },
-                |scratch, mover| self.task(Task { w, mover }, scratch),
+                |scratch, set| self.task(Task { w, set }, scratch),
             )
             .sum()
     }
@@ -467,31 +600,16 @@ impl Solver<'_, '_> {
     fn task(&self, task: Task, scratch: &mut Scratch) -> u64 {
         let own = &self.works[task.w];
         let other = &self.works[own.mirror];
-        let (set, set_master) = other.material.mover_pieces(task.mover);
-        let block = Block {
-            own,
-            other,
-            base: task.mover as usize * other.material.opponents as usize,
-            set,
-            blue: turn(set),
-            blue_master: turn(set_master),
-            n: u32::from(own.material.red) + 1,
-            own_free: free_indices(turn(set)),
-            ranks: {
-                let free = free_indices(set);
-                std::array::from_fn(|square| {
-                    let row = &CHOOSE[usize::from(free[24 - square])];
-                    std::array::from_fn(|i| row[i] as u32)
-                })
-            },
-        };
-        self.take_marks(task.mover, &block, &mut scratch.taken);
-        let size = other.material.opponents as usize;
-        // So many layouts of the block changed that pulling every move of the task's open
+        if other.dirty[task.set as usize].load(RELAXED) == 0 {
+            return 0;
+        }
+        let block = Block::new(own, other, task);
+        self.take_marks(task.set, &block, &mut scratch.taken);
+        // So many groups of the block changed that pulling every move of the task's open
         // layouts costs less than pulling each change back: a quarter of the block or more.
         let decided = if scratch.taken.is_empty() {
             0
-        } else if scratch.taken.len() * 4 >= size {
+        } else if scratch.taken.len() * 4 >= other.order.sets as usize {
             self.pull_all(&block, scratch)
         } else {
             self.gather(&block, scratch);
@@ -503,20 +621,20 @@ impl Solver<'_, '_> {
         decided
     }
 
-    /// Takes the marks of the block (the mover `mover` of the mirror material) into `taken`:
-    /// the block's mark cleared, then each marked layout's, with fences between so that the
+    /// Takes the marks of the block (the red set `set` of the mirror material) into `taken`:
+    /// the block's mark cleared, then each marked group's, with fences between so that the
     /// words read after this are at least those the marks announced (see the module docs).
-    fn take_marks(&self, mover: u32, block: &Block<'_, '_>, taken: &mut Vec<u32>) {
+    fn take_marks(&self, set: u32, block: &Block<'_, '_>, taken: &mut Vec<u32>) {
         taken.clear();
         let other = block.other;
-        let dirty = &other.dirty[mover as usize];
+        let dirty = &other.dirty[set as usize];
         if dirty.load(RELAXED) == 0 {
             return;
         }
         dirty.store(0, RELAXED);
         fence(Ordering::SeqCst);
-        let size = other.material.opponents as usize;
-        for (i, mark) in other.marks[block.base..block.base + size]
+        let first = block.base / other.order.size;
+        for (i, mark) in other.marks[first..first + other.order.sets as usize]
             .iter()
             .enumerate()
         {
@@ -537,11 +655,11 @@ impl Solver<'_, '_> {
             other,
             base,
             blue,
-            blue_master,
             n,
+            nb,
             ..
         } = *block;
-        let size = other.material.opponents as usize;
+        let size = other.order.block;
         scratch.block.clear();
         scratch.block.extend(
             other.words[base..base + size]
@@ -554,63 +672,53 @@ impl Solver<'_, '_> {
                 pulled.store(won | lost, RELAXED);
             }
         }
-        // The task's layouts, then their words: independent loads, issued together. The
-        // layouts of one red piece set (its masters) are `opponents` apart.
-        let stride = own.material.opponents as usize;
-        scratch.loaded.clear();
-        scratch.reds.clear();
-        for red in Sets::new(n as usize, blue).take(size / n as usize) {
-            scratch.reds.push(red);
-            let board = Board {
-                red,
-                blue,
-                red_master: red & red.wrapping_neg(),
-                blue_master,
-            };
-            let first = own.material.layout(&board) as usize;
-            scratch
-                .loaded
-                .extend((0..n as usize).map(|j| (first + j * stride, 0)));
-        }
-        for (layout, word) in &mut scratch.loaded {
-            *word = own.words[*layout].load(RELAXED);
-        }
+        let group = own.order.size;
         let cards = self.cards;
         let words = &scratch.block;
-        let captures = Captures::new(own, blue, blue_master);
-        let won_after_capture = won_after_capture(&captures);
+        let captures = Captures::all(own, blue);
         let mut decided = 0;
         let mut moves = Moves::default();
-        for (set, layouts) in scratch.loaded.chunks_exact(n as usize).enumerate() {
-            if layouts.iter().all(|&(_, word)| {
-                let (won, lost) = split(word);
-                won | lost == ALL
-            }) {
+        let mut loaded = [0u64; 25];
+        for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
+            let first = own.order.group(red, blue);
+            let mut open_any = false;
+            for (word, layout) in loaded.iter_mut().zip(&own.words[first..first + group]) {
+                *word = layout.load(RELAXED);
+                let (won, lost) = split(*word);
+                open_any |= won | lost != ALL;
+            }
+            if !open_any {
                 continue;
             }
-            let red = scratch.reds[set];
             moves.generate(cards, red, blue, |red| block.rank(red));
-            for (j, &(layout, word)) in layouts.iter().enumerate() {
-                let (won, lost) = split(word);
-                let open = ALL & !(won | lost);
-                // Finished layouts (a master on its goal, holes) were decided at the start.
-                if open == 0 {
-                    continue;
+            for i in 0..n {
+                let red_master = nth(red, i);
+                for (j, captures) in captures.iter().enumerate() {
+                    let at = i as usize * nb as usize + j;
+                    let word = loaded[at];
+                    let (won, lost) = split(word);
+                    let open = ALL & !(won | lost);
+                    // Finished layouts (a master on its goal, holes) were decided at the start.
+                    if open == 0 {
+                        continue;
+                    }
+                    let board = Board {
+                        red,
+                        blue,
+                        red_master,
+                        blue_master: nth(blue, j as u32),
+                    };
+                    let (wins, escape) =
+                        moves.pulled(cards, &board, open, |at| words[at], block, j);
+                    let losses = open & !wins & !escape;
+                    let losses = if losses != 0 {
+                        let won_after_capture = won_after_capture(captures);
+                        losses & !capture_escapes(cards, &board, losses, &won_after_capture)
+                    } else {
+                        0
+                    };
+                    decided += own.decide(&mut scratch.changed, first + at, word, wins, losses);
                 }
-                let board = Board {
-                    red,
-                    blue,
-                    red_master: nth(red, j as u32),
-                    blue_master,
-                };
-                let (wins, escape) = moves.pulled(cards, &board, open, |at| words[at], n);
-                let losses = open & !wins & !escape;
-                let losses = if losses != 0 {
-                    losses & !capture_escapes(cards, &board, losses, &won_after_capture)
-                } else {
-                    0
-                };
-                decided += own.decide(&mut scratch.changed, layout, word, wins, losses);
             }
         }
         decided
@@ -626,13 +734,15 @@ impl Solver<'_, '_> {
             set,
             blue,
             n,
+            nb,
+            size,
             ref own_free,
             ..
         } = *block;
         let cards = self.cards;
         // Many changes: the block's opponent sets listed once, in order, instead of unranked
-        // one change at a time.
-        let sets = other.material.opponents / n;
+        // one group at a time.
+        let sets = other.order.sets;
         let listed = scratch.taken.len() * 8 >= sets as usize;
         if listed {
             scratch.reds.clear();
@@ -640,64 +750,75 @@ impl Solver<'_, '_> {
                 .reds
                 .extend(Sets::new(n as usize, set).take(sets as usize));
         }
-        let mut mark = |pieces: u32, master: u32, marks: Marks| {
-            let i = (rank_in(own_free, pieces) * n + place(master, pieces)) as usize;
+        // Per index of the successor's mover master: blue's master's index in the task.
+        let mut masters = [0u32; 8];
+        for (i, master) in set_bits(set).enumerate() {
+            masters[i] = place(turn(1 << master), blue);
+        }
+        let mut mark = |pieces: u32, master: u32, j: u32, marks: Marks| {
+            let i = (rank_in(own_free, pieces) * size + place(master, pieces) * nb + j) as usize;
             let marked = &mut scratch.marks[i];
             if *marked == Marks::default() {
-                scratch.list.push((pieces, master, i as u32));
+                scratch.list.push((pieces, master, j, i as u32));
             }
             marked.wins |= marks.wins;
             marked.pass_wins |= marks.pass_wins;
             marked.check |= marks.check;
         };
-        for &local in &scratch.taken {
-            let index = base + local as usize;
-            let pulled = other.pulled[index].load(RELAXED);
-            let (won, lost) = split(other.words[index].load(RELAXED));
-            let (won, lost) = (won & !pulled, lost & !pulled);
-            if won | lost == 0 {
-                continue;
-            }
-            other.pulled[index].store(pulled | won | lost, RELAXED);
-            let opponent = (index - base) as u32;
-            let pieces = if listed {
-                scratch.reds[(opponent / n) as usize]
-            } else {
-                unrank(u64::from(opponent / n), n as usize, set)
-            };
-            let red = turn(pieces);
-            let red_master = turn(nth(pieces, opponent % n));
-            let empty = !(red | blue) & SQUARES;
-            let mut pass = Marks::default();
-            for c in 0..5 {
-                let wins = cards.pull(c, lost);
-                let check = cards.pull(c, won);
-                if wins | check == 0 {
+        for &group in &scratch.taken {
+            let first = base + (group * size) as usize;
+            let mut pieces = 0;
+            for w in 0..size {
+                let index = first + w as usize;
+                let pulled = other.pulled[index].load(RELAXED);
+                let (won, lost) = split(other.words[index].load(RELAXED));
+                let (won, lost) = (won & !pulled, lost & !pulled);
+                if won | lost == 0 {
                     continue;
                 }
-                pass.pass_wins |= wins;
-                pass.check |= check;
-                let back = &cards.targets[c][1];
-                for to in set_bits(red) {
-                    let to_bit = 1u32 << to;
-                    for from in set_bits(back[to as usize] & empty) {
-                        let from_bit = 1u32 << from;
-                        let master = if red_master == to_bit {
-                            from_bit
-                        } else {
-                            red_master
-                        };
-                        let marks = Marks {
-                            wins,
-                            pass_wins: 0,
-                            check,
-                        };
-                        mark(red ^ to_bit ^ from_bit, master, marks);
+                other.pulled[index].store(pulled | won | lost, RELAXED);
+                if pieces == 0 {
+                    pieces = if listed {
+                        scratch.reds[group as usize]
+                    } else {
+                        unrank(u64::from(group), n as usize, set)
+                    };
+                }
+                let j = masters[(w / n) as usize];
+                let red = turn(pieces);
+                let red_master = turn(nth(pieces, w % n));
+                let empty = !(red | blue) & SQUARES;
+                let mut pass = Marks::default();
+                for c in 0..5 {
+                    let wins = cards.pull(c, lost);
+                    let check = cards.pull(c, won);
+                    if wins | check == 0 {
+                        continue;
+                    }
+                    pass.pass_wins |= wins;
+                    pass.check |= check;
+                    let back = &cards.targets[c][1];
+                    for to in set_bits(red) {
+                        let to_bit = 1u32 << to;
+                        for from in set_bits(back[to as usize] & empty) {
+                            let from_bit = 1u32 << from;
+                            let master = if red_master == to_bit {
+                                from_bit
+                            } else {
+                                red_master
+                            };
+                            let marks = Marks {
+                                wins,
+                                pass_wins: 0,
+                                check,
+                            };
+                            mark(red ^ to_bit ^ from_bit, master, j, marks);
+                        }
                     }
                 }
-            }
-            if pass != Marks::default() {
-                mark(red, red_master, pass);
+                if pass != Marks::default() {
+                    mark(red, red_master, j, pass);
+                }
             }
         }
     }
@@ -709,14 +830,12 @@ impl Solver<'_, '_> {
             other,
             base,
             blue,
-            blue_master,
             ..
         } = *block;
         let cards = self.cards;
-        let next = |red: u32, red_master: u32| block.next(red, red_master);
         // Many candidates: the win bits of the block copied at once (a sequential read); a win
         // written after the copy is marked, and read in the next pass.
-        let size = other.material.opponents as usize;
+        let size = other.order.block;
         let local = scratch.list.len() * 32 >= size;
         if local {
             scratch.block.clear();
@@ -727,8 +846,7 @@ impl Solver<'_, '_> {
             );
         }
         let block_wins = &scratch.block;
-        let won_after = |red: u32, red_master: u32| {
-            let at = next(red, red_master);
+        let won_after = |at: usize| {
             if local {
                 block_wins[at] as u32
             } else {
@@ -737,24 +855,18 @@ impl Solver<'_, '_> {
         };
         // The candidates' layouts, then their words: independent loads, issued together.
         scratch.loaded.clear();
-        scratch
-            .loaded
-            .extend(scratch.list.iter().map(|&(red, red_master, _)| {
-                let board = Board {
-                    red,
-                    blue,
-                    red_master,
-                    blue_master,
-                };
-                (own.material.layout(&board) as usize, 0)
-            }));
+        scratch.loaded.extend(
+            scratch
+                .list
+                .iter()
+                .map(|&(red, red_master, j, _)| (block.layout(red, red_master, j as usize), 0)),
+        );
         for (layout, word) in &mut scratch.loaded {
             *word = own.words[*layout].load(RELAXED);
         }
-        let captures = Captures::new(own, blue, blue_master);
-        let won_after_capture = won_after_capture(&captures);
+        let captures = Captures::all(own, blue);
         let mut decided = 0;
-        for (k, &(red, red_master, i)) in scratch.list.iter().enumerate() {
+        for (k, &(red, red_master, j, i)) in scratch.list.iter().enumerate() {
             let marks = std::mem::take(&mut scratch.marks[i as usize]);
             let (layout, word) = scratch.loaded[k];
             let (won, lost) = split(word);
@@ -767,7 +879,7 @@ impl Solver<'_, '_> {
                 red,
                 blue,
                 red_master,
-                blue_master,
+                blue_master: nth(blue, j),
             };
             let passing = if (marks.pass_wins | marks.check) & touched != 0 {
                 cards.passing[cards.movable(&board)]
@@ -777,6 +889,9 @@ impl Solver<'_, '_> {
             let wins = open & (marks.wins | (marks.pass_wins & passing));
             let check = open & marks.check & !wins;
             let losses = if check != 0 {
+                let j = j as usize;
+                let won_after = |red, red_master| won_after(block.next(red, red_master, j));
+                let won_after_capture = won_after_capture(&captures[j]);
                 losses(cards, &board, check, passing, won_after, &won_after_capture)
             } else {
                 0
@@ -835,10 +950,10 @@ impl Moves {
     }
 
     /// What the moves and the pass make of the `open` arrangements of `board` (red's pieces
-    /// the generated ones), with `word(at)` the successor's word at local number `at` and `n`
-    /// red's pieces: the arrangements won (a move into a loss) and those that escape (a move
-    /// into a position not won by the opponent). Moves of one card are gathered before they
-    /// are pulled back: a card's pull is a map of bits, so it commutes with `|`.
+    /// the generated ones, blue's master its `j`-th piece), with `word(at)` the successor's word
+    /// at local number `at` of `block`: the arrangements won (a move into a loss) and those that
+    /// escape (a move into a position not won by the opponent). Moves of one card are gathered
+    /// before they are pulled back: a card's pull is a map of bits, so it commutes with `|`.
     #[inline]
     fn pulled(
         &self,
@@ -846,8 +961,10 @@ impl Moves {
         board: &Board,
         open: u32,
         word: impl Fn(usize) -> u64,
-        n: u32,
+        block: &Block<'_, '_>,
+        j: usize,
     ) -> (u32, u32) {
+        let (size, offset) = (block.size, block.offsets[j]);
         let (mut wins, mut escape) = (0u32, 0u32);
         for c in 0..5 {
             let (start, count) = self.cards[c];
@@ -863,7 +980,8 @@ impl Moves {
                 } else {
                     board.red_master
                 };
-                let (won, lost) = split(word((rank * n + above(after, master)) as usize));
+                let (won, lost) =
+                    split(word((rank * size + offset + above(after, master)) as usize));
                 lost_any |= lost;
                 won_all &= won;
             }
@@ -872,7 +990,7 @@ impl Moves {
         }
         let passing = cards.passing[self.movable] & open;
         if passing != 0 {
-            let at = self.rank * n + above(self.red, board.red_master);
+            let at = self.rank * size + offset + above(self.red, board.red_master);
             let (won, lost) = split(word(at as usize));
             for c in 0..5 {
                 wins |= cards.pull(c, lost) & passing;
