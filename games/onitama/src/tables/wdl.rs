@@ -266,6 +266,8 @@ struct Scratch {
     loaded: Vec<(usize, u64)>,
     /// The words of the block of successors, when copied.
     block: Vec<u64>,
+    /// The words of the task's own groups (in a dense pass).
+    words: Vec<u64>,
     /// The marks taken from the block: local numbers of its changed groups.
     taken: Vec<u32>,
     /// The task's own layouts it changed, to publish when it ends.
@@ -586,6 +588,7 @@ impl Solver<'_, '_> {
                     list: Vec::new(),
                     loaded: Vec::new(),
                     block: Vec::with_capacity(block),
+                    words: Vec::with_capacity(block),
                     taken: Vec::new(),
                     changed: Vec::new(),
                     reds: Vec::new(),
@@ -678,16 +681,27 @@ impl Solver<'_, '_> {
         let captures = Captures::all(own, blue);
         let mut decided = 0;
         let mut moves = Moves::default();
-        let mut loaded = [0u64; 25];
+        // The task's groups, then their words: independent loads, issued together.
+        scratch.reds.clear();
+        scratch.loaded.clear();
         for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
-            let first = own.order.group(red, blue);
-            let mut open_any = false;
-            for (word, layout) in loaded.iter_mut().zip(&own.words[first..first + group]) {
-                *word = layout.load(RELAXED);
-                let (won, lost) = split(*word);
-                open_any |= won | lost != ALL;
-            }
-            if !open_any {
+            scratch.reds.push(red);
+            scratch.loaded.push((own.order.group(red, blue), 0));
+        }
+        scratch.words.clear();
+        for &(first, _) in &scratch.loaded {
+            scratch.words.extend(
+                own.words[first..first + group]
+                    .iter()
+                    .map(|w| w.load(RELAXED)),
+            );
+        }
+        for (k, (&red, &(first, _))) in scratch.reds.iter().zip(&scratch.loaded).enumerate() {
+            let loaded = &scratch.words[k * group..(k + 1) * group];
+            if loaded.iter().all(|&word| {
+                let (won, lost) = split(word);
+                won | lost == ALL
+            }) {
                 continue;
             }
             moves.generate(cards, red, blue, |red| block.rank(red));
