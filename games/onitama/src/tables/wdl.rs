@@ -707,30 +707,37 @@ impl Solver<'_, '_> {
             moves.generate(cards, red, blue, |red| block.rank(red));
             for i in 0..n {
                 let red_master = nth(red, i);
-                for (j, captures) in captures.iter().enumerate() {
-                    let at = i as usize * nb as usize + j;
-                    let word = loaded[at];
+                let words_i = &loaded[(i * nb) as usize..((i + 1) * nb) as usize];
+                let mut open = [0u32; 8];
+                for (open, &word) in open.iter_mut().zip(words_i) {
                     let (won, lost) = split(word);
-                    let open = ALL & !(won | lost);
-                    // Finished layouts (a master on its goal, holes) were decided at the start.
+                    *open = ALL & !(won | lost);
+                }
+                // Finished layouts (a master on its goal, holes) were decided at the start.
+                if open.iter().all(|&open| open == 0) {
+                    continue;
+                }
+                let pulled = moves.pulled(cards, red_master, &open, |at| words[at], block);
+                for (j, captures) in captures.iter().enumerate() {
+                    let (open, word) = (open[j], words_i[j]);
                     if open == 0 {
                         continue;
                     }
-                    let board = Board {
-                        red,
-                        blue,
-                        red_master,
-                        blue_master: nth(blue, j as u32),
-                    };
-                    let (wins, escape) =
-                        moves.pulled(cards, &board, open, |at| words[at], block, j);
+                    let (wins, escape) = pulled[j];
                     let losses = open & !wins & !escape;
                     let losses = if losses != 0 {
+                        let board = Board {
+                            red,
+                            blue,
+                            red_master,
+                            blue_master: nth(blue, j as u32),
+                        };
                         let won_after_capture = won_after_capture(captures);
                         losses & !capture_escapes(cards, &board, losses, &won_after_capture)
                     } else {
                         0
                     };
+                    let at = (i * nb) as usize + j;
                     decided += own.decide(&mut scratch.changed, first + at, word, wins, losses);
                 }
             }
@@ -963,55 +970,69 @@ impl Moves {
         }
     }
 
-    /// What the moves and the pass make of the `open` arrangements of `board` (red's pieces
-    /// the generated ones, blue's master its `j`-th piece), with `word(at)` the successor's word
-    /// at local number `at` of `block`: the arrangements won (a move into a loss) and those that
-    /// escape (a move into a position not won by the opponent). Moves of one card are gathered
+    /// What the moves and the pass make of the open arrangements of the layouts of red's
+    /// generated pieces with the master `red_master`: `open[j]` those of the layout whose
+    /// blue master is its `j`-th piece, `word(at)` the successor's word at local number `at`
+    /// of `block`. Per blue master: the arrangements won (a move into a loss) and those that
+    /// escape (a move into a position not won by the opponent). The successors of one move
+    /// for each blue master lie in one group, read together; moves of one card are gathered
     /// before they are pulled back: a card's pull is a map of bits, so it commutes with `|`.
     #[inline]
     fn pulled(
         &self,
         cards: &Cards,
-        board: &Board,
-        open: u32,
+        red_master: u32,
+        open: &[u32; 8],
         word: impl Fn(usize) -> u64,
         block: &Block<'_, '_>,
-        j: usize,
-    ) -> (u32, u32) {
-        let (size, offset) = (block.size, block.offsets[j]);
-        let (mut wins, mut escape) = (0u32, 0u32);
+    ) -> [(u32, u32); 8] {
+        let nb = block.nb as usize;
+        let size = block.size;
+        let offsets = &block.offsets[..nb];
+        let any = open.iter().fold(0, |any, &open| any | open);
+        let mut out = [(0u32, 0u32); 8];
         for c in 0..5 {
             let (start, count) = self.cards[c];
-            if open & cards.holds[c] == 0 || count == 0 {
+            if any & cards.holds[c] == 0 || count == 0 {
                 continue;
             }
-            let (mut lost_any, mut won_all) = (0u32, ALL);
+            let (mut lost_any, mut won_all) = ([0u32; 8], [ALL; 8]);
             for &(from, to, after, rank) in
                 &self.list[usize::from(start)..usize::from(start + count)]
             {
-                let master = if board.red_master == from {
-                    to
-                } else {
-                    board.red_master
-                };
-                let (won, lost) =
-                    split(word((rank * size + offset + above(after, master)) as usize));
-                lost_any |= lost;
-                won_all &= won;
+                let master = if red_master == from { to } else { red_master };
+                let at = rank * size + above(after, master);
+                for (j, &offset) in offsets.iter().enumerate() {
+                    let (won, lost) = split(word((at + offset) as usize));
+                    lost_any[j] |= lost;
+                    won_all[j] &= won;
+                }
             }
-            wins |= cards.pull(c, lost_any);
-            escape |= cards.pull(c, ALL & !won_all);
-        }
-        let passing = cards.passing[self.movable] & open;
-        if passing != 0 {
-            let at = self.rank * size + offset + above(self.red, board.red_master);
-            let (won, lost) = split(word(at as usize));
-            for c in 0..5 {
-                wins |= cards.pull(c, lost) & passing;
-                escape |= cards.pull(c, ALL & !won) & passing;
+            for j in 0..nb {
+                if open[j] & cards.holds[c] != 0 {
+                    out[j].0 |= cards.pull(c, lost_any[j]);
+                    out[j].1 |= cards.pull(c, ALL & !won_all[j]);
+                }
             }
         }
-        (wins & open, escape & open)
+        let passing = cards.passing[self.movable];
+        if passing & any != 0 {
+            let at = self.rank * size + above(self.red, red_master);
+            for (j, &offset) in offsets.iter().enumerate() {
+                if passing & open[j] == 0 {
+                    continue;
+                }
+                let (won, lost) = split(word((at + offset) as usize));
+                for c in 0..5 {
+                    out[j].0 |= cards.pull(c, lost) & passing;
+                    out[j].1 |= cards.pull(c, ALL & !won) & passing;
+                }
+            }
+        }
+        for (out, &open) in out.iter_mut().zip(open) {
+            *out = (out.0 & open, out.1 & open);
+        }
+        out
     }
 }
 
