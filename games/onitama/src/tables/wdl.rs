@@ -482,8 +482,10 @@ impl Solver<'_, '_> {
         let captures = Captures::all(own, blue);
         let mut decided = 0;
         let mut changed = Vec::new();
-        // A red piece set at a time: its layouts (a master each side) are one group.
+        // A red piece set at a time: its layouts (a master each side) are one group, and what
+        // red's pieces can do does not depend on which of them are the masters.
         for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
+            let moves = StartMoves::new(self.cards, red, blue);
             let first = own.order.group(red, blue);
             for i in 0..n {
                 for (j, captures) in captures.iter().enumerate() {
@@ -494,7 +496,8 @@ impl Solver<'_, '_> {
                         blue_master: nth(blue, j as u32),
                     };
                     let layout = first + i as usize * nb + j;
-                    decided += self.start_layout(own, captures, &mut changed, layout, &board);
+                    decided +=
+                        self.start_layout(own, &moves, captures, &mut changed, layout, &board);
                 }
             }
         }
@@ -505,6 +508,7 @@ impl Solver<'_, '_> {
     fn start_layout(
         &self,
         own: &Work<'_>,
+        moves: &StartMoves,
         captures: &Option<Captures<'_>>,
         changed: &mut Vec<usize>,
         layout: usize,
@@ -528,50 +532,29 @@ impl Solver<'_, '_> {
             (false, false) => {}
         }
         let cards = self.cards;
-        let mut quiet = [false; 5];
-        let mut movable = 0usize;
         // Taking the master first: a card that takes it wins in every arrangement holding it,
-        // whose other moves (and the captures read from the smaller tables) then decide
-        // nothing. Skipping such a card leaves `movable` and `quiet` wrong only for
-        // arrangements holding it, which are won.
+        // whose captures of students (read from the smaller tables) then decide nothing.
         let mut wins = 0u32;
-        for c in 0..5 {
-            let targets = &cards.targets[c][0];
-            if set_bits(board.red).any(|from| targets[from as usize] & board.blue_master != 0) {
+        for (c, &attacked) in moves.attacked.iter().enumerate() {
+            if attacked & board.blue_master != 0 {
                 wins |= cards.holds[c];
             }
         }
         let mut saved = 0u32;
-        for (c, quiet) in quiet.iter_mut().enumerate() {
+        for &(c, from, to) in &moves.captures[..moves.count] {
+            let (c, from, to) = (usize::from(c), u32::from(from), u32::from(to));
             let holds = cards.holds[c];
-            if holds & !wins == 0 {
+            if holds & !wins == 0 || 1 << to == board.blue_master {
                 continue;
             }
-            for from in set_bits(board.red) {
-                let to = cards.targets[c][0][from as usize] & !board.red;
-                if to == 0 {
-                    continue;
-                }
-                movable |= 1 << c;
-                *quiet |= to & !board.blue != 0;
-                // No card left here takes the master (those were skipped above).
-                for to in set_bits(to & board.blue) {
-                    let captures = captures.as_ref().expect("a student to capture");
-                    let (won, lost) = split(captures.word(board, from, to));
-                    wins |= cards.pull(c, lost) & holds;
-                    saved |= cards.pull(c, ALL & !won) & holds;
-                }
-            }
+            let captures = captures.as_ref().expect("a student to capture");
+            let (won, lost) = split(captures.word(board, from, to));
+            wins |= cards.pull(c, lost) & holds;
+            saved |= cards.pull(c, ALL & !won) & holds;
         }
         // Arrangements with no quiet move and no pass: every move is a capture, and unless one
         // is saved by it, every one leads into a win of the opponent.
-        let passing = cards.passing[movable];
-        let mut only_captures = ALL & !passing;
-        for (c, &quiet) in quiet.iter().enumerate() {
-            if quiet {
-                only_captures &= !cards.holds[c];
-            }
-        }
+        let only_captures = ALL & !cards.passing[moves.movable] & !moves.quiet;
         own.decide(changed, layout, 0, wins, only_captures & !saved & !wins)
     }
 
@@ -920,6 +903,52 @@ impl Solver<'_, '_> {
             decided += own.decide(&mut scratch.changed, layout, word, wins, losses);
         }
         decided
+    }
+}
+
+/// What one red piece set can do against one blue set, whichever pieces are the masters: the
+/// start pass's view of a group.
+struct StartMoves {
+    /// Per card: the squares red's pieces reach (not their own).
+    attacked: [u32; 5],
+    /// The cards red can move a piece with (captures included).
+    movable: usize,
+    /// The arrangements in which red holds a card with a quiet move.
+    quiet: u32,
+    /// The captures: card, from, to (at most 5 cards times one per pair of a red and a blue
+    /// piece, 25 pairs up to 10 pieces).
+    captures: [(u8, u8, u8); 128],
+    count: usize,
+}
+
+impl StartMoves {
+    #[inline]
+    fn new(cards: &Cards, red: u32, blue: u32) -> StartMoves {
+        let mut moves = StartMoves {
+            attacked: [0; 5],
+            movable: 0,
+            quiet: 0,
+            captures: [(0, 0, 0); 128],
+            count: 0,
+        };
+        for c in 0..5 {
+            for from in set_bits(red) {
+                let to = cards.targets[c][0][from as usize] & !red;
+                if to == 0 {
+                    continue;
+                }
+                moves.attacked[c] |= to;
+                moves.movable |= 1 << c;
+                if to & !blue != 0 {
+                    moves.quiet |= cards.holds[c];
+                }
+                for to in set_bits(to & blue) {
+                    moves.captures[moves.count] = (c as u8, from as u8, to as u8);
+                    moves.count += 1;
+                }
+            }
+        }
+        moves
     }
 }
 
