@@ -143,6 +143,33 @@ impl Cards {
             | t[3][(bits >> 24) as usize]
     }
 
+    /// Every quiet move of card `c` undone from red's pieces `red` (master `red_master`) into
+    /// the empty squares `empty`: `undone(pieces, master)` gets red's pieces and master before
+    /// the move.
+    #[inline]
+    pub(super) fn unmoves(
+        &self,
+        c: usize,
+        red: u32,
+        red_master: u32,
+        empty: u32,
+        mut undone: impl FnMut(u32, u32),
+    ) {
+        let back = &self.targets[c][1];
+        for to in set_bits(red) {
+            let to_bit = 1u32 << to;
+            for from in set_bits(back[to as usize] & empty) {
+                let from_bit = 1u32 << from;
+                let master = if red_master == to_bit {
+                    from_bit
+                } else {
+                    red_master
+                };
+                undone(red ^ to_bit ^ from_bit, master);
+            }
+        }
+    }
+
     /// The cards red can move some piece with (a set over the deal's indices).
     #[inline]
     pub(super) fn movable(&self, board: &Board) -> usize {

@@ -699,19 +699,9 @@ impl Solver<'_, '_> {
                         continue;
                     }
                     passes |= pulled;
-                    let back = &cards.targets[c][1];
-                    for to in set_bits(red) {
-                        let to_bit = 1u32 << to;
-                        for from in set_bits(back[to as usize] & empty) {
-                            let from_bit = 1u32 << from;
-                            let master = if red_master == to_bit {
-                                from_bit
-                            } else {
-                                red_master
-                            };
-                            mark(red ^ to_bit ^ from_bit, master, pulled, 0);
-                        }
-                    }
+                    cards.unmoves(c, red, red_master, empty, |pieces, master| {
+                        mark(pieces, master, pulled, 0);
+                    });
                 }
                 if passes != 0 {
                     mark(red, red_master, 0, passes);

@@ -801,24 +801,14 @@ impl Solver<'_, '_> {
                     }
                     pass.pass_wins |= wins;
                     pass.check |= check;
-                    let back = &cards.targets[c][1];
-                    for to in set_bits(red) {
-                        let to_bit = 1u32 << to;
-                        for from in set_bits(back[to as usize] & empty) {
-                            let from_bit = 1u32 << from;
-                            let master = if red_master == to_bit {
-                                from_bit
-                            } else {
-                                red_master
-                            };
-                            let marks = Marks {
-                                wins,
-                                pass_wins: 0,
-                                check,
-                            };
-                            mark(red ^ to_bit ^ from_bit, master, j, marks);
-                        }
-                    }
+                    let marks = Marks {
+                        wins,
+                        pass_wins: 0,
+                        check,
+                    };
+                    cards.unmoves(c, red, red_master, empty, |pieces, master| {
+                        mark(pieces, master, j, marks);
+                    });
                 }
                 if pass != Marks::default() {
                     mark(red, red_master, j, pass);
