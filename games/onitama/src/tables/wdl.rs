@@ -10,11 +10,11 @@
 //!
 //! The solver numbers layouts in its own order ([`Order`]): by red's piece set, then blue's
 //! among the squares left, then the two masters within them. A *group* is the layouts of one
-//! pair of piece sets, differing only in the masters' squares (at most 25 words, side by side);
-//! a *block* is every group of one red piece set. A task owns one blue piece set: its own
-//! layouts are a group per red piece set, read and written a group at a time, and every quiet
-//! move and pass of them leads into the one block of the mirror material whose red set is the
-//! blue set turned round, which the task reads in order. The planes are turned into the
+//! pair of piece sets, differing only in which pieces are the masters (at most 25 words, side
+//! by side); a *block* is every group of one red piece set. A task owns one blue piece set: its
+//! own layouts are a group per red piece set, read and written a group at a time, and every
+//! quiet move and pass of them leads into the one block of the mirror material whose red set is
+//! the blue set turned round, which the task reads in order. The planes are turned into the
 //! files' order ([`Material`]'s mover-outer numbering, the same layouts per red piece set) when
 //! the group is solved. The solver works by events, not by plies:
 //! - a start pass decides the finished layouts and the captures (into the smaller materials,
