@@ -99,6 +99,13 @@ impl Order {
         (rank(red, 0) as usize * self.sets as usize + rank(blue, red) as usize) * self.size
     }
 
+    /// The layout with the `i`-th red master and the `j`-th blue master (lowest square first)
+    /// of the group starting at `group`.
+    #[inline]
+    fn layout(&self, group: usize, i: u32, j: usize) -> usize {
+        group + (i * self.blue) as usize + j
+    }
+
     /// The words in this order, turned into the files' order in place, a block at a time.
     fn reorder_for_files(&self, words: &mut [u64]) {
         let (red, blue, sets) = (self.red as usize, self.blue as usize, self.sets as usize);
@@ -447,7 +454,8 @@ impl Block<'_, '_> {
     /// the `j`-th.
     #[inline]
     fn layout(&self, red: u32, red_master: u32, j: usize) -> usize {
-        self.own.order.group(red, self.blue) + (place(red_master, red) * self.nb) as usize + j
+        let order = &self.own.order;
+        order.layout(order.group(red, self.blue), place(red_master, red), j)
     }
 }
 
@@ -477,7 +485,7 @@ impl Solver<'_, '_> {
         let own = &self.works[task.w];
         let other = &self.works[own.mirror];
         let block = Block::new(own, other, task);
-        let (n, nb) = (block.n, block.nb as usize);
+        let n = block.n;
         let blue = block.blue;
         let captures = Captures::all(own, blue);
         let mut decided = 0;
@@ -495,7 +503,7 @@ impl Solver<'_, '_> {
                         red_master: nth(red, i),
                         blue_master: nth(blue, j as u32),
                     };
-                    let layout = first + i as usize * nb + j;
+                    let layout = own.order.layout(first, i, j);
                     decided +=
                         self.start_layout(own, &moves, captures, &mut changed, layout, &board);
                 }
@@ -690,7 +698,8 @@ impl Solver<'_, '_> {
             moves.generate(cards, red, blue, |red| block.rank(red));
             for i in 0..n {
                 let red_master = nth(red, i);
-                let words_i = &loaded[(i * nb) as usize..((i + 1) * nb) as usize];
+                let row = own.order.layout(0, i, 0);
+                let words_i = &loaded[row..row + nb as usize];
                 let mut open = [0u32; 8];
                 for (open, &word) in open.iter_mut().zip(words_i) {
                     let (won, lost) = split(word);
@@ -720,7 +729,7 @@ impl Solver<'_, '_> {
                     } else {
                         0
                     };
-                    let at = (i * nb) as usize + j;
+                    let at = own.order.layout(0, i, j);
                     decided += own.decide(&mut scratch.changed, first + at, word, wins, losses);
                 }
             }
@@ -733,12 +742,12 @@ impl Solver<'_, '_> {
     /// one to check.
     fn gather(&self, block: &Block<'_, '_>, scratch: &mut Scratch) {
         let Block {
+            own,
             other,
             base,
             set,
             blue,
             n,
-            nb,
             size,
             ref own_free,
             ..
@@ -760,7 +769,8 @@ impl Solver<'_, '_> {
             masters[i] = place(turn(1 << master), blue);
         }
         let mut mark = |pieces: u32, master: u32, j: u32, marks: Marks| {
-            let i = (rank_in(own_free, pieces) * size + place(master, pieces) * nb + j) as usize;
+            let group = (rank_in(own_free, pieces) * size) as usize;
+            let i = own.order.layout(group, place(master, pieces), j as usize);
             let marked = &mut scratch.marks[i];
             if *marked == Marks::default() {
                 scratch.list.push((pieces, master, j, i as u32));
@@ -1125,4 +1135,35 @@ fn losses(
         escape |= capture_escapes(cards, board, check & !escape, won_after_capture);
     }
     (check | pass) & !escape
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The solver's number of every layout, reordered for the files, lands on the layout's
+    /// number in the files ([`Material::layout`], independent code).
+    #[test]
+    fn the_solver_order_turns_into_the_files_order() {
+        for (red, blue) in [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (0, 3)] {
+            let material = Material::new(red, blue);
+            let order = Order::new(material);
+            let layouts = material.layouts();
+            let mut words = vec![u64::MAX; layouts as usize];
+            for layout in 0..layouts as u32 {
+                let board = material.board(layout);
+                let at = order.layout(
+                    order.group(board.red, board.blue),
+                    place(board.red_master, board.red),
+                    place(board.blue_master, board.blue) as usize,
+                );
+                assert_eq!(words[at], u64::MAX, "{red}v{blue}: two layouts at {at}");
+                words[at] = u64::from(layout);
+            }
+            order.reorder_for_files(&mut words);
+            for (at, &word) in words.iter().enumerate() {
+                assert_eq!(word, at as u64, "{red}v{blue}: layout {at}");
+            }
+        }
+    }
 }
