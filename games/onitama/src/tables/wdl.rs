@@ -273,7 +273,8 @@ struct Scratch {
     loaded: Vec<(usize, u64)>,
     /// The words of the block of successors, when copied.
     block: Vec<u64>,
-    /// The words of the task's own groups (in a dense pass).
+    /// The first layouts of the task's own groups, and their words (in a dense pass).
+    groups: Vec<usize>,
     words: Vec<u64>,
     /// The marks taken from the block: local numbers of its changed groups.
     taken: Vec<u32>,
@@ -379,12 +380,6 @@ struct Block<'a, 'b> {
     base: usize,
     set: u32,
     blue: u32,
-    /// Red's pieces.
-    n: u32,
-    /// Blue's pieces.
-    nb: u32,
-    /// The layouts of a group (`n · nb`).
-    size: u32,
     /// Per index of blue's master (lowest square first): where the successors' layouts with
     /// that master start within their group (blue's master is their mover's).
     offsets: [u32; 8],
@@ -397,23 +392,18 @@ struct Block<'a, 'b> {
 
 impl Block<'_, '_> {
     fn new<'a, 'b>(own: &'a Work<'b>, other: &'a Work<'b>, task: Task) -> Block<'a, 'b> {
-        let order = other.order;
-        let set = unrank(u64::from(task.set), order.red as usize, 0);
+        let set = unrank(u64::from(task.set), own.order.blue as usize, 0);
         let blue = turn(set);
-        let n = u32::from(own.material.red) + 1;
         let mut offsets = [0u32; 8];
         for (j, master) in set_bits(blue).enumerate() {
-            offsets[j] = place(turn(1 << master), set) * n;
+            offsets[j] = place(turn(1 << master), set) * own.order.red;
         }
         Block {
             own,
             other,
-            base: task.set as usize * order.block,
+            base: task.set as usize * other.order.block,
             set,
             blue,
-            n,
-            nb: order.red,
-            size: order.size as u32,
             offsets,
             own_free: free_indices(blue),
             ranks: {
@@ -432,7 +422,8 @@ impl Block<'_, '_> {
     /// master counted from the top.
     #[inline]
     fn next(&self, red: u32, red_master: u32, j: usize) -> usize {
-        (self.rank(red) * self.size + self.offsets[j] + above(red, red_master)) as usize
+        self.rank(red) as usize * self.own.order.size
+            + (self.offsets[j] + above(red, red_master)) as usize
     }
 
     /// The rank of red's pieces `red`, turned round, as the successor's opponent set.
@@ -484,16 +475,21 @@ impl Solver<'_, '_> {
     fn start_task(&self, task: Task) -> u64 {
         let own = &self.works[task.w];
         let other = &self.works[own.mirror];
-        let block = Block::new(own, other, task);
-        let n = block.n;
-        let blue = block.blue;
+        let n = own.order.red;
+        let blue = turn(unrank(u64::from(task.set), own.order.blue as usize, 0));
         let captures = Captures::all(own, blue);
         let mut decided = 0;
         let mut changed = Vec::new();
+        let mut moves = StartMoves {
+            attacked: [0; 5],
+            movable: 0,
+            quiet: 0,
+            captures: Vec::new(),
+        };
         // A red piece set at a time: its layouts (a master each side) are one group, and what
         // red's pieces can do does not depend on which of them are the masters.
         for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
-            let moves = StartMoves::new(self.cards, red, blue);
+            moves.generate(self.cards, red, blue);
             let first = own.order.group(red, blue);
             for i in 0..n {
                 for (j, captures) in captures.iter().enumerate() {
@@ -549,8 +545,7 @@ impl Solver<'_, '_> {
             }
         }
         let mut saved = 0u32;
-        for &(c, from, to) in &moves.captures[..moves.count] {
-            let (c, from, to) = (usize::from(c), u32::from(from), u32::from(to));
+        for &(c, from, to) in &moves.captures {
             let holds = cards.holds[c];
             if holds & !wins == 0 || 1 << to == board.blue_master {
                 continue;
@@ -579,6 +574,7 @@ impl Solver<'_, '_> {
                     list: Vec::new(),
                     loaded: Vec::new(),
                     block: Vec::with_capacity(block),
+                    groups: Vec::new(),
                     words: Vec::with_capacity(block),
                     taken: Vec::new(),
                     changed: Vec::new(),
@@ -594,11 +590,12 @@ impl Solver<'_, '_> {
     fn task(&self, task: Task, scratch: &mut Scratch) -> u64 {
         let own = &self.works[task.w];
         let other = &self.works[own.mirror];
-        if other.dirty[task.set as usize].load(RELAXED) == 0 {
+        let dirty = &other.dirty[task.set as usize];
+        if dirty.load(RELAXED) == 0 {
             return 0;
         }
         let block = Block::new(own, other, task);
-        self.take_marks(task.set, &block, &mut scratch.taken);
+        self.take_marks(dirty, &block, &mut scratch.taken);
         // So many groups of the block changed that pulling every move of the task's open
         // layouts costs less than pulling each change back: a quarter of the block or more.
         let decided = if scratch.taken.is_empty() {
@@ -615,16 +612,12 @@ impl Solver<'_, '_> {
         decided
     }
 
-    /// Takes the marks of the block (the red set `set` of the mirror material) into `taken`:
-    /// the block's mark cleared, then each marked group's, with fences between so that the
-    /// words read after this are at least those the marks announced (see the module docs).
-    fn take_marks(&self, set: u32, block: &Block<'_, '_>, taken: &mut Vec<u32>) {
+    /// Takes the marks of the block (its mark `dirty`, found set) into `taken`: the block's
+    /// mark cleared, then each marked group's, with fences between so that the words read after
+    /// this are at least those the marks announced (see the module docs).
+    fn take_marks(&self, dirty: &AtomicU8, block: &Block<'_, '_>, taken: &mut Vec<u32>) {
         taken.clear();
         let other = block.other;
-        let dirty = &other.dirty[set as usize];
-        if dirty.load(RELAXED) == 0 {
-            return;
-        }
         dirty.store(0, RELAXED);
         fence(Ordering::SeqCst);
         let first = block.base / other.order.size;
@@ -649,10 +642,9 @@ impl Solver<'_, '_> {
             other,
             base,
             blue,
-            n,
-            nb,
             ..
         } = *block;
+        let (n, nb) = (own.order.red, own.order.blue);
         let size = other.order.block;
         scratch.block.clear();
         scratch.block.extend(
@@ -674,20 +666,20 @@ impl Solver<'_, '_> {
         let mut moves = Moves::default();
         // The task's groups, then their words: independent loads, issued together.
         scratch.reds.clear();
-        scratch.loaded.clear();
+        scratch.groups.clear();
         for red in Sets::new(n as usize, blue).take(other.order.sets as usize) {
             scratch.reds.push(red);
-            scratch.loaded.push((own.order.group(red, blue), 0));
+            scratch.groups.push(own.order.group(red, blue));
         }
         scratch.words.clear();
-        for &(first, _) in &scratch.loaded {
+        for &first in &scratch.groups {
             scratch.words.extend(
                 own.words[first..first + group]
                     .iter()
                     .map(|w| w.load(RELAXED)),
             );
         }
-        for (k, (&red, &(first, _))) in scratch.reds.iter().zip(&scratch.loaded).enumerate() {
+        for (k, (&red, &first)) in scratch.reds.iter().zip(&scratch.groups).enumerate() {
             let loaded = &scratch.words[k * group..(k + 1) * group];
             if loaded.iter().all(|&word| {
                 let (won, lost) = split(word);
@@ -747,11 +739,10 @@ impl Solver<'_, '_> {
             base,
             set,
             blue,
-            n,
-            size,
             ref own_free,
             ..
         } = *block;
+        let (n, size) = (own.order.red, own.order.size as u32);
         let cards = self.cards;
         // Many changes: the block's opponent sets listed once, in order, instead of unranked
         // one group at a time.
@@ -915,40 +906,33 @@ struct StartMoves {
     movable: usize,
     /// The arrangements in which red holds a card with a quiet move.
     quiet: u32,
-    /// The captures: card, from, to (at most 5 cards times one per pair of a red and a blue
-    /// piece, 25 pairs up to 10 pieces).
-    captures: [(u8, u8, u8); 128],
-    count: usize,
+    /// The captures: card, from, to.
+    captures: Vec<(usize, u32, u32)>,
 }
 
 impl StartMoves {
+    /// What `red` can do against `blue`, in place of what was there.
     #[inline]
-    fn new(cards: &Cards, red: u32, blue: u32) -> StartMoves {
-        let mut moves = StartMoves {
-            attacked: [0; 5],
-            movable: 0,
-            quiet: 0,
-            captures: [(0, 0, 0); 128],
-            count: 0,
-        };
+    fn generate(&mut self, cards: &Cards, red: u32, blue: u32) {
+        self.attacked = [0; 5];
+        self.movable = 0;
+        self.quiet = 0;
+        self.captures.clear();
         for c in 0..5 {
             for from in set_bits(red) {
                 let to = cards.targets[c][0][from as usize] & !red;
                 if to == 0 {
                     continue;
                 }
-                moves.attacked[c] |= to;
-                moves.movable |= 1 << c;
+                self.attacked[c] |= to;
+                self.movable |= 1 << c;
                 if to & !blue != 0 {
-                    moves.quiet |= cards.holds[c];
+                    self.quiet |= cards.holds[c];
                 }
-                for to in set_bits(to & blue) {
-                    moves.captures[moves.count] = (c as u8, from as u8, to as u8);
-                    moves.count += 1;
-                }
+                self.captures
+                    .extend(set_bits(to & blue).map(|to| (c, from, to)));
             }
         }
-        moves
     }
 }
 
@@ -1015,8 +999,8 @@ impl Moves {
         word: impl Fn(usize) -> u64,
         block: &Block<'_, '_>,
     ) -> [(u32, u32); 8] {
-        let nb = block.nb as usize;
-        let size = block.size;
+        let nb = block.own.order.blue as usize;
+        let size = block.own.order.size as u32;
         let offsets = &block.offsets[..nb];
         let any = open.iter().fold(0, |any, &open| any | open);
         let mut out = [(0u32, 0u32); 8];
