@@ -10,14 +10,17 @@
 //! position's result is then its store difference plus that margin, from the side to move's
 //! view. Within a level a move either puts no seed in a store and captures nothing, and then
 //! moves seeds towards its own store (the sum over seeds of their distance to their owner's
-//! store falls), or it leaves the level; so a level has no cycles and is solved by one recursion
-//! over its layouts, memoised in the table, on any number of threads (the values are unique, so
-//! the table does not depend on the threads).
+//! store falls), or it leaves the level; so a level has no cycles and is solved in rising order
+//! of that sum, each layout once, on any number of threads (the values are unique, so the table
+//! does not depend on the threads).
 //!
-//! **Layouts.** The side to move's pits `a..` then the opponent's pits `a..`, numbered in
-//! lexicographic order among all layouts of `k` seeds over `2 × pits` pits (stars and bars:
-//! C(k + 2p − 1, 2p − 1) layouts in level `k`; Kalah(6,·) holds C(K + 12, 12) layouts up to `K`
-//! seeds, a byte each).
+//! **Layouts.** The side to move's pits `a..` then the opponent's pits `a..`, numbered by the
+//! colex rank of their stars-and-bars bars among all layouts of `k` seeds over `2 × pits` pits
+//! (C(k + 2p − 1, 2p − 1) layouts in level `k`; Kalah(6,·) holds C(K + 12, 12) layouts up to `K`
+//! seeds, a byte each). A number is a sum of terms the mover's row decides and terms the seeds
+//! of that row and the opponent's row decide, so the builder takes the pairs of one row of each
+//! side: it works out the mover's moves once for a row and numbers the successors of every
+//! opponent row by additions.
 //!
 //! **The search** ([`solve_margin`]): MTD(f) over a fail-soft alpha-beta with a transposition
 //! table on the exact board (no hash collisions can change a value), extra turns searched
@@ -30,19 +33,15 @@
 //! puts in the mover's store plus the next layout's value (the same side moves again) or minus it
 //! (the turn passes); a layout whose side to move has no seed is worth minus every seed left.
 
-use std::sync::atomic::{AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 
 use plies::solve::{Probe, TableValue};
 use plies::{Game, Side};
 
-use crate::{CaptureRule, Kalah, MAX_PITS, Sow};
+use crate::{CaptureRule, Kalah, MAX_PITS, MAX_SEEDS, Sow};
 
 /// The most pits on a board, both sides.
 const CELLS: usize = 2 * MAX_PITS;
-/// Not computed yet.
-const UNSET: i8 = i8::MIN;
-/// Layouts handed to a thread at a time.
-const CHUNK: u64 = 1 << 14;
 
 /// A layout: the side to move's pits `0..pits`, then the opponent's `pits..2 * pits`.
 type Cells = [u8; CELLS];
@@ -70,11 +69,53 @@ impl Binomials {
     }
 }
 
-/// The rules a layout is played by: board size and capture rule.
-#[derive(Copy, Clone)]
+/// The terms `C(b, j + 1)` of a layout's number (see [`MarginTables::rank`]) for every bar `j`
+/// and place `b`.
+struct Bars {
+    stride: usize,
+    terms: Vec<u64>,
+}
+
+impl Bars {
+    /// The terms for layouts of up to `max_seeds` seeds.
+    fn new(max_seeds: usize) -> Bars {
+        let stride = max_seeds + CELLS;
+        let binomials = Binomials::new(stride);
+        let mut terms = vec![0; CELLS * stride];
+        for j in 0..CELLS {
+            for b in 0..stride {
+                terms[j * stride + b] = binomials.get(b, j + 1);
+            }
+        }
+        Bars { stride, terms }
+    }
+
+    #[inline]
+    fn term(&self, j: usize, b: usize) -> u64 {
+        self.terms[j * self.stride + b]
+    }
+}
+
+/// The rules a layout is played by: board size, capture rule, and what sowing each pit's seeds
+/// does, worked out once.
 struct Rules {
     pits: usize,
     capture: CaptureRule,
+    /// Per pit and seed count (`pit * (MAX_SEEDS + 1) + seeds`), what sowing them does.
+    steps: Vec<Step>,
+}
+
+/// What sowing one pit's seeds does, whatever else lies on the board.
+#[derive(Copy, Clone, Default)]
+struct Step {
+    /// The seeds it adds to each pit, a byte a pit in layout order (no byte overflows: at most
+    /// [`MAX_SEEDS`] seeds are in play).
+    add: u128,
+    /// The seeds it sows into the mover's store.
+    gain: u8,
+    /// Where its last seed lands, a place on the ring: the mover's pits `0..pits`, its store
+    /// `pits`, then the opponent's pits.
+    last: u8,
 }
 
 /// What one move does to a layout.
@@ -87,52 +128,77 @@ struct Sown {
     again: bool,
 }
 
+/// The byte of pit `cell` in a layout held as a `u128`.
+#[inline]
+fn byte(cell: usize) -> u128 {
+    0xff << (8 * cell)
+}
+
 impl Rules {
+    /// The rules of `pits` pits a side under `capture`. Seed `t` of `n` sown from a pit lands
+    /// `t` places on around the ring of pits and the mover's store (the opponent's store is
+    /// skipped), so the place `d + 1` on gets one seed a whole lap, plus one when `d` is below
+    /// what is left after the laps.
+    fn new(pits: usize, capture: CaptureRule) -> Rules {
+        let ring = 2 * pits + 1;
+        let mut steps = vec![Step::default(); pits * (MAX_SEEDS + 1)];
+        for pit in 0..pits {
+            for seeds in 1..=MAX_SEEDS {
+                let (laps, rest) = (seeds / ring, seeds % ring);
+                let on = |place: usize| {
+                    let ahead = (place + ring - pit - 1) % ring;
+                    (laps + usize::from(ahead < rest)) as u128
+                };
+                let mut add = 0;
+                for cell in 0..2 * pits {
+                    add |= on(if cell < pits { cell } else { cell + 1 }) << (8 * cell);
+                }
+                steps[pit * (MAX_SEEDS + 1) + seeds] = Step {
+                    add,
+                    gain: on(pits) as u8,
+                    last: ((pit + seeds) % ring) as u8,
+                };
+            }
+        }
+        Rules {
+            pits,
+            capture,
+            steps,
+        }
+    }
+
     /// Sows the mover's pit `pit` (it holds seeds).
     #[inline]
-    fn sow(self, cells: &Cells, pit: usize) -> Sown {
+    fn sow(&self, cells: &Cells, pit: usize) -> Sown {
         let p = self.pits;
-        let ring = 2 * p + 1;
-        let mut board = *cells;
-        let mut seeds = board[pit];
-        board[pit] = 0;
-        let mut gain = 0u8;
-        let mut at = pit;
-        while seeds > 0 {
-            at += 1;
-            if at == ring {
-                at = 0;
-            }
-            match at.cmp(&p) {
-                std::cmp::Ordering::Less => board[at] += 1,
-                std::cmp::Ordering::Equal => gain += 1,
-                std::cmp::Ordering::Greater => board[at - 1] += 1,
-            }
-            seeds -= 1;
-        }
+        let step = self.steps[pit * (MAX_SEEDS + 1) + usize::from(cells[pit])];
+        let mut board = (u128::from_le_bytes(*cells) & !byte(pit)) + step.add;
+        let mut gain = step.gain;
+        let at = usize::from(step.last);
         let again = at == p;
-        if at < p && board[at] == 1 {
+        if at < p && (board >> (8 * at)) as u8 == 1 {
             let opposite = 2 * p - 1 - at;
-            if board[opposite] > 0 || self.capture == CaptureRule::Empty {
-                gain += 1 + board[opposite];
-                board[at] = 0;
-                board[opposite] = 0;
+            let there = (board >> (8 * opposite)) as u8;
+            if there > 0 || self.capture == CaptureRule::Empty {
+                gain += 1 + there;
+                board &= !(byte(at) | byte(opposite));
             }
         }
-        let next = if again {
-            board
-        } else {
-            let mut turned = [0u8; CELLS];
-            turned[..p].copy_from_slice(&board[p..2 * p]);
-            turned[p..2 * p].copy_from_slice(&board[..p]);
-            turned
-        };
-        Sown { next, gain, again }
+        if !again {
+            let row = 8 * p as u32;
+            let mine = board & (u128::MAX >> (128 - row));
+            board = (mine << row) | (board >> row);
+        }
+        Sown {
+            next: board.to_le_bytes(),
+            gain,
+            again,
+        }
     }
 
     /// Whether the side to move has no seed (the game is over).
     #[inline]
-    fn over(self, cells: &Cells) -> bool {
+    fn over(&self, cells: &Cells) -> bool {
         cells[..self.pits].iter().all(|&s| s == 0)
     }
 }
@@ -152,7 +218,7 @@ pub struct BuildProgress {
 /// pits (see the module docs).
 pub struct MarginTables {
     rules: Rules,
-    binomials: Binomials,
+    bars: Bars,
     levels: Vec<Vec<i8>>,
 }
 
@@ -186,13 +252,14 @@ impl MarginTables {
         assert!((1..=MAX_PITS).contains(&pits), "1..={MAX_PITS} pits");
         assert!(max_seeds <= 127, "at most 127 seeds in a table");
         let mut tables = MarginTables {
-            rules: Rules { pits, capture },
-            binomials: Binomials::new(max_seeds + CELLS + 1),
+            rules: Rules::new(pits, capture),
+            bars: Bars::new(max_seeds),
             levels: Vec::with_capacity(max_seeds + 1),
         };
+        let rows = Rows::new(&tables, max_seeds);
         let mut bytes = 0;
         for seeds in 0..=max_seeds {
-            let level = tables.solve_level(seeds, threads.max(1));
+            let level = tables.solve_level(&rows, seeds, threads.max(1));
             bytes += level.len() as u64;
             tables.levels.push(level);
             progress(BuildProgress {
@@ -231,138 +298,332 @@ impl MarginTables {
         Some(i32::from(self.lookup(&cells, seeds)))
     }
 
-    /// The number of layout `cells` (of `seeds` seeds) in its level.
+    /// The number of layout `cells` in its level: the colex rank of its bars. Stars and bars:
+    /// a layout of `k` seeds over `P` pits is the set of the `P − 1` bar positions
+    /// `b_j = (x_0 + … + x_j) + j` among `k + P − 1`, numbered `Σ_j C(b_j, j + 1)`. The terms of
+    /// the side to move's row ([`Self::first`]) depend on that row alone, the others on its seed
+    /// count and the opponent's row ([`Self::second`]).
     #[inline]
-    fn rank(&self, cells: &Cells, seeds: usize) -> u64 {
-        let parts = 2 * self.rules.pits;
-        let mut left = seeds;
+    fn rank(&self, cells: &Cells) -> u64 {
+        let board = u128::from_le_bytes(*cells);
+        let row = 8 * self.rules.pits as u32;
+        let mine = board as u64 & (u64::MAX >> (64 - row));
+        self.first(mine) + self.second(row_seeds(mine), (board >> row) as u64)
+    }
+
+    /// The terms of a layout's number that its first row `row` (a byte a pit) decides. One
+    /// multiplication makes every prefix sum (a byte each: no sum passes 255).
+    #[inline]
+    fn first(&self, row: u64) -> u64 {
+        let bars = (row.wrapping_mul(ONES) + STEPS).to_le_bytes();
         let mut index = 0;
-        for (i, &count) in cells[..parts - 1].iter().enumerate() {
-            let x = usize::from(count);
-            if x > 0 {
-                let m = parts - 2 - i;
-                index += self.binomials.get(left + m + 1, m + 1)
-                    - self.binomials.get(left - x + m + 1, m + 1);
-                left -= x;
-            }
+        for (j, &bar) in bars[..self.rules.pits].iter().enumerate() {
+            index += self.bars.term(j, usize::from(bar));
         }
         index
     }
 
-    /// The layout numbered `index` among those of `seeds` seeds (inverse of [`Self::rank`]).
-    fn unrank(&self, mut index: u64, seeds: usize) -> Cells {
-        let parts = 2 * self.rules.pits;
-        let mut cells = [0u8; CELLS];
-        let mut left = seeds;
-        for (i, cell) in cells[..parts - 1].iter_mut().enumerate() {
-            let m = parts - 2 - i;
-            let mut x = 0;
-            // Layouts whose pit i holds x: those of the rest, C(left - x + m, m).
-            loop {
-                let with_x = self.binomials.get(left - x + m, m);
-                if index < with_x {
-                    break;
-                }
-                index -= with_x;
-                x += 1;
-            }
-            *cell = x as u8;
-            left -= x;
+    /// The terms of a layout's number that its second row `row` decides, after a first row of
+    /// `before` seeds.
+    #[inline]
+    fn second(&self, before: usize, row: u64) -> u64 {
+        let p = self.rules.pits;
+        let sums = row.wrapping_mul(ONES).to_le_bytes();
+        let mut index = 0;
+        for (j, &sum) in sums[..p - 1].iter().enumerate() {
+            index += self.bars.term(p + j, before + usize::from(sum) + p + j);
         }
-        cells[parts - 1] = left as u8;
-        cells
+        index
     }
 
     /// The stored value of a layout of a solved level.
     #[inline]
     fn lookup(&self, cells: &Cells, seeds: usize) -> i8 {
-        self.levels[seeds][self.rank(cells, seeds) as usize]
+        self.levels[seeds][self.rank(cells) as usize]
     }
 
-    /// Solves level `seeds` from the levels below.
-    fn solve_level(&self, seeds: usize, threads: usize) -> Vec<i8> {
-        let size = self
-            .binomials
-            .get(seeds + 2 * self.rules.pits - 1, 2 * self.rules.pits - 1);
-        let level: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(UNSET)).collect();
-        let next = AtomicU64::new(0);
-        let work = || {
-            loop {
-                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if start >= size {
-                    return;
-                }
-                let mut cells = self.unrank(start, seeds);
-                for index in start..(start + CHUNK).min(size) {
-                    if level[index as usize].load(Ordering::Relaxed) == UNSET {
-                        let value = self.value_in_level(&level, &cells, seeds);
-                        level[index as usize].store(value, Ordering::Relaxed);
+    /// Solves level `seeds` from the levels below, in rising order of the seeds' distance to
+    /// their owners' stores (a move within the level lowers it), so every layout a move reaches
+    /// is solved before the layout itself. A distance's layouts are the pairs of a row of the
+    /// side to move and one of the opponent whose distances and seeds add up; they do not reach
+    /// each other and are shared among the threads a block of pairs at a time.
+    fn solve_level(&self, rows: &Rows, seeds: usize, threads: usize) -> Vec<i8> {
+        let p = self.rules.pits;
+        let size = MarginTables::level_size(p, seeds);
+        let level: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(0)).collect();
+        let walk = Walk {
+            tables: self,
+            rows,
+            level: &level,
+            seeds,
+        };
+        let threads = if size < PARALLEL_FROM { 1 } else { threads };
+        for distance in seeds..=seeds * p {
+            let mut blocks = Vec::new();
+            for mine in 0..=seeds {
+                let theirs = seeds - mine;
+                for near in mine..=(mine * p).min(distance) {
+                    let (us, them) = (rows.group(mine, near), rows.group(theirs, distance - near));
+                    if us.is_empty() || them.is_empty() {
+                        continue;
                     }
-                    next_layout(&mut cells, 2 * self.rules.pits);
+                    let per = (BLOCK / them.len()).max(1);
+                    for start in us.clone().step_by(per) {
+                        blocks.push((mine, start..(start + per).min(us.end), them.clone()));
+                    }
                 }
             }
-        };
-        if threads == 1 {
-            work();
-        } else {
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(work);
+            let next = AtomicUsize::new(0);
+            let work = || {
+                let mut high = Vec::new();
+                while let Some((mine, us, them)) = blocks.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    walk.block(*mine, us.clone(), them.clone(), &mut high);
                 }
-            });
+            };
+            if threads == 1 {
+                work();
+            } else {
+                std::thread::scope(|scope| {
+                    for _ in 0..threads {
+                        scope.spawn(work);
+                    }
+                });
+            }
         }
         level.into_iter().map(AtomicI8::into_inner).collect()
     }
+}
 
-    /// The value of a layout of the level being solved: moves within the level recurse (and
-    /// store what they find), moves out of it read the levels below.
-    fn value_in_level(&self, level: &[AtomicI8], cells: &Cells, seeds: usize) -> i8 {
-        if self.rules.over(cells) {
-            return -(seeds as i8);
-        }
-        let mut best = i32::MIN;
-        for pit in 0..self.rules.pits {
-            if cells[pit] == 0 {
-                continue;
+/// `1` in every byte of a row.
+const ONES: u64 = u64::MAX / 0xff;
+/// `j` in byte `j` of a row.
+const STEPS: u64 = 0x0706_0504_0302_0100;
+/// No pit.
+const NO_PIT: u8 = u8::MAX;
+
+/// The seeds of a row (a byte a pit).
+#[inline]
+fn row_seeds(row: u64) -> usize {
+    (row.wrapping_mul(ONES) >> 56) as usize
+}
+
+/// The byte of pit `pit` of a row.
+#[inline]
+fn pit_byte(pit: usize) -> u64 {
+    0xff << (8 * pit)
+}
+
+/// Layouts below this many are solved on one thread.
+const PARALLEL_FROM: u64 = 1 << 16;
+/// Layouts a thread takes at a time, about.
+const BLOCK: usize = 1 << 14;
+
+/// Every row of one side (a byte a pit) with at most the tables' seeds, grouped by seeds and
+/// distance to the store, ordered by [`MarginTables::first`] within a group.
+struct Rows {
+    /// Distances a seed count may have: `0..span`.
+    span: usize,
+    /// Where each group (`seeds * span + distance`) starts in `rows`, and the end.
+    starts: Vec<usize>,
+    rows: Vec<u64>,
+    /// Each row's [`MarginTables::first`].
+    first: Vec<u64>,
+}
+
+impl Rows {
+    fn new(tables: &MarginTables, max_seeds: usize) -> Rows {
+        let p = tables.rules.pits;
+        let span = max_seeds * p + 1;
+        let mut all = Vec::new();
+        let mut row = [0u8; 8];
+        fn fill(row: &mut [u8; 8], pit: usize, pits: usize, left: usize, out: &mut Vec<u64>) {
+            if pit == pits {
+                out.push(u64::from_le_bytes(*row));
+                return;
             }
-            let sown = self.rules.sow(cells, pit);
-            let left = seeds - usize::from(sown.gain);
-            let after = if left == seeds {
-                let index = self.rank(&sown.next, seeds) as usize;
-                let known = level[index].load(Ordering::Relaxed);
-                if known == UNSET {
-                    let value = self.value_in_level(level, &sown.next, seeds);
-                    level[index].store(value, Ordering::Relaxed);
-                    value
-                } else {
-                    known
-                }
-            } else {
-                self.lookup(&sown.next, left)
-            };
-            let after = i32::from(after);
-            let value = i32::from(sown.gain) + if sown.again { after } else { -after };
-            best = best.max(value);
+            for count in 0..=left {
+                row[pit] = count as u8;
+                fill(row, pit + 1, pits, left - count, out);
+            }
+            row[pit] = 0;
         }
-        best as i8
+        fill(&mut row, 0, p, max_seeds, &mut all);
+        let key = |row: u64| {
+            let bytes = row.to_le_bytes();
+            let distance: usize = (0..p).map(|j| usize::from(bytes[j]) * (p - j)).sum();
+            row_seeds(row) * span + distance
+        };
+        let mut keyed: Vec<(usize, u64, u64)> = all
+            .into_iter()
+            .map(|row| (key(row), tables.first(row), row))
+            .collect();
+        keyed.sort_unstable();
+        let mut starts = vec![0; (max_seeds + 1) * span + 1];
+        for &(group, _, _) in &keyed {
+            starts[group + 1] += 1;
+        }
+        for g in 1..starts.len() {
+            starts[g] += starts[g - 1];
+        }
+        Rows {
+            span,
+            starts,
+            rows: keyed.iter().map(|&(_, _, row)| row).collect(),
+            first: keyed.iter().map(|&(_, first, _)| first).collect(),
+        }
+    }
+
+    /// The rows of `seeds` seeds at `distance`.
+    #[inline]
+    fn group(&self, seeds: usize, distance: usize) -> std::ops::Range<usize> {
+        if distance >= self.span {
+            return 0..0;
+        }
+        let g = seeds * self.span + distance;
+        self.starts[g]..self.starts[g + 1]
     }
 }
 
-/// The next layout in lexicographic order (the order of the numbering), in place; the last one
-/// stays as it is.
-fn next_layout(cells: &mut Cells, parts: usize) {
-    let Some(last) = (0..parts).rev().find(|&i| cells[i] > 0) else {
-        return;
-    };
-    if last == parts - 1 {
-        if parts >= 2 {
-            cells[parts - 2] += 1;
-            cells[parts - 1] -= 1;
+/// One move of the side to move's row, worked out before the opponent's row is known.
+#[derive(Copy, Clone, Default)]
+struct Reach {
+    /// The mover's row after sowing.
+    sown: u64,
+    /// The seeds it adds to the opponent's row.
+    spill: u64,
+    /// The seeds it sows into the mover's store.
+    gain: u8,
+    /// The last seed reached the store.
+    again: bool,
+    /// The mover's pit the last seed made one (a capture, as the opponent's row decides), or
+    /// [`NO_PIT`].
+    capture: u8,
+    /// For a move that stays in the mover's row: the terms of the next layout's number its
+    /// second row (the sown row) decides.
+    base: u64,
+}
+
+/// The level being solved.
+struct Walk<'a> {
+    tables: &'a MarginTables,
+    rows: &'a Rows,
+    level: &'a [AtomicI8],
+    seeds: usize,
+}
+
+impl Walk<'_> {
+    /// Solves the layouts of the mover's rows `us` (of `mine` seeds) against the opponent's rows
+    /// `them`; `high` is scratch.
+    fn block(
+        &self,
+        mine: usize,
+        us: std::ops::Range<usize>,
+        them: std::ops::Range<usize>,
+        high: &mut Vec<u64>,
+    ) {
+        let t = self.tables;
+        let rows = self.rows;
+        let p = t.rules.pits;
+        let k = self.seeds;
+        let theirs = k - mine;
+        high.clear();
+        high.extend(
+            rows.rows[them.clone()]
+                .iter()
+                .map(|&row| t.second(mine, row)),
+        );
+        for a in us {
+            let row = rows.rows[a];
+            let low = rows.first[a];
+            if row == 0 {
+                for &h in high.iter() {
+                    self.level[(low + h) as usize].store(-(k as i8), Ordering::Relaxed);
+                }
+                continue;
+            }
+            let mut reach = [Reach::default(); MAX_PITS];
+            let mut n = 0;
+            for (pit, &count) in row.to_le_bytes()[..p].iter().enumerate() {
+                if count == 0 {
+                    continue;
+                }
+                let step = t.rules.steps[pit * (MAX_SEEDS + 1) + usize::from(count)];
+                let sown = (row & !pit_byte(pit)) + (step.add as u64 & (u64::MAX >> (64 - 8 * p)));
+                let spill = (step.add >> (8 * p)) as u64;
+                let at = usize::from(step.last);
+                let again = at == p;
+                let capture = if at < p && (sown >> (8 * at)) as u8 == 1 {
+                    at as u8
+                } else {
+                    NO_PIT
+                };
+                let base = if spill == 0 && !again {
+                    t.second(theirs, sown)
+                } else {
+                    0
+                };
+                reach[n] = Reach {
+                    sown,
+                    spill,
+                    gain: step.gain,
+                    again,
+                    capture,
+                    base,
+                };
+                n += 1;
+            }
+            let reach = &reach[..n];
+            for (b, &h) in them.clone().zip(high.iter()) {
+                let value = self.value(reach, rows.rows[b], rows.first[b]);
+                self.level[(low + h) as usize].store(value, Ordering::Relaxed);
+            }
         }
-    } else if last > 0 {
-        cells[last - 1] += 1;
-        cells[parts - 1] = cells[last] - 1;
-        cells[last] = 0;
+    }
+
+    /// The value of the layout whose mover's moves are `reach` and whose opponent's row is
+    /// `row` (numbered `first` as a first row). Every successor is numbered first and read
+    /// after, so the reads overlap.
+    #[inline]
+    fn value(&self, reach: &[Reach], row: u64, first: u64) -> i8 {
+        let t = self.tables;
+        let k = self.seeds;
+        let mut next = [(0usize, 0u64, 0i32, false); MAX_PITS];
+        for (m, r) in reach.iter().enumerate() {
+            let mut theirs = row + r.spill;
+            let mut mine = r.sown;
+            let mut gain = r.gain;
+            let mut taken = false;
+            if r.capture != NO_PIT {
+                let at = usize::from(r.capture);
+                let opposite = t.rules.pits - 1 - at;
+                let there = (theirs >> (8 * opposite)) as u8;
+                if there > 0 || t.rules.capture == CaptureRule::Empty {
+                    gain += 1 + there;
+                    mine &= !pit_byte(at);
+                    theirs &= !pit_byte(opposite);
+                    taken = true;
+                }
+            }
+            let index = if r.again {
+                t.first(mine) + t.second(row_seeds(mine), theirs)
+            } else if r.spill == 0 && !taken {
+                first + r.base
+            } else {
+                t.first(theirs) + t.second(row_seeds(theirs), mine)
+            };
+            next[m] = (k - usize::from(gain), index, i32::from(gain), r.again);
+        }
+        let mut best = i32::MIN;
+        for &(left, index, gain, again) in &next[..reach.len()] {
+            let after = i32::from(if left == k {
+                self.level[index as usize].load(Ordering::Relaxed)
+            } else {
+                t.levels[left][index as usize]
+            });
+            best = best.max(gain + if again { after } else { -after });
+        }
+        best as i8
     }
 }
 
@@ -501,7 +762,7 @@ impl Search<'_> {
     /// The margin of `cells` (with `seeds` in the pits) for the side to move, fail-soft within
     /// `(alpha, beta)`.
     fn search(&mut self, cells: &Cells, seeds: i32, mut alpha: i32, mut beta: i32) -> i32 {
-        let rules = self.tables.rules;
+        let rules = &self.tables.rules;
         if seeds as usize <= self.tables.max_seeds() {
             self.table_hits += 1;
             return i32::from(self.tables.lookup(cells, seeds as usize));
@@ -597,28 +858,140 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
 
+    /// Every layout of `seeds` seeds over `parts` pits, by plain recursion.
+    fn all_layouts(parts: usize, seeds: usize) -> Vec<Cells> {
+        fn fill(cells: &mut Cells, at: usize, parts: usize, left: usize, out: &mut Vec<Cells>) {
+            if at == parts - 1 {
+                cells[at] = left as u8;
+                out.push(*cells);
+                return;
+            }
+            for count in 0..=left {
+                cells[at] = count as u8;
+                fill(cells, at + 1, parts, left - count, out);
+            }
+            cells[at] = 0;
+        }
+        let mut out = Vec::new();
+        fill(&mut [0; CELLS], 0, parts, seeds, &mut out);
+        out
+    }
+
+    /// Sows pit `pit` seed by seed: the layout after (the next side to move's view), the seeds
+    /// put in the mover's store, and whether the mover moves again.
+    fn sow_slowly(
+        pits: usize,
+        capture: CaptureRule,
+        cells: &Cells,
+        pit: usize,
+    ) -> (Cells, i32, bool) {
+        // The ring: the mover's pits, its store (None), the opponent's pits.
+        let ring: Vec<Option<usize>> = (0..pits)
+            .map(Some)
+            .chain([None])
+            .chain((pits..2 * pits).map(Some))
+            .collect();
+        let mut board = *cells;
+        let mut hand = board[pit];
+        board[pit] = 0;
+        let mut gain = 0;
+        let mut place = pit;
+        while hand > 0 {
+            place = (place + 1) % ring.len();
+            match ring[place] {
+                Some(cell) => board[cell] += 1,
+                None => gain += 1,
+            }
+            hand -= 1;
+        }
+        if let Some(cell) = ring[place]
+            && cell < pits
+            && board[cell] == 1
+        {
+            let opposite = 2 * pits - 1 - cell;
+            if board[opposite] > 0 || capture == CaptureRule::Empty {
+                gain += 1 + i32::from(board[opposite]);
+                board[cell] = 0;
+                board[opposite] = 0;
+            }
+        }
+        let again = ring[place].is_none();
+        if !again {
+            let (mine, theirs) = board.split_at_mut(pits);
+            mine.swap_with_slice(&mut theirs[..pits]);
+        }
+        (board, gain, again)
+    }
+
+    /// A layout's margin by a memoised recursion over the rules alone, no tables.
+    fn reference(
+        pits: usize,
+        capture: CaptureRule,
+        cells: &Cells,
+        memo: &mut HashMap<Cells, i32>,
+    ) -> i32 {
+        let seeds: i32 = cells.iter().map(|&c| i32::from(c)).sum();
+        if cells[..pits].iter().all(|&c| c == 0) {
+            return -seeds;
+        }
+        if let Some(&v) = memo.get(cells) {
+            return v;
+        }
+        let value = (0..pits)
+            .filter(|&pit| cells[pit] > 0)
+            .map(|pit| {
+                let (next, gain, again) = sow_slowly(pits, capture, cells, pit);
+                let after = reference(pits, capture, &next, memo);
+                gain + if again { after } else { -after }
+            })
+            .max()
+            .expect("a seed to sow");
+        memo.insert(*cells, value);
+        value
+    }
+
     #[test]
-    fn layouts_are_numbered_in_order_and_back() {
+    fn every_layout_has_its_own_number() {
         for pits in [1, 2, 3, 6] {
             let tables = MarginTables::build(pits, CaptureRule::Opposite, 0, 1, &mut |_| {});
-            let binomials = Binomials::new(40);
-            for seeds in [0, 1, 2, 5] {
-                let size = binomials.get(seeds + 2 * pits - 1, 2 * pits - 1);
-                let t = MarginTables {
-                    rules: tables.rules,
-                    binomials: Binomials::new(40),
-                    levels: Vec::new(),
-                };
-                let mut cells = [0u8; CELLS];
-                cells[2 * pits - 1] = seeds as u8;
-                for index in 0..size {
-                    assert_eq!(t.rank(&cells, seeds), index, "{pits} pits, {seeds} seeds");
-                    assert_eq!(t.unrank(index, seeds), cells);
-                    let sum: usize = cells.iter().map(|&c| usize::from(c)).sum();
-                    assert_eq!(sum, seeds);
-                    next_layout(&mut cells, 2 * pits);
+            let t = MarginTables {
+                bars: Bars::new(40),
+                ..tables
+            };
+            for seeds in [0, 1, 2, 5, 7] {
+                let size = MarginTables::level_size(pits, seeds);
+                let mut seen = vec![false; size as usize];
+                let layouts = all_layouts(2 * pits, seeds);
+                assert_eq!(layouts.len() as u64, size, "{pits} pits, {seeds} seeds");
+                for cells in &layouts {
+                    let index = t.rank(cells) as usize;
+                    assert!(!seen[index], "{pits} pits, {seeds} seeds: {index} twice");
+                    seen[index] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn levels_solved_by_distance_equal_a_memoised_recursion() {
+        for capture in [CaptureRule::Opposite, CaptureRule::Empty] {
+            for (pits, most) in [(1, 12), (2, 12), (3, 10), (6, 8)] {
+                for threads in [1, 2] {
+                    let tables = MarginTables::build(pits, capture, most, threads, &mut |_| {});
+                    let mut memo = HashMap::new();
+                    for seeds in 0..=most {
+                        for cells in all_layouts(2 * pits, seeds) {
+                            assert_eq!(
+                                i32::from(tables.lookup(&cells, seeds)),
+                                reference(pits, capture, &cells, &mut memo),
+                                "{capture:?}, {pits} pits: {cells:?}"
+                            );
+                        }
+                    }
                 }
             }
         }
