@@ -114,7 +114,22 @@ fn solve(context: CommandContext<'_, Kalah>) -> Result<(), CliError> {
     }
     let built = start.elapsed().as_secs_f64();
     let search = Instant::now();
-    let solution = solve_margin(&state, &tables, u32::from(args.tt_bits));
+    let mut failed = None;
+    let solution = solve_margin(&state, &tables, u32::from(args.tt_bits), &mut |p| {
+        let line = format!(
+            "search: margin {}..={} (side to move, from here), {} nodes, {:.1} s",
+            p.lower,
+            p.upper,
+            p.nodes,
+            search.elapsed().as_secs_f64()
+        );
+        if let Err(e) = writeln!(out, "{line}") {
+            failed.get_or_insert(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     let searched = search.elapsed().as_secs_f64();
     let result = match solution.south_margin {
         m if m > 0 => format!("south (the first player) wins by {m}"),

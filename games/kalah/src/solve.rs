@@ -663,6 +663,8 @@ struct Slot {
     lower: i16,
     upper: i16,
     best: u8,
+    /// Seeds in the pits: the larger, the more work the bounds stand for.
+    seeds: u8,
     used: bool,
 }
 
@@ -679,14 +681,30 @@ pub struct Solution {
     pub table_hits: u64,
 }
 
+/// How far a search has got: given after each MTD(f) pass.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// The least margin (side to move's view, from here on) the search has proven so far.
+    pub lower: i32,
+    /// The most.
+    pub upper: i32,
+    /// Positions searched so far.
+    pub nodes: u64,
+}
+
 /// The exact value of `state`: the final store difference with best play (see the module docs),
 /// by MTD(f) over an alpha-beta search that reads `tables` (built for the same board and capture
-/// rule) and a transposition table of `2^tt_bits` slots.
+/// rule) and a transposition table of `2^tt_bits` slots, calling `progress` after each pass.
 ///
 /// # Panics
 /// Tables of another board size or capture rule.
 #[must_use]
-pub fn solve_margin(state: &Kalah, tables: &MarginTables, tt_bits: u32) -> Solution {
+pub fn solve_margin(
+    state: &Kalah,
+    tables: &MarginTables,
+    tt_bits: u32,
+    progress: &mut dyn FnMut(SearchProgress),
+) -> Solution {
     assert!(
         state.pits() == tables.rules.pits && state.capture_rule() == tables.rules.capture,
         "tables of another board or capture rule"
@@ -696,8 +714,8 @@ pub fn solve_margin(state: &Kalah, tables: &MarginTables, tt_bits: u32) -> Solut
     let (cells, seeds) = layout(state);
     let mut search = Search {
         tables,
-        tt: vec![Slot::default(); 1 << tt_bits],
-        mask: (1 << tt_bits) - 1,
+        tt: vec![[Slot::default(); 2]; 1 << tt_bits.saturating_sub(1)],
+        mask: (1 << tt_bits.saturating_sub(1)) - 1,
         nodes: 0,
         table_hits: 0,
     };
@@ -712,23 +730,32 @@ pub fn solve_margin(state: &Kalah, tables: &MarginTables, tt_bits: u32) -> Solut
         } else {
             lower = guess;
         }
+        progress(SearchProgress {
+            lower,
+            upper,
+            nodes: search.nodes,
+        });
     }
-    let root = search.tt[search.slot(&cells)];
-    let best = if root.used && root.board == Search::key(&cells) {
-        Some(Sow(root.best))
-    } else {
-        // The root was a table look-up (or its slot was taken): the first move keeping the value.
-        (0..tables.rules.pits)
-            .filter(|&pit| cells[pit] > 0)
-            .find(|&pit| {
-                let sown = tables.rules.sow(&cells, pit);
-                let gain = i32::from(sown.gain);
-                let left = seeds - gain;
-                let after = search.search(&sown.next, left, -left - 1, left + 1);
-                gain + if sown.again { after } else { -after } == lower
-            })
-            .map(|pit| Sow(pit as u8))
-    };
+    // A best move: the first (the stored one first) that a null-window search shows reaches the
+    // value.
+    let stored = search
+        .probe(Search::key(&cells))
+        .map(|slot| usize::from(slot.best));
+    let best = stored
+        .into_iter()
+        .chain(0..tables.rules.pits)
+        .filter(|&pit| cells[pit] > 0)
+        .find(|&pit| {
+            let sown = tables.rules.sow(&cells, pit);
+            let gain = i32::from(sown.gain);
+            let left = seeds - gain;
+            if sown.again {
+                search.search(&sown.next, left, lower - gain - 1, lower - gain) >= lower - gain
+            } else {
+                search.search(&sown.next, left, gain - lower, gain - lower + 1) <= gain - lower
+            }
+        })
+        .map(|pit| Sow(pit as u8));
     let mine = stores + lower;
     Solution {
         south_margin: if me == Side::First { mine } else { -mine },
@@ -741,10 +768,20 @@ pub fn solve_margin(state: &Kalah, tables: &MarginTables, tt_bits: u32) -> Solut
 /// The alpha-beta search of [`solve_margin`].
 struct Search<'a> {
     tables: &'a MarginTables,
-    tt: Vec<Slot>,
+    /// Buckets of two slots: the one standing for the most seeds, and the latest.
+    tt: Vec<[Slot; 2]>,
     mask: usize,
     nodes: u64,
     table_hits: u64,
+}
+
+/// A move of a searched position: the layout after it and what it gained.
+#[derive(Copy, Clone, Default)]
+struct Child {
+    next: Cells,
+    gain: i32,
+    again: bool,
+    pit: u8,
 }
 
 impl Search<'_> {
@@ -752,32 +789,56 @@ impl Search<'_> {
         u128::from_le_bytes(*cells)
     }
 
-    fn slot(&self, cells: &Cells) -> usize {
-        let key = Search::key(cells);
+    fn bucket(&self, key: u128) -> usize {
         let mixed =
             (key as u64 ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         ((mixed ^ (mixed >> 31)) as usize) & self.mask
     }
 
+    /// The stored bounds of the layout `key`, if either slot of its bucket holds them.
+    fn probe(&self, key: u128) -> Option<Slot> {
+        self.tt[self.bucket(key)]
+            .into_iter()
+            .find(|slot| slot.used && slot.board == key)
+    }
+
+    /// Stores `slot`: in the first place of its bucket when it stands for at least as many
+    /// seeds as the one there (which moves to the second), else in the second.
+    fn store(&mut self, slot: Slot) {
+        let at = self.bucket(slot.board);
+        let bucket = &mut self.tt[at];
+        if bucket[0].board == slot.board || !bucket[0].used {
+            bucket[0] = slot;
+        } else if slot.seeds >= bucket[0].seeds {
+            if bucket[1].board != slot.board {
+                bucket[1] = bucket[0];
+            }
+            bucket[0] = slot;
+        } else {
+            bucket[1] = slot;
+        }
+    }
+
     /// The margin of `cells` (with `seeds` in the pits) for the side to move, fail-soft within
     /// `(alpha, beta)`.
     fn search(&mut self, cells: &Cells, seeds: i32, mut alpha: i32, mut beta: i32) -> i32 {
-        let rules = &self.tables.rules;
-        if seeds as usize <= self.tables.max_seeds() {
+        let tables = self.tables;
+        let rules = &tables.rules;
+        let most = tables.max_seeds() as i32;
+        if seeds <= most {
             self.table_hits += 1;
-            return i32::from(self.tables.lookup(cells, seeds as usize));
+            return i32::from(tables.lookup(cells, seeds as usize));
         }
         if rules.over(cells) {
             return -seeds;
         }
         self.nodes += 1;
-        let at = self.slot(cells);
         let key = Search::key(cells);
-        let mut first = None;
-        let slot = self.tt[at];
-        if slot.used && slot.board == key {
-            let lower = i32::from(slot.lower);
-            let upper = i32::from(slot.upper);
+        let found = self.probe(key);
+        let (mut lower, mut upper) = (-seeds, seeds);
+        if let Some(slot) = found {
+            lower = i32::from(slot.lower);
+            upper = i32::from(slot.upper);
             if lower >= beta || lower == upper {
                 return lower;
             }
@@ -786,56 +847,80 @@ impl Search<'_> {
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
-            first = Some(usize::from(slot.best));
-        }
-        // Order: the stored best move, then extra turns (nearest the store first), then the rest
-        // from the pit nearest the store.
-        let p = rules.pits;
-        let mut order = [0usize; MAX_PITS];
-        let mut count = 0;
-        if let Some(pit) = first {
-            order[0] = pit;
-            count = 1;
-        }
-        for extra in [true, false] {
-            for pit in (0..p).rev() {
-                let s = usize::from(cells[pit]);
-                if s == 0 || Some(pit) == first {
-                    continue;
-                }
-                if (s % (2 * p + 1) == p - pit) == extra {
-                    order[count] = pit;
-                    count += 1;
-                }
-            }
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut best = i32::MIN;
-        let mut best_pit = order[0];
-        for &pit in &order[..count] {
+        let mut best_pit = 0;
+        // Every move; those into the tables are exact and read at once.
+        let mut children = [Child::default(); MAX_PITS];
+        let mut n = 0;
+        for pit in 0..rules.pits {
+            if cells[pit] == 0 {
+                continue;
+            }
             let sown = rules.sow(cells, pit);
             let gain = i32::from(sown.gain);
             let left = seeds - gain;
-            let value = if sown.again {
-                gain + self.search(&sown.next, left, alpha - gain, beta - gain)
-            } else {
-                gain - self.search(&sown.next, left, gain - beta, gain - alpha)
+            if left <= most {
+                self.table_hits += 1;
+                let after = i32::from(tables.lookup(&sown.next, left as usize));
+                let value = gain + if sown.again { after } else { -after };
+                if value > best {
+                    (best, best_pit) = (value, pit);
+                }
+                continue;
+            }
+            children[n] = Child {
+                next: sown.next,
+                gain,
+                again: sown.again,
+                pit: pit as u8,
             };
-            if value > best {
-                best = value;
-                best_pit = pit;
-            }
-            if best > alpha {
-                alpha = best;
-            }
-            if alpha >= beta {
-                break;
-            }
+            n += 1;
         }
-        let (mut lower, mut upper) = (-seeds, seeds);
-        if slot.used && slot.board == key {
-            lower = i32::from(slot.lower);
-            upper = i32::from(slot.upper);
+        alpha = alpha.max(best);
+        // Enhanced transposition cut-off: a move whose stored bounds already reach beta.
+        if alpha < beta {
+            for child in &children[..n] {
+                if let Some(slot) = self.probe(Search::key(&child.next)) {
+                    let least = if child.again {
+                        child.gain + i32::from(slot.lower)
+                    } else {
+                        child.gain - i32::from(slot.upper)
+                    };
+                    if least > best {
+                        (best, best_pit) = (least, usize::from(child.pit));
+                    }
+                }
+            }
+            alpha = alpha.max(best);
+        }
+        if alpha < beta {
+            // Order: the stored best move, extra turns (nearest the store first), then the most
+            // seeds gained, then from the pit nearest the store.
+            let first = found.map(|slot| slot.best);
+            let rank = |c: &Child| {
+                let stored = Some(c.pit) == first;
+                (stored, c.again, c.gain, c.pit)
+            };
+            let children = &mut children[..n];
+            children.sort_unstable_by_key(|c| std::cmp::Reverse(rank(c)));
+            for child in children.iter() {
+                let left = seeds - child.gain;
+                let gain = child.gain;
+                let value = if child.again {
+                    gain + self.search(&child.next, left, alpha - gain, beta - gain)
+                } else {
+                    gain - self.search(&child.next, left, gain - beta, gain - alpha)
+                };
+                if value > best {
+                    (best, best_pit) = (value, usize::from(child.pit));
+                }
+                alpha = alpha.max(best);
+                if alpha >= beta {
+                    break;
+                }
+            }
         }
         if best <= alpha0 {
             upper = upper.min(best);
@@ -845,13 +930,14 @@ impl Search<'_> {
             lower = best;
             upper = best;
         }
-        self.tt[at] = Slot {
+        self.store(Slot {
             board: key,
             lower: lower as i16,
             upper: upper as i16,
             best: best_pit as u8,
+            seeds: seeds as u8,
             used: true,
-        };
+        });
         best
     }
 }

@@ -55,7 +55,7 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
                 MarginTables::build(pits, capture, pits * 2 * usize::from(seeds), 1, &mut |_| {});
             let expected = minimax(&start, &mut memo);
             for t in [&tables, &tiny, &whole] {
-                let got = solve_margin(&start, t, 12);
+                let got = solve_margin(&start, t, 12, &mut |_| {});
                 assert_eq!(
                     got.south_margin, expected,
                     "Kalah({pits},{seeds}) {capture:?}"
@@ -67,7 +67,7 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
             let mut checked = 0;
             for position in random_playout_positions(&start, 7, 60, 30) {
                 let expected = minimax(&position, &mut memo);
-                let got = solve_margin(&position, &tables, 10).south_margin;
+                let got = solve_margin(&position, &tables, 10, &mut |_| {}).south_margin;
                 assert_eq!(got, expected, "{}", position.format_position());
                 if seeds_in_pits(&position) <= table_seeds {
                     let me = position.side_to_move();
