@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use plies::Notation;
-use plies_cli::{CliError, CommandContext, GameCli, GameCommand, evaluator};
+use plies_cli::{CliError, CommandContext, GameCli, GameCommand, evaluator, physical_memory};
 use plies_kalah::solve::{MarginTables, solve_margin};
 use plies_kalah::{CaptureRule, Kalah, StoreDifference};
 
@@ -87,6 +87,21 @@ fn solve(context: CommandContext<'_, Kalah>) -> Result<(), CliError> {
                 .with_capture(capture)
         }
     };
+    let pits = state.pits();
+    let need = MarginTables::bytes_up_to(pits, usize::from(args.tables))
+        + MarginTables::rows_bytes(pits, usize::from(args.tables))
+        + (1u64 << args.tt_bits) * 32;
+    if let Some(have) = physical_memory()
+        && need > have
+    {
+        return Err(CliError::Invalid(format!(
+            "--tables {} and --tt-bits {} need {:.1} GB, more than this machine's {:.1} GB",
+            args.tables,
+            args.tt_bits,
+            need as f64 / 1e9,
+            have as f64 / 1e9
+        )));
+    }
     let out = context.output;
     writeln!(out, "position: {}", state.format_position())?;
     let start = Instant::now();
@@ -112,6 +127,7 @@ fn solve(context: CommandContext<'_, Kalah>) -> Result<(), CliError> {
     if let Some(e) = failed {
         return Err(e.into());
     }
+    let tables = tables.map_err(|e| CliError::Invalid(format!("--tables {}: {e}", args.tables)))?;
     let built = start.elapsed().as_secs_f64();
     let search = Instant::now();
     let mut failed = None;
@@ -130,6 +146,8 @@ fn solve(context: CommandContext<'_, Kalah>) -> Result<(), CliError> {
     if let Some(e) = failed {
         return Err(e.into());
     }
+    let solution =
+        solution.map_err(|e| CliError::Invalid(format!("--tt-bits {}: {e}", args.tt_bits)))?;
     let searched = search.elapsed().as_secs_f64();
     let result = match solution.south_margin {
         m if m > 0 => format!("south (the first player) wins by {m}"),

@@ -115,6 +115,7 @@ pub use error::{CliError, utf8_args};
 pub use game_cli::GameCli;
 pub use game_cli::{CommandContext, EngineProtocol, EvaluatorPreset, GameCommand, PositionOptions};
 pub use input::ChannelInput;
+pub use memory::physical_memory;
 #[cfg(feature = "serve")]
 pub use serve::page_router;
 pub use tables::{KeyDirError, LockedKeyDir, lock_key_dir};

@@ -9,8 +9,9 @@
 
 use plies::spec::MAX_TT_MB;
 
-/// The machine's physical memory in bytes (Linux `/proc/meminfo`), if known.
-pub(crate) fn physical_memory() -> Option<u64> {
+/// The machine's physical memory in bytes (Linux `/proc/meminfo`), if known: the bound a
+/// command checks a large request against before allocating.
+pub fn physical_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

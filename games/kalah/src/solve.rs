@@ -33,8 +33,9 @@
 //! puts in the mover's store plus the next layout's value (the same side moves again) or minus it
 //! (the turn passes); a layout whose side to move has no seed is worth minus every seed left.
 
-use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
+use plies::memory::{AllocError, zeroed_vec};
 use plies::solve::{Probe, TableValue};
 use plies::{Game, Side};
 
@@ -240,6 +241,9 @@ impl MarginTables {
     /// `max_seeds` seeds (at most 127) in the pits, on `threads` threads, calling `progress`
     /// after each level.
     ///
+    /// # Errors
+    /// A level the system has no memory for (the levels below it are built and reported).
+    ///
     /// # Panics
     /// A board or level outside those bounds.
     pub fn build(
@@ -248,7 +252,7 @@ impl MarginTables {
         max_seeds: usize,
         threads: usize,
         progress: &mut dyn FnMut(BuildProgress),
-    ) -> MarginTables {
+    ) -> Result<MarginTables, AllocError> {
         assert!((1..=MAX_PITS).contains(&pits), "1..={MAX_PITS} pits");
         assert!(max_seeds <= 127, "at most 127 seeds in a table");
         let mut tables = MarginTables {
@@ -256,10 +260,10 @@ impl MarginTables {
             bars: Bars::new(max_seeds),
             levels: Vec::with_capacity(max_seeds + 1),
         };
-        let rows = Rows::new(&tables, max_seeds);
+        let rows = Rows::new(&tables, max_seeds)?;
         let mut bytes = 0;
         for seeds in 0..=max_seeds {
-            let level = tables.solve_level(&rows, seeds, threads.max(1));
+            let level = tables.solve_level(&rows, seeds, threads.max(1))?;
             bytes += level.len() as u64;
             tables.levels.push(level);
             progress(BuildProgress {
@@ -268,7 +272,14 @@ impl MarginTables {
                 bytes,
             });
         }
-        tables
+        Ok(tables)
+    }
+
+    /// Bytes the builder holds besides the tables, while building those of every level up to
+    /// `seeds` seeds on a board of `pits` pits a side: its rows of one side, 40 bytes each.
+    #[must_use]
+    pub fn rows_bytes(pits: usize, seeds: usize) -> u64 {
+        Binomials::new(seeds + pits).get(seeds + pits, pits) * 40
     }
 
     /// The most seeds in the pits a position the tables answer may hold.
@@ -347,10 +358,16 @@ impl MarginTables {
     /// is solved before the layout itself. A distance's layouts are the pairs of a row of the
     /// side to move and one of the opponent whose distances and seeds add up; they do not reach
     /// each other and are shared among the threads a block of pairs at a time.
-    fn solve_level(&self, rows: &Rows, seeds: usize, threads: usize) -> Vec<i8> {
+    fn solve_level(
+        &self,
+        rows: &Rows,
+        seeds: usize,
+        threads: usize,
+    ) -> Result<Vec<i8>, AllocError> {
         let p = self.rules.pits;
         let size = MarginTables::level_size(p, seeds);
-        let level: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(0)).collect();
+        let level: Vec<AtomicU8> =
+            zeroed_vec(usize::try_from(size).map_err(|_| AllocError { bytes: usize::MAX })?)?;
         let walk = Walk {
             tables: self,
             rows,
@@ -391,7 +408,8 @@ impl MarginTables {
                 });
             }
         }
-        level.into_iter().map(AtomicI8::into_inner).collect()
+        // The same memory (an in-place collect), bytes read back as the signed values stored.
+        Ok(level.into_iter().map(|v| v.into_inner() as i8).collect())
     }
 }
 
@@ -432,32 +450,42 @@ struct Rows {
 }
 
 impl Rows {
-    fn new(tables: &MarginTables, max_seeds: usize) -> Rows {
-        let p = tables.rules.pits;
-        let span = max_seeds * p + 1;
-        let mut all = Vec::new();
-        let mut row = [0u8; 8];
-        fn fill(row: &mut [u8; 8], pit: usize, pits: usize, left: usize, out: &mut Vec<u64>) {
+    /// Every row of the tables' board with at most `max_seeds` seeds: C(max_seeds + pits, pits)
+    /// of them, 40 bytes each while they are sorted.
+    fn new(tables: &MarginTables, max_seeds: usize) -> Result<Rows, AllocError> {
+        fn room<T>(len: u64) -> Result<Vec<T>, AllocError> {
+            let refused = AllocError {
+                bytes: usize::try_from(len)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(size_of::<T>()),
+            };
+            let len = usize::try_from(len).map_err(|_| refused)?;
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).map_err(|_| refused)?;
+            Ok(v)
+        }
+        fn fill(row: &mut [u8; 8], pit: usize, pits: usize, left: usize, f: &mut impl FnMut(u64)) {
             if pit == pits {
-                out.push(u64::from_le_bytes(*row));
+                f(u64::from_le_bytes(*row));
                 return;
             }
             for count in 0..=left {
                 row[pit] = count as u8;
-                fill(row, pit + 1, pits, left - count, out);
+                fill(row, pit + 1, pits, left - count, f);
             }
             row[pit] = 0;
         }
-        fill(&mut row, 0, p, max_seeds, &mut all);
-        let key = |row: u64| {
+        let p = tables.rules.pits;
+        let span = max_seeds * p + 1;
+        let count = tables.bars.term(p - 1, max_seeds + p);
+        let mut keyed: Vec<(usize, u64, u64)> = room(count)?;
+        let mut rows = room(count)?;
+        let mut first = room(count)?;
+        fill(&mut [0; 8], 0, p, max_seeds, &mut |row| {
             let bytes = row.to_le_bytes();
             let distance: usize = (0..p).map(|j| usize::from(bytes[j]) * (p - j)).sum();
-            row_seeds(row) * span + distance
-        };
-        let mut keyed: Vec<(usize, u64, u64)> = all
-            .into_iter()
-            .map(|row| (key(row), tables.first(row), row))
-            .collect();
+            keyed.push((row_seeds(row) * span + distance, tables.first(row), row));
+        });
         keyed.sort_unstable();
         let mut starts = vec![0; (max_seeds + 1) * span + 1];
         for &(group, _, _) in &keyed {
@@ -466,12 +494,14 @@ impl Rows {
         for g in 1..starts.len() {
             starts[g] += starts[g - 1];
         }
-        Rows {
+        rows.extend(keyed.iter().map(|&(_, _, row)| row));
+        first.extend(keyed.iter().map(|&(_, number, _)| number));
+        Ok(Rows {
             span,
             starts,
-            rows: keyed.iter().map(|&(_, _, row)| row).collect(),
-            first: keyed.iter().map(|&(_, first, _)| first).collect(),
-        }
+            rows,
+            first,
+        })
     }
 
     /// The rows of `seeds` seeds at `distance`.
@@ -508,7 +538,8 @@ struct Reach {
 struct Walk<'a> {
     tables: &'a MarginTables,
     rows: &'a Rows,
-    level: &'a [AtomicI8],
+    /// The level's values, signed bytes stored as unsigned.
+    level: &'a [AtomicU8],
     seeds: usize,
 }
 
@@ -538,7 +569,7 @@ impl Walk<'_> {
             let low = rows.first[a];
             if row == 0 {
                 for &h in high.iter() {
-                    self.level[(low + h) as usize].store(-(k as i8), Ordering::Relaxed);
+                    self.level[(low + h) as usize].store(-(k as i8) as u8, Ordering::Relaxed);
                 }
                 continue;
             }
@@ -576,7 +607,7 @@ impl Walk<'_> {
             let reach = &reach[..n];
             for (b, &h) in them.clone().zip(high.iter()) {
                 let value = self.value(reach, rows.rows[b], rows.first[b]);
-                self.level[(low + h) as usize].store(value, Ordering::Relaxed);
+                self.level[(low + h) as usize].store(value as u8, Ordering::Relaxed);
             }
         }
     }
@@ -617,7 +648,7 @@ impl Walk<'_> {
         let mut best = i32::MIN;
         for &(left, index, gain, again) in &next[..reach.len()] {
             let after = i32::from(if left == k {
-                self.level[index as usize].load(Ordering::Relaxed)
+                self.level[index as usize].load(Ordering::Relaxed) as i8
             } else {
                 t.levels[left][index as usize]
             });
@@ -696,15 +727,17 @@ pub struct SearchProgress {
 /// by MTD(f) over an alpha-beta search that reads `tables` (built for the same board and capture
 /// rule) and a transposition table of `2^tt_bits` slots, calling `progress` after each pass.
 ///
+/// # Errors
+/// No memory for the transposition table.
+///
 /// # Panics
 /// Tables of another board size or capture rule.
-#[must_use]
 pub fn solve_margin(
     state: &Kalah,
     tables: &MarginTables,
     tt_bits: u32,
     progress: &mut dyn FnMut(SearchProgress),
-) -> Solution {
+) -> Result<Solution, AllocError> {
     assert!(
         state.pits() == tables.rules.pits && state.capture_rule() == tables.rules.capture,
         "tables of another board or capture rule"
@@ -712,10 +745,16 @@ pub fn solve_margin(
     let me = state.side_to_move();
     let stores = i32::from(state.store(me)) - i32::from(state.store(me.opponent()));
     let (cells, seeds) = layout(state);
+    let buckets = 1usize << tt_bits.saturating_sub(1);
+    let mut tt = Vec::new();
+    tt.try_reserve_exact(buckets).map_err(|_| AllocError {
+        bytes: buckets.saturating_mul(size_of::<[Slot; 2]>()),
+    })?;
+    tt.resize(buckets, [Slot::default(); 2]);
     let mut search = Search {
         tables,
-        tt: vec![[Slot::default(); 2]; 1 << tt_bits.saturating_sub(1)],
-        mask: (1 << tt_bits.saturating_sub(1)) - 1,
+        tt,
+        mask: buckets - 1,
         nodes: 0,
         table_hits: 0,
     };
@@ -757,12 +796,12 @@ pub fn solve_margin(
         })
         .map(|pit| Sow(pit as u8));
     let mine = stores + lower;
-    Solution {
+    Ok(Solution {
         south_margin: if me == Side::First { mine } else { -mine },
         best,
         nodes: search.nodes,
         table_hits: search.table_hits,
-    }
+    })
 }
 
 /// The alpha-beta search of [`solve_margin`].
@@ -1043,7 +1082,8 @@ mod tests {
     #[test]
     fn every_layout_has_its_own_number() {
         for pits in [1, 2, 3, 6] {
-            let tables = MarginTables::build(pits, CaptureRule::Opposite, 0, 1, &mut |_| {});
+            let tables = MarginTables::build(pits, CaptureRule::Opposite, 0, 1, &mut |_| {})
+                .expect("memory");
             let t = MarginTables {
                 bars: Bars::new(40),
                 ..tables
@@ -1067,7 +1107,8 @@ mod tests {
         for capture in [CaptureRule::Opposite, CaptureRule::Empty] {
             for (pits, most) in [(1, 12), (2, 12), (3, 10), (6, 8)] {
                 for threads in [1, 2] {
-                    let tables = MarginTables::build(pits, capture, most, threads, &mut |_| {});
+                    let tables = MarginTables::build(pits, capture, most, threads, &mut |_| {})
+                        .expect("memory");
                     let mut memo = HashMap::new();
                     for seeds in 0..=most {
                         for cells in all_layouts(2 * pits, seeds) {

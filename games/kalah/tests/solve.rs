@@ -49,13 +49,14 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
         for (pits, seeds, table_seeds) in [(3, 2, 4), (3, 3, 6), (4, 2, 5), (2, 4, 3)] {
             let start = Kalah::new(pits, seeds).unwrap().with_capture(capture);
             let mut memo = HashMap::new();
-            let tables = MarginTables::build(pits, capture, table_seeds, 2, &mut |_| {});
-            let tiny = MarginTables::build(pits, capture, 0, 1, &mut |_| {});
+            let tables = MarginTables::build(pits, capture, table_seeds, 2, &mut |_| {}).unwrap();
+            let tiny = MarginTables::build(pits, capture, 0, 1, &mut |_| {}).unwrap();
             let whole =
-                MarginTables::build(pits, capture, pits * 2 * usize::from(seeds), 1, &mut |_| {});
+                MarginTables::build(pits, capture, pits * 2 * usize::from(seeds), 1, &mut |_| {})
+                    .unwrap();
             let expected = minimax(&start, &mut memo);
             for t in [&tables, &tiny, &whole] {
-                let got = solve_margin(&start, t, 12, &mut |_| {});
+                let got = solve_margin(&start, t, 12, &mut |_| {}).unwrap();
                 assert_eq!(
                     got.south_margin, expected,
                     "Kalah({pits},{seeds}) {capture:?}"
@@ -67,7 +68,9 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
             let mut checked = 0;
             for position in random_playout_positions(&start, 7, 60, 30) {
                 let expected = minimax(&position, &mut memo);
-                let got = solve_margin(&position, &tables, 10, &mut |_| {}).south_margin;
+                let got = solve_margin(&position, &tables, 10, &mut |_| {})
+                    .unwrap()
+                    .south_margin;
                 assert_eq!(got, expected, "{}", position.format_position());
                 if seeds_in_pits(&position) <= table_seeds {
                     let me = position.side_to_move();
@@ -185,7 +188,8 @@ impl PositionSet<Kalah> for Level {
 fn the_generic_solver_agrees_with_the_margins() {
     for capture in [CaptureRule::Opposite, CaptureRule::Empty] {
         let (pits, total) = (3, 10u8);
-        let margins = MarginTables::build(pits, capture, usize::from(total), 1, &mut |_| {});
+        let margins =
+            MarginTables::build(pits, capture, usize::from(total), 1, &mut |_| {}).unwrap();
         let mut levels: Vec<(Level, Table)> = Vec::new();
         let mut counts = [0u64; 3];
         for in_pits in 0..=total {
@@ -226,7 +230,7 @@ fn the_library_search_plays_with_the_margin_tables() {
     use std::sync::Arc;
     let capture = CaptureRule::Empty;
     let start = Kalah::new(3, 3).unwrap().with_capture(capture);
-    let tables = Arc::new(MarginTables::build(3, capture, 6, 1, &mut |_| {}));
+    let tables = Arc::new(MarginTables::build(3, capture, 6, 1, &mut |_| {}).unwrap());
     let exact = PvsConfig::consistency_ladder().pop().expect("a ladder").1;
     let mut search = SearcherSpec::Pvs(exact)
         .build::<Kalah, StoreDifference>(StoreDifference::default())
