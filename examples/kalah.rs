@@ -19,7 +19,7 @@ use std::time::Instant;
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use plies::Notation;
 use plies_cli::{CliError, CommandContext, GameCli, GameCommand, evaluator, physical_memory};
-use plies_kalah::solve::{MarginTables, solve_margin};
+use plies_kalah::solve::{MarginTables, search_bytes, solve_margin};
 use plies_kalah::{CaptureRule, Kalah, StoreDifference};
 
 /// `solve`: a Kalah position's exact result with best play, from margin tables of the endings
@@ -90,7 +90,7 @@ fn solve(context: CommandContext<'_, Kalah>) -> Result<(), CliError> {
     let pits = state.pits();
     let need = MarginTables::bytes_up_to(pits, usize::from(args.tables))
         + MarginTables::rows_bytes(pits, usize::from(args.tables))
-        + (1u64 << args.tt_bits) * 32;
+        + search_bytes(u32::from(args.tt_bits));
     if let Some(have) = physical_memory()
         && need > have
     {

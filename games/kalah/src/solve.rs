@@ -47,53 +47,30 @@ const CELLS: usize = 2 * MAX_PITS;
 /// A layout: the side to move's pits `0..pits`, then the opponent's `pits..2 * pits`.
 type Cells = [u8; CELLS];
 
-/// Binomial coefficients C(n, r) for the ranking of layouts.
+/// Binomial coefficients C(n, r) for `n ≤ max_n` and `r ≤` [`CELLS`], for the numbering of
+/// layouts: one flat table, `r` major, so a number's terms (one `r` each) read one row each.
 struct Binomials {
-    rows: Vec<[u64; CELLS + 1]>,
+    /// Values of `n` a row holds: `0..stride`.
+    stride: usize,
+    table: Vec<u64>,
 }
 
 impl Binomials {
     fn new(max_n: usize) -> Binomials {
-        let mut rows = vec![[0u64; CELLS + 1]; max_n + 1];
-        for n in 0..=max_n {
-            rows[n][0] = 1;
-            for r in 1..=CELLS.min(n) {
-                rows[n][r] = rows[n - 1][r - 1] + if r < n { rows[n - 1][r] } else { 0 };
+        let stride = max_n + 1;
+        let mut table = vec![0u64; (CELLS + 1) * stride];
+        table[..stride].fill(1);
+        for r in 1..=CELLS {
+            for n in r..stride {
+                table[r * stride + n] = table[(r - 1) * stride + n - 1] + table[r * stride + n - 1];
             }
         }
-        Binomials { rows }
+        Binomials { stride, table }
     }
 
     #[inline]
     fn get(&self, n: usize, r: usize) -> u64 {
-        self.rows[n][r]
-    }
-}
-
-/// The terms `C(b, j + 1)` of a layout's number (see [`MarginTables::rank`]) for every bar `j`
-/// and place `b`.
-struct Bars {
-    stride: usize,
-    terms: Vec<u64>,
-}
-
-impl Bars {
-    /// The terms for layouts of up to `max_seeds` seeds.
-    fn new(max_seeds: usize) -> Bars {
-        let stride = max_seeds + CELLS;
-        let binomials = Binomials::new(stride);
-        let mut terms = vec![0; CELLS * stride];
-        for j in 0..CELLS {
-            for b in 0..stride {
-                terms[j * stride + b] = binomials.get(b, j + 1);
-            }
-        }
-        Bars { stride, terms }
-    }
-
-    #[inline]
-    fn term(&self, j: usize, b: usize) -> u64 {
-        self.terms[j * self.stride + b]
+        self.table[r * self.stride + n]
     }
 }
 
@@ -129,10 +106,31 @@ struct Sown {
     again: bool,
 }
 
-/// The byte of pit `cell` in a layout held as a `u128`.
-#[inline]
-fn byte(cell: usize) -> u128 {
-    0xff << (8 * cell)
+/// One move of the side to move's row, worked out before the opponent's row is known
+/// ([`Rules::reach`]); [`Rules::land`] finishes it on an opponent's row.
+#[derive(Copy, Clone, Default)]
+struct Reach {
+    /// The mover's row after sowing.
+    sown: u64,
+    /// The seeds it adds to the opponent's row.
+    spill: u64,
+    /// The seeds it sows into the mover's store.
+    gain: u8,
+    /// The last seed reached the store.
+    again: bool,
+    /// The mover's pit the last seed made one (a capture, as the opponent's row decides), or
+    /// [`NO_PIT`].
+    capture: u8,
+}
+
+/// A move finished on an opponent's row: both rows after it (the mover's first) and the seeds
+/// it put in the mover's store.
+struct Landed {
+    mine: u64,
+    theirs: u64,
+    gain: u8,
+    /// It captured.
+    took: bool,
 }
 
 impl Rules {
@@ -168,32 +166,76 @@ impl Rules {
         }
     }
 
+    /// Sows pit `pit` (it holds seeds) of the mover's row `row`, whatever the opponent's row.
+    #[inline]
+    fn reach(&self, row: u64, pit: usize) -> Reach {
+        let p = self.pits;
+        let step = self.steps[pit * (MAX_SEEDS + 1) + usize::from(row.to_le_bytes()[pit])];
+        let sown = (row & !pit_byte(pit)) + (step.add as u64 & row_mask(p));
+        let at = usize::from(step.last);
+        Reach {
+            sown,
+            spill: (step.add >> (8 * p)) as u64,
+            gain: step.gain,
+            again: at == p,
+            capture: if at < p && (sown >> (8 * at)) as u8 == 1 {
+                at as u8
+            } else {
+                NO_PIT
+            },
+        }
+    }
+
+    /// Finishes the move `reach` on the opponent's row `row`: its spill, then the capture the
+    /// rule makes of a last seed in an own empty pit.
+    #[inline]
+    fn land(&self, reach: &Reach, row: u64) -> Landed {
+        let mut landed = Landed {
+            mine: reach.sown,
+            theirs: row + reach.spill,
+            gain: reach.gain,
+            took: false,
+        };
+        if reach.capture != NO_PIT {
+            let at = usize::from(reach.capture);
+            let opposite = self.pits - 1 - at;
+            let there = (landed.theirs >> (8 * opposite)) as u8;
+            if there > 0 || self.capture == CaptureRule::Empty {
+                landed.gain += 1 + there;
+                landed.mine &= !pit_byte(at);
+                landed.theirs &= !pit_byte(opposite);
+                landed.took = true;
+            }
+        }
+        landed
+    }
+
+    /// The two rows of a layout, the side to move's first.
+    #[inline]
+    fn rows(&self, cells: &Cells) -> (u64, u64) {
+        let board = u128::from_le_bytes(*cells);
+        (
+            board as u64 & row_mask(self.pits),
+            (board >> (8 * self.pits)) as u64,
+        )
+    }
+
     /// Sows the mover's pit `pit` (it holds seeds).
     #[inline]
     fn sow(&self, cells: &Cells, pit: usize) -> Sown {
-        let p = self.pits;
-        let step = self.steps[pit * (MAX_SEEDS + 1) + usize::from(cells[pit])];
-        let mut board = (u128::from_le_bytes(*cells) & !byte(pit)) + step.add;
-        let mut gain = step.gain;
-        let at = usize::from(step.last);
-        let again = at == p;
-        if at < p && (board >> (8 * at)) as u8 == 1 {
-            let opposite = 2 * p - 1 - at;
-            let there = (board >> (8 * opposite)) as u8;
-            if there > 0 || self.capture == CaptureRule::Empty {
-                gain += 1 + there;
-                board &= !(byte(at) | byte(opposite));
-            }
-        }
-        if !again {
-            let row = 8 * p as u32;
-            let mine = board & (u128::MAX >> (128 - row));
-            board = (mine << row) | (board >> row);
-        }
+        let (mine, theirs) = self.rows(cells);
+        let reach = self.reach(mine, pit);
+        let landed = self.land(&reach, theirs);
+        let (first, second) = if reach.again {
+            (landed.mine, landed.theirs)
+        } else {
+            (landed.theirs, landed.mine)
+        };
+        let next = u128::from(first) | (u128::from(second) << (8 * self.pits));
         Sown {
-            next: board.to_le_bytes(),
-            gain,
-            again,
+            next: next.to_le_bytes(),
+            gain: landed.gain,
+            again: reach.again,
         }
     }
 
@@ -219,7 +261,8 @@ pub struct BuildProgress {
 /// pits (see the module docs).
 pub struct MarginTables {
     rules: Rules,
-    bars: Bars,
+    /// C(n, r) for every number of a layout ([`MarginTables::rank`]) up to the largest level.
+    binomials: Binomials,
     levels: Vec<Vec<i8>>,
 }
 
@@ -257,7 +300,7 @@ impl MarginTables {
         assert!(max_seeds <= 127, "at most 127 seeds in a table");
         let mut tables = MarginTables {
             rules: Rules::new(pits, capture),
-            bars: Bars::new(max_seeds),
+            binomials: Binomials::new(max_seeds + CELLS),
             levels: Vec::with_capacity(max_seeds + 1),
         };
         let rows = Rows::new(&tables, max_seeds)?;
@@ -276,10 +319,10 @@ impl MarginTables {
     }
 
     /// Bytes the builder holds besides the tables, while building those of every level up to
-    /// `seeds` seeds on a board of `pits` pits a side: its rows of one side, 40 bytes each.
+    /// `seeds` seeds on a board of `pits` pits a side: every row of one player's pits, sorted.
     #[must_use]
     pub fn rows_bytes(pits: usize, seeds: usize) -> u64 {
-        Binomials::new(seeds + pits).get(seeds + pits, pits) * 40
+        Binomials::new(seeds + pits).get(seeds + pits, pits) * ROW_BYTES as u64
     }
 
     /// The most seeds in the pits a position the tables answer may hold.
@@ -316,10 +359,8 @@ impl MarginTables {
     /// count and the opponent's row ([`Self::second`]).
     #[inline]
     fn rank(&self, cells: &Cells) -> u64 {
-        let board = u128::from_le_bytes(*cells);
-        let row = 8 * self.rules.pits as u32;
-        let mine = board as u64 & (u64::MAX >> (64 - row));
-        self.first(mine) + self.second(row_seeds(mine), (board >> row) as u64)
+        let (mine, theirs) = self.rules.rows(cells);
+        self.first(mine) + self.second(row_seeds(mine), theirs)
     }
 
     /// The terms of a layout's number that its first row `row` (a byte a pit) decides. One
@@ -329,7 +370,7 @@ impl MarginTables {
         let bars = (row.wrapping_mul(ONES) + STEPS).to_le_bytes();
         let mut index = 0;
         for (j, &bar) in bars[..self.rules.pits].iter().enumerate() {
-            index += self.bars.term(j, usize::from(bar));
+            index += self.binomials.get(usize::from(bar), j + 1);
         }
         index
     }
@@ -342,7 +383,9 @@ impl MarginTables {
         let sums = row.wrapping_mul(ONES).to_le_bytes();
         let mut index = 0;
         for (j, &sum) in sums[..p - 1].iter().enumerate() {
-            index += self.bars.term(p + j, before + usize::from(sum) + p + j);
+            index += self
+                .binomials
+                .get(before + usize::from(sum) + p + j, p + j + 1);
         }
         index
     }
@@ -432,6 +475,15 @@ fn pit_byte(pit: usize) -> u64 {
     0xff << (8 * pit)
 }
 
+/// The bytes of a row of `pits` pits.
+#[inline]
+fn row_mask(pits: usize) -> u64 {
+    u64::MAX >> (64 - 8 * pits)
+}
+
+/// A row being sorted (group, number, row) and then kept (row, number).
+const ROW_BYTES: usize = size_of::<(usize, u64, u64)>() + 2 * size_of::<u64>();
+
 /// Layouts below this many are solved on one thread.
 const PARALLEL_FROM: u64 = 1 << 16;
 /// Layouts a thread takes at a time, about.
@@ -451,7 +503,7 @@ struct Rows {
 
 impl Rows {
     /// Every row of the tables' board with at most `max_seeds` seeds: C(max_seeds + pits, pits)
-    /// of them, 40 bytes each while they are sorted.
+    /// of them, [`ROW_BYTES`] each while they are sorted.
     fn new(tables: &MarginTables, max_seeds: usize) -> Result<Rows, AllocError> {
         fn room<T>(len: u64) -> Result<Vec<T>, AllocError> {
             let refused = AllocError {
@@ -477,7 +529,7 @@ impl Rows {
         }
         let p = tables.rules.pits;
         let span = max_seeds * p + 1;
-        let count = tables.bars.term(p - 1, max_seeds + p);
+        let count = tables.binomials.get(max_seeds + p, p);
         let mut keyed: Vec<(usize, u64, u64)> = room(count)?;
         let mut rows = room(count)?;
         let mut first = room(count)?;
@@ -513,25 +565,6 @@ impl Rows {
         let g = seeds * self.span + distance;
         self.starts[g]..self.starts[g + 1]
     }
-}
-
-/// One move of the side to move's row, worked out before the opponent's row is known.
-#[derive(Copy, Clone, Default)]
-struct Reach {
-    /// The mover's row after sowing.
-    sown: u64,
-    /// The seeds it adds to the opponent's row.
-    spill: u64,
-    /// The seeds it sows into the mover's store.
-    gain: u8,
-    /// The last seed reached the store.
-    again: bool,
-    /// The mover's pit the last seed made one (a capture, as the opponent's row decides), or
-    /// [`NO_PIT`].
-    capture: u8,
-    /// For a move that stays in the mover's row: the terms of the next layout's number its
-    /// second row (the sown row) decides.
-    base: u64,
 }
 
 /// The level being solved.
@@ -573,36 +606,21 @@ impl Walk<'_> {
                 }
                 continue;
             }
-            let mut reach = [Reach::default(); MAX_PITS];
+            // The mover's moves, and for each that stays in its row the terms of the next layout's
+            // number that the sown row decides.
+            let mut reach = [(Reach::default(), 0); MAX_PITS];
             let mut n = 0;
             for (pit, &count) in row.to_le_bytes()[..p].iter().enumerate() {
-                if count == 0 {
-                    continue;
+                if count > 0 {
+                    let r = t.rules.reach(row, pit);
+                    let base = if r.spill == 0 && !r.again {
+                        t.second(theirs, r.sown)
+                    } else {
+                        0
+                    };
+                    reach[n] = (r, base);
+                    n += 1;
                 }
-                let step = t.rules.steps[pit * (MAX_SEEDS + 1) + usize::from(count)];
-                let sown = (row & !pit_byte(pit)) + (step.add as u64 & (u64::MAX >> (64 - 8 * p)));
-                let spill = (step.add >> (8 * p)) as u64;
-                let at = usize::from(step.last);
-                let again = at == p;
-                let capture = if at < p && (sown >> (8 * at)) as u8 == 1 {
-                    at as u8
-                } else {
-                    NO_PIT
-                };
-                let base = if spill == 0 && !again {
-                    t.second(theirs, sown)
-                } else {
-                    0
-                };
-                reach[n] = Reach {
-                    sown,
-                    spill,
-                    gain: step.gain,
-                    again,
-                    capture,
-                    base,
-                };
-                n += 1;
             }
             let reach = &reach[..n];
             for (b, &h) in them.clone().zip(high.iter()) {
@@ -612,38 +630,29 @@ impl Walk<'_> {
         }
     }
 
-    /// The value of the layout whose mover's moves are `reach` and whose opponent's row is
-    /// `row` (numbered `first` as a first row). Every successor is numbered first and read
-    /// after, so the reads overlap.
+    /// The value of the layout whose mover's moves are `reach` (each with its base, see
+    /// [`Self::block`]) and whose opponent's row is `row` (numbered `first` as a first row).
+    /// Every successor is numbered first and read after, so the reads overlap.
     #[inline]
-    fn value(&self, reach: &[Reach], row: u64, first: u64) -> i8 {
+    fn value(&self, reach: &[(Reach, u64)], row: u64, first: u64) -> i8 {
         let t = self.tables;
         let k = self.seeds;
         let mut next = [(0usize, 0u64, 0i32, false); MAX_PITS];
-        for (m, r) in reach.iter().enumerate() {
-            let mut theirs = row + r.spill;
-            let mut mine = r.sown;
-            let mut gain = r.gain;
-            let mut taken = false;
-            if r.capture != NO_PIT {
-                let at = usize::from(r.capture);
-                let opposite = t.rules.pits - 1 - at;
-                let there = (theirs >> (8 * opposite)) as u8;
-                if there > 0 || t.rules.capture == CaptureRule::Empty {
-                    gain += 1 + there;
-                    mine &= !pit_byte(at);
-                    theirs &= !pit_byte(opposite);
-                    taken = true;
-                }
-            }
+        for (m, (r, base)) in reach.iter().enumerate() {
+            let landed = t.rules.land(r, row);
             let index = if r.again {
-                t.first(mine) + t.second(row_seeds(mine), theirs)
-            } else if r.spill == 0 && !taken {
-                first + r.base
+                t.first(landed.mine) + t.second(row_seeds(landed.mine), landed.theirs)
+            } else if r.spill == 0 && !landed.took {
+                first + base
             } else {
-                t.first(theirs) + t.second(row_seeds(theirs), mine)
+                t.first(landed.theirs) + t.second(row_seeds(landed.theirs), landed.mine)
             };
-            next[m] = (k - usize::from(gain), index, i32::from(gain), r.again);
+            next[m] = (
+                k - usize::from(landed.gain),
+                index,
+                i32::from(landed.gain),
+                r.again,
+            );
         }
         let mut best = i32::MIN;
         for &(left, index, gain, again) in &next[..reach.len()] {
@@ -723,6 +732,12 @@ pub struct SearchProgress {
     pub nodes: u64,
 }
 
+/// Bytes [`solve_margin`]'s transposition table of `2^tt_bits` slots takes.
+#[must_use]
+pub fn search_bytes(tt_bits: u32) -> u64 {
+    (1u64 << tt_bits.saturating_sub(1)) * size_of::<[Slot; 2]>() as u64
+}
+
 /// The exact value of `state`: the final store difference with best play (see the module docs),
 /// by MTD(f) over an alpha-beta search that reads `tables` (built for the same board and capture
 /// rule) and a transposition table of `2^tt_bits` slots, calling `progress` after each pass.
@@ -782,7 +797,7 @@ pub fn solve_margin(
         .map(|slot| usize::from(slot.best));
     let best = stored
         .into_iter()
-        .chain(0..tables.rules.pits)
+        .chain((0..tables.rules.pits).filter(|&pit| Some(pit) != stored))
         .filter(|&pit| cells[pit] > 0)
         .find(|&pit| {
             let sown = tables.rules.sow(&cells, pit);
@@ -1085,7 +1100,7 @@ mod tests {
             let tables = MarginTables::build(pits, CaptureRule::Opposite, 0, 1, &mut |_| {})
                 .expect("memory");
             let t = MarginTables {
-                bars: Bars::new(40),
+                binomials: Binomials::new(40),
                 ..tables
             };
             for seeds in [0, 1, 2, 5, 7] {
