@@ -687,7 +687,9 @@ impl Solver<'_, '_> {
             }) {
                 continue;
             }
-            moves.generate(cards, red, blue, |red| block.rank(red));
+            moves.generate(cards, red, blue, own.order.size as u32, |red| {
+                block.rank(red)
+            });
             for i in 0..n {
                 let red_master = nth(red, i);
                 let row = own.order.layout(0, i, 0);
@@ -701,7 +703,7 @@ impl Solver<'_, '_> {
                 if open.iter().all(|&open| open == 0) {
                     continue;
                 }
-                let pulled = moves.pulled(cards, red_master, &open, |at| words[at], block);
+                let pulled = moves.pulled(cards, i as usize, &open, |at| words[at], block);
                 for (j, captures) in captures.iter().enumerate() {
                     let (open, word) = (open[j], words_i[j]);
                     if open == 0 {
@@ -943,29 +945,41 @@ fn above(set: u32, master: u32) -> u32 {
     (set & !((master << 1) - 1)).count_ones()
 }
 
-/// The quiet moves of one red piece set, card by card, with the rank of the pieces after each
-/// (as the successor's opponent set): shared by every choice of red's master.
+/// The quiet moves of one red piece set, card by card, each as where its successors lie in the
+/// block: shared by every choice of red's master.
 #[derive(Default)]
 struct Moves {
     /// Per card: how many quiet moves, and where they start in `list`.
     cards: [(u8, u8); 5],
-    /// `(from, to, red's pieces after, their rank)`.
-    list: Vec<(u32, u32, u32, u32)>,
+    /// Per move: the first word of the successors' group in the block (the rank of red's
+    /// pieces after it, as the successor's opponent set, times the group's size), and the
+    /// squares from and to with the index of the moved piece in the successor ([`above`] of
+    /// its square after the move).
+    list: Vec<(u32, [u8; 4])>,
     /// The cards red can move a piece with (captures included).
     movable: usize,
-    /// Red's pieces, and their rank (a pass leaves them).
+    /// The first word of the group a pass leads into (red's pieces unmoved).
+    pass: u32,
+    /// Red's pieces.
     red: u32,
-    rank: u32,
 }
 
 impl Moves {
-    /// The quiet moves of `red` against `blue`, `rank` ranking a successor's red pieces.
+    /// The quiet moves of `red` against `blue`, `rank` ranking a successor's red pieces and
+    /// `size` the layouts of a group.
     #[inline]
-    fn generate(&mut self, cards: &Cards, red: u32, blue: u32, rank: impl Fn(u32) -> u32) {
+    fn generate(
+        &mut self,
+        cards: &Cards,
+        red: u32,
+        blue: u32,
+        size: u32,
+        rank: impl Fn(u32) -> u32,
+    ) {
         self.list.clear();
         self.movable = 0;
+        self.pass = rank(red) * size;
         self.red = red;
-        self.rank = rank(red);
         for c in 0..5 {
             let start = self.list.len();
             for from in set_bits(red) {
@@ -973,10 +987,11 @@ impl Moves {
                 if targets != 0 {
                     self.movable |= 1 << c;
                 }
-                let from_bit = 1u32 << from;
                 for to in set_bits(targets & !blue) {
-                    let after = red ^ from_bit ^ (1 << to);
-                    self.list.push((from_bit, 1 << to, after, rank(after)));
+                    let after = red ^ (1 << from) ^ (1 << to);
+                    let to_above = above(after, 1 << to) as u8;
+                    self.list
+                        .push((rank(after) * size, [from as u8, to as u8, to_above, 0]));
                 }
             }
             self.cards[c] = (start as u8, (self.list.len() - start) as u8);
@@ -984,37 +999,46 @@ impl Moves {
     }
 
     /// What the moves and the pass make of the open arrangements of the layouts of red's
-    /// generated pieces with the master `red_master`: `open[j]` those of the layout whose
-    /// blue master is its `j`-th piece, `word(at)` the successor's word at local number `at`
-    /// of `block`. Per blue master: the arrangements won (a move into a loss) and those that
-    /// escape (a move into a position not won by the opponent). The successors of one move
-    /// for each blue master lie in one group, read together; moves of one card are gathered
-    /// before they are pulled back: a card's pull is a map of bits, so it commutes with `|`.
+    /// generated pieces with the master the `i`-th (lowest square first): `open[j]` those of
+    /// the layout whose blue master is its `j`-th piece, `word(at)` the successor's word at
+    /// local number `at` of `block`. Per blue master: the arrangements won (a move into a
+    /// loss) and those that escape (a move into a position not won by the opponent). The
+    /// successors of one move for each blue master lie in one group, read together; moves of
+    /// one card are gathered before they are pulled back: a card's pull is a map of bits, so
+    /// it commutes with `|`.
     #[inline]
     fn pulled(
         &self,
         cards: &Cards,
-        red_master: u32,
+        i: usize,
         open: &[u32; 8],
         word: impl Fn(usize) -> u64,
         block: &Block<'_, '_>,
     ) -> [(u32, u32); 8] {
         let nb = block.own.order.blue as usize;
-        let size = block.own.order.size as u32;
         let offsets = &block.offsets[..nb];
         let any = open.iter().fold(0, |any, &open| any | open);
         let mut out = [(0u32, 0u32); 8];
+        // The master's square, and its index in a successor where another piece moved: the
+        // pieces above it, less the one that left from above it, plus the one that arrived
+        // above it.
+        let master = nth(self.red, i as u32).trailing_zeros() as u8;
+        let unmoved = above(self.red, 1 << master);
         for c in 0..5 {
             let (start, count) = self.cards[c];
             if any & cards.holds[c] == 0 || count == 0 {
                 continue;
             }
             let (mut lost_any, mut won_all) = ([0u32; 8], [ALL; 8]);
-            for &(from, to, after, rank) in
+            for &(base, [from, to, to_above, _]) in
                 &self.list[usize::from(start)..usize::from(start + count)]
             {
-                let master = if red_master == from { to } else { red_master };
-                let at = rank * size + above(after, master);
+                let index = if from == master {
+                    u32::from(to_above)
+                } else {
+                    unmoved + u32::from(to > master) - u32::from(from > master)
+                };
+                let at = base + index;
                 for (j, &offset) in offsets.iter().enumerate() {
                     let (won, lost) = split(word((at + offset) as usize));
                     lost_any[j] |= lost;
@@ -1030,7 +1054,7 @@ impl Moves {
         }
         let passing = cards.passing[self.movable];
         if passing & any != 0 {
-            let at = self.rank * size + above(self.red, red_master);
+            let at = self.pass + unmoved;
             for (j, &offset) in offsets.iter().enumerate() {
                 if passing & open[j] == 0 {
                     continue;
