@@ -4,7 +4,8 @@
 //!
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
-//! positions. While solving, a layout also holds the arrangements already pulled back (4
+//! positions. While solving, bit 63 says whether a capture may still save an arrangement
+//! ([`CAPTURE_DRAWS`]). While solving, a layout also holds the arrangements already pulled back (4
 //! bytes), and each group of layouts a mark (a byte): about 12 bytes per layout, which is what
 //! lets 8 pieces fit.
 //!
@@ -54,6 +55,11 @@ use crate::state::{BLUE_TEMPLE, RED_TEMPLE};
 const ALL: u32 = (1 << 30) - 1;
 /// All 25 squares.
 const SQUARES: u32 = (1 << 25) - 1;
+/// A layout's word while solving: some capture of a student leads into a drawn position, so a
+/// capture may save an open arrangement. Without it no capture does (a capture into a loss of
+/// the opponent won the arrangement at the start, one into a win saves nothing), and the loss
+/// check skips the captures. Cleared before the words are handed out.
+const CAPTURE_DRAWS: u64 = 1 << 63;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
@@ -356,7 +362,11 @@ pub(super) fn solve_group<'a>(
     let mut solved = Vec::with_capacity(works.len());
     for work in works {
         let order = work.order;
-        let mut words: Vec<u64> = work.words.into_iter().map(AtomicU64::into_inner).collect();
+        let mut words: Vec<u64> = work
+            .words
+            .into_iter()
+            .map(|word| word.into_inner() & !CAPTURE_DRAWS)
+            .collect();
         match pool {
             Some(pool) => pool.install(|| order.reorder_for_files(&mut words)),
             None => order.reorder_for_files(&mut words),
@@ -558,7 +568,13 @@ impl Solver<'_, '_> {
         // Arrangements with no quiet move and no pass: every move is a capture, and unless one
         // is saved by it, every one leads into a win of the opponent.
         let only_captures = ALL & !cards.passing[moves.movable] & !moves.quiet;
-        own.decide(changed, layout, 0, wins, only_captures & !saved & !wins)
+        let word = if saved & !wins != 0 {
+            own.words[layout].store(CAPTURE_DRAWS, RELAXED);
+            CAPTURE_DRAWS
+        } else {
+            0
+        };
+        own.decide(changed, layout, word, wins, only_captures & !saved & !wins)
     }
 
     /// One pass over the tasks of material `w`. Returns the positions decided.
@@ -711,7 +727,7 @@ impl Solver<'_, '_> {
                     }
                     let (wins, escape) = pulled[j];
                     let losses = open & !wins & !escape;
-                    let losses = if losses != 0 {
+                    let losses = if losses != 0 && word & CAPTURE_DRAWS != 0 {
                         let board = Board {
                             red,
                             blue,
@@ -721,7 +737,7 @@ impl Solver<'_, '_> {
                         let won_after_capture = won_after_capture(captures);
                         losses & !capture_escapes(cards, &board, losses, &won_after_capture)
                     } else {
-                        0
+                        losses
                     };
                     let at = own.order.layout(0, i, j);
                     decided += own.decide(&mut scratch.changed, first + at, word, wins, losses);
@@ -889,7 +905,8 @@ impl Solver<'_, '_> {
                 let j = j as usize;
                 let won_after = |red, red_master| won_after(block.next(red, red_master, j));
                 let won_after_capture = won_after_capture(&captures[j]);
-                losses(cards, &board, check, passing, won_after, &won_after_capture)
+                let captures = (word & CAPTURE_DRAWS != 0).then_some(&won_after_capture);
+                losses(cards, &board, check, passing, won_after, captures)
             } else {
                 0
             };
@@ -1100,15 +1117,16 @@ fn capture_escapes(
 
 /// The arrangements of `check` whose every move and pass leads into a win of the opponent
 /// (`won_after`: the win bits after red's pieces are as given, by a quiet move;
-/// `won_after_capture`: after a capture, as in [`capture_escapes`]); `passing` the
-/// arrangements in which red must pass.
+/// `won_after_capture`: after a capture, as in [`capture_escapes`], `None` when no capture
+/// can save an open arrangement, [`CAPTURE_DRAWS`]); `passing` the arrangements in which red
+/// must pass.
 fn losses(
     cards: &Cards,
     board: &Board,
     check: u32,
     passing: u32,
     won_after: impl Fn(u32, u32) -> u32,
-    won_after_capture: &impl Fn(&Board, u32, u32) -> u32,
+    won_after_capture: Option<&impl Fn(&Board, u32, u32) -> u32>,
 ) -> u32 {
     let mut escape = 0u32;
     let pass = check & passing;
@@ -1139,7 +1157,9 @@ fn losses(
         }
     }
     // Left unescaped by the quiet moves: a capture of a student may still save it.
-    if check & !escape != 0 {
+    if let Some(won_after_capture) = won_after_capture
+        && check & !escape != 0
+    {
         escape |= capture_escapes(cards, board, check & !escape, won_after_capture);
     }
     (check | pass) & !escape
