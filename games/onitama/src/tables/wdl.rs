@@ -703,9 +703,7 @@ impl Solver<'_, '_> {
             }) {
                 continue;
             }
-            moves.generate(cards, red, blue, own.order.size as u32, |red| {
-                block.rank(red)
-            });
+            moves.generate(cards, red, blue, own.order.size as u32, &block.ranks);
             for i in 0..n {
                 let red_master = nth(red, i);
                 let row = own.order.layout(0, i, 0);
@@ -982,33 +980,62 @@ struct Moves {
 }
 
 impl Moves {
-    /// The quiet moves of `red` against `blue`, `rank` ranking a successor's red pieces and
-    /// `size` the layouts of a group.
+    /// The quiet moves of `red` against `blue`, `size` the layouts of a group and `ranks` what
+    /// a square adds to the rank of a successor's opponent set ([`Block::ranks`]).
     #[inline]
-    fn generate(
-        &mut self,
-        cards: &Cards,
-        red: u32,
-        blue: u32,
-        size: u32,
-        rank: impl Fn(u32) -> u32,
-    ) {
+    fn generate(&mut self, cards: &Cards, red: u32, blue: u32, size: u32, ranks: &[[u32; 8]; 25]) {
         self.list.clear();
         self.movable = 0;
-        self.pass = rank(red) * size;
         self.red = red;
+        // Red's pieces from the top square down, as the successor ranks them. Per piece that
+        // moves: the others, and what they add to the rank when `k` of them stay above the
+        // square it arrives on (the others below it count one place further down).
+        let mut pieces = [0u32; 4];
+        let mut n = 0;
+        let mut bits = red;
+        while bits != 0 {
+            pieces[n] = 31 - bits.leading_zeros();
+            bits ^= 1 << pieces[n];
+            n += 1;
+        }
+        self.pass = pieces[..n]
+            .iter()
+            .enumerate()
+            .map(|(m, &square)| ranks[square as usize][m + 1])
+            .sum::<u32>()
+            * size;
+        let mut others = [[0u32; 3]; 4];
+        let mut sums = [[0u32; 4]; 4];
+        for f in 0..n {
+            let mut o = 0;
+            for (m, &square) in pieces[..n].iter().enumerate() {
+                if m != f {
+                    others[f][o] = square;
+                    o += 1;
+                }
+            }
+            for k in 0..n {
+                sums[f][k] = others[f][..n - 1]
+                    .iter()
+                    .enumerate()
+                    .map(|(m, &square)| ranks[square as usize][m + 1 + usize::from(m >= k)])
+                    .sum();
+            }
+        }
         for c in 0..5 {
             let start = self.list.len();
-            for from in set_bits(red) {
+            for f in 0..n {
+                let from = pieces[f];
                 let targets = cards.targets[c][0][from as usize] & !red;
                 if targets != 0 {
                     self.movable |= 1 << c;
                 }
                 for to in set_bits(targets & !blue) {
-                    let after = red ^ (1 << from) ^ (1 << to);
-                    let to_above = above(after, 1 << to) as u8;
+                    // The moved piece's index in the successor: the others above its square.
+                    let k = others[f][..n - 1].iter().filter(|&&q| q > to).count();
+                    let rank = sums[f][k] + ranks[to as usize][k + 1];
                     self.list
-                        .push((rank(after) * size, [from as u8, to as u8, to_above, 0]));
+                        .push((rank * size, [from as u8, to as u8, k as u8, 0]));
                 }
             }
             self.cards[c] = (start as u8, (self.list.len() - start) as u8);
