@@ -697,13 +697,14 @@ impl Solver<'_, '_> {
         }
         for (k, (&red, &first)) in scratch.reds.iter().zip(&scratch.groups).enumerate() {
             let loaded = &scratch.words[k * group..(k + 1) * group];
-            if loaded.iter().all(|&word| {
+            let open = loaded.iter().fold(0, |open, &word| {
                 let (won, lost) = split(word);
-                won | lost == ALL
-            }) {
+                open | (ALL & !(won | lost))
+            });
+            if open == 0 {
                 continue;
             }
-            moves.generate(cards, red, blue, own.order.size as u32, &block.ranks);
+            moves.generate(cards, red, blue, own.order.size as u32, &block.ranks, open);
             for i in 0..n {
                 let red_master = nth(red, i);
                 let row = own.order.layout(0, i, 0);
@@ -981,9 +982,19 @@ struct Moves {
 
 impl Moves {
     /// The quiet moves of `red` against `blue`, `size` the layouts of a group and `ranks` what
-    /// a square adds to the rank of a successor's opponent set ([`Block::ranks`]).
+    /// a square adds to the rank of a successor's opponent set ([`Block::ranks`]): those of the
+    /// cards red holds in some arrangement of `open` (the others are left out, as no open
+    /// arrangement plays them).
     #[inline]
-    fn generate(&mut self, cards: &Cards, red: u32, blue: u32, size: u32, ranks: &[[u32; 8]; 25]) {
+    fn generate(
+        &mut self,
+        cards: &Cards,
+        red: u32,
+        blue: u32,
+        size: u32,
+        ranks: &[[u32; 8]; 25],
+        open: u32,
+    ) {
         self.list.clear();
         self.movable = 0;
         self.red = red;
@@ -1024,11 +1035,15 @@ impl Moves {
         }
         for c in 0..5 {
             let start = self.list.len();
+            let played = open & cards.holds[c] != 0;
             for f in 0..n {
                 let from = pieces[f];
                 let targets = cards.targets[c][0][from as usize] & !red;
                 if targets != 0 {
                     self.movable |= 1 << c;
+                }
+                if !played {
+                    continue;
                 }
                 for to in set_bits(targets & !blue) {
                     // The moved piece's index in the successor: the others above its square.
