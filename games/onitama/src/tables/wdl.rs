@@ -1088,7 +1088,9 @@ impl Moves {
             if any & cards.holds[c] == 0 || count == 0 {
                 continue;
             }
-            let (mut lost_any, mut won_all) = ([0u32; 8], [ALL; 8]);
+            // Whole words OR-ed (the losses in the high half) and AND-ed (the wins in the low
+            // half), split once the card's moves are read.
+            let (mut any_word, mut all_word) = ([0u64; 8], [u64::MAX; 8]);
             for &(base, [from, to, to_above, _]) in
                 &self.list[usize::from(start)..usize::from(start + count)]
             {
@@ -1099,15 +1101,17 @@ impl Moves {
                 };
                 let at = base + index;
                 for (j, &offset) in offsets.iter().enumerate() {
-                    let (won, lost) = split(word((at + offset) as usize));
-                    lost_any[j] |= lost;
-                    won_all[j] &= won;
+                    let word = word((at + offset) as usize);
+                    any_word[j] |= word;
+                    all_word[j] &= word;
                 }
             }
             for j in 0..nb {
                 if open[j] & cards.holds[c] != 0 {
-                    out[j].0 |= cards.pull(c, lost_any[j]);
-                    out[j].1 |= cards.pull(c, ALL & !won_all[j]);
+                    let (_, lost_any) = split(any_word[j]);
+                    let (won_all, _) = split(all_word[j]);
+                    out[j].0 |= cards.pull(c, lost_any);
+                    out[j].1 |= cards.pull(c, ALL & !won_all);
                 }
             }
         }
