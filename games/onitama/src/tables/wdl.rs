@@ -718,7 +718,15 @@ impl Solver<'_, '_> {
                 if open.iter().all(|&open| open == 0) {
                     continue;
                 }
-                let pulled = moves.pulled(cards, i as usize, &open, |at| words[at], block);
+                let (row, word) = (i as usize, |at| words[at]);
+                let pulled = match nb {
+                    1 => moves.pulled::<1>(cards, row, &open, word, block),
+                    2 => moves.pulled::<2>(cards, row, &open, word, block),
+                    3 => moves.pulled::<3>(cards, row, &open, word, block),
+                    4 => moves.pulled::<4>(cards, row, &open, word, block),
+                    5 => moves.pulled::<5>(cards, row, &open, word, block),
+                    nb => unreachable!("at most four blue students, not {}", nb - 1),
+                };
                 for (j, captures) in captures.iter().enumerate() {
                     let (open, word) = (open[j], words_i[j]);
                     if open == 0 {
@@ -1064,9 +1072,10 @@ impl Moves {
     /// loss) and those that escape (a move into a position not won by the opponent). The
     /// successors of one move for each blue master lie in one group, read together; moves of
     /// one card are gathered before they are pulled back: a card's pull is a map of bits, so
-    /// it commutes with `|`.
+    /// it commutes with `|`. `NB` is blue's pieces, so that the loops over blue's masters
+    /// are unrolled and their words kept in registers.
     #[inline]
-    fn pulled(
+    fn pulled<const NB: usize>(
         &self,
         cards: &Cards,
         i: usize,
@@ -1074,8 +1083,7 @@ impl Moves {
         word: impl Fn(usize) -> u64,
         block: &Block<'_, '_>,
     ) -> [(u32, u32); 8] {
-        let nb = block.own.order.blue as usize;
-        let offsets = &block.offsets[..nb];
+        let offsets: [u32; NB] = std::array::from_fn(|j| block.offsets[j]);
         let any = open.iter().fold(0, |any, &open| any | open);
         let mut out = [(0u32, 0u32); 8];
         // The master's square, and its index in a successor where another piece moved: the
@@ -1090,7 +1098,7 @@ impl Moves {
             }
             // Whole words OR-ed (the losses in the high half) and AND-ed (the wins in the low
             // half), split once the card's moves are read.
-            let (mut any_word, mut all_word) = ([0u64; 8], [u64::MAX; 8]);
+            let (mut any_word, mut all_word) = ([0u64; NB], [u64::MAX; NB]);
             for &(base, [from, to, to_above, _]) in
                 &self.list[usize::from(start)..usize::from(start + count)]
             {
@@ -1106,7 +1114,7 @@ impl Moves {
                     all_word[j] &= word;
                 }
             }
-            for j in 0..nb {
+            for j in 0..NB {
                 if open[j] & cards.holds[c] != 0 {
                     let (_, lost_any) = split(any_word[j]);
                     let (won_all, _) = split(all_word[j]);
