@@ -416,13 +416,7 @@ impl Block<'_, '_> {
             blue,
             offsets,
             own_free: free_indices(blue),
-            ranks: {
-                let free = free_indices(set);
-                std::array::from_fn(|square| {
-                    let row = &CHOOSE[usize::from(free[24 - square])];
-                    std::array::from_fn(|i| row[i] as u32)
-                })
-            },
+            ranks: rank_terms(set),
         }
     }
 
@@ -439,16 +433,7 @@ impl Block<'_, '_> {
     /// The rank of red's pieces `red`, turned round, as the successor's opponent set.
     #[inline]
     fn rank(&self, red: u32) -> u32 {
-        let mut rank = 0;
-        let mut bits = red;
-        let mut i = 1;
-        while bits != 0 {
-            let square = 31 - bits.leading_zeros();
-            rank += self.ranks[square as usize][i];
-            bits ^= 1 << square;
-            i += 1;
-        }
-        rank
+        rank_with(&self.ranks, red)
     }
 
     /// The task's own layout of red's pieces `red` (master `red_master`) and blue's master
@@ -458,6 +443,32 @@ impl Block<'_, '_> {
         let order = &self.own.order;
         order.layout(order.group(red, self.blue), place(red_master, red), j)
     }
+}
+
+/// Per square of red's pieces (seen by red) and `i`: what the square adds to the rank, among the
+/// squares `set` leaves, of red's pieces turned round when it is their `i`-th from the top
+/// ([`Block::ranks`]).
+fn rank_terms(set: u32) -> [[u32; 8]; 25] {
+    let free = free_indices(set);
+    std::array::from_fn(|square| {
+        let row = &CHOOSE[usize::from(free[24 - square])];
+        std::array::from_fn(|i| row[i] as u32)
+    })
+}
+
+/// The rank of red's pieces `red` turned round, from the terms of [`rank_terms`].
+#[inline]
+fn rank_with(ranks: &[[u32; 8]; 25], red: u32) -> u32 {
+    let mut rank = 0;
+    let mut bits = red;
+    let mut i = 1;
+    while bits != 0 {
+        let square = 31 - bits.leading_zeros();
+        rank += ranks[square as usize][i];
+        bits ^= 1 << square;
+        i += 1;
+    }
+    rank
 }
 
 /// A task of material `w`: its layouts' blue piece set, as the red set (a block) of the mirror.
@@ -704,7 +715,15 @@ impl Solver<'_, '_> {
             if open == 0 {
                 continue;
             }
-            moves.generate(cards, red, blue, own.order.size as u32, &block.ranks, open);
+            let (size, ranks) = (own.order.size as u32, &block.ranks);
+            match n {
+                1 => moves.generate::<1>(cards, red, blue, size, ranks, open),
+                2 => moves.generate::<2>(cards, red, blue, size, ranks, open),
+                3 => moves.generate::<3>(cards, red, blue, size, ranks, open),
+                4 => moves.generate::<4>(cards, red, blue, size, ranks, open),
+                5 => moves.generate::<5>(cards, red, blue, size, ranks, open),
+                n => unreachable!("at most four red students, not {}", n - 1),
+            }
             for i in 0..n {
                 let red_master = nth(red, i);
                 let row = own.order.layout(0, i, 0);
@@ -992,9 +1011,9 @@ impl Moves {
     /// The quiet moves of `red` against `blue`, `size` the layouts of a group and `ranks` what
     /// a square adds to the rank of a successor's opponent set ([`Block::ranks`]): those of the
     /// cards red holds in some arrangement of `open` (the others are left out, as no open
-    /// arrangement plays them).
+    /// arrangement plays them). `N` is red's pieces, so that the loops over them are unrolled.
     #[inline]
-    fn generate(
+    fn generate<const N: usize>(
         &mut self,
         cards: &Cards,
         red: u32,
@@ -1009,32 +1028,30 @@ impl Moves {
         // Red's pieces from the top square down, as the successor ranks them. Per piece that
         // moves: the others, and what they add to the rank when `k` of them stay above the
         // square it arrives on (the others below it count one place further down).
-        let mut pieces = [0u32; 4];
-        let mut n = 0;
+        let mut pieces = [0u32; N];
         let mut bits = red;
-        while bits != 0 {
-            pieces[n] = 31 - bits.leading_zeros();
-            bits ^= 1 << pieces[n];
-            n += 1;
+        for piece in &mut pieces {
+            *piece = 31 - bits.leading_zeros();
+            bits ^= 1 << *piece;
         }
-        self.pass = pieces[..n]
+        self.pass = pieces
             .iter()
             .enumerate()
             .map(|(m, &square)| ranks[square as usize][m + 1])
             .sum::<u32>()
             * size;
-        let mut others = [[0u32; 3]; 4];
-        let mut sums = [[0u32; 4]; 4];
-        for f in 0..n {
+        let mut others = [[0u32; 4]; N];
+        let mut sums = [[0u32; 5]; N];
+        for f in 0..N {
             let mut o = 0;
-            for (m, &square) in pieces[..n].iter().enumerate() {
+            for (m, &square) in pieces.iter().enumerate() {
                 if m != f {
                     others[f][o] = square;
                     o += 1;
                 }
             }
-            for k in 0..n {
-                sums[f][k] = others[f][..n - 1]
+            for k in 0..N {
+                sums[f][k] = others[f][..N - 1]
                     .iter()
                     .enumerate()
                     .map(|(m, &square)| ranks[square as usize][m + 1 + usize::from(m >= k)])
@@ -1044,7 +1061,7 @@ impl Moves {
         for c in 0..5 {
             let start = self.list.len();
             let played = open & cards.holds[c] != 0;
-            for f in 0..n {
+            for f in 0..N {
                 let from = pieces[f];
                 let targets = cards.targets[c][0][from as usize] & !red;
                 if targets != 0 {
@@ -1055,7 +1072,7 @@ impl Moves {
                 }
                 for to in set_bits(targets & !blue) {
                     // The moved piece's index in the successor: the others above its square.
-                    let k = others[f][..n - 1].iter().filter(|&&q| q > to).count();
+                    let k = others[f][..N - 1].iter().filter(|&&q| q > to).count();
                     let rank = sums[f][k] + ranks[to as usize][k + 1];
                     self.list
                         .push((rank * size, [from as u8, to as u8, k as u8, 0]));
@@ -1222,6 +1239,66 @@ fn losses(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Card;
+
+    /// Every quiet move [`Moves::generate`] lists, for red sets of one to five pieces (four
+    /// students and the master), points at the successor group and master index that ranking
+    /// the pieces after the move from scratch gives.
+    #[test]
+    fn every_generated_move_leads_to_the_successor_ranked_from_scratch() {
+        fn check<const N: usize>(cards: &Cards, seed: &mut u64) {
+            let mut next = |below: u32| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                (*seed % u64::from(below)) as u32
+            };
+            let mut pick = |count: usize, taken: u32| {
+                let mut set = 0u32;
+                while (set.count_ones() as usize) < count {
+                    let square = next(25);
+                    if (set | taken) & 1 << square == 0 {
+                        set |= 1 << square;
+                    }
+                }
+                set
+            };
+            for _ in 0..200 {
+                let red = pick(N, 0);
+                let blue = pick(1 + (red.count_ones() as usize % 5), red);
+                let ranks = rank_terms(turn(blue));
+                let size = 7;
+                let mut moves = Moves::default();
+                moves.generate::<N>(cards, red, blue, size, &ranks, ALL);
+                assert_eq!(moves.pass, rank_with(&ranks, red) * size);
+                let mut listed: Vec<(u32, [u8; 4])> = moves.list.clone();
+                let mut expected = Vec::new();
+                for c in 0..5 {
+                    for from in set_bits(red) {
+                        let targets = cards.targets[c][0][from as usize] & !red & !blue;
+                        for to in set_bits(targets) {
+                            let after = red ^ 1 << from ^ 1 << to;
+                            let index = above(after, 1 << to) as u8;
+                            let at = rank_with(&ranks, after) * size;
+                            expected.push((at, [from as u8, to as u8, index, 0]));
+                        }
+                    }
+                }
+                listed.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(listed, expected, "red {red:#x} blue {blue:#x}");
+            }
+        }
+        let deal = ["ox", "boar", "horse", "elephant", "crab"]
+            .map(|name| Card::parse(name).expect("a card"));
+        let cards = Cards::new(deal);
+        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        check::<1>(&cards, &mut seed);
+        check::<2>(&cards, &mut seed);
+        check::<3>(&cards, &mut seed);
+        check::<4>(&cards, &mut seed);
+        check::<5>(&cards, &mut seed);
+    }
 
     /// The solver's number of every layout, reordered for the files, lands on the layout's
     /// number in the files ([`Material::layout`], independent code).
