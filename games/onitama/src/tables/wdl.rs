@@ -628,7 +628,14 @@ impl Solver<'_, '_> {
         let decided = if scratch.taken.is_empty() {
             0
         } else if scratch.taken.len() * 4 >= other.order.sets as usize {
-            self.pull_all(&block, scratch)
+            match own.order.blue {
+                1 => self.pull_all::<1>(&block, scratch),
+                2 => self.pull_all::<2>(&block, scratch),
+                3 => self.pull_all::<3>(&block, scratch),
+                4 => self.pull_all::<4>(&block, scratch),
+                5 => self.pull_all::<5>(&block, scratch),
+                nb => unreachable!("at most four blue students, not {}", nb - 1),
+            }
         } else {
             self.gather(&block, scratch);
             let decided = self.evaluate(&block, scratch);
@@ -663,7 +670,7 @@ impl Solver<'_, '_> {
     /// The dense pass of a task: takes every mark of its block, copies the block, and decides
     /// each open layout of the task from all its moves (a win from any move into a loss, a loss
     /// when no move escapes).
-    fn pull_all(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
+    fn pull_all<const NB: usize>(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
         let Block {
             own,
             other,
@@ -671,7 +678,7 @@ impl Solver<'_, '_> {
             blue,
             ..
         } = *block;
-        let (n, nb) = (own.order.red, own.order.blue);
+        let n = own.order.red;
         let size = other.order.block;
         scratch.block.clear();
         scratch.block.extend(
@@ -727,25 +734,17 @@ impl Solver<'_, '_> {
             for i in 0..n {
                 let red_master = nth(red, i);
                 let row = own.order.layout(0, i, 0);
-                let words_i = &loaded[row..row + nb as usize];
+                let words_i = &loaded[row..row + NB];
                 let mut open = [0u32; 8];
                 for (open, &word) in open.iter_mut().zip(words_i) {
                     let (won, lost) = split(word);
                     *open = ALL & !(won | lost);
                 }
                 // Finished layouts (a master on its goal, holes) were decided at the start.
-                if open.iter().all(|&open| open == 0) {
+                if open[..NB].iter().all(|&open| open == 0) {
                     continue;
                 }
-                let (row, word) = (i as usize, |at| words[at]);
-                let pulled = match nb {
-                    1 => moves.pulled::<1>(cards, row, &open, word, block),
-                    2 => moves.pulled::<2>(cards, row, &open, word, block),
-                    3 => moves.pulled::<3>(cards, row, &open, word, block),
-                    4 => moves.pulled::<4>(cards, row, &open, word, block),
-                    5 => moves.pulled::<5>(cards, row, &open, word, block),
-                    nb => unreachable!("at most four blue students, not {}", nb - 1),
-                };
+                let pulled = moves.pulled::<NB>(cards, i as usize, &open, |at| words[at], block);
                 for (j, captures) in captures.iter().enumerate() {
                     let (open, word) = (open[j], words_i[j]);
                     if open == 0 {
