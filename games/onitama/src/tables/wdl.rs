@@ -4,8 +4,8 @@
 //!
 //! Each layout is one word, wins in bits 0-29 and losses in bits 32-61 (both for a hole), as in
 //! the distance solver (`sweep.rs`), and nothing else is kept once solved: 8 bytes per 30
-//! positions. While solving, bit 63 says whether a capture may still save an arrangement
-//! ([`CAPTURE_DRAWS`]). While solving, a layout also holds the arrangements already pulled back (4
+//! positions. While solving, bit 63 of the word says whether a capture may still save an
+//! arrangement ([`CAPTURE_DRAWS`]), a layout also holds the arrangements already pulled back (4
 //! bytes), and each group of layouts a mark (a byte): about 12 bytes per layout, which is what
 //! lets 8 pieces fit.
 //!
@@ -669,7 +669,7 @@ impl Solver<'_, '_> {
 
     /// The dense pass of a task: takes every mark of its block, copies the block, and decides
     /// each open layout of the task from all its moves (a win from any move into a loss, a loss
-    /// when no move escapes).
+    /// when no move escapes). `NB` is blue's pieces, as in [`Moves::pulled`].
     fn pull_all<const NB: usize>(&self, block: &Block<'_, '_>, scratch: &mut Scratch) -> u64 {
         let Block {
             own,
