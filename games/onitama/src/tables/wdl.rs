@@ -433,7 +433,16 @@ impl Block<'_, '_> {
     /// The rank of red's pieces `red`, turned round, as the successor's opponent set.
     #[inline]
     fn rank(&self, red: u32) -> u32 {
-        rank_with(&self.ranks, red)
+        let mut rank = 0;
+        let mut bits = red;
+        let mut i = 1;
+        while bits != 0 {
+            let square = 31 - bits.leading_zeros();
+            rank += self.ranks[square as usize][i];
+            bits ^= 1 << square;
+            i += 1;
+        }
+        rank
     }
 
     /// The task's own layout of red's pieces `red` (master `red_master`) and blue's master
@@ -454,21 +463,6 @@ fn rank_terms(set: u32) -> [[u32; 8]; 25] {
         let row = &CHOOSE[usize::from(free[24 - square])];
         std::array::from_fn(|i| row[i] as u32)
     })
-}
-
-/// The rank of red's pieces `red` turned round, from the terms of [`rank_terms`].
-#[inline]
-fn rank_with(ranks: &[[u32; 8]; 25], red: u32) -> u32 {
-    let mut rank = 0;
-    let mut bits = red;
-    let mut i = 1;
-    while bits != 0 {
-        let square = 31 - bits.leading_zeros();
-        rank += ranks[square as usize][i];
-        bits ^= 1 << square;
-        i += 1;
-    }
-    rank
 }
 
 /// A task of material `w`: its layouts' blue piece set, as the red set (a block) of the mirror.
@@ -1241,8 +1235,9 @@ mod tests {
     use crate::Card;
 
     /// Every quiet move [`Moves::generate`] lists, for red sets of one to five pieces (four
-    /// students and the master), points at the successor group and master index that ranking
-    /// the pieces after the move from scratch gives.
+    /// students and the master), points at the successor's group and master index as the
+    /// numbering module ranks them: red's pieces after the move, turned round, among the squares
+    /// blue's (turned round) leave, and the moved piece's place among them.
     #[test]
     fn every_generated_move_leads_to_the_successor_ranked_from_scratch() {
         fn check<const N: usize>(cards: &Cards, seed: &mut u64) {
@@ -1269,7 +1264,8 @@ mod tests {
                 let size = 7;
                 let mut moves = Moves::default();
                 moves.generate::<N>(cards, red, blue, size, &ranks, ALL);
-                assert_eq!(moves.pass, rank_with(&ranks, red) * size);
+                let ranked = |red: u32| rank(turn(red), turn(blue)) as u32 * size;
+                assert_eq!(moves.pass, ranked(red));
                 let mut listed: Vec<(u32, [u8; 4])> = moves.list.clone();
                 let mut expected = Vec::new();
                 for c in 0..5 {
@@ -1277,9 +1273,8 @@ mod tests {
                         let targets = cards.targets[c][0][from as usize] & !red & !blue;
                         for to in set_bits(targets) {
                             let after = red ^ 1 << from ^ 1 << to;
-                            let index = above(after, 1 << to) as u8;
-                            let at = rank_with(&ranks, after) * size;
-                            expected.push((at, [from as u8, to as u8, index, 0]));
+                            let index = place(turn(1 << to), turn(after)) as u8;
+                            expected.push((ranked(after), [from as u8, to as u8, index, 0]));
                         }
                     }
                 }
