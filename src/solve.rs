@@ -8,7 +8,10 @@
 //! successors are looked up with a probe the caller gives ([`Solver::outside`], typically the
 //! tables of the smaller sets, solved first), or are finished games ([`Game::outcome`]).
 //! [`Table`] holds the result, one byte per position, and is saved and loaded in a versioned,
-//! checksummed format ([`Table::write`], [`Table::read`]).
+//! checksummed format ([`Table::write`], [`Table::read`]). [`Solver::solve_wdl`] finds the same
+//! wins and losses without their distances, in two bits a position, looking again only at the
+//! open positions of blocks of numbers whose moves lead into a block that changed: for sets too
+//! big for a byte a position, or where win, draw or loss is all that is asked.
 //!
 //! The values are those of the game played without a repetition rule: a position from which
 //! neither side can force the end is a draw ([`TableValue::Draw`]), whatever a repetition rule
@@ -27,6 +30,9 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::eval::Score;
 use crate::game::{Game, Outcome};
+use crate::memory::AllocError;
+
+mod wdl;
 
 /// A set of positions numbered `0..size`: what a [`Table`] is built for (see the module docs).
 pub trait PositionSet<G: Game>: Sync {
@@ -182,6 +188,8 @@ pub enum TableError {
     },
     /// A file that is not a table of this format, or one for another set, or damaged.
     BadFile(String),
+    /// The system refused the memory a solve needs.
+    Memory(AllocError),
 }
 
 impl std::fmt::Display for TableError {
@@ -197,6 +205,7 @@ impl std::fmt::Display for TableError {
                 "the set's numbering is broken: position({index}) has another index"
             ),
             TableError::BadFile(why) => write!(f, "not a usable table: {why}"),
+            TableError::Memory(e) => write!(f, "cannot solve the set: {e}"),
         }
     }
 }
@@ -212,6 +221,8 @@ pub struct SolveProgress {
     pub decided: u64,
     /// Positions in the set (holes not counted).
     pub positions: u64,
+    /// Positions the pass went through, their moves looked at or their value checked.
+    pub looked_at: u64,
 }
 
 /// Looks up a successor outside the set: its value, or `None` when it is unknown (then the
@@ -263,7 +274,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         // Pass 0: holes, finished games, and a check of the numbering.
         let positions = AtomicU64::new(0);
         let decided = AtomicU64::new(0);
-        self.parallel(size, &|index| {
+        self.parallel(size, CHUNK, &|index| {
             let Some(state) = self.set.position(index) else {
                 entries[index as usize].store(HOLE, Ordering::Relaxed);
                 return Ok(());
@@ -287,6 +298,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
             pass: 0,
             decided: decided.load(Ordering::Relaxed),
             positions,
+            looked_at: positions,
         });
         // The longest distance met so far, inside the set or out: once a pass decides nothing
         // and every known distance is behind it, nothing can be decided any more.
@@ -294,7 +306,8 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         let mut pass = 1u32;
         loop {
             let found = AtomicU64::new(0);
-            self.parallel(size, &|index| {
+            let undecided = positions - decided.load(Ordering::Relaxed);
+            self.parallel(size, CHUNK, &|index| {
                 if entries[index as usize].load(Ordering::Relaxed) != UNKNOWN {
                     return Ok(());
                 }
@@ -319,6 +332,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 pass,
                 decided: decided.load(Ordering::Relaxed),
                 positions,
+                looked_at: undecided,
             });
             if found == 0 && u64::from(pass) > longest.load(Ordering::Relaxed) {
                 break;
@@ -328,10 +342,9 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
             }
             pass += 1;
         }
-        Ok(Table {
-            entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
-            wide: false,
-        })
+        Ok(Table::from_entries(
+            entries.into_iter().map(AtomicU8::into_inner).collect(),
+        ))
     }
 
     /// The value of `state` if its distance is exactly `pass`, from values below `pass` only.
@@ -379,20 +392,22 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         (all_lost && !moves.is_empty()).then_some(TableValue::Loss(pass))
     }
 
-    /// Runs `work` on every index in `0..size` on the solver's threads.
+    /// Runs `work` on every index in `0..size` on the solver's threads, `chunk` indices handed
+    /// out at a time.
     fn parallel(
         &self,
         size: u64,
+        chunk: u64,
         work: &(dyn Fn(u64) -> Result<(), TableError> + Sync),
     ) -> Result<(), TableError> {
         let next = AtomicU64::new(0);
         let run = || -> Result<(), TableError> {
             loop {
-                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                let start = next.fetch_add(chunk, Ordering::Relaxed);
                 if start >= size {
                     return Ok(());
                 }
-                for index in start..(start + CHUNK).min(size) {
+                for index in start..(start + chunk).min(size) {
                     work(index)?;
                 }
             }
@@ -432,23 +447,23 @@ impl<G: Game, S: Predecessors<G>> Solver<'_, G, S> {
             pass: 0,
             decided,
             positions,
+            looked_at: positions,
         });
         let mut distance = 0u32;
         while (distance as usize) < state.queue.len() {
+            let queued = state.queue[distance as usize].len() as u64;
             decided += self.retrograde_distance(&mut state, distance)?;
             if distance > 0 {
                 progress(SolveProgress {
                     pass: distance,
                     decided,
                     positions,
+                    looked_at: queued,
                 });
             }
             distance += 1;
         }
-        Ok(Table {
-            entries: state.entries,
-            wide: false,
-        })
+        Ok(Table::from_entries(state.entries))
     }
 
     /// The first step: holes, finished games (queued at distance 0), the numbering checked, and
@@ -622,14 +637,38 @@ impl Retrograde {
     }
 }
 
-/// A solved set: one byte per position number (see the module docs), or two when a distance is
-/// longer than a byte stores (a wide table, [`Table::from_values`]).
+/// A solved set: one byte per position number (see the module docs), two when a distance is
+/// longer than a byte stores (a wide table, [`Table::from_values`]), or two bits when it holds
+/// win, draw or loss only ([`Solver::solve_wdl`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Table {
-    /// One byte per position, or two (little-endian) in a wide table.
+    /// One byte per position, two (little-endian) in a wide table, or four positions a byte in
+    /// a win/draw/loss table (position `i` in bits `2 * (i % 4)` and up of byte `i / 4`).
     entries: Vec<u8>,
-    wide: bool,
+    format: Format,
+    /// How many position numbers the table covers.
+    size: u64,
 }
+
+/// How a [`Table`] stores a position; the number is the format's code in a file.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Format {
+    /// A byte a position ([`Entry`]).
+    Byte = 1,
+    /// Two bytes a position ([`WideEntry`]).
+    Wide = 2,
+    /// Two bits a position: [`WDL_DRAW`], [`WDL_WON`], [`WDL_LOST`] or [`WDL_HOLE`].
+    Wdl = 3,
+}
+
+/// The two bits of a draw (or a position no side can force) in a win/draw/loss table.
+const WDL_DRAW: u8 = 0;
+/// The two bits of a win for the side to move.
+const WDL_WON: u8 = 1;
+/// The two bits of a loss for the side to move.
+const WDL_LOST: u8 = 2;
+/// The two bits of a number that names no position.
+const WDL_HOLE: u8 = 3;
 
 /// Wide entries: wins are `WIDE_WIN_BASE + d`, losses `WIDE_LOSS_BASE + d`.
 const WIDE_WIN_BASE: u16 = 2;
@@ -672,18 +711,61 @@ impl Table {
     /// How many position numbers the table covers.
     #[must_use]
     pub fn size(&self) -> u64 {
-        self.entries.len() as u64 / self.width()
+        self.size
     }
 
-    /// Bytes the entries take: one a position, or two in a wide table.
+    /// Bytes the entries take: one a position, two in a wide table, a quarter in a
+    /// win/draw/loss table.
     #[must_use]
     pub fn bytes(&self) -> u64 {
         self.entries.len() as u64
     }
 
-    /// Bytes per position: 1, or 2 in a wide table.
-    fn width(&self) -> u64 {
-        if self.wide { 2 } else { 1 }
+    /// Bytes the entries of `size` positions take in `format`.
+    fn bytes_for(format: Format, size: u64) -> Option<u64> {
+        match format {
+            Format::Byte => Some(size),
+            Format::Wide => size.checked_mul(2),
+            Format::Wdl => Some(size.div_ceil(4)),
+        }
+    }
+
+    /// The win/draw/loss table of `size` positions from the solver's marks: won, lost, and
+    /// open (a position that is neither is a hole, unless won or lost).
+    fn from_marks(
+        size: u64,
+        won: &[std::sync::atomic::AtomicU64],
+        lost: &[std::sync::atomic::AtomicU64],
+        open: &[std::sync::atomic::AtomicU64],
+    ) -> Table {
+        let mut entries = Vec::with_capacity(size.div_ceil(4) as usize);
+        for ((won, lost), open) in won.iter().zip(lost).zip(open) {
+            let (won, lost) = (won.load(Ordering::Relaxed), lost.load(Ordering::Relaxed));
+            let hole = !(won | lost | open.load(Ordering::Relaxed));
+            for quarter in 0..16 {
+                let mut byte = 0;
+                for k in 0..4 {
+                    let bit = 1u64 << (quarter * 4 + k);
+                    let code = if won & bit != 0 {
+                        WDL_WON
+                    } else if lost & bit != 0 {
+                        WDL_LOST
+                    } else if hole & bit != 0 {
+                        WDL_HOLE
+                    } else {
+                        WDL_DRAW
+                    };
+                    byte |= code << (2 * k);
+                }
+                entries.push(byte);
+            }
+        }
+        entries.truncate(size.div_ceil(4) as usize);
+        Table {
+            entries,
+            format: Format::Wdl,
+            size,
+        }
     }
 
     /// A table of the given entries, one byte per position number, as [`Table::entry`] writes
@@ -692,8 +774,9 @@ impl Table {
     #[must_use]
     pub fn from_entries(entries: Vec<u8>) -> Table {
         Table {
+            size: entries.len() as u64,
             entries,
-            wide: false,
+            format: Format::Byte,
         }
     }
 
@@ -737,7 +820,8 @@ impl Table {
         }
         Ok(Table {
             entries,
-            wide: true,
+            format: Format::Wide,
+            size,
         })
     }
 
@@ -755,12 +839,23 @@ impl Table {
     /// The value of position number `index`; `None` for a hole or a number beyond the table.
     #[must_use]
     pub fn value(&self, index: u64) -> Option<TableValue> {
-        let i = usize::try_from(index).ok()?;
-        if self.wide {
-            let bytes = self.entries.get(i.checked_mul(2)?..i.checked_mul(2)? + 2)?;
-            return WideEntry::decode(u16::from_le_bytes([bytes[0], bytes[1]]));
+        if index >= self.size {
+            return None;
         }
-        Entry::decode(*self.entries.get(i)?)
+        let i = usize::try_from(index).ok()?;
+        match self.format {
+            Format::Byte => Entry::decode(self.entries[i]),
+            Format::Wide => WideEntry::decode(u16::from_le_bytes([
+                self.entries[2 * i],
+                self.entries[2 * i + 1],
+            ])),
+            Format::Wdl => match (self.entries[i / 4] >> (2 * (i % 4))) & 3 {
+                WDL_DRAW => Some(TableValue::Draw),
+                WDL_WON => Some(TableValue::Won),
+                WDL_LOST => Some(TableValue::Lost),
+                _ => None,
+            },
+        }
     }
 
     /// The value of `state` if `set` (the set the table was built for) holds it.
@@ -784,8 +879,8 @@ impl Table {
         counts
     }
 
-    /// Writes the table: a header naming the format, its version, the bytes per position and
-    /// `key` (what the table is of: the game, the set, its rules; [`Table::read`] refuses a
+    /// Writes the table: a header naming the format, its version, how a position is stored (1:
+    /// a byte, 2: two bytes, 3: two bits, win/draw/loss only) and `key` (what the table is of: the game, the set, its rules; [`Table::read`] refuses a
     /// table of another key), the entries, and a checksum of everything before it.
     ///
     /// # Errors
@@ -794,7 +889,7 @@ impl Table {
         let mut header = Vec::new();
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(&VERSION.to_le_bytes());
-        header.extend_from_slice(&(self.width() as u32).to_le_bytes());
+        header.extend_from_slice(&(self.format as u32).to_le_bytes());
         header.extend_from_slice(&(key.len() as u64).to_le_bytes());
         header.extend_from_slice(key.as_bytes());
         header.extend_from_slice(&self.size().to_le_bytes());
@@ -837,9 +932,12 @@ impl Table {
             )));
         }
         let width = u32::from_le_bytes(take(4, "the header")?.try_into().expect("4 bytes"));
-        if width != 1 && width != 2 {
-            return Err(bad(format!("{width} bytes a position, not 1 or 2")));
-        }
+        let format = match width {
+            1 => Format::Byte,
+            2 => Format::Wide,
+            3 => Format::Wdl,
+            _ => return Err(bad(format!("entry format {width}, not 1, 2 or 3"))),
+        };
         let key_len = u64::from_le_bytes(take(8, "the header")?.try_into().expect("8 bytes"));
         if key_len != key.len() as u64 {
             return Err(bad("a table of another set (key length differs)".into()));
@@ -855,8 +953,7 @@ impl Table {
         if file_size != size {
             return Err(bad(format!("{file_size} positions, expected {size}")));
         }
-        let count = size
-            .checked_mul(u64::from(width))
+        let count = Table::bytes_for(format, size)
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| bad("too big for this machine".into()))?;
         let entries = take(count, "the entries")?;
@@ -879,7 +976,8 @@ impl Table {
         }
         Ok(Table {
             entries,
-            wide: width == 2,
+            format,
+            size,
         })
     }
 }

@@ -6,6 +6,8 @@
 use super::*;
 use crate::eval::{Evaluator, Score};
 use crate::game::Side;
+use crate::game::{MoveClass, Outcome};
+use crate::rng::SplitMix64;
 use crate::search::PvsConfig;
 use crate::search::{SearchLimits, SearcherError};
 use crate::spec::SearcherSpec;
@@ -314,8 +316,8 @@ fn tables_read_back_and_refuse_damaged_or_foreign_files() {
     assert!(refused(&newer, key, set.size()).contains("version 9"));
     // Any flipped bit in the entries or the checksum is caught.
     let mut width = bytes.clone();
-    width[12] = 3;
-    assert!(refused(&width, key, set.size()).contains("3 bytes a position"));
+    width[12] = 4;
+    assert!(refused(&width, key, set.size()).contains("entry format 4"));
     let entries_at = 8 + 4 + 4 + 8 + key.len() + 8;
     for at in [entries_at, entries_at + 100, bytes.len() - 1] {
         let mut damaged = bytes.clone();
@@ -579,4 +581,253 @@ fn retrograde_analysis_gives_the_forward_solvers_tables() {
         assert_eq!(retro, forward, "total {total}");
         tables.push(forward);
     }
+}
+
+/// A game graph whose moves stay near: node `i` leads to nodes at most [`Near::REACH`] away
+/// (round a ring of `nodes`), so the positions numbered by node keep their successors in few
+/// blocks of numbers, as a game's numbering that is kind to the solver does.
+#[derive(Clone, Debug)]
+struct Near {
+    node: u64,
+    nodes: u64,
+    to_move: Side,
+}
+
+impl Near {
+    const REACH: u64 = 50;
+    const BACK: u64 = 5;
+
+    fn bits(&self) -> u64 {
+        SplitMix64::mix(self.node ^ 0x005e_ed0f_4ea2)
+    }
+
+    fn edge(&self, mv: u8) -> u64 {
+        SplitMix64::mix(self.bits().wrapping_add(u64::from(mv) + 1))
+    }
+}
+
+impl Game for Near {
+    type Move = u8;
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        if self.outcome().is_none() {
+            moves.extend(0..1 + ((self.bits() >> 8) % 3) as u8);
+        }
+    }
+
+    fn play(&self, mv: u8) -> Near {
+        let edge = self.edge(mv);
+        let step = edge % (Near::REACH + Near::BACK + 1);
+        Near {
+            node: (self.node + self.nodes + step - Near::BACK) % self.nodes,
+            nodes: self.nodes,
+            to_move: if (edge >> 20).is_multiple_of(4) {
+                self.to_move
+            } else {
+                self.to_move.opponent()
+            },
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let bits = self.bits();
+        let outcome = match (bits >> 32) % 3 {
+            0 => Outcome::Win(Side::First),
+            1 => Outcome::Win(Side::Second),
+            _ => Outcome::Draw,
+        };
+        (bits % 100 < 3).then_some(outcome)
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        SplitMix64::mix(self.node * 2 + u64::from(self.to_move == Side::Second))
+    }
+
+    fn move_index(&self, mv: u8) -> usize {
+        usize::from(mv)
+    }
+
+    fn move_index_bound(&self) -> usize {
+        4
+    }
+
+    fn classify(&self, _: u8) -> MoveClass {
+        MoveClass::Quiet
+    }
+}
+
+/// Every node of a [`Near`] graph, either side to move; every third node is a hole.
+struct NearSet {
+    nodes: u64,
+}
+
+impl PositionSet<Near> for NearSet {
+    fn size(&self) -> u64 {
+        self.nodes * 2
+    }
+
+    fn index(&self, state: &Near) -> Option<u64> {
+        (state.nodes == self.nodes && !state.node.is_multiple_of(3))
+            .then(|| state.node * 2 + u64::from(state.to_move == Side::Second))
+    }
+
+    fn position(&self, index: u64) -> Option<Near> {
+        let node = index / 2;
+        let to_move = if index.is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        (!node.is_multiple_of(3)).then_some(Near {
+            node,
+            nodes: self.nodes,
+            to_move,
+        })
+    }
+}
+
+/// The solver's win/draw/loss table of `set`, and every pass's report.
+fn solve_wdl<G: Game, S: PositionSet<G>>(set: &S, threads: usize) -> (Table, Vec<SolveProgress>) {
+    let mut passes = Vec::new();
+    let table = Solver::new(set)
+        .threads(threads)
+        .solve_wdl(&mut |p| passes.push(p))
+        .expect("solvable");
+    (table, passes)
+}
+
+/// Every position's value in `wdl` is the distance table's without its distance (holes too).
+fn assert_same_outcomes(wdl: &Table, distances: &Table, what: &str) {
+    assert_eq!(wdl.size(), distances.size(), "{what}");
+    for i in 0..distances.size() {
+        assert_eq!(
+            wdl.value(i),
+            distances.value(i).map(TableValue::outcome_only),
+            "{what} #{i}"
+        );
+    }
+}
+
+#[test]
+fn win_draw_loss_tables_are_the_distance_tables_without_distances() {
+    // Mazes (moves anywhere: every block is looked at again after each change) and a graph of
+    // near moves (few links a block), one thread and several; all three kinds of value occur.
+    for (nodes, terminal) in [(60, 20), (1000, 6), (5000, 5)] {
+        let set = MazeSet { nodes, terminal };
+        let distances = solve(&set, 1);
+        for threads in [1, 3] {
+            let (wdl, passes) = solve_wdl(&set, threads);
+            assert_same_outcomes(&wdl, &distances, &format!("maze {nodes}/{terminal}"));
+            let [wins, losses, draws] = wdl.counts();
+            let last = passes.last().unwrap();
+            assert_eq!(
+                (last.decided, last.positions),
+                (wins + losses, wins + losses + draws)
+            );
+        }
+    }
+    let set = NearSet { nodes: 30_000 };
+    let distances = solve(&set, 1);
+    let counts = distances.counts();
+    assert!(counts.iter().all(|&c| c > 500), "{counts:?}");
+    for threads in [1, 2, 3] {
+        let (wdl, _) = solve_wdl(&set, threads);
+        assert_same_outcomes(&wdl, &distances, &format!("near, {threads} threads"));
+    }
+}
+
+#[test]
+fn the_win_draw_loss_solver_looks_again_only_where_something_changed() {
+    let set = NearSet { nodes: 100_000 };
+    let mut distance_passes = Vec::new();
+    let distances = Solver::new(&set)
+        .solve(&mut |p| distance_passes.push(p))
+        .unwrap();
+    let (wdl, passes) = solve_wdl(&set, 1);
+    assert_same_outcomes(&wdl, &distances, "near");
+    let looked = |passes: &[SolveProgress]| passes.iter().map(|p| p.looked_at).sum::<u64>();
+    let positions = passes[0].positions;
+    let longest = distance_passes.len() as u64;
+    // Pass 1 looks at every position that is not a finished game once.
+    assert!(passes[0].looked_at <= positions && passes[0].looked_at > positions * 9 / 10);
+    // Later passes look only at the open positions of blocks near a change: most of those
+    // still open are draws that no pass will change, and the last passes skip nearly all.
+    assert!(longest > 15, "{longest} passes");
+    for pair in passes.windows(2) {
+        let open = positions - pair[0].decided;
+        assert!(pair[1].looked_at <= open);
+    }
+    let [last, before] = [passes.len() - 1, passes.len() - 2];
+    assert!(passes[last].looked_at * 10 < positions - passes[before].decided);
+    // In all, fewer than half the distance solver's, which looks at every open position in
+    // each of its passes.
+    assert!(
+        looked(&passes) * 2 < looked(&distance_passes),
+        "{} against {}",
+        looked(&passes),
+        looked(&distance_passes)
+    );
+    // Each pass but the last decides something; the last decides nothing.
+    let decided: Vec<u64> = passes.iter().map(|p| p.decided).collect();
+    assert!(
+        decided[..decided.len() - 1].windows(2).all(|w| w[0] < w[1]),
+        "{decided:?}"
+    );
+    assert_eq!(decided[last], decided[before]);
+}
+
+#[test]
+fn win_draw_loss_tables_of_slices_use_the_smaller_ones_and_read_back() {
+    // Two piles by total, each total's table solved for win/draw/loss with the smaller totals'
+    // win/draw/loss tables as its outside probe, against the distance tables.
+    let mut tables: Vec<Table> = Vec::new();
+    let mut distances: Vec<Table> = Vec::new();
+    for total in 1..=30u8 {
+        let set = PilesSet { total };
+        let probe = |tables: &[Table], state: &TwoPiles| {
+            let n = state.piles[0] + state.piles[1];
+            tables
+                .get(usize::from(n).checked_sub(1)?)?
+                .probe(&PilesSet { total: n }, state)
+        };
+        let wdl = Solver::new(&set)
+            .outside(&|s: &TwoPiles| probe(&tables, s))
+            .solve_wdl(&mut |_| {})
+            .unwrap();
+        let full = Solver::new(&set)
+            .outside(&|s: &TwoPiles| probe(&distances, s))
+            .solve(&mut |_| {})
+            .unwrap();
+        assert_same_outcomes(&wdl, &full, &format!("total {total}"));
+        tables.push(wdl);
+        distances.push(full);
+    }
+    // A table of a size that is not a multiple of four positions, holes included, reads back.
+    let set = NearSet { nodes: 1001 };
+    let (table, _) = solve_wdl(&set, 2);
+    assert_eq!(table.size(), 2002);
+    assert_eq!(table.bytes(), 501);
+    assert_eq!(table.value(1), None, "node 0 is a hole");
+    assert_eq!(table.value(2002), None);
+    let mut bytes = Vec::new();
+    table.write("near 1001", &mut bytes).unwrap();
+    assert_eq!(bytes.len(), 8 + 4 + 4 + 8 + 9 + 8 + 501 + 8);
+    assert_eq!(
+        Table::read("near 1001", 2002, &mut &bytes[..]).unwrap(),
+        table
+    );
+    let entries_at = 8 + 4 + 4 + 8 + 9 + 8;
+    let mut damaged = bytes.clone();
+    damaged[entries_at + 7] ^= 0x04;
+    let err = Table::read("near 1001", 2002, &mut &damaged[..]).unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+    assert!(Table::read("near 1001", 2003, &mut &bytes[..]).is_err());
 }
