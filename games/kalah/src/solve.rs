@@ -41,6 +41,10 @@ use plies::{Game, Side};
 
 use crate::{CaptureRule, Kalah, MAX_PITS, MAX_SEEDS, Sow};
 
+mod level;
+
+pub use level::Level;
+
 /// The most pits on a board, both sides.
 const CELLS: usize = 2 * MAX_PITS;
 

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use plies::harness::random_playout_positions;
 use plies::solve::{PositionSet, Probe, Solver, Table, TableValue};
 use plies::{Game, Notation, Side};
-use plies_kalah::solve::{MarginTables, solve_margin};
+use plies_kalah::solve::{Level, MarginTables, solve_margin};
 use plies_kalah::{CaptureRule, Kalah};
 
 /// The final store difference, South's view, with best play: South maximises, North minimises.
@@ -90,136 +90,100 @@ fn margins_equal_exhaustive_minimax_on_small_boards() {
     }
 }
 
-/// Every position of a board of `pits` pits with `total` seeds in all, exactly `in_pits` of them
-/// in the pits and the rest in the stores, either side to move; one with no seed on the side to
-/// move (a finished game, swept when made) is a hole.
-struct Level {
-    pits: usize,
-    capture: CaptureRule,
-    total: u8,
-    in_pits: u8,
-    layouts: Vec<Vec<u8>>,
-    numbers: HashMap<Vec<u8>, u64>,
-}
-
-impl Level {
-    fn new(pits: usize, capture: CaptureRule, total: u8, in_pits: u8) -> Level {
-        let mut layouts = Vec::new();
-        let mut cells = vec![0u8; 2 * pits];
-        fn fill(cells: &mut Vec<u8>, at: usize, left: u8, out: &mut Vec<Vec<u8>>) {
-            if at == cells.len() - 1 {
-                cells[at] = left;
-                out.push(cells.clone());
-                return;
-            }
-            for x in 0..=left {
-                cells[at] = x;
-                fill(cells, at + 1, left - x, out);
-            }
-        }
-        fill(&mut cells, 0, in_pits, &mut layouts);
-        let numbers = layouts
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.clone(), i as u64))
-            .collect();
-        Level {
-            pits,
-            capture,
-            total,
-            in_pits,
-            layouts,
-            numbers,
-        }
-    }
-
-    fn stores(&self) -> u64 {
-        u64::from(self.total - self.in_pits) + 1
-    }
-}
-
-impl PositionSet<Kalah> for Level {
-    fn size(&self) -> u64 {
-        self.layouts.len() as u64 * self.stores() * 2
-    }
-
-    fn index(&self, state: &Kalah) -> Option<u64> {
-        if state.pits() != self.pits || state.capture_rule() != self.capture {
-            return None;
-        }
-        let mut cells = Vec::new();
-        for side in Side::BOTH {
-            cells.extend((0..self.pits).map(|pit| state.seeds(side, pit)));
-        }
-        let layout = *self.numbers.get(&cells)?;
-        let south = u64::from(state.store(Side::First));
-        let total = cells.iter().map(|&c| u64::from(c)).sum::<u64>()
-            + south
-            + u64::from(state.store(Side::Second));
-        if total != u64::from(self.total) || state.outcome().is_some() {
-            return None;
-        }
-        Some((layout * self.stores() + south) * 2 + u64::from(state.side_to_move() == Side::Second))
-    }
-
-    fn position(&self, index: u64) -> Option<Kalah> {
-        let side = if index.is_multiple_of(2) {
-            Side::First
-        } else {
-            Side::Second
-        };
-        let south = (index / 2 % self.stores()) as u8;
-        let layout = &self.layouts[(index / 2 / self.stores()) as usize];
-        let north = self.total - self.in_pits - south;
-        let state = Kalah::from_rows(
-            &layout[..self.pits],
-            south,
-            &layout[self.pits..],
-            north,
-            side,
-        )
-        .ok()?
-        .with_capture(self.capture);
-        state.outcome().is_none().then_some(state)
-    }
-}
-
 #[test]
 fn the_generic_solver_agrees_with_the_margins() {
-    for capture in [CaptureRule::Opposite, CaptureRule::Empty] {
+    // Both of the library's solvers, distances and win/draw/loss in bits, level by level (each
+    // probing the levels below as its outside), on one thread and two.
+    for (capture, threads) in [(CaptureRule::Opposite, 1), (CaptureRule::Empty, 2)] {
         let (pits, total) = (3, 10u8);
         let margins =
             MarginTables::build(pits, capture, usize::from(total), 1, &mut |_| {}).unwrap();
-        let mut levels: Vec<(Level, Table)> = Vec::new();
+        let mut levels: Vec<(Level, Table, Table)> = Vec::new();
         let mut counts = [0u64; 3];
         for in_pits in 0..=total {
-            let level = Level::new(pits, capture, total, in_pits);
-            let probe = |state: &Kalah| {
-                let k = seeds_in_pits(state);
-                let (set, table) = levels.get(k)?;
+            let level = Level::new(pits, capture, total, in_pits).unwrap();
+            assert_eq!(level.in_pits(), in_pits);
+            let distances = |state: &Kalah| {
+                let (set, table, _) = levels.get(seeds_in_pits(state))?;
+                table.probe(set, state)
+            };
+            let bits = |state: &Kalah| {
+                let (set, _, table) = levels.get(seeds_in_pits(state))?;
                 table.probe(set, state)
             };
             let table = Solver::new(&level)
-                .outside(&probe)
+                .threads(threads)
+                .outside(&distances)
                 .solve(&mut |_| {})
                 .unwrap();
+            let wdl = Solver::new(&level)
+                .threads(threads)
+                .outside(&bits)
+                .solve_wdl(&mut |_| {})
+                .unwrap();
+            assert_eq!(wdl.bytes(), level.size().div_ceil(4));
             for index in 0..level.size() {
                 let Some(state) = level.position(index) else {
+                    assert_eq!(table.value(index), None);
+                    assert_eq!(wdl.value(index), None);
                     continue;
                 };
                 let expected = margins.probe(&state).unwrap();
                 let got = table.value(index).unwrap().outcome_only();
                 assert_eq!(got, expected, "{}", state.format_position());
+                assert_eq!(
+                    wdl.value(index),
+                    Some(expected),
+                    "{}",
+                    state.format_position()
+                );
                 counts[match got {
                     TableValue::Won => 0,
                     TableValue::Lost => 1,
                     _ => 2,
                 }] += 1;
             }
-            levels.push((level, table));
+            levels.push((level, table, wdl));
         }
         assert!(counts.iter().all(|&c| c > 100), "{counts:?}");
     }
+}
+
+#[test]
+fn a_level_numbers_each_of_its_positions_once() {
+    // Every number gives a position that numbers back to it, or a hole; every position met in
+    // play lies in the level of its seeds and is given back by its number.
+    for (pits, total) in [(1, 3u8), (3, 9), (6, 8)] {
+        for in_pits in [0, total / 2, total] {
+            let level = Level::new(pits, CaptureRule::Empty, total, in_pits).unwrap();
+            let mut real = 0;
+            for index in 0..level.size() {
+                if let Some(state) = level.position(index) {
+                    assert_eq!(level.index(&state), Some(index));
+                    assert_eq!(seeds_in_pits(&state), usize::from(in_pits));
+                    real += 1;
+                }
+            }
+            assert!(in_pits == 0 || real > 0, "{pits} pits {in_pits}/{total}");
+        }
+    }
+    let start = Kalah::new(6, 2).unwrap();
+    let mut met = 0;
+    for state in random_playout_positions(&start, 5, 300, 60) {
+        if state.outcome().is_some() {
+            continue;
+        }
+        let in_pits = seeds_in_pits(&state) as u8;
+        let level = Level::new(6, state.capture_rule(), 24, in_pits).unwrap();
+        let index = level.index(&state).expect("in its level");
+        assert_eq!(level.position(index), Some(state.clone()));
+        let other = Level::new(6, state.capture_rule(), 24, in_pits.saturating_sub(1)).unwrap();
+        assert!(in_pits == 0 || other.index(&state).is_none());
+        met += 1;
+    }
+    assert!(met > 100, "{met}");
+    assert!(Level::new(9, CaptureRule::Empty, 10, 4).is_err());
+    assert!(Level::new(6, CaptureRule::Empty, 10, 11).is_err());
 }
 
 #[test]
