@@ -122,7 +122,7 @@ impl TableValue {
 
     /// What a move to a position of this value is worth to the mover: the same value when the
     /// mover moves again there, turned over otherwise; one ply further away.
-    fn seen_by_mover(self, same_side: bool) -> TableValue {
+    pub(crate) fn seen_by_mover(self, same_side: bool) -> TableValue {
         match (self, same_side) {
             (TableValue::Win(d), true) | (TableValue::Loss(d), false) => TableValue::Win(d + 1),
             (TableValue::Loss(d), true) | (TableValue::Win(d), false) => TableValue::Loss(d + 1),

@@ -473,6 +473,63 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
     );
 }
 
+#[test]
+fn a_search_with_win_draw_loss_tables_keeps_the_win_and_looks_past_it() {
+    // A maze's win/draw/loss table (no distances) given to the search, the distance table as
+    // the referee. From a won root every child would score alike (a win of unknown length), so
+    // the search keeps the root's winning moves and searches past them; its move must keep
+    // the win however little it sees (depth 2, an evaluation that says nothing).
+    let set = MazeSet {
+        nodes: 2_000,
+        terminal: 8,
+    };
+    let distances = solve(&set, 1);
+    let (wdl, _) = solve_wdl(&set, 2);
+    let tables: std::sync::Arc<dyn Probe<Maze>> =
+        std::sync::Arc::new(MazeTables { set, table: wdl });
+    let mut search = SearcherSpec::Pvs(PvsConfig::full())
+        .build::<Maze, Zero>(Zero)
+        .unwrap();
+    search
+        .set_endgame_tables(Some(std::sync::Arc::clone(&tables)))
+        .unwrap();
+    let (mut won, mut choices, mut searched) = (0, 0, 0);
+    for i in 0..set.size() {
+        let state = set.position(i).unwrap();
+        if state.outcome().is_some() || tables.probe(&state) != Some(TableValue::Won) {
+            continue;
+        }
+        let mut moves = Vec::new();
+        state.generate_moves(&mut moves);
+        let keeps = |mv: u8| {
+            let child = state.play(mv);
+            let value = match child.outcome() {
+                Some(_) => {
+                    return child.outcome().and_then(|o| o.winner()) == Some(state.side_to_move());
+                }
+                None => distances.value(set.index(&child).unwrap()).unwrap(),
+            };
+            matches!(
+                value.seen_by_mover(child.side_to_move() == state.side_to_move()),
+                TableValue::Win(_)
+            )
+        };
+        choices += usize::from(moves.iter().any(|&mv| !keeps(mv)));
+        search.clear();
+        let result = search.search(&state, &SearchLimits::depth(2));
+        let mv = result.best_move.expect("a move");
+        assert!(keeps(mv), "#{i}: {mv} gives up the win");
+        searched += usize::from(result.stats.seldepth >= 2);
+        won += 1;
+    }
+    assert!(
+        won > 300 && choices > 100,
+        "{won} won, {choices} with a move that is not"
+    );
+    // The search went on past the children (which all score alike) in most of them.
+    assert!(searched * 2 > won, "{searched} of {won}");
+}
+
 /// A maze set that can go backwards: the reverse edges, found by playing every move once.
 struct MazeBack {
     set: MazeSet,

@@ -10,9 +10,9 @@ use plies::rng::SplitMix64;
 use plies::search::{PvsConfig, SearchLimits};
 use plies::solve::{PositionSet, Probe, TableValue};
 use plies::spec::SearcherSpec;
-use plies::{Game, Notation};
+use plies::{Game, GameHistory, Notation};
 use plies_onitama::tables::{BuildOptions, DealTables, MaterialSet};
-use plies_onitama::{Card, MaterialEvaluator, Onitama};
+use plies_onitama::{Card, MaterialEvaluator, Onitama, PstEvaluator};
 
 fn cards(names: [&str; 5]) -> [Card; 5] {
     names.map(|name| Card::parse(name).expect("a card"))
@@ -93,6 +93,101 @@ fn the_engine_converts_won_positions_in_exactly_their_distance() {
         check_table_conversion(tables, &positions, engine.as_mut(), &SearchLimits::depth(2))
             .unwrap();
     assert_eq!(played, 1_000);
+}
+
+#[test]
+fn won_positions_without_distances_are_converted() {
+    // 5-piece tables keep win, draw or loss only (the default above 4 pieces); a build with
+    // distances referees. The engine (as it plays, a shallow fixed depth) takes the winning
+    // side against a defender that always plays the longest loss the exact tables know.
+    let deal = start_deal();
+    let wdl = build(deal, 5);
+    let options = BuildOptions {
+        pieces: 5,
+        max_side: 2,
+        threads: 2,
+        reference: false,
+        distances: 5,
+    };
+    let exact = DealTables::build_with(deal, &options, None, &mut |_| {}).expect("tables");
+    let pieces = |p: &Onitama| {
+        let text = p.format_position();
+        let board = text.split(' ').next().expect("a board").to_string();
+        board.chars().filter(|c| "rRbB".contains(*c)).count()
+    };
+    let positions: Vec<Onitama> = random_positions(deal, 5, 200_000, 7)
+        .into_iter()
+        .filter(|p| pieces(p) == 5 && matches!(exact.value(p), Some(TableValue::Win(d)) if d >= 9))
+        .take(300)
+        .collect();
+    assert_eq!(positions.len(), 300);
+    let tables: Arc<dyn Probe<Onitama>> = Arc::new(wdl);
+    let mut engine = SearcherSpec::default()
+        .build::<Onitama, _>(PstEvaluator::default())
+        .unwrap();
+    engine
+        .set_endgame_tables(Some(Arc::clone(&tables)))
+        .unwrap();
+    let (mut plies, mut distances) = (0, 0);
+    for start in &positions {
+        assert_eq!(tables.probe(start), Some(TableValue::Won));
+        let Some(TableValue::Win(distance)) = exact.value(start) else {
+            unreachable!("chosen as a win");
+        };
+        distances += distance;
+        engine.clear();
+        let winner = start.side_to_move();
+        let mut state = *start;
+        let mut history = GameHistory::new(&state);
+        let mut played = 0;
+        while state.outcome().is_none() {
+            assert!(
+                played < 200,
+                "{} not won in 200 plies",
+                start.format_position()
+            );
+            let mut moves = Vec::new();
+            state.generate_moves(&mut moves);
+            let mv = if state.side_to_move() == winner {
+                let mv = engine
+                    .search_in(&state, &history, &SearchLimits::depth(4))
+                    .best_move
+                    .expect("a move");
+                let next = state.play(mv);
+                let kept = next.outcome().map_or_else(
+                    || match exact.value(&next) {
+                        Some(TableValue::Win(_)) => next.side_to_move() == winner,
+                        Some(TableValue::Loss(_)) => next.side_to_move() != winner,
+                        _ => false,
+                    },
+                    |o| o.winner() == Some(winner),
+                );
+                assert!(kept, "{} gave up the win", state.format_position());
+                mv
+            } else {
+                // The longest loss (an extra turn cannot happen in Onitama).
+                *moves
+                    .iter()
+                    .max_by_key(|&&m| match exact.value(&state.play(m)) {
+                        Some(TableValue::Win(d)) => d,
+                        _ => 0,
+                    })
+                    .expect("a move")
+            };
+            let mover = state.side_to_move();
+            state = state.play(mv);
+            history.play(mover, &state);
+            played += 1;
+        }
+        assert_eq!(state.outcome().and_then(|o| o.winner()), Some(winner));
+        plies += played;
+    }
+    // Not in the shortest way (nothing tells the engine how far a win is), but close to it: the
+    // search looks past the children for the captures into the 4-piece tables and the wins.
+    assert!(
+        plies * 4 <= distances * 5,
+        "{plies} plies for {distances} at best"
+    );
 }
 
 /// The position text mirrored left to right, its cards replaced by `mirror`'s.

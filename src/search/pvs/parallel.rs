@@ -275,7 +275,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                         let mut run =
                             ThreadSearch::new(state, evaluator, config, tt, ordering, watch, last);
                         run.track_repetitions(history);
-                        run.endgame = endgame;
+                        run.use_endgame(endgame);
                         run.busy = Some(&shared.busy);
                         helper(i + 1, run, shared, (first, last), stop_when_proven)
                     })
@@ -289,7 +289,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 reached: 0,
             };
             main.run.track_repetitions(history);
-            main.run.endgame = endgame;
+            main.run.use_endgame(endgame);
             main.run.busy = Some(&shared.busy);
             main.run.iteration.multipv = limits.multipv;
             let completed = deepen(&mut main, first, last, stop_when_proven, on_iteration);

@@ -130,7 +130,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         );
         run.iteration.multipv = limits.multipv;
         run.track_repetitions(history.before(state));
-        run.endgame = self.endgame.as_deref();
+        run.use_endgame(self.endgame.as_deref());
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
         let partial = run.iteration.best.filter(|_| run.aborted);

@@ -21,7 +21,7 @@ use crate::search::searcher::{Pv, RootLine};
 use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
-use crate::solve::Probe;
+use crate::solve::{Probe, TableValue};
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
@@ -89,6 +89,9 @@ pub(super) struct RootState<M> {
     pub(super) multipv: usize,
     /// Root moves the search of a further line leaves out (empty: none).
     pub(super) excluded: Vec<M>,
+    /// Root moves that would give up the win the endgame tables give the root (empty: none;
+    /// see [`ThreadSearch::use_endgame`]).
+    pub(super) unkept: Vec<M>,
     /// The lines after the first of the last completed iteration.
     pub(super) more_lines: Vec<RootLine<M>>,
 }
@@ -111,7 +114,10 @@ pub(super) struct ThreadSearch<'a, G: Game, E> {
     /// The history and the current line, for a game with a repetition rule.
     pub(super) repetitions: Option<Repetitions>,
     /// Endgame tables (not used in a game with a repetition rule: their values ignore it).
-    pub(super) endgame: Option<&'a dyn Probe<G>>,
+    endgame: Option<&'a dyn Probe<G>>,
+    /// Below the root, only table values with a distance (and draws) end a line: the root is
+    /// won or lost by a table that does not store how long (see [`ThreadSearch::use_endgame`]).
+    distances_only: bool,
     pub(super) aborted: bool,
 }
 
@@ -153,10 +159,12 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
                 best: None,
                 multipv: 1,
                 excluded: Vec::new(),
+                unkept: Vec::new(),
                 more_lines: Vec::new(),
             },
             repetitions: None,
             endgame: None,
+            distances_only: false,
             aborted: false,
         }
     }
@@ -209,8 +217,60 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         }
     }
 
+    /// Takes `tables` as the search's endgame tables (call it before the search starts).
+    ///
+    /// When they hold the root as won or lost without its distance (a win/draw/loss table),
+    /// every child would score the same (a win of unknown length), and a search that stopped at
+    /// the children could not tell a move that makes progress from one that does not: a won
+    /// ending would be held but perhaps never won. So then the root keeps only the moves that
+    /// keep the win, and below it only values with a distance and draws end a line, so the
+    /// search looks past the children for the captures and wins that convert, scored as usual.
+    pub(super) fn use_endgame(&mut self, tables: Option<&'a dyn Probe<G>>) {
+        self.endgame = tables;
+        self.distances_only = false;
+        self.iteration.unkept.clear();
+        let Some(tables) = tables else {
+            return;
+        };
+        let root = self.root;
+        if root.has_repetition_rule() {
+            return;
+        }
+        let value = tables.probe(root);
+        if !matches!(value, Some(TableValue::Won | TableValue::Lost)) {
+            return;
+        }
+        self.distances_only = true;
+        if value != Some(TableValue::Won) {
+            return;
+        }
+        let mover = root.side_to_move();
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        for &mv in &moves {
+            let child = root.play(mv);
+            let keeps = match child.outcome() {
+                Some(outcome) => outcome.winner() == Some(mover),
+                None => tables.probe(&child).is_none_or(|v| {
+                    matches!(
+                        v.seen_by_mover(child.side_to_move() == mover),
+                        TableValue::Win(_) | TableValue::Won
+                    )
+                }),
+            };
+            if !keeps {
+                self.iteration.unkept.push(mv);
+            }
+        }
+        // (Tables that are right keep some move of a won position.)
+        if self.iteration.unkept.len() == moves.len() {
+            self.iteration.unkept.clear();
+        }
+    }
+
     /// The exact value of `state` from the endgame tables, if they hold it (never at the root,
-    /// which needs a move, nor in a game with a repetition rule).
+    /// which needs a move, nor in a game with a repetition rule; not a win or loss of unknown
+    /// length while the root is one, see [`ThreadSearch::use_endgame`]).
     #[inline]
     fn endgame_value(&mut self, state: &G, ply: usize) -> Option<Score> {
         let tables = self.endgame?;
@@ -218,6 +278,9 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             return None;
         }
         let value = tables.probe(state)?;
+        if self.distances_only && matches!(value, TableValue::Won | TableValue::Lost) {
+            return None;
+        }
         self.stats.endgame_hits += 1;
         self.stats.leaves += 1;
         Some(value.score_at(ply as u32))
@@ -333,7 +396,8 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         //    value that a repetition below decided holds for this path only: not kept.
         // The root searched without some of its moves (a further MultiPV line) is not kept.
         let path_free = repetition::hits(self.repetitions.as_ref()) == repetition_hits
-            && (ply != 0 || self.iteration.excluded.is_empty());
+            && (ply != 0
+                || (self.iteration.excluded.is_empty() && self.iteration.unkept.is_empty()));
         if let Some(tt) = self.tt.snapshot.as_deref().filter(|_| use_tt && path_free) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -423,8 +487,11 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
             let Some(pick) = node_moves.next(state, moves, scores, history) else {
                 break;
             };
-            if ply == 0 && self.iteration.excluded.contains(&pick.mv) {
-                continue; // a root move of an earlier line (MultiPV)
+            if ply == 0
+                && (self.iteration.excluded.contains(&pick.mv)
+                    || self.iteration.unkept.contains(&pick.mv))
+            {
+                continue; // a root move of an earlier line (MultiPV), or one giving up a win
             }
             if self.watch.should_stop(self.stats.nodes) {
                 self.aborted = true;
