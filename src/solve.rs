@@ -26,13 +26,17 @@
 //! on the number of threads or their timing.
 
 use std::io::{Read, Write};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
 use crate::eval::Score;
 use crate::game::{Game, Outcome};
 use crate::memory::AllocError;
 
+mod blocks;
 mod wdl;
+
+use blocks::{BLOCK, Links, Notes};
 
 /// A set of positions numbered `0..size`: what a [`Table`] is built for (see the module docs).
 pub trait PositionSet<G: Game>: Sync {
@@ -303,27 +307,53 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         // The longest distance met so far, inside the set or out: once a pass decides nothing
         // and every known distance is behind it, nothing can be decided any more.
         let longest = AtomicU64::new(0);
+        // Per block of numbers: what its open positions move into (listed in pass 1), and the
+        // last pass that decided one of its positions. A position is decided in pass `k` only
+        // through a successor decided in pass `k - 1` (or an outside value of distance
+        // `k - 1`), so from pass 2 on a block is looked at only when one of those changed.
+        let blocks = size.div_ceil(BLOCK) as usize;
+        let links: Vec<OnceLock<Links>> = (0..blocks).map(|_| OnceLock::new()).collect();
+        let changed: Vec<AtomicU32> = (0..blocks).map(|_| AtomicU32::new(0)).collect();
         let mut pass = 1u32;
         loop {
             let found = AtomicU64::new(0);
-            let undecided = positions - decided.load(Ordering::Relaxed);
-            self.parallel(size, CHUNK, &|index| {
-                if entries[index as usize].load(Ordering::Relaxed) != UNKNOWN {
+            let seen = AtomicU64::new(0);
+            self.parallel(blocks as u64, 1, &|block| {
+                let b = block as usize;
+                if pass > 1
+                    && links[b].get().is_some_and(|links| {
+                        !links.changed_since(&changed, pass - 1) && !links.wakes_in(pass)
+                    })
+                {
                     return Ok(());
                 }
-                let Some(state) = self.set.position(index) else {
-                    return Ok(());
-                };
-                if state.outcome().is_some() {
-                    return Ok(());
+                let mut notes = (pass == 1).then(Notes::default);
+                let (mut found_here, mut looked) = (0, 0);
+                for index in block * BLOCK..((block + 1) * BLOCK).min(size) {
+                    if entries[index as usize].load(Ordering::Relaxed) != UNKNOWN {
+                        continue;
+                    }
+                    let Some(state) = self.set.position(index) else {
+                        continue;
+                    };
+                    if state.outcome().is_some() {
+                        continue;
+                    }
+                    looked += 1;
+                    let value = self.decide(&state, pass, &entries, &longest, notes.as_mut());
+                    if let Some(value) = value {
+                        let byte = Entry::encode(value)
+                            .ok_or(TableError::TooLong { index, plies: pass })?;
+                        entries[index as usize].store(byte, Ordering::Relaxed);
+                        changed[b].store(pass, Ordering::Relaxed);
+                        found_here += 1;
+                    }
                 }
-                let value = self.decide(&state, pass, &entries, &longest);
-                if let Some(value) = value {
-                    let byte =
-                        Entry::encode(value).ok_or(TableError::TooLong { index, plies: pass })?;
-                    entries[index as usize].store(byte, Ordering::Relaxed);
-                    found.fetch_add(1, Ordering::Relaxed);
+                if let Some(listed) = notes.and_then(Notes::finish) {
+                    let _ = links[b].set(listed);
                 }
+                found.fetch_add(found_here, Ordering::Relaxed);
+                seen.fetch_add(looked, Ordering::Relaxed);
                 Ok(())
             })?;
             let found = found.into_inner();
@@ -332,7 +362,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 pass,
                 decided: decided.load(Ordering::Relaxed),
                 positions,
-                looked_at: undecided,
+                looked_at: seen.into_inner(),
             });
             if found == 0 && u64::from(pass) > longest.load(Ordering::Relaxed) {
                 break;
@@ -347,13 +377,15 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         ))
     }
 
-    /// The value of `state` if its distance is exactly `pass`, from values below `pass` only.
+    /// The value of `state` if its distance is exactly `pass`, from values below `pass` only;
+    /// what its moves lead into noted in `notes` (all of them unless it is decided a win).
     fn decide(
         &self,
         state: &G,
         pass: u32,
         entries: &[AtomicU8],
         longest: &AtomicU64,
+        mut notes: Option<&mut Notes>,
     ) -> Option<TableValue> {
         let mut moves = Vec::new();
         state.generate_moves(&mut moves);
@@ -364,6 +396,9 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
             let value = if let Some(outcome) = next.outcome() {
                 Some(TableValue::terminal(&next, outcome))
             } else if let Some(index) = self.set.index(&next) {
+                if let Some(notes) = notes.as_deref_mut() {
+                    notes.target(index);
+                }
                 let byte = entries[index as usize].load(Ordering::Relaxed);
                 // Only values of earlier passes count (this pass may be writing others).
                 match Entry::decode(byte) {
@@ -376,6 +411,9 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                 let value = self.outside.and_then(|probe| probe(&next));
                 if let Some(TableValue::Win(d) | TableValue::Loss(d)) = value {
                     longest.fetch_max(u64::from(d) + 1, Ordering::Relaxed);
+                    if let Some(notes) = notes.as_deref_mut() {
+                        notes.wake(d + 1);
+                    }
                 }
                 value
             };

@@ -802,43 +802,53 @@ fn win_draw_loss_tables_are_the_distance_tables_without_distances() {
 }
 
 #[test]
-fn the_win_draw_loss_solver_looks_again_only_where_something_changed() {
+fn both_solvers_look_again_only_where_something_changed() {
     let set = NearSet { nodes: 100_000 };
     let mut distance_passes = Vec::new();
     let distances = Solver::new(&set)
         .solve(&mut |p| distance_passes.push(p))
         .unwrap();
+    assert_eq!(distances, solve(&set, 3));
     let (wdl, passes) = solve_wdl(&set, 1);
     assert_same_outcomes(&wdl, &distances, "near");
     let looked = |passes: &[SolveProgress]| passes.iter().map(|p| p.looked_at).sum::<u64>();
+    // What a solver that went through every open position in each pass would look at.
+    let every_open = |passes: &[SolveProgress]| {
+        passes
+            .windows(2)
+            .map(|w| w[0].positions - w[0].decided)
+            .sum::<u64>()
+    };
     let positions = passes[0].positions;
     let longest = distance_passes.len() as u64;
+    assert!(longest > 15, "{longest} passes");
     // Pass 1 looks at every position that is not a finished game once.
     assert!(passes[0].looked_at <= positions && passes[0].looked_at > positions * 9 / 10);
+    assert!(distance_passes[1].looked_at > positions * 9 / 10);
     // Later passes look only at the open positions of blocks near a change: most of those
     // still open are draws that no pass will change, and the last passes skip nearly all.
-    assert!(longest > 15, "{longest} passes");
-    for pair in passes.windows(2) {
-        let open = positions - pair[0].decided;
-        assert!(pair[1].looked_at <= open);
+    for passes in [&passes[..], &distance_passes[1..]] {
+        for pair in passes.windows(2) {
+            assert!(pair[1].looked_at <= pair[0].positions - pair[0].decided);
+        }
+        let [last, before] = [passes.len() - 1, passes.len() - 2];
+        assert!(passes[last].looked_at * 10 < positions - passes[before].decided);
+        assert!(
+            looked(passes) * 3 < (every_open(passes) + passes[0].looked_at) * 2,
+            "{} of {}",
+            looked(passes),
+            every_open(passes)
+        );
     }
-    let [last, before] = [passes.len() - 1, passes.len() - 2];
-    assert!(passes[last].looked_at * 10 < positions - passes[before].decided);
-    // In all, fewer than half the distance solver's, which looks at every open position in
-    // each of its passes.
-    assert!(
-        looked(&passes) * 2 < looked(&distance_passes),
-        "{} against {}",
-        looked(&passes),
-        looked(&distance_passes)
-    );
-    // Each pass but the last decides something; the last decides nothing.
+    // The win/draw/loss solver uses a value in the pass that finds it: no more passes.
+    assert!(passes.len() <= distance_passes.len());
+    // Each of its passes but the last decides something; the last decides nothing.
     let decided: Vec<u64> = passes.iter().map(|p| p.decided).collect();
     assert!(
         decided[..decided.len() - 1].windows(2).all(|w| w[0] < w[1]),
         "{decided:?}"
     );
-    assert_eq!(decided[last], decided[before]);
+    assert_eq!(decided[decided.len() - 1], decided[decided.len() - 2]);
 }
 
 #[test]

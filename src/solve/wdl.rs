@@ -20,17 +20,13 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+use super::blocks::{BLOCK, Links, Notes};
 use super::{PositionSet, SolveProgress, Solver, Table, TableError, TableValue};
 use crate::game::Game;
 use crate::memory::zeroed_vec;
 
-/// Positions per block, the unit the solver tracks changes in.
-const BLOCK: u64 = 1 << 12;
 /// Words per block.
 const BLOCK_WORDS: usize = (BLOCK / 64) as usize;
-/// A block whose moves lead into more blocks than this is looked at again after every pass
-/// that changed anything (listing them would cost more than it saves).
-const MAX_LINKS: usize = 64;
 
 /// What the solver keeps per position and per block.
 struct Marks {
@@ -97,7 +93,7 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
         let marks = Marks::new(size)?;
         let blocks = marks.changed.len();
         // Per block: the blocks its moves lead into (unset: too many to list).
-        let links: Vec<OnceLock<Box<[u32]>>> = (0..blocks).map(|_| OnceLock::new()).collect();
+        let links: Vec<OnceLock<Links>> = (0..blocks).map(|_| OnceLock::new()).collect();
         // Per block: the pass it was last looked at in (written only by the thread looking).
         let looked: Vec<AtomicU32> = zeroed_vec(blocks).map_err(TableError::Memory)?;
         let positions = AtomicU64::new(0);
@@ -107,8 +103,7 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
         // every position looked at once.
         self.parallel(blocks as u64, 1, &|block| {
             let (start, end) = (block * BLOCK, ((block + 1) * BLOCK).min(size));
-            let mut targets: Vec<u32> = Vec::new();
-            let mut many = false;
+            let mut notes = Notes::default();
             let mut moves = Vec::new();
             let (mut real, mut found, mut looked_at) = (0, 0, 0);
             for index in start..end {
@@ -129,20 +124,12 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                     }
                     continue;
                 }
-                if !many {
-                    moves.clear();
-                    state.generate_moves(&mut moves);
-                    for &mv in &moves {
-                        if let Some(next) = self.set.index(&state.play(mv)) {
-                            let to = (next / BLOCK) as u32;
-                            if targets.last() != Some(&to) {
-                                targets.push(to);
-                            }
-                        }
+                moves.clear();
+                state.generate_moves(&mut moves);
+                for &mv in &moves {
+                    if let Some(next) = self.set.index(&state.play(mv)) {
+                        notes.target(next);
                     }
-                    targets.sort_unstable();
-                    targets.dedup();
-                    many = targets.len() > MAX_LINKS;
                 }
                 looked_at += 1;
                 if let Some(value) = self.decide_wdl(&state, &marks) {
@@ -151,8 +138,8 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                 }
             }
             looked[block as usize].store(1, Ordering::Relaxed);
-            if !many {
-                let _ = links[block as usize].set(targets.into_boxed_slice());
+            if let Some(listed) = notes.finish() {
+                let _ = links[block as usize].set(listed);
             }
             positions.fetch_add(real, Ordering::Relaxed);
             decided.fetch_add(found, Ordering::Relaxed);
@@ -175,10 +162,9 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                 let b = block as usize;
                 let last = looked[b].load(Ordering::Relaxed);
                 let words = b * BLOCK_WORDS..((b + 1) * BLOCK_WORDS).min(marks.open.len());
-                let stale = links[b].get().is_none_or(|to| {
-                    to.iter()
-                        .any(|&t| marks.changed[t as usize].load(Ordering::Relaxed) >= last)
-                });
+                let stale = links[b]
+                    .get()
+                    .is_none_or(|links| links.changed_since(&marks.changed, last));
                 if !stale
                     || marks.open[words.clone()]
                         .iter()
