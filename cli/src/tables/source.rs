@@ -12,7 +12,7 @@
 //! larger from the first search that starts after they are ready
 //! ([`TableSource::label`] tells a user which it has).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -72,6 +72,12 @@ const FAILED_KEPT: usize = 16;
 
 /// How long [`TableSource::wait`] sleeps before looking again at a key another process builds.
 const LOCKED_POLL: Duration = Duration::from_millis(100);
+
+/// Cached tables whose files hold more than this are read on a thread of their own even for a
+/// search about to start: reading them (Onitama's 6 pieces: 767 MB, about a second) would hold
+/// that search, and a host waiting for its move, too long. Smaller ones (4 pieces: 19 MB) are
+/// read at once, so the first search has them.
+const READ_AT_ONCE: u64 = 64 << 20;
 
 /// Tables a key at a time, shared by every searcher of a command (see the module docs).
 pub(crate) struct TableSource<G: Game> {
@@ -311,9 +317,9 @@ impl<G: Game> TableSource<G> {
     }
 
     /// The tables of `state` ready now, for a search about to start (`None` when off, or not
-    /// ready). Tables not in memory are read at once when every file of them is in the cache;
-    /// otherwise they are built on a thread of their own, and a later call gets them. Never
-    /// waits for a build.
+    /// ready). Tables not in memory are read at once when every file of them is in the cache
+    /// and they hold at most [`READ_AT_ONCE`] bytes; otherwise they are read or built on a
+    /// thread of their own, and a later call gets them. Never waits for a build.
     pub(crate) fn snapshot(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
         if let Some(upgrade) = &self.upgrade
             && let Some(probe) = upgrade.ready(state)
@@ -400,10 +406,23 @@ impl<G: Game> TableSource<G> {
             shared: Arc::clone(&self.shared),
         };
         let mut dir = job.key_dir(&key);
-        let cached = dir.as_deref().is_some_and(|dir| {
+        // The bytes of the key's files when every one is in the cache.
+        let cached_bytes = dir.as_deref().and_then(|dir| {
             let names = (tables.files)(state, self.pieces);
-            !names.is_empty() && names.iter().all(|name| is_file(&dir.join(name)))
+            if names.is_empty() {
+                return None;
+            }
+            names
+                .iter()
+                .map(|name| {
+                    std::fs::metadata(dir.join(name))
+                        .ok()
+                        .filter(std::fs::Metadata::is_file)
+                        .map(|m| m.len())
+                })
+                .sum::<Option<u64>>()
         });
+        let cached = cached_bytes.is_some();
         // What the thread holds: a shared lock to read, the exclusive one to build (taken
         // here, so that a key another process builds is given up at once, without a thread).
         let held = match (&job.cache, &dir) {
@@ -431,11 +450,19 @@ impl<G: Game> TableSource<G> {
             _ => None,
         };
         let reading = matches!(held, Some(Held::Read { .. }));
-        if now && reading {
+        if now && reading && cached_bytes.is_some_and(|bytes| bytes <= READ_AT_ONCE) {
             job.run(state, &key, dir, held, false);
             return self.ready(state);
         }
-        if !reading {
+        if reading {
+            if now {
+                self.note(Note::Line(format!(
+                    "reading {} pieces for {key} in the background; searches go without them \
+                     until they are ready",
+                    self.pieces
+                )));
+            }
+        } else {
             let meanwhile = if self.wait {
                 "waiting for them"
             } else {
@@ -614,10 +641,6 @@ fn tell<G: Game>(sink: Option<&NoteSink>, shared: &Shared<G>, note: Note) {
 }
 
 /// Whether `path` is a regular file (following links).
-fn is_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
-}
-
 /// Locks `mutex`, whatever a panicking holder left.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)

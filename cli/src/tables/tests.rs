@@ -145,6 +145,64 @@ fn a_key_is_built_once_among_sources() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+static BIG_READS: AtomicUsize = AtomicUsize::new(0);
+static BIG_READ_ON_TABLES_THREAD: AtomicBool = AtomicBool::new(false);
+
+/// Reads `big.tb` (only noting which thread reads it), or fails when it is not there.
+fn big_read(
+    _: &TwoPiles,
+    _: u8,
+    dir: Option<&Path>,
+    _: usize,
+    _: &mut dyn FnMut(&str),
+) -> Result<Arc<dyn Probe<TwoPiles>>, String> {
+    if !dir.ok_or("no directory")?.join("big.tb").is_file() {
+        return Err("not cached".into());
+    }
+    BIG_READS.fetch_add(1, Ordering::SeqCst);
+    let thread = std::thread::current();
+    BIG_READ_ON_TABLES_THREAD.store(thread.name() == Some("tables"), Ordering::SeqCst);
+    Ok(Arc::new(NoTables))
+}
+
+/// Cached tables too big to read while a search waits (a host waiting for its move) are read
+/// on a thread of their own; the search goes without them, and the next one has them.
+#[test]
+fn big_cached_tables_are_read_beside_the_search() {
+    let dir = temp_dir("big");
+    let key_dir = dir.join("big");
+    fs::create_dir_all(&key_dir).unwrap();
+    // A sparse file: its length counts, not its blocks.
+    let file = fs::File::create(key_dir.join("big.tb")).unwrap();
+    file.set_len(100 << 20).unwrap();
+    drop(file);
+    let tables = EndgameTables {
+        default_pieces: 2,
+        pieces: (2, 4),
+        key: |_| "big".to_string(),
+        build: big_read,
+        files: |_, _| vec!["big.tb".to_string()],
+        sets: None,
+    };
+    let big = source(tables, dir.clone());
+    assert!(
+        big.snapshot(&state()).is_none(),
+        "not read on the search's thread"
+    );
+    until("the read ends", &mut || big.ready(&state()).is_some());
+    assert!(big.snapshot(&state()).is_some());
+    assert_eq!(BIG_READS.load(Ordering::SeqCst), 1);
+    assert!(BIG_READ_ON_TABLES_THREAD.load(Ordering::SeqCst));
+    let notes = big.take_notes();
+    assert!(
+        notes
+            .iter()
+            .any(|n| matches!(n, Note::Line(l) if l.contains("reading 2 pieces for big"))),
+        "{notes:?}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
 static MEMORY_BUILDS: AtomicUsize = AtomicUsize::new(0);
 
 /// A build that needs no directory.
