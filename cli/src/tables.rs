@@ -346,8 +346,9 @@ pub(crate) fn check_searcher<G: Game>(
     )))
 }
 
-/// The tables of `state` for a command that prints (`analyze`, `play`): what is ready now
-/// (with `--tables-wait`, once read or built), the notes so far printed as `tables: ...`.
+/// The tables of `state` for a command that prints (`analyze`, `play`): what is ready now,
+/// cached ones read at once whatever their size (with `--tables-wait`, once read or built), the
+/// notes so far printed as `tables: ...`.
 ///
 /// # Errors
 /// The output fails.
@@ -359,7 +360,7 @@ pub(crate) fn tables_now<G: Game>(
     let probe = if source.waits() {
         source.wait(state).unwrap_or(None)
     } else {
-        source.snapshot(state)
+        source.snapshot_whole(state)
     };
     print_notes(source, output)?;
     Ok(probe)

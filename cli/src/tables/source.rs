@@ -321,12 +321,23 @@ impl<G: Game> TableSource<G> {
     /// and they hold at most [`READ_AT_ONCE`] bytes; otherwise they are read or built on a
     /// thread of their own, and a later call gets them. Never waits for a build.
     pub(crate) fn snapshot(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
+        self.now(state, READ_AT_ONCE)
+    }
+
+    /// [`Self::snapshot`] reading cached tables at once whatever their size: for a command that
+    /// prints one answer (`analyze`, `play`), where nobody times the first search.
+    pub(crate) fn snapshot_whole(&self, state: &G) -> Option<Arc<dyn Probe<G>>> {
+        self.now(state, u64::MAX)
+    }
+
+    /// [`Self::snapshot`] with cached tables of at most `at_once` bytes read at once.
+    fn now(&self, state: &G, at_once: u64) -> Option<Arc<dyn Probe<G>>> {
         if let Some(upgrade) = &self.upgrade
             && let Some(probe) = upgrade.ready(state)
         {
             return Some(probe);
         }
-        let probe = self.fetch(state, true);
+        let probe = self.fetch(state, Some(at_once));
         if probe.is_some()
             && let Some(upgrade) = &self.upgrade
         {
@@ -338,7 +349,7 @@ impl<G: Game> TableSource<G> {
     /// Starts reading or building the tables of `state` on a thread of their own, unless they
     /// are ready, on their way, or failed. Reads nothing on the caller's thread.
     pub(crate) fn request(&self, state: &G) {
-        if self.fetch(state, false).is_some()
+        if self.fetch(state, None).is_some()
             && let Some(upgrade) = &self.upgrade
         {
             upgrade.request(state);
@@ -378,9 +389,9 @@ impl<G: Game> TableSource<G> {
         }
     }
 
-    /// [`Self::snapshot`] (`now`: a key whose files are all cached is read on this thread) or
-    /// [`Self::request`].
-    fn fetch(&self, state: &G, now: bool) -> Option<Arc<dyn Probe<G>>> {
+    /// [`Self::snapshot`] (`now`: a key whose files are all cached and hold at most that many
+    /// bytes is read on this thread) or [`Self::request`] (`None`).
+    fn fetch(&self, state: &G, now: Option<u64>) -> Option<Arc<dyn Probe<G>>> {
         let tables = self.tables?;
         let key = self.key(state)?;
         {
@@ -450,12 +461,15 @@ impl<G: Game> TableSource<G> {
             _ => None,
         };
         let reading = matches!(held, Some(Held::Read { .. }));
-        if now && reading && cached_bytes.is_some_and(|bytes| bytes <= READ_AT_ONCE) {
+        if let Some(at_once) = now
+            && reading
+            && cached_bytes.is_some_and(|bytes| bytes <= at_once)
+        {
             job.run(state, &key, dir, held, false);
             return self.ready(state);
         }
         if reading {
-            if now {
+            if now.is_some() {
                 self.note(Note::Line(format!(
                     "reading {} pieces for {key} in the background; searches go without them \
                      until they are ready",

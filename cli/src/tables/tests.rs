@@ -193,6 +193,11 @@ fn big_cached_tables_are_read_beside_the_search() {
     assert!(big.snapshot(&state()).is_some());
     assert_eq!(BIG_READS.load(Ordering::SeqCst), 1);
     assert!(BIG_READ_ON_TABLES_THREAD.load(Ordering::SeqCst));
+    // A command that prints one answer (analyze) reads them at once, on its own thread.
+    let whole = source(tables, dir.clone());
+    assert!(whole.snapshot_whole(&state()).is_some());
+    assert_eq!(BIG_READS.load(Ordering::SeqCst), 2);
+    assert!(!BIG_READ_ON_TABLES_THREAD.load(Ordering::SeqCst));
     let notes = big.take_notes();
     assert!(
         notes
