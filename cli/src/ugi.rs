@@ -601,9 +601,10 @@ impl<'a, G: View> Engine<'a, G> {
                     searcher.clear();
                 }
                 self.book.games += 1;
-                let start = Position::new(G::start_position(), Vec::new())?;
-                self.tables.request(&start.state);
-                self.position = Some(start);
+                // The start position until a `position` names the game's: its tables are asked
+                // for then (a host sends one before `go`; building the start's for nothing
+                // would take the cores from the games being played).
+                self.position = Some(Position::new(G::start_position(), Vec::new())?);
                 Ok(())
             }
             "setoption" => self.set_option(rest),
