@@ -230,7 +230,9 @@ pub struct SolveProgress {
 }
 
 /// Looks up a successor outside the set: its value, or `None` when it is unknown (then the
-/// solver treats it as a draw, so nothing is proven through it).
+/// solver treats it as a draw, so nothing is proven through it). [`Solver::solve`] and
+/// [`Solver::solve_retrograde`] need distances: a [`TableValue::Won`] or [`TableValue::Lost`]
+/// proves nothing there either (give them distance tables); [`Solver::solve_wdl`] takes both.
 pub type OutsideProbe<'a, G> = &'a (dyn Fn(&G) -> Option<TableValue> + Sync);
 
 /// Solves a [`PositionSet`] (see the module docs).

@@ -654,7 +654,6 @@ fn tell<G: Game>(sink: Option<&NoteSink>, shared: &Shared<G>, note: Note) {
     }
 }
 
-/// Whether `path` is a regular file (following links).
 /// Locks `mutex`, whatever a panicking holder left.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)

@@ -263,7 +263,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
         } = self;
         let (evaluator, config, tt) = (&*evaluator, *config, tt.as_deref());
         let endgame = endgame.as_deref();
-        let (completed, partial, mut stats) = std::thread::scope(|scope| {
+        let (completed, partial, mut stats, unkept) = std::thread::scope(|scope| {
             let shared = &shared;
             let handles: Vec<_> = helper_ordering[..helpers]
                 .iter_mut()
@@ -308,7 +308,8 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                 }
             }
             let partial = main.run.iteration.best.filter(|_| main.run.aborted);
-            (completed, partial, stats)
+            let unkept = std::mem::take(&mut main.run.iteration.unkept);
+            (completed, partial, stats, unkept)
         });
         stats.elapsed = start.elapsed();
         let helper_best = shared
@@ -341,7 +342,7 @@ impl<G: Game, E: Evaluator<G>> Pvs<G, E> {
                     stats: iteration.stats,
                 }
             }
-            _ => answer(state, &self.evaluator, completed, partial, stats),
+            _ => answer(state, &self.evaluator, completed, partial, &unkept, stats),
         }
     }
 }

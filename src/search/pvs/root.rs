@@ -39,6 +39,7 @@ pub(super) fn answer<G: Game, E: Evaluator<G>>(
     evaluator: &E,
     completed: Option<Iteration<G::Move>>,
     partial: Option<(G::Move, Score, bool)>,
+    unkept: &[G::Move],
     mut stats: SearchStats,
 ) -> SearchResult<G::Move> {
     // An interrupted iteration that already proved another root move better than the
@@ -65,11 +66,16 @@ pub(super) fn answer<G: Game, E: Evaluator<G>>(
             }
         }
         (None, partial) => {
-            // Not even one iteration finished: the best root move seen, or any legal move.
+            // Not even one iteration finished: the best root move seen, or any legal move that
+            // keeps a win the tables give the root (`unkept`: those that do not).
             let mut moves = Vec::new();
             state.generate_moves(&mut moves);
+            let any = moves
+                .iter()
+                .find(|mv| !unkept.contains(mv))
+                .or(moves.first());
             SearchResult {
-                best_move: partial.map(|(mv, _, _)| mv).or(moves.first().copied()),
+                best_move: partial.map(|(mv, _, _)| mv).or(any.copied()),
                 score: partial.map_or_else(|| evaluator.evaluate(state), |p| p.1),
                 pv: Pv::new(),
                 depth: 0,
@@ -134,7 +140,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for Pvs<G, E> {
         let completed = deepen(&mut run, first, last, stop_when_proven, on_iteration);
         let stats = run.stats();
         let partial = run.iteration.best.filter(|_| run.aborted);
-        answer(state, &self.evaluator, completed, partial, stats)
+        answer(
+            state,
+            &self.evaluator,
+            completed,
+            partial,
+            &run.iteration.unkept,
+            stats,
+        )
     }
 
     fn supports_endgame_tables(&self) -> bool {

@@ -21,7 +21,7 @@ use crate::search::searcher::{Pv, RootLine};
 use crate::search::stack::{Buffers, Frame, MAX_DEPTH, Pick, frames, record_pv, stack_plies};
 use crate::search::stats::SearchStats;
 use crate::search::tt::{Bound, SharedTable, TranspositionTable};
-use crate::solve::{Probe, TableValue};
+use crate::solve::{Probe, TableValue, UNKNOWN_PLIES};
 
 /// Per-depth counters kept in fixed arrays (no allocation, no growth in the node loop).
 pub(super) const DEPTH_SLOTS: usize = MAX_DEPTH as usize + 1;
@@ -225,6 +225,8 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
     /// ending would be held but perhaps never won. So then the root keeps only the moves that
     /// keep the win, and below it only values with a distance and draws end a line, so the
     /// search looks past the children for the captures and wins that convert, scored as usual.
+    /// (MultiPV then shows only moves that keep the win, and stored scores of unknown length
+    /// end no line either.)
     pub(super) fn use_endgame(&mut self, tables: Option<&'a dyn Probe<G>>) {
         self.endgame = tables;
         self.distances_only = false;
@@ -442,8 +444,18 @@ impl<'a, G: Game, E: Evaluator<G>> ThreadSearch<'a, G, E> {
         } else {
             stored >= depth
         };
+        // A win or loss of unknown length stored by an earlier search (from the tables) ends
+        // no line while the root is one (see [`ThreadSearch::use_endgame`]).
+        let unknown_length = |score: Score| {
+            score
+                .plies_to_end()
+                .is_some_and(|plies| plies >= ply as u32 + UNKNOWN_PLIES)
+        };
         if deep_enough && may_cut && self.tt.cuts {
             let score = entry.score(ply as u32);
+            if self.distances_only && unknown_length(score) {
+                return Ok(entry.mv.map(usize::from));
+            }
             let cuts = match entry.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,

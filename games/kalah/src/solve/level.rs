@@ -102,6 +102,16 @@ impl PositionSet<Kalah> for Level {
         if state.pits() != self.pits || state.capture_rule() != self.capture {
             return None;
         }
+        // (Checked first: the rank's binomials hold this level's seed counts only.)
+        let in_pits = state.seeds_on_side(Side::First) + state.seeds_on_side(Side::Second);
+        let south = state.store(Side::First);
+        let total = in_pits + u32::from(south) + u32::from(state.store(Side::Second));
+        if in_pits != u32::from(self.in_pits)
+            || total != u32::from(self.total)
+            || state.outcome().is_some()
+        {
+            return None;
+        }
         let mut rank = 0;
         let mut bar = 0;
         for cell in 0..2 * self.pits - 1 {
@@ -112,15 +122,6 @@ impl PositionSet<Kalah> for Level {
             };
             bar += usize::from(state.seeds(side, pit));
             rank += self.choose(bar + cell, cell + 1);
-        }
-        let in_pits = state.seeds_on_side(Side::First) + state.seeds_on_side(Side::Second);
-        let south = state.store(Side::First);
-        let total = in_pits + u32::from(south) + u32::from(state.store(Side::Second));
-        if in_pits != u32::from(self.in_pits)
-            || total != u32::from(self.total)
-            || state.outcome().is_some()
-        {
-            return None;
         }
         Some((rank * self.stores() + u64::from(south)) * 2 + state.side_to_move().index() as u64)
     }
