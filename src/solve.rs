@@ -330,6 +330,7 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                     return Ok(());
                 }
                 let mut notes = (pass == 1).then(Notes::default);
+                let mut moves = Vec::new();
                 let (mut found_here, mut looked) = (0, 0);
                 for index in block * BLOCK..((block + 1) * BLOCK).min(size) {
                     if entries[index as usize].load(Ordering::Relaxed) != UNKNOWN {
@@ -342,7 +343,13 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
                         continue;
                     }
                     looked += 1;
-                    let value = self.decide(&state, pass, &entries, &longest, notes.as_mut());
+                    let value = self.decide(
+                        &state,
+                        pass,
+                        (&entries, &longest),
+                        &mut moves,
+                        notes.as_mut(),
+                    );
                     if let Some(value) = value {
                         let byte = Entry::encode(value)
                             .ok_or(TableError::TooLong { index, plies: pass })?;
@@ -379,21 +386,22 @@ impl<'a, G: Game, S: PositionSet<G>> Solver<'a, G, S> {
         ))
     }
 
-    /// The value of `state` if its distance is exactly `pass`, from values below `pass` only;
-    /// what its moves lead into noted in `notes` (all of them unless it is decided a win).
+    /// The value of `state` if its distance is exactly `pass`, from values below `pass` only
+    /// (`entries`, and the longest distance met, raised here); `moves` is a buffer, and what the
+    /// moves lead into is noted in `notes` (all of them unless it is decided a win).
     fn decide(
         &self,
         state: &G,
         pass: u32,
-        entries: &[AtomicU8],
-        longest: &AtomicU64,
+        (entries, longest): (&[AtomicU8], &AtomicU64),
+        moves: &mut Vec<G::Move>,
         mut notes: Option<&mut Notes>,
     ) -> Option<TableValue> {
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
+        moves.clear();
+        state.generate_moves(moves);
         let mover = state.side_to_move();
         let mut all_lost = true;
-        for &mv in &moves {
+        for &mv in moves.iter() {
             let next = state.play(mv);
             let value = if let Some(outcome) = next.outcome() {
                 Some(TableValue::terminal(&next, outcome))

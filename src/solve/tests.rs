@@ -413,13 +413,15 @@ impl Probe<Maze> for MazeTables {
     }
 }
 
-#[test]
-fn a_search_with_the_tables_plays_their_values_at_depth_one() {
-    let set = MazeSet {
-        nodes: 500,
-        terminal: 8,
-    };
-    let table = solve(&set, 1);
+/// `set`'s `table` as the searchers ask for it, and the full PVS (an evaluation that says
+/// nothing) given it.
+fn full_search_with(
+    set: MazeSet,
+    table: Table,
+) -> (
+    std::sync::Arc<dyn Probe<Maze>>,
+    Box<dyn crate::search::Searcher<Maze>>,
+) {
     let tables: std::sync::Arc<dyn Probe<Maze>> = std::sync::Arc::new(MazeTables { set, table });
     let mut search = SearcherSpec::Pvs(PvsConfig::full())
         .build::<Maze, Zero>(Zero)
@@ -427,6 +429,17 @@ fn a_search_with_the_tables_plays_their_values_at_depth_one() {
     search
         .set_endgame_tables(Some(std::sync::Arc::clone(&tables)))
         .unwrap();
+    (tables, search)
+}
+
+#[test]
+fn a_search_with_the_tables_plays_their_values_at_depth_one() {
+    let set = MazeSet {
+        nodes: 500,
+        terminal: 8,
+    };
+    let table = solve(&set, 1);
+    let (tables, mut search) = full_search_with(set, table);
     let mut decided = 0;
     for i in 0..set.size() {
         let state = set.position(i).unwrap();
@@ -485,14 +498,7 @@ fn a_search_with_win_draw_loss_tables_keeps_the_win_and_looks_past_it() {
     };
     let distances = solve(&set, 1);
     let (wdl, _) = solve_wdl(&set, 2);
-    let tables: std::sync::Arc<dyn Probe<Maze>> =
-        std::sync::Arc::new(MazeTables { set, table: wdl });
-    let mut search = SearcherSpec::Pvs(PvsConfig::full())
-        .build::<Maze, Zero>(Zero)
-        .unwrap();
-    search
-        .set_endgame_tables(Some(std::sync::Arc::clone(&tables)))
-        .unwrap();
+    let (tables, mut search) = full_search_with(set, wdl);
     let (mut won, mut choices, mut searched) = (0, 0, 0);
     for i in 0..set.size() {
         let state = set.position(i).unwrap();

@@ -124,15 +124,8 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                     }
                     continue;
                 }
-                moves.clear();
-                state.generate_moves(&mut moves);
-                for &mv in &moves {
-                    if let Some(next) = self.set.index(&state.play(mv)) {
-                        notes.target(next);
-                    }
-                }
                 looked_at += 1;
-                if let Some(value) = self.decide_wdl(&state, &marks) {
+                if let Some(value) = self.decide_wdl(&state, &marks, &mut moves, Some(&mut notes)) {
                     marks.decide(index, value, 1);
                     found += 1;
                 }
@@ -174,6 +167,7 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                 }
                 looked[b].store(pass, Ordering::Relaxed);
                 let (mut found, mut looked_at) = (0, 0);
+                let mut moves = Vec::new();
                 for word in words {
                     let mut open = marks.open[word].load(Ordering::Relaxed);
                     while open != 0 {
@@ -183,7 +177,7 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
                             continue;
                         };
                         looked_at += 1;
-                        if let Some(value) = self.decide_wdl(&state, &marks) {
+                        if let Some(value) = self.decide_wdl(&state, &marks, &mut moves, None) {
                             marks.decide(index, value, pass);
                             found += 1;
                         }
@@ -209,20 +203,30 @@ impl<G: Game, S: PositionSet<G>> Solver<'_, G, S> {
     }
 
     /// Won or lost for `state`'s mover from what is marked so far, or `None` when not yet known
-    /// (a finished game that is a draw included).
-    fn decide_wdl(&self, state: &G, marks: &Marks) -> Option<TableValue> {
+    /// (a finished game that is a draw included); `moves` is a buffer, and what the moves lead
+    /// into is noted in `notes` (all of them unless it is won).
+    fn decide_wdl(
+        &self,
+        state: &G,
+        marks: &Marks,
+        moves: &mut Vec<G::Move>,
+        mut notes: Option<&mut Notes>,
+    ) -> Option<TableValue> {
         if state.outcome().is_some() {
             return None;
         }
-        let mut moves = Vec::new();
-        state.generate_moves(&mut moves);
+        moves.clear();
+        state.generate_moves(moves);
         let mover = state.side_to_move();
         let mut all_lost = !moves.is_empty();
-        for &mv in &moves {
+        for &mv in moves.iter() {
             let next = state.play(mv);
             let value = if let Some(outcome) = next.outcome() {
                 Some(TableValue::terminal(&next, outcome))
             } else if let Some(index) = self.set.index(&next) {
+                if let Some(notes) = notes.as_deref_mut() {
+                    notes.target(index);
+                }
                 marks.value(index)
             } else {
                 self.outside.and_then(|probe| probe(&next))
