@@ -10,7 +10,8 @@
 //! The binary's first argument picks what the process is ([`Child`]):
 //! - `kalah|onitama|onitama-tables|tafl ARGS...`: that game's command line with `ARGS`,
 //!   reading standard input and writing standard output, as the game's bot would;
-//! - `ugi-engine MODE [LOG]`: a scripted Kalah UGI engine ([`EngineMode`]);
+//! - `ugi-engine MODE [LOG [GATE]]`: a scripted Kalah UGI engine ([`EngineMode`]) that logs
+//!   the host's lines to `LOG` and, given `GATE`, answers no `go` before that file exists;
 //! - `store-writer FILE FIRST COUNT`: analyzes Kalah positions `FIRST..FIRST+COUNT` into the
 //!   position store `FILE`, printing [`STORED`] and the number after each.
 //!
@@ -111,6 +112,9 @@ pub enum Child {
         mode: EngineMode,
         /// The file it logs the host's lines to.
         log: Option<String>,
+        /// A file that must exist before it answers a `go` (it waits at most [`GATE_WAIT`]),
+        /// so a test can hold a host mid-game for as long as it needs.
+        gate: Option<String>,
     },
     /// A writer of Kalah analyses into a position store.
     StoreWriter {
@@ -176,12 +180,13 @@ impl Child {
                 args: rest.to_vec(),
             }),
             "ugi-engine" => match rest {
-                [mode] | [mode, _] => Ok(Child::UgiEngine {
+                [mode] | [mode, _] | [mode, _, _] => Ok(Child::UgiEngine {
                     mode: EngineMode::parse(mode)
                         .ok_or_else(|| usage(&format!("no engine mode '{mode}'")))?,
                     log: rest.get(1).cloned(),
+                    gate: rest.get(2).cloned(),
                 }),
-                _ => Err(usage("ugi-engine MODE [LOG]")),
+                _ => Err(usage("ugi-engine MODE [LOG [GATE]]")),
             },
             "store-writer" => match rest {
                 [file, first, count] => {
@@ -216,7 +221,7 @@ impl Child {
                 }
                 Ok(())
             }
-            Child::UgiEngine { mode, log } => {
+            Child::UgiEngine { mode, log, gate } => {
                 let mut log = match log {
                     Some(path) => Some(
                         std::fs::OpenOptions::new()
@@ -226,7 +231,12 @@ impl Child {
                     ),
                     None => None,
                 };
-                scripted_engine(*mode, &mut input, &mut output, log.as_mut())
+                let engine = Scripted {
+                    mode: *mode,
+                    log: log.as_mut(),
+                    gate: gate.as_deref().map(std::path::Path::new),
+                };
+                scripted_engine(engine, &mut input, &mut output)
             }
             Child::StoreWriter { file, first, count } => {
                 for n in *first..*first + *count {
@@ -287,20 +297,50 @@ fn answer(out: &mut dyn Write, text: &[u8]) -> std::io::Result<()> {
     out.flush()
 }
 
-/// A scripted Kalah UGI engine: answers the handshake, follows `position`, answers `go` as
-/// `mode` says, and ends at `quit` or the end of its input.
-fn scripted_engine(
+/// How long a gated engine waits for its gate before it gives up with an error.
+pub const GATE_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// A scripted engine's settings: how it answers, where it logs, what it waits for.
+struct Scripted<'a> {
     mode: EngineMode,
+    log: Option<&'a mut std::fs::File>,
+    gate: Option<&'a std::path::Path>,
+}
+
+/// Waits until `gate` exists, polling; an error after [`GATE_WAIT`].
+fn wait_for_gate(gate: &std::path::Path) -> Result<(), ChildError> {
+    let start = std::time::Instant::now();
+    while !gate.exists() {
+        if start.elapsed() > GATE_WAIT {
+            return Err(ChildError::Protocol(format!(
+                "gate {} not opened within {GATE_WAIT:?}",
+                gate.display()
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    Ok(())
+}
+
+/// A scripted Kalah UGI engine: answers the handshake, follows `position`, answers `go` as
+/// its mode says (once its gate, if any, is open), and ends at `quit` or the end of its input.
+fn scripted_engine(
+    engine: Scripted<'_>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    mut log: Option<&mut std::fs::File>,
 ) -> Result<(), ChildError> {
+    let Scripted {
+        mode,
+        mut log,
+        gate,
+    } = engine;
     let bad = |line: &str| ChildError::Protocol(format!("cannot follow '{line}'"));
     let mut state = Kalah::start_position();
     for line in input.lines() {
         let line = line?;
         if let Some(log) = log.as_mut() {
             writeln!(log, "{line}")?;
+            log.flush()?;
         }
         match line.split_whitespace().next() {
             Some("ugi") => answer(out, b"id name scripted\nugiok")?,
@@ -317,6 +357,9 @@ fn scripted_engine(
                 }
             }
             Some("go") => {
+                if let Some(gate) = gate {
+                    wait_for_gate(gate)?;
+                }
                 let mut moves = Vec::new();
                 state.generate_moves(&mut moves);
                 match mode {
