@@ -237,13 +237,15 @@ fn analyses_beyond_the_memory_budget_are_refused_and_the_server_answers() {
             assert_eq!(status, 201, "{game}");
             ids.push(game["id"].as_str().unwrap().to_string());
         }
-        // Every analysis at once, each asking for the largest table that fits four times.
+        // Every analysis at once, each asking for the largest table that fits four times, and
+        // each running until stopped below: one that ended by itself would give its memory
+        // back while later requests are still coming in, and more than four would run.
         let searcher = format!("pvs:tt={TABLE_MB}");
         let tasks: Vec<_> = ids
             .iter()
             .map(|id| {
                 let (client, url) = (client.clone(), format!("{base}/api/games/{id}/analyze"));
-                let body = json!({"searcher": searcher, "time_ms": 4000});
+                let body = json!({"searcher": searcher, "time_ms": 600_000});
                 tokio::spawn(async move { post_json(&client, url, body).await })
             })
             .collect();
@@ -266,7 +268,7 @@ fn analyses_beyond_the_memory_budget_are_refused_and_the_server_answers() {
             assert_eq!(info["memory"]["limit_mb"], BUDGET_MB, "{info}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        assert!(worst < Duration::from_secs(1), "/api/info took {worst:?}");
+        assert!(worst < Duration::from_secs(2), "/api/info took {worst:?}");
         let mut accepted = 0;
         for task in tasks {
             let (status, answer) = task.await.unwrap();
@@ -391,7 +393,8 @@ fn half_sent_and_idle_connections_are_closed_after_the_read_timeout() {
         &format!("Host: {address}\r\n"),
         "Connection: close\r\n\r\n",
     ] {
-        std::thread::sleep(Duration::from_millis(100));
+        // Three writes well inside the read timeout for the whole head, even on a slow host.
+        std::thread::sleep(Duration::from_millis(20));
         slow.write_all(part.as_bytes()).unwrap();
     }
     let mut answer = String::new();

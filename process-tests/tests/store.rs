@@ -223,8 +223,9 @@ fn a_stored_depth_20_answer_comes_back_at_once() {
     assert_eq!(json["nodes"], 987_654_321u64);
     assert_eq!(json["pv"], serde_json::json!(["a", "b"]));
     assert_eq!(json["score"], serde_json::json!({"cp": 2}));
-    // A debug build on a loaded machine; the release figure is in docs/store.md.
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    // The stored node count above proves no search ran; this bound only catches a stall (the
+    // tests run beside each other on a loaded machine; the release figure is in docs/store.md).
+    assert!(took < Duration::from_secs(10), "{took:?}");
 }
 
 /// Four processes writing 50 analyses each at once leave a whole store with all 200.

@@ -1031,7 +1031,7 @@ fn tables_are_built_in_the_background() {
     assert_eq!(text.matches("not built yet").count(), 1, "{text}");
     // `isready` was answered while the build waited: how long each took.
     let worst = worst_latency(&log, "isready", "@wait readyok");
-    assert!(worst < Duration::from_millis(500), "isready took {worst:?}");
+    assert!(worst < Duration::from_secs(2), "isready took {worst:?}");
     eprintln!("worst isready latency during the build: {worst:?}");
 }
 

@@ -19,7 +19,7 @@ use crate::testing::Maze;
 use crate::testing::{PileDifference, TwoPiles};
 
 /// Generous slack for a loaded machine (the search itself polls the clock every 256 positions).
-const SLACK: Duration = Duration::from_millis(40);
+const SLACK: Duration = Duration::from_millis(100);
 
 fn config() -> PvsConfig {
     PvsConfig {
