@@ -24,8 +24,10 @@ use serde_json::Value;
 const CHILD: &str = env!("CARGO_BIN_EXE_plies-test-child");
 
 /// The match: a round robin of three engines (search, MCTS, random) with node limits, two games
-/// at a time; 3 pairings x 6 openings x 2 colours = 36 games.
-const MATCH: &str = "arena -e alphabeta:depth=3 -e mcts -e random --nodes 1500 --openings 6 \
+/// at a time; 3 pairings x 6 openings x 2 colours = 36 games. MCTS's 50,000 nodes make the
+/// match last long enough (about half a second on a quiet machine, against 0.03 s with 1,500)
+/// that a kill seldom comes after its end even when the polling test thread waits for a core.
+const MATCH: &str = "arena -e alphabeta:depth=3 -e mcts -e random --nodes 50000 --openings 6 \
                      --opening-plies 3 --seed 17 --max-plies 200 --concurrency 2 --json";
 const GAMES: usize = 36;
 
