@@ -63,6 +63,12 @@ const CAPTURE_DRAWS: u64 = 1 << 63;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
+/// The most tasks (blue piece sets) a thread takes as one piece of a pass. Left to itself, rayon
+/// cuts a pass into a few long runs of tasks, and in the late passes the few tasks with work
+/// to do sit close together (their sets share pieces), in one thread's run; shorter runs let
+/// the other threads take them over.
+const TASKS_AT_ONCE: usize = 64;
+
 /// The solver's order of a material's layouts: `group · size + i · blue + j`, where `group` is
 /// `rank(red's set) · sets + rank(blue's set among the squares red's leaves)`, `i` red's master
 /// within its set and `j` blue's, lowest square first. A block, the groups of one red set, holds
@@ -499,6 +505,7 @@ impl Solver<'_, '_> {
                 let other = &self.works[self.works[w].mirror];
                 (0..other.order.blocks)
                     .into_par_iter()
+                    .with_max_len(TASKS_AT_ONCE)
                     .map(|set| self.start_task(Task { w, set }))
                     .sum::<u64>()
             })
@@ -607,6 +614,7 @@ impl Solver<'_, '_> {
         let block = other.order.block;
         (0..other.order.blocks)
             .into_par_iter()
+            .with_max_len(TASKS_AT_ONCE)
             .map_init(
                 || Scratch {
                     marks: vec![Marks::default(); block],
