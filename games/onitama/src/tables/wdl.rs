@@ -277,7 +277,9 @@ fn won_after_capture<'c>(
 
 /// A task's scratch space: per layout of the task, the arrangements pulled back from new
 /// losses (won) and from new wins (to check), and the list of the layouts marked.
+#[derive(Default)]
 struct Scratch {
+    /// Per layout (empty until the first task that gathers), all default between tasks.
     marks: Vec<Marks>,
     /// The layouts marked: red's pieces and master, blue's master (its index), local number.
     list: Vec<(u32, u32, u32, u32)>,
@@ -611,24 +613,12 @@ impl Solver<'_, '_> {
     fn sweep(&self, w: usize) -> u64 {
         let own = &self.works[w];
         let other = &self.works[own.mirror];
-        let block = other.order.block;
         (0..other.order.blocks)
             .into_par_iter()
             .with_max_len(TASKS_AT_ONCE)
-            .map_init(
-                || Scratch {
-                    marks: vec![Marks::default(); block],
-                    list: Vec::new(),
-                    loaded: Vec::new(),
-                    block: Vec::with_capacity(block),
-                    groups: Vec::new(),
-                    words: Vec::with_capacity(block),
-                    taken: Vec::new(),
-                    changed: Vec::new(),
-                    reds: Vec::new(),
-                },
-                |scratch, set| self.task(Task { w, set }, scratch),
-            )
+            .map_init(Scratch::default, |scratch, set| {
+                self.task(Task { w, set }, scratch)
+            })
             .sum()
     }
 
@@ -657,6 +647,11 @@ impl Solver<'_, '_> {
                 nb => unreachable!("at most four blue students, not {}", nb - 1),
             }
         } else {
+            // Made at the first task that needs it: a run of tasks is made a scratch each, and in
+            // the late passes most tasks have nothing to do.
+            if scratch.marks.is_empty() {
+                scratch.marks.resize(other.order.block, Marks::default());
+            }
             self.gather(&block, scratch);
             let decided = self.evaluate(&block, scratch);
             scratch.list.clear();
